@@ -1,10 +1,12 @@
 const { src, dest, task } = require('gulp');
 
-// tsc emits only JavaScript; n8n loads node and credential icons from beside the compiled files.
-function copyIcons() {
-	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
-		dest('dist'),
-	);
+// tsc emits only JavaScript; n8n loads icons and the codex file (*.node.json) from
+// beside the compiled node and credential files.
+function copyAssets() {
+	return src(['nodes/**/*.{png,svg}', 'nodes/**/*.node.json', 'credentials/**/*.{png,svg}'], {
+		base: '.',
+		encoding: false,
+	}).pipe(dest('dist'));
 }
 
-task('build:icons', copyIcons);
+task('build:icons', copyAssets);

@@ -1,0 +1,144 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestOptions,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import {
+	SIGNED_HEADER_NAMES,
+	checkBaseUrl,
+	encodeQuery,
+	signatureHeaders,
+	splitUrl,
+} from '../nodes/FileStorage/transport/signing';
+
+export const DEFAULT_BASE_URL = 'https://api.apexxcloud.com';
+
+function withoutSignatureHeaders(headers: IDataObject | undefined): IDataObject {
+	const signed = new Set(SIGNED_HEADER_NAMES.map((name) => name.toLowerCase()));
+	const kept: IDataObject = {};
+	for (const [name, value] of Object.entries(headers ?? {})) {
+		if (!signed.has(name.toLowerCase())) kept[name] = value;
+	}
+	return kept;
+}
+
+function queryPairs(qs: IDataObject | undefined): Array<[string, string]> {
+	return Object.entries(qs ?? {})
+		.filter(([, value]) => value !== undefined && value !== null)
+		.map(([name, value]) => [name, typeof value === 'object' ? JSON.stringify(value) : String(value)]);
+}
+
+/**
+ * Turns whatever n8n hands over (relative url + baseURL + qs, or an absolute url we
+ * signed before) into one absolute URL whose target is final, so the signature
+ * covers exactly the bytes that go out. n8n's own qs encoder would differ from the
+ * service's (URLSearchParams), hence qs is folded in here and cleared.
+ */
+function resolveAbsoluteUrl(credentials: ICredentialDataDecryptedObject, options: IHttpRequestOptions): string {
+	let url = options.url ?? '';
+	if (!/^https?:\/\//i.test(url)) {
+		const base = checkBaseUrl(options.baseURL ?? credentials.baseUrl);
+		if (!base.ok) throw new Error(`File Storage API credential: ${base.problem}`);
+		url = `${base.origin}${url.startsWith('/') ? '' : '/'}${url}`;
+	}
+	const query = encodeQuery(queryPairs(options.qs));
+	if (query) url += `${url.includes('?') ? '&' : '?'}${query}`;
+	return url;
+}
+
+export class FileStorageApi implements ICredentialType {
+	name = 'fileStorageApi';
+
+	displayName = 'File Storage API';
+
+	icon: Icon = { light: 'file:fileStorage.svg', dark: 'file:fileStorage.dark.svg' };
+
+	documentationUrl = 'https://github.com/n8n-nodes-file-storage/n8n-nodes-file-storage#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Access Key',
+			name: 'accessKey',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'The API access key, sent in the X-Access-Key header of every request',
+		},
+		{
+			displayName: 'Secret Key',
+			name: 'secretKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The signing secret. It never leaves n8n: it only computes the HMAC-SHA256 signature of each request.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: DEFAULT_BASE_URL,
+			required: true,
+			placeholder: DEFAULT_BASE_URL,
+			description: 'Scheme and host of the API, without a path. Use http://127.0.0.1:9480 for the local emulator.',
+		},
+	];
+
+	// Signing is a function rather than static headers because the signature depends on
+	// the method, the final request target and a fresh timestamp. Calling it again on its
+	// own output (n8n does on a 401) re-signs with a new timestamp.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const absoluteUrl = resolveAbsoluteUrl(credentials, requestOptions);
+		const { target } = splitUrl(absoluteUrl);
+		const method = (requestOptions.method ?? 'GET').toUpperCase();
+		const timestamp = new Date().toISOString();
+		return {
+			...requestOptions,
+			url: absoluteUrl,
+			baseURL: undefined,
+			qs: undefined,
+			headers: {
+				...withoutSignatureHeaders(requestOptions.headers),
+				...signatureHeaders(
+					String(credentials.accessKey ?? ''),
+					String(credentials.secretKey ?? ''),
+					method,
+					target,
+					timestamp,
+				),
+			},
+		};
+	}
+
+	// Listing needs a bucket, and the credential has none; an unknown bucket answers 404
+	// after the signature is accepted, while bad keys answer 401. So the test request
+	// tolerates HTTP errors and the rule below turns only the 401 body into a failure.
+	test: ICredentialTestRequest = {
+		request: {
+			method: 'GET',
+			baseURL: '={{$credentials.baseUrl}}',
+			url: '/api/v1/files/list',
+			qs: { bucket_name: 'n8n-credential-test', region: 'us-east-1', limit: 1 },
+			ignoreHttpStatusErrors: true,
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error',
+					value: 'Invalid authentication credentials',
+					message:
+						'Invalid authentication credentials: check the Access Key and Secret Key, and that the clock of the n8n host is correct',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,74 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { assertNotEmpty, resolveBinarySource } from '../../helpers/binaryInput';
+import {
+	MAX_PARALLEL_UPLOADS,
+	MAX_PART_SIZE_MIB,
+	MIN_PART_SIZE_MIB,
+	multipartUpload,
+	type MultipartSettings,
+} from '../../helpers/multipartUpload';
+import { clientFor, getBucketRef, requestOptionFields } from '../common';
+import { contentTypeOption, readUploadInputs, uploadFields } from './uploadFields';
+
+export const DEFAULT_PART_SIZE_MIB = 8;
+export const DEFAULT_PARALLEL_UPLOADS = 4;
+
+const show = { resource: ['file'], operation: ['multipartUpload'] };
+
+export const partSettingFields: INodeProperties[] = [
+	{
+		displayName: 'Part Size (MiB)',
+		name: 'partSize',
+		type: 'number',
+		typeOptions: { minValue: MIN_PART_SIZE_MIB, maxValue: MAX_PART_SIZE_MIB },
+		default: DEFAULT_PART_SIZE_MIB,
+		description: `Size of each part in MiB (${MIN_PART_SIZE_MIB} to ${MAX_PART_SIZE_MIB}). Memory used is about Part Size × (Parallel Uploads + 1).`,
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Parallel Uploads',
+		name: 'parallelUploads',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_UPLOADS },
+		default: DEFAULT_PARALLEL_UPLOADS,
+		description: `How many parts are sent at the same time (1 to ${MAX_PARALLEL_UPLOADS})`,
+		displayOptions: { show },
+	},
+];
+
+export function partSettings(values: IDataObject): MultipartSettings {
+	return {
+		partSizeMiB: Number(values.partSize ?? DEFAULT_PART_SIZE_MIB),
+		parallelUploads: Number(values.parallelUploads ?? DEFAULT_PARALLEL_UPLOADS),
+	};
+}
+
+export const description: INodeProperties[] = [
+	...uploadFields('multipartUpload'),
+	...partSettingFields,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [contentTypeOption, ...requestOptionFields],
+	},
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const where = getBucketRef(this, itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const source = await resolveBinarySource(this, itemIndex, String(this.getNodeParameter('binaryPropertyName', itemIndex)));
+	assertNotEmpty(this, itemIndex, source);
+	const inputs = readUploadInputs(this, itemIndex, source, options);
+	const settings = partSettings({
+		partSize: this.getNodeParameter('partSize', itemIndex, DEFAULT_PART_SIZE_MIB) as number,
+		parallelUploads: this.getNodeParameter('parallelUploads', itemIndex, DEFAULT_PARALLEL_UPLOADS) as number,
+	});
+	const client = await clientFor(this, itemIndex, options);
+	const stored = await multipartUpload(this, itemIndex, client, { ...where, ...inputs }, source, settings);
+	return [{ json: stored, pairedItem: { item: itemIndex } }];
+}

@@ -1,0 +1,43 @@
+import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import * as listContents from './bucket/listContents.operation';
+import * as multipartUpload from './file/multipartUpload.operation';
+import * as upload from './file/upload.operation';
+
+type OperationHandler = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+
+const handlers: Record<string, Record<string, OperationHandler>> = {
+	bucket: { listContents: listContents.execute },
+	file: { upload: upload.execute, multipartUpload: multipartUpload.execute },
+};
+
+export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const resource = this.getNodeParameter('resource', itemIndex) as string;
+			const operation = this.getNodeParameter('operation', itemIndex) as string;
+			const handler = handlers[resource]?.[operation];
+			if (!handler) {
+				throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
+					itemIndex,
+				});
+			}
+			output.push(...(await handler.call(this, itemIndex)));
+		} catch (error) {
+			if (this.continueOnFail()) {
+				const failure = error as NodeApiError | NodeOperationError;
+				output.push({
+					json: { error: failure.message, ...(failure.description ? { description: failure.description } : {}) },
+					pairedItem: { item: itemIndex },
+				});
+				continue;
+			}
+			if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		}
+	}
+	return [output];
+}

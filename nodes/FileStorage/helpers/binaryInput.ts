@@ -1,0 +1,109 @@
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
+
+type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
+
+/** The input file of one item: where its bytes are and how many there are. */
+export interface BinarySource {
+	field: string;
+	fileName?: string;
+	mimeType: string;
+	size: number;
+	/** Set when n8n stores the bytes outside the item (filesystem, database, S3 mode). */
+	id?: string;
+	/** Set when the bytes travel inline as base64 (e.g. made by a Code node). */
+	inline?: Buffer;
+}
+
+export async function resolveBinarySource(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+): Promise<BinarySource> {
+	const node = ctx.getNode();
+	const item = ctx.getInputData()[itemIndex];
+	const name = field.trim();
+	if (!name) {
+		throw new NodeOperationError(node, "The parameter 'Input Binary Field' is empty", {
+			itemIndex,
+			description: "Enter the name of the binary field that holds the file, usually 'data'.",
+		});
+	}
+	const binary: IBinaryData | undefined = item?.binary?.[name];
+	if (!binary) {
+		const available = Object.keys(item?.binary ?? {});
+		throw new NodeOperationError(node, `The input item has no binary field '${name}' (parameter 'Input Binary Field')`, {
+			itemIndex,
+			description: available.length
+				? `Binary fields on this item: ${available.map((f) => `'${f}'`).join(', ')}. Set 'Input Binary Field' to one of them.`
+				: 'This item carries no binary data at all. Put a node that produces a file (e.g. Read/Write Files from Disk, HTTP Request) before this one.',
+		});
+	}
+	const mimeType = binary.mimeType || 'application/octet-stream';
+	if (binary.id) {
+		const { fileSize } = await ctx.helpers.getBinaryMetadata(binary.id);
+		return { field: name, fileName: binary.fileName, mimeType, size: fileSize, id: binary.id };
+	}
+	const inline = Buffer.from(binary.data ?? '', BINARY_ENCODING);
+	return { field: name, fileName: binary.fileName, mimeType, size: inline.length, inline };
+}
+
+export function assertNotEmpty(ctx: IExecuteFunctions, itemIndex: number, source: BinarySource): void {
+	if (source.size === 0) {
+		throw new NodeOperationError(ctx.getNode(), `The file in binary field '${source.field}' is empty (0 bytes)`, {
+			itemIndex,
+			description: 'There is nothing to upload. Check the step that produced the file.',
+		});
+	}
+}
+
+/** Whole file in memory: only for sizes the caller has bounded (single-request uploads). */
+export async function readWholeBinary(ctx: IExecuteFunctions, itemIndex: number, source: BinarySource): Promise<Buffer> {
+	if (source.inline) return source.inline;
+	return await ctx.helpers.getBinaryDataBuffer(itemIndex, source.field);
+}
+
+/**
+ * Yields the file as parts of exactly `partSize` bytes (the last one shorter), reading
+ * no more than one part ahead. Stored binaries stream from n8n's binary store; in
+ * filesystem mode each read is already one part, so no bytes are copied.
+ */
+export async function* readParts(
+	ctx: IExecuteFunctions,
+	source: BinarySource,
+	partSize: number,
+): AsyncGenerator<Buffer> {
+	if (source.inline) {
+		for (let offset = 0; offset < source.inline.length; offset += partSize) {
+			yield source.inline.subarray(offset, offset + partSize);
+		}
+		return;
+	}
+	const stream: BinaryStream = await ctx.helpers.getBinaryStream(source.id as string, partSize);
+	let pending: Buffer | undefined;
+	let filled = 0;
+	try {
+		for await (const chunk of stream as AsyncIterable<Buffer>) {
+			let offset = 0;
+			if (filled === 0 && chunk.length === partSize) {
+				yield chunk;
+				continue;
+			}
+			while (offset < chunk.length) {
+				pending ??= Buffer.allocUnsafe(partSize);
+				const copied = chunk.copy(pending, filled, offset, Math.min(chunk.length, offset + partSize - filled));
+				filled += copied;
+				offset += copied;
+				if (filled === partSize) {
+					const part = pending;
+					pending = undefined;
+					filled = 0;
+					yield part;
+				}
+			}
+		}
+		if (pending && filled > 0) yield pending.subarray(0, filled);
+	} finally {
+		stream.destroy();
+	}
+}

@@ -1,0 +1,33 @@
+/**
+ * Object key rules of the service (1–1024 bytes of UTF-8, no leading '/', no '..'
+ * segment, no NUL). Control characters are refused too: they cannot be typed back
+ * into a key field and would make the object unreachable from n8n.
+ */
+export const MAX_KEY_BYTES = 1024;
+
+export function keyProblem(key: string): string | undefined {
+	if (key.length === 0) return 'it is empty';
+	const bytes = Buffer.byteLength(key, 'utf8');
+	if (bytes > MAX_KEY_BYTES) return `it is ${bytes} bytes long as UTF-8; the limit is ${MAX_KEY_BYTES} bytes`;
+	if (key.startsWith('/')) return "it starts with '/'; keys are relative to the bucket (remove the leading slash)";
+	if (key.split('/').includes('..')) return "it contains a '..' segment, which the service refuses";
+	const control = /[\u0000-\u001f\u007f]/.exec(key);
+	if (control) {
+		const code = control[0].charCodeAt(0).toString(16).padStart(4, '0');
+		return `it contains the control character U+${code.toUpperCase()} at position ${control.index}`;
+	}
+	return undefined;
+}
+
+/** Joins a folder and a file name into a key; the folder may be typed with or without a trailing '/'. */
+export function joinKey(folder: string, fileName: string): string {
+	const prefix = folder.replace(/\/+$/, '');
+	return prefix ? `${prefix}/${fileName}` : fileName;
+}
+
+/** A listing prefix names a folder, so it always ends in '/' (empty means the bucket root). */
+export function folderPrefix(folder: string): string {
+	const trimmed = folder.replace(/^\/+/, '');
+	if (!trimmed) return '';
+	return trimmed.endsWith('/') ? trimmed : `${trimmed}/`;
+}

@@ -1,0 +1,157 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import {
+	cancelMultipartUpload,
+	completeMultipartUpload,
+	startMultipartUpload,
+	uploadPart,
+	type BucketRef,
+	type StoredFile,
+	type UploadedPart,
+	type Visibility,
+} from '../transport/api';
+import type { FileStorageClient } from '../transport/request';
+import { readParts, type BinarySource } from './binaryInput';
+
+export const MIB = 1024 * 1024;
+export const MIN_PART_SIZE_MIB = 5;
+export const MAX_PART_SIZE_MIB = 5 * 1024;
+export const MAX_PARTS = 10_000;
+export const MAX_PARALLEL_UPLOADS = 16;
+
+export interface MultipartSettings {
+	partSizeMiB: number;
+	parallelUploads: number;
+}
+
+export interface MultipartTarget extends BucketRef {
+	key: string;
+	visibility: Visibility;
+	contentType: string;
+}
+
+export interface MultipartResult extends IDataObject {
+	uploadId: string;
+	partCount: number;
+	partSize: number;
+}
+
+export function checkMultipartSettings(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	settings: MultipartSettings,
+	fileSize: number,
+): number {
+	const node = ctx.getNode();
+	const { partSizeMiB, parallelUploads } = settings;
+	if (!Number.isFinite(partSizeMiB) || partSizeMiB < MIN_PART_SIZE_MIB || partSizeMiB > MAX_PART_SIZE_MIB) {
+		throw new NodeOperationError(node, `Part Size must be between ${MIN_PART_SIZE_MIB} and ${MAX_PART_SIZE_MIB} MiB (got ${partSizeMiB})`, {
+			itemIndex,
+			description: `The service needs every part but the last to be at least ${MIN_PART_SIZE_MIB} MiB and any part at most 5 GiB.`,
+		});
+	}
+	if (!Number.isInteger(parallelUploads) || parallelUploads < 1 || parallelUploads > MAX_PARALLEL_UPLOADS) {
+		throw new NodeOperationError(node, `Parallel Uploads must be a whole number from 1 to ${MAX_PARALLEL_UPLOADS} (got ${parallelUploads})`, {
+			itemIndex,
+		});
+	}
+	const partSize = Math.floor(partSizeMiB * MIB);
+	const totalParts = Math.ceil(fileSize / partSize);
+	if (totalParts > MAX_PARTS) {
+		const needed = Math.ceil(fileSize / MAX_PARTS / MIB);
+		throw new NodeOperationError(node, `The file needs ${totalParts} parts at a Part Size of ${partSizeMiB} MiB; the service allows at most ${MAX_PARTS}`, {
+			itemIndex,
+			description: `Set Part Size to at least ${needed} MiB for this file.`,
+		});
+	}
+	return partSize;
+}
+
+/**
+ * Uploads up to `parallelUploads` parts at once while reading the next one, so at most
+ * parallelUploads + 1 parts are in memory. Resolves with the parts in order, or rejects
+ * with the first part's failure once every part already sent has settled.
+ */
+async function sendParts(
+	parts: AsyncIterable<Buffer>,
+	parallelUploads: number,
+	send: (partNumber: number, bytes: Buffer) => Promise<UploadedPart>,
+): Promise<{ uploaded: UploadedPart[]; bytesRead: number }> {
+	const inFlight = new Set<Promise<void>>();
+	const uploaded: UploadedPart[] = [];
+	let failure: { error: unknown } | undefined;
+	let partNumber = 0;
+	let bytesRead = 0;
+	for await (const bytes of parts) {
+		partNumber += 1;
+		bytesRead += bytes.length;
+		const task: Promise<void> = send(partNumber, bytes)
+			.then(
+				(part) => {
+					uploaded.push(part);
+				},
+				(error: unknown) => {
+					failure ??= { error };
+				},
+			)
+			.finally(() => inFlight.delete(task));
+		inFlight.add(task);
+		if (inFlight.size >= parallelUploads) await Promise.race(inFlight);
+		if (failure) break;
+	}
+	await Promise.all(inFlight);
+	if (failure) throw failure.error;
+	uploaded.sort((a, b) => a.partNumber - b.partNumber);
+	return { uploaded, bytesRead };
+}
+
+function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+export async function multipartUpload(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	client: FileStorageClient,
+	target: MultipartTarget,
+	source: BinarySource,
+	settings: MultipartSettings,
+): Promise<StoredFile & MultipartResult> {
+	const partSize = checkMultipartSettings(ctx, itemIndex, settings, source.size);
+	const totalParts = Math.ceil(source.size / partSize);
+	const started = await startMultipartUpload(client, target, {
+		key: target.key,
+		contentType: target.contentType,
+		visibility: target.visibility,
+		totalParts,
+	});
+	const { uploadId } = started;
+	try {
+		const { uploaded, bytesRead } = await sendParts(
+			readParts(ctx, source, partSize),
+			settings.parallelUploads,
+			async (partNumber, bytes) =>
+				await uploadPart(client, target, { uploadId, key: target.key, partNumber, totalParts, bytes }),
+		);
+		if (bytesRead !== source.size || uploaded.length !== totalParts) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Read ${bytesRead} bytes in ${uploaded.length} parts from binary field '${source.field}', but the file is ${source.size} bytes (${totalParts} parts)`,
+				{ itemIndex, description: 'The binary data changed or is damaged; nothing was stored.' },
+			);
+		}
+		const stored = await completeMultipartUpload(client, target, uploadId, target.key, uploaded);
+		return { ...stored, uploadId, partCount: uploaded.length, partSize };
+	} catch (error) {
+		const failure = asNodeError(ctx, error, itemIndex);
+		try {
+			await cancelMultipartUpload(client, target, uploadId, target.key);
+			failure.description = `${failure.description ?? ''} The multipart upload ${uploadId} was cancelled on the service; nothing was stored.`.trim();
+		} catch (cancelError) {
+			failure.description = `${failure.description ?? ''} Cancelling the multipart upload ${uploadId} failed as well (${(cancelError as Error).message}); its parts may remain on the service.`.trim();
+		}
+		throw failure;
+	}
+}

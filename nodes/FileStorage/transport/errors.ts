@@ -1,0 +1,84 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+/** What the service said, whichever of its error shapes it used. */
+export function serviceWords(body: unknown): string {
+	if (typeof body === 'string') return body.trim().slice(0, 300);
+	if (!body || typeof body !== 'object') return '';
+	const { error, message, details } = body as IDataObject;
+	const words = [error, message].filter((part): part is string => typeof part === 'string' && part !== '');
+	const unique = words.filter((part, index) => words.indexOf(part) === index);
+	if (Array.isArray(details)) {
+		for (const detail of details as IDataObject[]) {
+			if (detail && typeof detail === 'object') {
+				const field = typeof detail.field === 'string' ? `${detail.field}: ` : '';
+				if (typeof detail.message === 'string') unique.push(`${field}${detail.message}`);
+			}
+		}
+	}
+	return unique.join(' – ');
+}
+
+const SKEW_WORTH_MENTIONING_MS = 60_000;
+
+function clockHint(serverDate: string | undefined): string {
+	const serverTime = serverDate ? Date.parse(serverDate) : NaN;
+	if (Number.isFinite(serverTime)) {
+		const skewMs = Date.now() - serverTime;
+		if (Math.abs(skewMs) > SKEW_WORTH_MENTIONING_MS) {
+			const minutes = Math.round(Math.abs(skewMs) / 60_000);
+			return ` The clock of this n8n host is about ${minutes} minute(s) ${skewMs > 0 ? 'ahead of' : 'behind'} the service's: requests are signed with the current time and the service rejects timestamps too far off, so fix the host's clock (e.g. enable NTP).`;
+		}
+	}
+	return ' If the keys are right, check that the clock of this n8n host is correct: requests are signed with the current time and the service rejects timestamps too far off.';
+}
+
+function hintFor(status: number, serverDate: string | undefined): string {
+	if (status === 401 || status === 403) {
+		return `Check the Access Key and Secret Key of the File Storage API credential.${clockHint(serverDate)}`;
+	}
+	if (status === 404) return 'Check the bucket name and region (a bucket is identified by both) and the key or upload ID.';
+	if (status === 400) return 'The service refused a parameter; the message above names it.';
+	if (status === 413) return 'The request body is larger than the service accepts; use Multipart Upload or a smaller Part Size.';
+	if (status === 429) return 'The service is rate limiting requests. Lower Parallel Uploads or run fewer executions at once.';
+	if (status >= 500) return 'The service had an internal problem. Retry later; if it persists, contact the service.';
+	return 'Check the parameters of the node.';
+}
+
+export interface HttpFailure {
+	status: number;
+	body: unknown;
+	serverDate?: string;
+	attempts: number;
+}
+
+export function httpError(node: INode, what: string, failure: HttpFailure, itemIndex: number): NodeApiError {
+	const words = serviceWords(failure.body) || 'no message';
+	const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
+	const errorBody: JsonObject = {
+		status: failure.status,
+		...(failure.body && typeof failure.body === 'object' ? (failure.body as JsonObject) : { body: String(failure.body ?? '') }),
+	};
+	return new NodeApiError(node, errorBody, {
+		message: `${what} failed${tries}: ${words} (HTTP ${failure.status})`,
+		description: hintFor(failure.status, failure.serverDate),
+		httpCode: String(failure.status),
+		itemIndex,
+	});
+}
+
+export function networkError(
+	node: INode,
+	what: string,
+	reason: string,
+	attempts: number,
+	itemIndex: number,
+	description: string,
+): NodeApiError {
+	const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+	return new NodeApiError(node, { reason } as JsonObject, {
+		message: `${what} failed${tries}: ${reason}`,
+		description,
+		itemIndex,
+	});
+}

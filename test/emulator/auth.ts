@@ -1,0 +1,95 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * Spec §1. The string-to-sign is built from the request target as Node received it: `req.url`
+ * is the request-line target verbatim (latin1, one char per byte), never normalised, so
+ * verifying over it is verifying over the bytes on the wire.
+ */
+
+export interface AuthSettings {
+	accessKey: string;
+	secretKey: string;
+	clockToleranceSeconds: number;
+	now: () => number;
+}
+
+export type AuthResult = { ok: true } | { ok: false; reason: string; stringToSign?: string };
+
+/** `new Date().toISOString()` and nothing else: the service's SDK sends exactly that. */
+const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const HEX_SIGNATURE = /^[0-9a-f]{64}$/;
+
+export function stringToSign(method: string, target: string, timestamp: string): Buffer {
+	return Buffer.from(`${method}\n${target}\n${timestamp}`, 'latin1');
+}
+
+export function hmacHex(secret: string, data: Buffer | string): string {
+	return createHmac('sha256', secret).update(data).digest('hex');
+}
+
+/**
+ * Equal-length digests make the comparison constant-time whatever the inputs' lengths, so
+ * neither the secret-derived value nor its length leaks through timing.
+ */
+export function constantTimeEqual(a: string, b: string): boolean {
+	const da = createHash('sha256').update(a, 'latin1').digest();
+	const db = createHash('sha256').update(b, 'latin1').digest();
+	return timingSafeEqual(da, db) && a.length === b.length;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+	const value = req.headers[name];
+	return typeof value === 'string' ? value : undefined;
+}
+
+export function verifyRequest(req: IncomingMessage, settings: AuthSettings): AuthResult {
+	const accessKey = header(req, 'x-access-key');
+	const timestamp = header(req, 'x-timestamp');
+	const signature = header(req, 'x-signature');
+	if (accessKey === undefined) return { ok: false, reason: 'missing X-Access-Key header' };
+	if (timestamp === undefined) return { ok: false, reason: 'missing X-Timestamp header' };
+	if (signature === undefined) return { ok: false, reason: 'missing X-Signature header' };
+
+	if (!constantTimeEqual(accessKey, settings.accessKey)) return { ok: false, reason: 'unknown access key' };
+
+	const time = Date.parse(timestamp);
+	if (!ISO_MILLIS.test(timestamp) || Number.isNaN(time) || new Date(time).toISOString() !== timestamp) {
+		return {
+			ok: false,
+			reason: 'X-Timestamp is not ISO 8601 UTC with milliseconds (as Date.prototype.toISOString prints)',
+		};
+	}
+	const skewMs = Math.abs(settings.now() - time);
+	if (skewMs > settings.clockToleranceSeconds * 1000) {
+		return {
+			ok: false,
+			reason: `timestamp outside the allowed window (±${settings.clockToleranceSeconds} s)`,
+		};
+	}
+
+	const method = req.method ?? '';
+	const target = req.url ?? '';
+	const toSign = stringToSign(method, target, timestamp);
+	const expected = hmacHex(settings.secretKey, toSign);
+	const printable = printableForHeader(toSign);
+	if (!HEX_SIGNATURE.test(signature)) {
+		return { ok: false, reason: 'X-Signature is not 64 lower-case hex digits', stringToSign: printable };
+	}
+	if (!constantTimeEqual(signature, expected)) {
+		return { ok: false, reason: 'signature does not match', stringToSign: printable };
+	}
+	return { ok: true };
+}
+
+/** A header-safe rendering of the string-to-sign: `\n` for newlines, `\xHH` for other bytes. */
+function printableForHeader(bytes: Buffer): string {
+	let out = '';
+	for (const b of bytes) {
+		if (b === 0x0a) out += '\\n';
+		else if (b === 0x5c) out += '\\\\';
+		else if (b >= 0x20 && b <= 0x7e) out += String.fromCharCode(b);
+		else out += `\\x${b.toString(16).padStart(2, '0')}`;
+	}
+	return out;
+}

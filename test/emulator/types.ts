@@ -1,0 +1,109 @@
+/**
+ * Public contract of the emulator. The node's tests, the harness, dev scripts and benchmarks
+ * import these names, so they change only together with every consumer.
+ */
+
+export type Operation =
+	| 'list'
+	| 'upload'
+	| 'start'
+	| 'uploadPart'
+	| 'complete'
+	| 'cancel'
+	| 'delete'
+	| 'signedUrl'
+	| 'cdn';
+
+export const OPERATIONS: readonly Operation[] = [
+	'list',
+	'upload',
+	'start',
+	'uploadPart',
+	'complete',
+	'cancel',
+	'delete',
+	'signedUrl',
+	'cdn',
+];
+
+export interface FaultRule {
+	operation: Operation | '*';
+	/** Answer with this status and the spec's error body (429 adds `Retry-After: 1`). */
+	status?: 500 | 503 | 429;
+	/** Instead: destroy the socket after reading part of the request body. */
+	reset?: boolean;
+	/** Instead: never answer (until stop). */
+	hang?: boolean;
+	/** 0..1, drawn from a seeded PRNG. */
+	probability?: number;
+	seed?: number;
+	/** 1-based indexes of the requests of that operation (counted since the rule was set). */
+	nth?: number[];
+	/** Stop after this many injected faults. */
+	times?: number;
+	/** Only uploadPart requests with these part numbers. */
+	partNumbers?: number[];
+}
+
+export interface Bucket {
+	name: string;
+	region: string;
+}
+
+export interface EmulatorOptions {
+	host?: string;
+	port?: number;
+	accessKey?: string;
+	secretKey?: string;
+	accessId?: string;
+	buckets?: Bucket[];
+	dataDir?: string;
+	clockToleranceSeconds?: number;
+	minPartSize?: number;
+	maxBodyBytes?: number;
+	latencyMs?: number;
+	faults?: FaultRule[];
+	now?: () => number;
+}
+
+export interface EmulatorStats {
+	requests: Record<Operation, number>;
+	responses: Record<string, number>;
+	faultsInjected: number;
+	currentPartUploads: number;
+	maxConcurrentPartUploads: number;
+	openMultipartUploads: number;
+	authFailures: number;
+}
+
+export interface OpenUploadInfo {
+	uploadId: string;
+	bucket: string;
+	region: string;
+	key: string;
+	parts: number[];
+}
+
+export interface StoredObject {
+	body: Buffer;
+	contentType: string;
+	visibility: 'public' | 'private';
+}
+
+export interface Emulator {
+	url: string;
+	cdnUrl: string;
+	accessKey: string;
+	secretKey: string;
+	accessId: string;
+	buckets: Bucket[];
+	dataDir: string;
+	stats(): EmulatorStats;
+	resetStats(): void;
+	setFaults(rules: FaultRule[]): void;
+	setLatency(ms: number): void;
+	listOpenUploads(): OpenUploadInfo[];
+	readObject(bucket: string, region: string, key: string): Promise<StoredObject | undefined>;
+	objectSha256(bucket: string, region: string, key: string): Promise<string | undefined>;
+	stop(): Promise<void>;
+}

@@ -1,0 +1,64 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INodeExecutionData,
+	INodeParameters,
+	IRunData,
+} from 'n8n-workflow';
+
+export interface HarnessBinaryInput {
+	/** Bytes held in memory. */
+	data?: Buffer;
+	/** Or a file on disk, streamed into n8n's binary store (never loaded whole). */
+	filePath?: string;
+	/**
+	 * Put the bytes on the item as inline base64 `data` without an `id`, the way a Code node
+	 * builds binary, instead of storing them in the filesystem store.
+	 */
+	base64Inline?: boolean;
+	fileName?: string;
+	mimeType?: string;
+}
+
+export interface HarnessItem {
+	json?: IDataObject;
+	binary?: Record<string, HarnessBinaryInput>;
+}
+
+export interface RunNodeOptions {
+	/** Package root with a package.json "n8n" section; default: this repository. */
+	packageDir?: string;
+	/** Node name within the package (without the package prefix); default 'fileStorage'. */
+	nodeType?: string;
+	/** Default: the node's default version. */
+	typeVersion?: number;
+	parameters: INodeParameters;
+	/** Decrypted test credentials by credential type name, e.g. `{ fileStorageApi: {...} }`. */
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	/** Input items; default `[{ json: {} }]`. */
+	items?: HarnessItem[];
+	/** Sets `node.onError = 'continueRegularOutput'` (what "On Error: Continue" saves in n8n 2.x). */
+	continueOnFail?: boolean;
+	/** Cancel the execution and reject when it takes longer than this. */
+	timeoutMs?: number;
+}
+
+export type HarnessNodeError = Error & {
+	description?: string;
+	httpCode?: string;
+	context?: IDataObject;
+};
+
+export interface RunNodeResult {
+	/** First output of the node (empty if it failed). */
+	items: INodeExecutionData[];
+	/** All outputs. */
+	outputs: INodeExecutionData[][];
+	/** The node's error if the run failed (not set when continueOnFail turned it into items). */
+	error?: HarnessNodeError;
+	runData: IRunData;
+	/** Output binary bytes, from the store or inline base64. Default field 'data'. */
+	readBinary(item: INodeExecutionData, field?: string): Promise<Buffer>;
+	/** Hex sha256 of an output binary, streamed from the store. Default field 'data'. */
+	binarySha256(item: INodeExecutionData, field?: string): Promise<string>;
+}
