@@ -1,11 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as listContents from './actions/bucket/listContents.operation';
 import { bucketFields } from './actions/common';
-import * as multipartUpload from './actions/file/multipartUpload.operation';
-import * as upload from './actions/file/upload.operation';
-import { route } from './actions/router';
+import { operationDescriptions, route } from './actions/router';
+import { searchFiles } from './methods/listSearch';
 
 export class FileStorage implements INodeType {
 	description: INodeTypeDescription = {
@@ -15,7 +13,8 @@ export class FileStorage implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'List buckets and upload files, including very large files in parts, with the File Storage API',
+		description:
+			'Store files in File Storage API buckets: list, upload (large files in parts, streamed), download, share links, delete',
 		defaults: { name: 'File Storage' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -30,6 +29,7 @@ export class FileStorage implements INodeType {
 				options: [
 					{ name: 'Bucket', value: 'bucket' },
 					{ name: 'File', value: 'file' },
+					{ name: 'Multipart Upload (Step by Step)', value: 'multipartUpload' },
 				],
 				default: 'file',
 			},
@@ -43,8 +43,8 @@ export class FileStorage implements INodeType {
 					{
 						name: 'List Contents',
 						value: 'listContents',
-						action: 'List the contents of a bucket folder',
-						description: 'List the files and folders in a bucket, optionally under a folder',
+						action: 'List the files and folders of a bucket',
+						description: 'List files and folders of a bucket or one of its folders; returns key, size, type and date per entry',
 					},
 				],
 				default: 'listContents',
@@ -57,26 +57,78 @@ export class FileStorage implements INodeType {
 				displayOptions: { show: { resource: ['file'] } },
 				options: [
 					{
+						name: 'Delete',
+						value: 'delete',
+						action: 'Delete a file',
+						description: 'Delete a file from a bucket by its key',
+					},
+					{
+						name: 'Download',
+						value: 'download',
+						action: 'Download a file',
+						description: 'Fetch a file into a binary field of the output item (streamed to n8n storage)',
+					},
+					{
+						name: 'Get Signed URL',
+						value: 'getSignedUrl',
+						action: 'Get a link to a file',
+						description: 'Get a link to read a file: a temporary signed link for private files, the plain location for public ones',
+					},
+					{
 						name: 'Multipart Upload',
 						value: 'multipartUpload',
 						action: 'Upload a large file in parts',
-						description: 'Upload a file of any size in parts, streamed with bounded memory',
+						description: 'Upload the binary file of the input item in parts, several at once, with bounded memory; for files of any size',
 					},
 					{
 						name: 'Upload',
 						value: 'upload',
 						action: 'Upload a file',
-						description: 'Upload a file in one request (files above a threshold go in parts automatically)',
+						description: 'Upload the binary file of the input item; returns its key, size and location URL',
 					},
 				],
 				default: 'upload',
 			},
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: ['multipartUpload'] } },
+				options: [
+					{
+						name: 'Cancel',
+						value: 'cancel',
+						action: 'Cancel a multipart upload',
+						description: 'Cancel a multipart upload and discard its parts',
+					},
+					{
+						name: 'Complete',
+						value: 'complete',
+						action: 'Complete a multipart upload',
+						description: 'Join the uploaded parts into the stored file',
+					},
+					{
+						name: 'Start',
+						value: 'start',
+						action: 'Start a multipart upload',
+						description: 'Start a multipart upload and get its upload ID',
+					},
+					{
+						name: 'Upload Part',
+						value: 'uploadPart',
+						action: 'Upload one part of a multipart upload',
+						description: 'Upload the binary of the input item as one numbered part',
+					},
+				],
+				default: 'start',
+			},
 			...bucketFields,
-			...listContents.description,
-			...upload.description,
-			...multipartUpload.description,
+			...operationDescriptions,
 		],
 	};
+
+	methods = { listSearch: { searchFiles } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);

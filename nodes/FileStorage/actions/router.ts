@@ -2,15 +2,47 @@ import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-work
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import * as listContents from './bucket/listContents.operation';
+import * as deleteFile from './file/delete.operation';
+import * as download from './file/download.operation';
+import * as getSignedUrl from './file/getSignedUrl.operation';
 import * as multipartUpload from './file/multipartUpload.operation';
 import * as upload from './file/upload.operation';
+import * as cancel from './multipartUpload/cancel.operation';
+import * as complete from './multipartUpload/complete.operation';
+import * as start from './multipartUpload/start.operation';
+import * as uploadPart from './multipartUpload/uploadPart.operation';
 
 type OperationHandler = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
 
 const handlers: Record<string, Record<string, OperationHandler>> = {
 	bucket: { listContents: listContents.execute },
-	file: { upload: upload.execute, multipartUpload: multipartUpload.execute },
+	file: {
+		upload: upload.execute,
+		multipartUpload: multipartUpload.execute,
+		download: download.execute,
+		getSignedUrl: getSignedUrl.execute,
+		delete: deleteFile.execute,
+	},
+	multipartUpload: {
+		start: start.execute,
+		uploadPart: uploadPart.execute,
+		complete: complete.execute,
+		cancel: cancel.execute,
+	},
 };
+
+export const operationDescriptions = [
+	...listContents.description,
+	...upload.description,
+	...multipartUpload.description,
+	...download.description,
+	...getSignedUrl.description,
+	...deleteFile.description,
+	...start.description,
+	...uploadPart.description,
+	...complete.description,
+	...cancel.description,
+];
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();

@@ -109,6 +109,7 @@ async function readSmallBody(stream: unknown): Promise<unknown> {
 		size += chunk.length;
 		if (size > 64 * 1024) break;
 	}
+	(stream as { destroy?: () => void }).destroy?.();
 	const text = Buffer.concat(chunks).toString('utf8');
 	try {
 		return JSON.parse(text) as unknown;
@@ -162,12 +163,35 @@ export class FileStorageClient {
 	}
 
 	async sendRaw(call: ApiCall): Promise<IN8nHttpFullResponse> {
-		const options: IHttpRequestOptions = {
+		const options = this.requestOptions(this.urlFor(call.path, call.query), call);
+		// A fresh copy each attempt: authentication rewrites url and headers, and every
+		// attempt must be signed anew with the current time.
+		return await this.withRetries(call, async () =>
+			(await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, CREDENTIAL_TYPE, {
+				...options,
+			})) as IN8nHttpFullResponse,
+		);
+	}
+
+	/**
+	 * GET of a URL the service handed out (a file location or a signed link): it carries
+	 * its own authorisation, so it goes out unsigned, with the same retries and errors.
+	 */
+	async fetchLink(url: string, what: string): Promise<IN8nHttpFullResponse> {
+		const call: ApiCall = { method: 'GET', path: '', what, retry: 'idempotent', responseType: 'stream' };
+		const options = this.requestOptions(url, call);
+		return await this.withRetries(call, async () =>
+			(await this.ctx.helpers.httpRequest({ ...options })) as IN8nHttpFullResponse,
+		);
+	}
+
+	private requestOptions(url: string, call: ApiCall): IHttpRequestOptions {
+		return {
 			method: call.method,
-			url: this.urlFor(call.path, call.query),
+			url,
 			headers: call.headers,
 			body: call.body,
-			json: !Buffer.isBuffer(call.body),
+			json: !Buffer.isBuffer(call.body) && call.responseType !== 'stream',
 			encoding: call.responseType === 'stream' ? 'stream' : undefined,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
@@ -176,15 +200,14 @@ export class FileStorageClient {
 			// never redirects, so parts go out without that copy.
 			disableFollowRedirect: true,
 		};
+	}
+
+	private async withRetries(call: ApiCall, attemptOnce: () => Promise<IN8nHttpFullResponse>): Promise<IN8nHttpFullResponse> {
 		const node = this.ctx.getNode();
 		for (let attempt = 0; ; attempt++) {
 			let response: IN8nHttpFullResponse;
 			try {
-				// A fresh copy each time: authentication rewrites url and headers, and every
-				// attempt must be signed anew with the current time.
-				response = (await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, CREDENTIAL_TYPE, {
-					...options,
-				})) as IN8nHttpFullResponse;
+				response = await attemptOnce();
 			} catch (error) {
 				const problem = describeNetworkProblem(error);
 				if (attempt < this.settings.maxRetries && mayRetryNetwork(call.retry, problem)) {

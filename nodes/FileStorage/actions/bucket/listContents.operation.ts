@@ -2,13 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { folderPrefix } from '../../helpers/keys';
-import { listContents, type ListEntry } from '../../transport/api';
+import { MAX_PAGE_SIZE, walkEntries } from '../../helpers/listing';
+import type { ListEntry } from '../../transport/api';
 import { clientFor, getBucketRef, requestOptionFields } from '../common';
 
 const show = { resource: ['bucket'], operation: ['listContents'] };
-
-/** The service refuses pages above 1000 entries. */
-const MAX_PAGE_SIZE = 1000;
 
 export const description: INodeProperties[] = [
 	{
@@ -57,6 +55,22 @@ export const description: INodeProperties[] = [
 					{ name: 'Folders Only', value: 'folders' },
 				],
 			},
+			{
+				displayName: 'Include Subfolders',
+				name: 'recursive',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to descend into every sub-folder and return its entries too (one request per folder and page)',
+			},
+			{
+				displayName: 'Page Size',
+				name: 'pageSize',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
+				default: MAX_PAGE_SIZE,
+				description: `How many entries to ask the service for per request (1 to ${MAX_PAGE_SIZE}). Fewer entries per request means more requests.`,
+			},
 			...requestOptionFields,
 		],
 	},
@@ -75,25 +89,24 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = returnAll ? Infinity : Number(this.getNodeParameter('limit', itemIndex, 50));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const include = String(options.include ?? 'all');
+	const pageSize = Number(options.pageSize ?? MAX_PAGE_SIZE);
 	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
 		throw new NodeOperationError(this.getNode(), `Limit must be a whole number of at least 1 (got ${limit})`, {
 			itemIndex,
 			description: 'Set Limit to how many entries you want, or turn on Return All.',
 		});
 	}
+	if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+		throw new NodeOperationError(this.getNode(), `Page Size must be a whole number from 1 to ${MAX_PAGE_SIZE} (got ${pageSize})`, {
+			itemIndex,
+		});
+	}
 	const client = await clientFor(this, itemIndex, options);
-	const pageSize = Math.min(MAX_PAGE_SIZE, returnAll || include !== 'all' ? MAX_PAGE_SIZE : limit);
 	const results: INodeExecutionData[] = [];
-	for (let page = 1; results.length < limit; page++) {
-		const { contents, pagination } = await listContents(client, where, prefix, page, pageSize);
-		const children = contents.children ?? [];
-		for (const entry of children) {
-			if (results.length >= limit) break;
-			if (wanted(include, entry)) {
-				results.push({ json: { ...entry, bucket: where.bucket, region: where.region }, pairedItem: { item: itemIndex } });
-			}
-		}
-		if (children.length === 0 || page >= (pagination?.total_pages ?? page)) break;
+	for await (const entry of walkEntries(client, where, prefix, Math.min(pageSize, limit), options.recursive === true)) {
+		if (!wanted(include, entry)) continue;
+		results.push({ json: { ...entry, bucket: where.bucket, region: where.region }, pairedItem: { item: itemIndex } });
+		if (results.length >= limit) break;
 	}
 	return results;
 }

@@ -1,0 +1,32 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { deleteFile } from '../../transport/api';
+import { clientFor, getBucketRef, requestOptionFields } from '../common';
+import { fileKeyField, readFileKey } from './fileKey';
+
+export const description: INodeProperties[] = [
+	fileKeyField(['delete']),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { resource: ['file'], operation: ['delete'] } },
+		options: [...requestOptionFields],
+	},
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const where = getBucketRef(this, itemIndex);
+	const key = readFileKey(this, itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const client = await clientFor(this, itemIndex, options);
+	const result = await deleteFile(client, where, key);
+	return [
+		{
+			json: { key, bucket: where.bucket, region: where.region, deleted: true, message: result.message ?? '' },
+			pairedItem: { item: itemIndex },
+		},
+	];
+}

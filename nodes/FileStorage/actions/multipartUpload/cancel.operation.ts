@@ -1,0 +1,34 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { cancelMultipartUpload } from '../../transport/api';
+import { clientFor, getBucketRef, requestOptionFields } from '../common';
+import { keyField, readKey, readText, showFor, uploadIdField } from './fields';
+
+export const description: INodeProperties[] = [
+	uploadIdField('cancel'),
+	keyField('cancel'),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: showFor('cancel'),
+		options: [...requestOptionFields],
+	},
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const where = getBucketRef(this, itemIndex);
+	const uploadId = readText(this, itemIndex, 'uploadId', 'Upload ID');
+	const key = readKey(this, itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const client = await clientFor(this, itemIndex, options);
+	const result = await cancelMultipartUpload(client, where, uploadId, key);
+	return [
+		{
+			json: { uploadId, key, bucket: where.bucket, region: where.region, cancelled: true, message: result.message ?? '' },
+			pairedItem: { item: itemIndex },
+		},
+	];
+}

@@ -1,0 +1,62 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { assertNotEmpty, readWholeBinary, resolveBinarySource } from '../../helpers/binaryInput';
+import { MAX_PARTS } from '../../helpers/multipartUpload';
+import { uploadPart } from '../../transport/api';
+import { clientFor, getBucketRef, requestOptionFields } from '../common';
+import { keyField, readKey, readText, readWholeNumber, showFor, totalPartsField, uploadIdField } from './fields';
+
+export const description: INodeProperties[] = [
+	uploadIdField('uploadPart'),
+	keyField('uploadPart'),
+	{
+		displayName: 'Part Number',
+		name: 'partNumber',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PARTS },
+		default: 1,
+		required: true,
+		description: 'Position of this part in the file, from 1. Every part but the last must be at least 5 MiB.',
+		displayOptions: showFor('uploadPart'),
+	},
+	totalPartsField('uploadPart'),
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the input binary field containing the bytes of this part',
+		description: 'Name of the binary field of the input item that holds this part, usually data. The part is held in memory while it is sent.',
+		displayOptions: showFor('uploadPart'),
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: showFor('uploadPart'),
+		options: [...requestOptionFields],
+	},
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const where = getBucketRef(this, itemIndex);
+	const uploadId = readText(this, itemIndex, 'uploadId', 'Upload ID');
+	const key = readKey(this, itemIndex);
+	const partNumber = readWholeNumber(this, itemIndex, 'partNumber', 'Part Number', MAX_PARTS);
+	const totalParts = readWholeNumber(this, itemIndex, 'totalParts', 'Total Parts', MAX_PARTS);
+	const source = await resolveBinarySource(this, itemIndex, String(this.getNodeParameter('binaryPropertyName', itemIndex)));
+	assertNotEmpty(this, itemIndex, source);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const client = await clientFor(this, itemIndex, options);
+	const bytes = await readWholeBinary(this, itemIndex, source);
+	const part = await uploadPart(client, where, { uploadId, key, partNumber, totalParts, bytes });
+	return [
+		{
+			json: { partNumber: part.partNumber, ETag: part.ETag, uploadId, key, size: bytes.length },
+			pairedItem: { item: itemIndex },
+		},
+	];
+}

@@ -1,0 +1,32 @@
+import { listContents, type BucketRef, type ListEntry } from '../transport/api';
+import type { FileStorageClient } from '../transport/request';
+
+/** The service refuses pages above 1000 entries. */
+export const MAX_PAGE_SIZE = 1000;
+
+/**
+ * Every entry under `prefix`, page by page, fetching the next page only when the
+ * caller asks for more. With `recursive`, sub-folders are walked breadth-first over
+ * the one-level API, so stopping early (a Limit) also stops the requests.
+ */
+export async function* walkEntries(
+	client: FileStorageClient,
+	where: BucketRef,
+	prefix: string,
+	pageSize: number,
+	recursive: boolean,
+): AsyncGenerator<ListEntry> {
+	const folders = [prefix];
+	while (folders.length > 0) {
+		const folder = folders.shift() as string;
+		for (let page = 1; ; page++) {
+			const { contents, pagination } = await listContents(client, where, folder, page, pageSize);
+			const children = contents?.children ?? [];
+			for (const entry of children) {
+				if (recursive && entry.type === 'folder') folders.push(entry.path);
+				yield entry;
+			}
+			if (children.length === 0 || page >= (pagination?.total_pages ?? page)) break;
+		}
+	}
+}
