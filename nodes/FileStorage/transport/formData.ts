@@ -15,12 +15,17 @@ function asciiFallback(fileName: string): string {
 	return fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
 }
 
+/** RFC 5987 value: encodeURIComponent leaves ' ( ) * ! alone, but ' delimits the charset. */
+function extendedValue(fileName: string): string {
+	return encodeURIComponent(fileName).replace(/['()*!]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 export function fileForm(bytes: Buffer, fileName: string, fileContentType: string): FileForm {
 	const boundary = `----n8nFileStorage${randomBytes(12).toString('hex')}`;
 	const safeType = fileContentType.replace(/[\r\n]/g, '') || 'application/octet-stream';
 	const head = Buffer.from(
 		`--${boundary}\r\n` +
-			`Content-Disposition: form-data; name="file"; filename="${asciiFallback(fileName)}"; filename*=UTF-8''${encodeURIComponent(fileName)}\r\n` +
+			`Content-Disposition: form-data; name="file"; filename="${asciiFallback(fileName)}"; filename*=UTF-8''${extendedValue(fileName)}\r\n` +
 			`Content-Type: ${safeType}\r\n\r\n`,
 		'utf8',
 	);

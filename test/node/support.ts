@@ -1,0 +1,60 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
+
+import { start, type Emulator, type EmulatorOptions } from '../emulator';
+import { runNode, type HarnessItem, type RunNodeOptions } from '../harness';
+
+export const MIB = 1024 * 1024;
+export const BUCKET = { bucketName: 'my-bucket', region: 'us-east-1' };
+
+/** Starts one fresh emulator for the test file and stops it afterwards. */
+export function useEmulator(options: EmulatorOptions = {}): () => Emulator {
+	let emulator: Emulator | undefined;
+	beforeAll(async () => {
+		emulator = await start({ port: 0, ...options });
+	});
+	afterAll(async () => {
+		await emulator?.stop();
+	});
+	return () => {
+		if (!emulator) throw new Error('emulator not started');
+		return emulator;
+	};
+}
+
+export function credentialsFor(emulator: Emulator, overrides: Partial<ICredentialDataDecryptedObject> = {}) {
+	return {
+		fileStorageApi: {
+			accessKey: emulator.accessKey,
+			secretKey: emulator.secretKey,
+			baseUrl: emulator.url,
+			...overrides,
+		},
+	};
+}
+
+export function sha256(bytes: Buffer): string {
+	return createHash('sha256').update(bytes).digest('hex');
+}
+
+export function randomFile(size: number): Buffer {
+	return randomBytes(size);
+}
+
+export function fileItem(data: Buffer, fileName = 'file.bin', mimeType = 'application/octet-stream', field = 'data'): HarnessItem {
+	return { json: { name: fileName }, binary: { [field]: { data, fileName, mimeType } } };
+}
+
+/** Runs the File Storage node against the emulator with the given parameters. */
+export async function runFileStorage(
+	emulator: Emulator,
+	parameters: INodeParameters,
+	extra: Partial<RunNodeOptions> = {},
+) {
+	return await runNode({
+		credentials: credentialsFor(emulator),
+		...extra,
+		parameters: { ...BUCKET, ...parameters },
+	});
+}
