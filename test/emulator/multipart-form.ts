@@ -6,6 +6,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 import { removeQuietly } from './fsutil';
+import { ClientAbortError } from './http';
 
 /**
  * Streams the single `file` part of a multipart/form-data body to a temp file. Nothing is held
@@ -30,9 +31,6 @@ export class BodyTooLargeError extends Error {
 		super(`Request body exceeds the limit of ${limit} bytes`);
 	}
 }
-
-/** The client went away mid-body: there is nobody to answer. */
-export class ClientAbortError extends Error {}
 
 const HWM = 1 << 20;
 /** Form headers of a sane client sit in the first few KiB; we look at most this far. */
@@ -135,6 +133,7 @@ export async function receiveFile(
 	let hash: Hash | undefined;
 	let info: { filename?: string; mimeType: string } | undefined;
 	let headerContentType: string | null | undefined;
+	let writeError: Error | undefined;
 
 	parser.on('file', (name, stream, details) => {
 		if (name !== 'file' || fileWrite) {
@@ -147,9 +146,15 @@ export async function receiveFile(
 		headerContentType = filePartContentType(gate.start, boundary);
 		hash = options.md5 ? createHash('md5') : undefined;
 		measure = new Measure(hash);
-		fileWrite = pipeline(stream, measure, createWriteStream(options.tempFile, { flags: 'wx', highWaterMark: HWM }));
-		// Surfaced through Promise.all below; this keeps an early failure from being "unhandled".
-		fileWrite.catch(() => undefined);
+		const out = createWriteStream(options.tempFile, { flags: 'wx', highWaterMark: HWM });
+		// Only the file system's own errors (they carry a syscall); pipeline also destroys `out`
+		// with upstream errors such as a malformed form, and those are the client's fault.
+		out.on('error', (err: NodeJS.ErrnoException) => {
+			if (err.syscall) writeError ??= err;
+		});
+		fileWrite = pipeline(stream, measure, out);
+		// A failed disk write must stop the parser too, or busboy waits forever for the part's end.
+		fileWrite.catch((err: Error) => gate.destroy(err));
 	});
 	parser.on('field', (name) => {
 		if (name === 'file') problem ??= 'The part named "file" must be a file part (with a filename)';
@@ -178,6 +183,7 @@ export async function receiveFile(
 		await removeQuietly(options.tempFile);
 		if (aborted) throw new ClientAbortError('client closed the connection mid-body');
 		if (err instanceof BodyTooLargeError) throw err;
+		if (writeError) throw writeError;
 		throw new FormError(`Malformed multipart/form-data body: ${(err as Error).message}`);
 	} finally {
 		req.off('close', onGone);

@@ -59,7 +59,7 @@ export class ObjectStore {
 	private readonly lock = new KeyedMutex();
 
 	constructor(
-		private readonly root: string,
+		root: string,
 		private readonly tmp: TempDir,
 		bucketList: Bucket[],
 	) {

@@ -11,10 +11,15 @@ import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
 import { BINARY_ENCODING } from 'n8n-workflow';
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
-import { basename, extname } from 'node:path';
-import { Readable } from 'node:stream';
+import { createRequire } from 'node:module';
+import { basename } from 'node:path';
 
 import type { HarnessBinaryInput } from './types';
+
+// The copy of mime-types n8n-core itself resolves, so lookups agree with n8n's.
+const mimeTypes = createRequire(require.resolve('n8n-core'))('mime-types') as {
+	lookup(path: string): string | false;
+};
 
 let service: Promise<BinaryDataService> | undefined;
 
@@ -25,6 +30,15 @@ export async function getBinaryDataService(): Promise<BinaryDataService> {
 		return binaryDataService;
 	})();
 	return await service;
+}
+
+/**
+ * Same lookup by extension as n8n, but an unknown type becomes opaque bytes rather than n8n's
+ * text/plain fallback for streams, and a Buffer is never sniffed with the ESM-only `file-type`
+ * (jest cannot import it without --experimental-vm-modules).
+ */
+function mimeTypeFor(fileName: string | undefined, mimeType: string | undefined): string {
+	return mimeType || (fileName && mimeTypes.lookup(fileName)) || 'application/octet-stream';
 }
 
 export interface StoreOptions {
@@ -46,15 +60,9 @@ export async function storeBinary(
 	await getBinaryDataService();
 	const fileName =
 		options.fileName ?? (Buffer.isBuffer(source) ? undefined : basename(source.filePath));
-	// With a file name n8n looks the MIME type up by extension; a stream with an unknown type
-	// ends up as text/plain there. Without either, say what it is: opaque bytes.
-	const mimeType =
-		options.mimeType ?? (fileName && extname(fileName) ? undefined : 'application/octet-stream');
-	// Always a stream: for a Buffer without a MIME type n8n would sniff it with the ESM-only
-	// `file-type`, which jest cannot import without --experimental-vm-modules.
-	const stream = Buffer.isBuffer(source) ? Readable.from([source]) : createReadStream(source.filePath);
+	const mimeType = mimeTypeFor(fileName, options.mimeType);
 	return await prepareBinaryData(
-		stream,
+		Buffer.isBuffer(source) ? source : createReadStream(source.filePath),
 		options.executionId ?? 'harness',
 		options.workflowId ?? 'harness',
 		fileName,
@@ -89,11 +97,11 @@ export async function toItemBinary(
 
 	if (input.base64Inline) {
 		const bytes = input.data ?? readFileSync(input.filePath!);
+		const fileName = input.fileName ?? (input.filePath && basename(input.filePath));
 		const inline: IBinaryData = {
 			data: bytes.toString(BINARY_ENCODING),
-			mimeType: input.mimeType ?? 'application/octet-stream',
+			mimeType: mimeTypeFor(fileName, input.mimeType),
 		};
-		const fileName = input.fileName ?? (input.filePath && basename(input.filePath));
 		if (fileName) inline.fileName = fileName;
 		return inline;
 	}

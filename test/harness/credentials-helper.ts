@@ -110,9 +110,11 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		workflow?: Workflow,
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const { authenticate } = this.credentialTypes.getByName(typeName);
+		const credentialType = this.credentialTypes.getByName(typeName);
+		const { authenticate } = credentialType;
 		if (typeof authenticate === 'function') {
-			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
+			// Called on the credential object, as n8n does: a class method may use `this`.
+			return await authenticate.call(credentialType, credentials, requestOptions as IHttpRequestOptions);
 		}
 		if (authenticate?.type === 'generic') {
 			if (!workflow || !node) {

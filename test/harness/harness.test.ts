@@ -165,6 +165,23 @@ describe('errors', () => {
 		expect(result.error?.message).toMatch(/data/);
 	});
 
+	it('passes the input through and still reports the error when continueOnFail meets a throw', async () => {
+		// httpProbe reads its credential outside its own try/catch, so n8n handles the throw.
+		const result = await runNode({
+			packageDir: fixture,
+			nodeType: 'httpProbe',
+			parameters: {},
+			continueOnFail: true,
+			items: [{ json: { a: 1 } }],
+		});
+		expect(result.items.map((item) => item.json)).toEqual([{ a: 1 }]);
+		expect(result.error?.message).toMatch(/credentials/);
+	});
+
+	it('rejects, as n8n refuses to start, when a required parameter is empty', async () => {
+		await expect(echo({ parameters: { binaryPropertyName: '' } })).rejects.toThrow(/issues/);
+	});
+
 	it('rejects when the run exceeds timeoutMs', async () => {
 		await expect(
 			withServer(
@@ -257,9 +274,62 @@ describe('credentials and HTTP', () => {
 		expect(result.error?.httpCode).toBe('403');
 	});
 
+	it('re-authenticates and resends once after a 401, as n8n does', async () => {
+		const tokens: Array<string | string[] | undefined> = [];
+		const result = await withServer(
+			(req, res) => {
+				tokens.push(req.headers['x-probe-token']);
+				res.statusCode = tokens.length === 1 ? 401 : 200;
+				res.setHeader('content-type', 'application/json');
+				res.end(JSON.stringify({ attempt: tokens.length }));
+			},
+			(baseUrl) =>
+				runNode({
+					packageDir: fixture,
+					nodeType: 'httpProbe',
+					parameters: {},
+					credentials: { probeApi: { token: 't401', baseUrl } },
+				}),
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toEqual({ attempt: 2 });
+		expect(tokens).toEqual(['t401', 't401']);
+	});
+
 	it('fails like n8n when the credential is not given', async () => {
 		const result = await runNode({ packageDir: fixture, nodeType: 'httpProbe', parameters: {} });
 		expect(result.error?.message).toMatch(/credentials/i);
+	});
+});
+
+// Needs `npm run build` (npm test builds first); skipped on a tree without dist/.
+const repoRoot = resolve(__dirname, '..', '..');
+const built = existsSync(join(repoRoot, 'dist', 'nodes', 'FileStorage', 'FileStorage.node.js'));
+(built ? describe : describe.skip)('this repository (default packageDir)', () => {
+	it('loads the package as n8n names it', async () => {
+		const pkg = await loadPackage(repoRoot);
+		expect(Object.keys(pkg.nodeTypes.getKnownTypes())).toEqual(['n8n-nodes-file-storage.fileStorage']);
+		expect(pkg.credentialTypes.recognizes('fileStorageApi')).toBe(true);
+	});
+
+	it("runs the real node and signs with the real credential's authenticate", async () => {
+		const seen: IncomingHttpHeaders[] = [];
+		const result = await withServer(
+			(req, res) => {
+				seen.push(req.headers);
+				res.statusCode = 403;
+				res.setHeader('content-type', 'application/json');
+				res.end('{}');
+			},
+			(baseUrl) =>
+				runNode({
+					parameters: { resource: 'bucket', operation: 'listContents', bucketName: 'b1' },
+					credentials: { fileStorageApi: { accessKey: 'AK', secretKey: 'SK', baseUrl } },
+				}),
+		);
+		expect(seen.length).toBeGreaterThan(0);
+		expect(seen[0]['x-access-key']).toBe('AK');
+		expect(result.error?.httpCode).toBe('403');
 	});
 });
 

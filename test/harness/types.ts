@@ -54,7 +54,12 @@ export interface RunNodeResult {
 	items: INodeExecutionData[];
 	/** All outputs. */
 	outputs: INodeExecutionData[][];
-	/** The node's error if the run failed (not set when continueOnFail turned it into items). */
+	/**
+	 * The error n8n recorded for the node. Set when the run failed, and also when continueOnFail
+	 * let n8n pass the input items through after the node threw; not set when the node itself
+	 * turned the error into an item via `this.continueOnFail()`. A plain Error carrying the
+	 * fields of n8n's error (name, description, httpCode, context, ...), not its class.
+	 */
 	error?: HarnessNodeError;
 	runData: IRunData;
 	/** Output binary bytes, from the store or inline base64. Default field 'data'. */

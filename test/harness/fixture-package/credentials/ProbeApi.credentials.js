@@ -1,5 +1,6 @@
 'use strict';
-// Function-form authenticate, like the product's signing credential.
+// Function-form authenticate, declared as a class method that uses `this` like the product's
+// signing credential does.
 const { createHash } = require('node:crypto');
 
 class ProbeApi {
@@ -12,17 +13,22 @@ class ProbeApi {
 			{ displayName: 'Base URL', name: 'baseUrl', type: 'string', default: 'http://127.0.0.1:9' },
 			{ displayName: 'Tag', name: 'tag', type: 'string', default: 'default-tag' },
 		];
-		this.authenticate = async (credentials, requestOptions) => ({
+	}
+
+	signature(requestOptions) {
+		return createHash('sha256').update(`${requestOptions.method} ${requestOptions.url}`).digest('hex');
+	}
+
+	async authenticate(credentials, requestOptions) {
+		return {
 			...requestOptions,
 			headers: {
 				...requestOptions.headers,
 				'x-probe-token': credentials.token,
 				'x-probe-tag': credentials.tag,
-				'x-probe-signature': createHash('sha256')
-					.update(`${requestOptions.method} ${requestOptions.url}`)
-					.digest('hex'),
+				'x-probe-signature': this.signature(requestOptions),
 			},
-		});
+		};
 	}
 }
 

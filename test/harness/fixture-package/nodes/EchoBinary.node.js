@@ -18,7 +18,13 @@ class EchoBinary {
 			inputs: ['main'],
 			outputs: ['main'],
 			properties: [
-				{ displayName: 'Binary Field', name: 'binaryPropertyName', type: 'string', default: 'data' },
+				{
+					displayName: 'Binary Field',
+					name: 'binaryPropertyName',
+					type: 'string',
+					default: 'data',
+					required: true,
+				},
 				{ displayName: 'Label', name: 'label', type: 'string', default: '' },
 				{ displayName: 'Fail', name: 'fail', type: 'boolean', default: false },
 				{

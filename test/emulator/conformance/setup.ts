@@ -1,0 +1,35 @@
+import { start, type Emulator, type EmulatorOptions } from '../index';
+import { ApiClient } from './client';
+
+export interface Running {
+	emu: Emulator;
+	api: ApiClient;
+}
+
+/** Starts an emulator on a free loopback port with a client for its first bucket. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Running> {
+	const emu = await start({ host: '127.0.0.1', port: 0, ...options });
+	const api = new ApiClient({
+		baseUrl: emu.url,
+		credentials: { accessKey: emu.accessKey, secretKey: emu.secretKey },
+		bucket: emu.buckets[0].name,
+		region: emu.buckets[0].region,
+		now: options.now,
+	});
+	return { emu, api };
+}
+
+export function expectOk(res: { status: number; json: unknown; body: Buffer }): void {
+	if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${res.body.toString('utf8').slice(0, 500)}`);
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `check` returns true (no wall-clock assertion: only a generous deadline). */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, deadlineMs = 10_000): Promise<void> {
+	const until = Date.now() + deadlineMs;
+	while (!(await check())) {
+		if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+		await sleep(20);
+	}
+}

@@ -1,0 +1,30 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import type { ResolvedConfig } from './config';
+import type { FaultInjector } from './faults';
+import type { TempDir } from './fsutil';
+import type { ParsedTarget } from './query';
+import type { StatsRecorder } from './stats';
+import type { ObjectStore } from './storage';
+import type { UploadStore } from './uploads';
+
+/** Everything a route needs; one per running emulator. */
+export interface ServerContext {
+	config: ResolvedConfig;
+	/** Known once listening: `http://host:port`, also the CDN origin. */
+	baseUrl: string;
+	objects: ObjectStore;
+	uploads: UploadStore;
+	tmp: TempDir;
+	stats: StatsRecorder;
+	faults: FaultInjector;
+	latencyMs: number;
+}
+
+export interface RouteRequest {
+	req: IncomingMessage;
+	res: ServerResponse;
+	target: ParsedTarget;
+	/** Path parameter of the multipart routes, as received. */
+	uploadId?: string;
+}

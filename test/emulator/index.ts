@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { resolveConfig } from './config';
+import type { ServerContext } from './context';
+import { FaultInjector } from './faults';
+import { readJson, TempDir } from './fsutil';
+import { openUploads } from './routes/hooks';
+import { createRequestHandler } from './server';
+import { StatsRecorder } from './stats';
+import { ObjectStore, openObject } from './storage';
+import { UploadStore } from './uploads';
+import type { Emulator, EmulatorOptions } from './types';
+
+export * from './types';
+export { DEFAULTS } from './config';
+
+/** Marks a folder as ours, so we never adopt (and sweep) a folder holding someone's files. */
+const MARKER = '.file-storage-emulator.json';
+const FORMAT = 1;
+
+async function prepareDataDir(dir: string | undefined): Promise<{ dir: string; owned: boolean }> {
+	if (dir === undefined) {
+		return { dir: await fsp.mkdtemp(path.join(os.tmpdir(), 'file-storage-emulator-')), owned: true };
+	}
+	const resolved = path.resolve(dir);
+	await fsp.mkdir(resolved, { recursive: true });
+	const entries = await fsp.readdir(resolved);
+	if (entries.includes(MARKER)) {
+		const marker = await readJson<{ format?: number }>(path.join(resolved, MARKER));
+		if (marker?.format !== FORMAT) throw new Error(`data dir ${resolved} has an unknown format; use a fresh folder`);
+	} else if (entries.length > 0) {
+		throw new Error(`data dir ${resolved} is not empty and was not created by the emulator; refusing to use it`);
+	} else {
+		await fsp.writeFile(path.join(resolved, MARKER), JSON.stringify({ format: FORMAT }));
+	}
+	return { dir: resolved, owned: false };
+}
+
+function urlHost(host: string): string {
+	if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+	if (host === '::') return '[::1]';
+	return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function start(options: EmulatorOptions = {}): Promise<Emulator> {
+	const config = resolveConfig(options);
+	const data = await prepareDataDir(config.dataDir);
+	const tmp = new TempDir(path.join(data.dir, 'tmp'));
+	// Whatever a crash left in tmp is by definition uncommitted.
+	await tmp.reset();
+	const objects = new ObjectStore(path.join(data.dir, 'objects'), tmp, config.buckets);
+	const uploads = new UploadStore(path.join(data.dir, 'uploads'), tmp);
+	await objects.init();
+	await uploads.init();
+
+	const faults = new FaultInjector();
+	faults.set(config.faults);
+	const ctx: ServerContext = {
+		config,
+		baseUrl: '',
+		objects,
+		uploads,
+		tmp,
+		stats: new StatsRecorder(),
+		faults,
+		latencyMs: config.latencyMs,
+	};
+
+	const inFlight = new Set<Promise<void>>();
+	const track = (work: Promise<void>) => {
+		inFlight.add(work);
+		void work.finally(() => inFlight.delete(work));
+	};
+	const handler = createRequestHandler(ctx, track);
+	const server = http.createServer({
+		// Uploads of several GiB take longer than Node's default 5-minute request timeout.
+		requestTimeout: 0,
+		highWaterMark: 1 << 20,
+	});
+	server.on('request', handler);
+	// Answer `Expect: 100-continue` only once a handler wants the body (see continueBody), so a
+	// request refused by auth, validation or size never sends it.
+	server.on('checkContinue', handler);
+	const sockets = new Set<Socket>();
+	server.on('connection', (socket) => {
+		sockets.add(socket);
+		socket.once('close', () => sockets.delete(socket));
+	});
+
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(config.port, config.host, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	const port = (server.address() as AddressInfo).port;
+	const url = `http://${urlHost(config.host)}:${port}`;
+	ctx.baseUrl = url;
+
+	let stopping: Promise<void> | undefined;
+	const stop = () =>
+		(stopping ??= (async () => {
+			const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+			for (const socket of sockets) socket.destroy();
+			await Promise.allSettled([...inFlight]);
+			await closed;
+			if (data.owned) await fsp.rm(data.dir, { recursive: true, force: true });
+		})());
+
+	return {
+		url,
+		cdnUrl: url,
+		accessKey: config.accessKey,
+		secretKey: config.secretKey,
+		accessId: config.accessId,
+		buckets: config.buckets.map((b) => ({ ...b })),
+		dataDir: data.dir,
+		stats: () => ctx.stats.snapshot(uploads.openCount),
+		resetStats: () => ctx.stats.reset(),
+		setFaults: (rules) => faults.set(rules),
+		setLatency: (ms) => {
+			if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`invalid latency ${ms}`);
+			ctx.latencyMs = ms;
+		},
+		listOpenUploads: () => openUploads(ctx),
+		readObject: async (bucket, region, key) => {
+			if (!objects.hasBucket(bucket, region)) return undefined;
+			const opened = await openObject(objects, () => objects.get(bucket, region, key));
+			if (!opened) return undefined;
+			try {
+				const body = await opened.handle.readFile();
+				return { body, contentType: opened.meta.contentType, visibility: opened.meta.visibility };
+			} finally {
+				await opened.handle.close();
+			}
+		},
+		objectSha256: async (bucket, region, key) => {
+			if (!objects.hasBucket(bucket, region)) return undefined;
+			const opened = await openObject(objects, () => objects.get(bucket, region, key));
+			if (!opened) return undefined;
+			const hash = createHash('sha256');
+			for await (const chunk of opened.handle.createReadStream({ highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+			return hash.digest('hex');
+		},
+		stop,
+	};
+}

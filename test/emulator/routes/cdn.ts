@@ -1,0 +1,68 @@
+import { pipeline } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import type { RouteRequest, ServerContext } from '../context';
+import { HttpError, notFound } from '../http';
+import { decodeKeyPath, keyProblem } from '../keys';
+import { openObject } from '../storage';
+import { checkSignedUrl } from '../signed-url';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The key named by `/f/<access id>/<key>`, or undefined when the path names none. */
+function keyFromPath(rawPath: string, accessId: string): string | undefined {
+	let path: string;
+	try {
+		// Node gives us latin1; a client may have sent raw UTF-8 bytes rather than escapes.
+		path = utf8.decode(Buffer.from(rawPath, 'latin1'));
+	} catch {
+		return undefined;
+	}
+	const rest = path.slice('/f/'.length);
+	const slash = rest.indexOf('/');
+	if (slash === -1) return undefined;
+	if (decodeKeyPath(rest.slice(0, slash)) !== accessId) return undefined;
+	const key = decodeKeyPath(rest.slice(slash + 1));
+	return key !== undefined && keyProblem(key) === undefined ? key : undefined;
+}
+
+/** §3.9: public bytes as they are; private bytes only through a valid signed URL [ours]. */
+export async function cdn(ctx: ServerContext, r: RouteRequest): Promise<void> {
+	const missing = notFound('File not found');
+	const key = keyFromPath(r.target.path, ctx.config.accessId);
+	if (key === undefined) throw missing;
+	const opened = await openObject(ctx.objects, () => ctx.objects.findAnywhere(key));
+	if (!opened) throw missing;
+	const { meta, handle } = opened;
+	try {
+		if (meta.visibility === 'private') {
+			const q = r.target.query;
+			const check = checkSignedUrl(
+				ctx.config.secretKey,
+				ctx.config.accessId,
+				key,
+				q.values.get('expires'),
+				q.values.get('signature'),
+				ctx.config.now(),
+			);
+			if (!check.ok) throw new HttpError(403, { error: 'Forbidden', message: check.message });
+		}
+		if (ctx.latencyMs > 0) await sleep(ctx.latencyMs);
+		r.res.writeHead(200, {
+			'Content-Type': meta.contentType,
+			'Content-Length': String(meta.size),
+			'Last-Modified': new Date(meta.lastModified).toUTCString(),
+			'Cache-Control': meta.visibility === 'public' ? 'public, max-age=60' : 'private, no-store',
+		});
+	} catch (err) {
+		await handle.close();
+		throw err;
+	}
+	if (r.req.method === 'HEAD') {
+		await handle.close();
+		r.res.end();
+		return;
+	}
+	// A client leaving mid-download is its business; the handle closes either way.
+	await pipeline(handle.createReadStream({ highWaterMark: 1 << 20 }), r.res).catch(() => undefined);
+}

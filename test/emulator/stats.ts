@@ -1,0 +1,64 @@
+import { OPERATIONS, type EmulatorStats, type Operation } from './types';
+
+function zeroRequests(): Record<Operation, number> {
+	return Object.fromEntries(OPERATIONS.map((op) => [op, 0])) as Record<Operation, number>;
+}
+
+/** What the server saw, for tests to assert on without reading its files. */
+export class StatsRecorder {
+	private requests = zeroRequests();
+	private responses: Record<string, number> = {};
+	private faultsInjected = 0;
+	private authFailures = 0;
+	private currentPartUploads = 0;
+	private maxConcurrentPartUploads = 0;
+
+	request(op: Operation): void {
+		this.requests[op]++;
+	}
+
+	response(status: number): void {
+		this.responses[status] = (this.responses[status] ?? 0) + 1;
+	}
+
+	fault(): void {
+		this.faultsInjected++;
+	}
+
+	authFailure(): void {
+		this.authFailures++;
+	}
+
+	/** Brackets one part upload from routing to the end of its exchange; returns the release. */
+	partUploadStarted(): () => void {
+		this.currentPartUploads++;
+		this.maxConcurrentPartUploads = Math.max(this.maxConcurrentPartUploads, this.currentPartUploads);
+		let released = false;
+		return () => {
+			if (released) return;
+			released = true;
+			this.currentPartUploads--;
+		};
+	}
+
+	/** In-flight part uploads stay counted; the maximum restarts from them. */
+	reset(): void {
+		this.requests = zeroRequests();
+		this.responses = {};
+		this.faultsInjected = 0;
+		this.authFailures = 0;
+		this.maxConcurrentPartUploads = this.currentPartUploads;
+	}
+
+	snapshot(openMultipartUploads: number): EmulatorStats {
+		return {
+			requests: { ...this.requests },
+			responses: { ...this.responses },
+			faultsInjected: this.faultsInjected,
+			currentPartUploads: this.currentPartUploads,
+			maxConcurrentPartUploads: this.maxConcurrentPartUploads,
+			openMultipartUploads,
+			authFailures: this.authFailures,
+		};
+	}
+}

@@ -1,0 +1,100 @@
+import { MIB, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
+
+const emulator = useEmulator();
+
+async function store(key: string, bytes: Buffer, visibility = 'private', mimeType = 'application/pdf') {
+	const result = await runFileStorage(
+		emulator(),
+		{ resource: 'file', operation: 'multipartUpload', key, visibility, partSize: 5 },
+		{ items: [fileItem(bytes, 'upload.pdf', mimeType)] },
+	);
+	expect(result.error).toBeUndefined();
+}
+
+const byKey = (key: string) => ({ __rl: true, mode: 'key', value: key });
+
+describe('File → Download', () => {
+	it('downloads a multi-part-sized private file byte-identical into the binary field, streamed', async () => {
+		const bytes = randomFile(12 * MIB + 321);
+		await store('private/report.pdf', bytes);
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'download',
+			fileKey: byKey('private/report.pdf'),
+			binaryPropertyName: 'file',
+		});
+		expect(result.error).toBeUndefined();
+		const [item] = result.items;
+		expect(item.json).toMatchObject({ key: 'private/report.pdf', fileName: 'report.pdf', size: bytes.length, content_type: 'application/pdf' });
+		expect(item.binary?.file?.id).toEqual(expect.any(String));
+		expect(item.binary?.file?.fileName).toBe('report.pdf');
+		expect(item.binary?.file?.mimeType).toBe('application/pdf');
+		expect(await result.binarySha256(item, 'file')).toBe(sha256(bytes));
+	});
+
+	it('downloads a public file and uses the File Name option', async () => {
+		const bytes = Buffer.from('hello public world');
+		await store('pub/hello.txt', bytes, 'public', 'text/plain');
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'download',
+			fileKey: byKey('pub/hello.txt'),
+			options: { fileName: 'greeting.txt' },
+		});
+		expect((await result.readBinary(result.items[0])).equals(bytes)).toBe(true);
+		expect(result.items[0].binary?.data?.fileName).toBe('greeting.txt');
+	});
+
+	it('a missing key is a 404 naming the key', async () => {
+		const result = await runFileStorage(emulator(), { resource: 'file', operation: 'download', fileKey: byKey('nope.txt') });
+		expect(result.error?.message).toMatch(/'nope\.txt'.*HTTP 404/);
+	});
+});
+
+describe('File → Get Signed URL', () => {
+	beforeAll(async () => {
+		await store('links/secret.pdf', Buffer.from('%PDF secret'));
+		await store('links/open.txt', Buffer.from('open'), 'public', 'text/plain');
+	});
+
+	it('gives a private file a link the CDN serves, and the CDN refuses it once expired', async () => {
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'getSignedUrl',
+			fileKey: byKey('links/secret.pdf'),
+			expiresIn: 2,
+		});
+		const json = result.items[0].json;
+		expect(json).toMatchObject({ key: 'links/secret.pdf', is_public: false, expires_in: 2 });
+		const served = await fetch(String(json.url));
+		expect(served.status).toBe(200);
+		expect(await served.text()).toBe('%PDF secret');
+		const unsigned = await fetch(String(json.url).split('?')[0]);
+		expect(unsigned.status).toBe(403);
+		await new Promise((resolve) => setTimeout(resolve, 3100));
+		expect((await fetch(String(json.url))).status).toBe(403);
+	});
+
+	it('gives a public file its plain location, default expiry 1 hour for private ones', async () => {
+		const open = await runFileStorage(emulator(), { resource: 'file', operation: 'getSignedUrl', fileKey: byKey('links/open.txt') });
+		expect(open.items[0].json).toMatchObject({ is_public: true, url: `${emulator().cdnUrl}/f/${emulator().accessId}/links/open.txt` });
+		const secret = await runFileStorage(emulator(), { resource: 'file', operation: 'getSignedUrl', fileKey: byKey('links/secret.pdf') });
+		expect(secret.items[0].json.expires_in).toBe(3600);
+	});
+});
+
+describe('File → Delete', () => {
+	it('deletes the file, and deleting again is a 404', async () => {
+		await store('trash/old.bin', randomFile(100));
+		const removed = await runFileStorage(emulator(), { resource: 'file', operation: 'delete', fileKey: byKey('trash/old.bin') });
+		expect(removed.items[0].json).toMatchObject({ key: 'trash/old.bin', deleted: true });
+		expect(await emulator().readObject('my-bucket', 'us-east-1', 'trash/old.bin')).toBeUndefined();
+		const again = await runFileStorage(emulator(), { resource: 'file', operation: 'delete', fileKey: byKey('trash/old.bin') });
+		expect(again.error?.message).toMatch(/Delete of 'trash\/old\.bin' failed.*HTTP 404/);
+	});
+
+	it('refuses an empty key before any request', async () => {
+		const result = await runFileStorage(emulator(), { resource: 'file', operation: 'delete', fileKey: byKey('={{ "" }}') });
+		expect(result.error?.message).toMatch(/not valid: it is empty \(parameter 'File'\)/);
+	});
+});
