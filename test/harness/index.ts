@@ -12,6 +12,7 @@ export type {
 	RunNodeResult,
 } from './types';
 export { runNode } from './run-node';
+export { runListSearch, type ListSearchOptions } from './list-search';
 export { binarySha256, getBinaryDataService, readBinary, storeBinaryFile } from './binary';
 export { loadPackage } from './package-loader';
 export { harnessTempDir } from './env';

@@ -58,7 +58,7 @@ function unsupported(what: string) {
 	};
 }
 
-function additionalDataFor(
+export function additionalDataFor(
 	executionId: string,
 	hooks: ExecutionLifecycleHooks,
 	credentialsHelper: HarnessCredentialsHelper,
@@ -91,7 +91,8 @@ function additionalDataFor(
 	return data as IWorkflowExecuteAdditionalData;
 }
 
-export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
+/** The node under test as the single node of a workflow, with the package's types. */
+export async function prepareWorkflow(options: RunNodeOptions) {
 	const pkg = await loadPackage(options.packageDir ?? REPO_ROOT);
 	const shortName = options.nodeType ?? 'fileStorage';
 	if (!(shortName in pkg.loader.known.nodes)) {
@@ -102,7 +103,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const type = pkg.nodeTypes.fullName(shortName);
 	const nodeType = pkg.nodeTypes.getByName(type);
 	const typeVersion = options.typeVersion ?? defaultVersion(nodeType);
-	const { description } = pkg.nodeTypes.getByNameAndVersion(type, typeVersion);
+	const versioned = pkg.nodeTypes.getByNameAndVersion(type, typeVersion);
+	const { description } = versioned;
 
 	const credentials = options.credentials ?? {};
 	const node: INode = {
@@ -128,6 +130,12 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		nodeTypes: pkg.nodeTypes,
 		settings: { executionOrder: 'v1' },
 	});
+	const credentialsHelper = new HarnessCredentialsHelper(pkg.credentialTypes, credentials);
+	return { pkg, node, workflow, nodeType: versioned, credentialsHelper };
+}
+
+export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
+	const { node, workflow, credentialsHelper } = await prepareWorkflow(options);
 
 	const executionId = String(++executionCounter);
 	const inputItems = await toInputItems(options.items ?? [{ json: {} }], {
@@ -151,11 +159,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const afterHook = new Promise<IRun>((resolveRun) => (finished = resolveRun));
 	hooks.addHandler('workflowExecuteAfter', (run) => finished(run));
 
-	const additionalData = additionalDataFor(
-		executionId,
-		hooks,
-		new HarnessCredentialsHelper(pkg.credentialTypes, credentials),
-	);
+	const additionalData = additionalDataFor(executionId, hooks, credentialsHelper);
 	const runExecutionData = createRunExecutionData({
 		executionData: {
 			nodeExecutionStack: [

@@ -1,4 +1,5 @@
-import { MIB, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
+import { runListSearch } from '../harness';
+import { BUCKET, MIB, credentialsFor, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
 
 const emulator = useEmulator();
 
@@ -96,5 +97,42 @@ describe('File → Delete', () => {
 	it('refuses an empty key before any request', async () => {
 		const result = await runFileStorage(emulator(), { resource: 'file', operation: 'delete', fileKey: byKey('={{ "" }}') });
 		expect(result.error?.message).toMatch(/not valid: it is empty \(parameter 'File'\)/);
+	});
+});
+
+describe('File field "From List" search', () => {
+	beforeAll(async () => {
+		for (const key of ['search/alpha.txt', 'search/beta.txt', 'search/sub/gamma.txt', 'top-level.txt']) {
+			await store(key, Buffer.from(key), 'private', 'text/plain');
+		}
+	});
+
+	const search = async (filter?: string, paginationToken?: string) =>
+		await runListSearch({
+			method: 'searchFiles',
+			parameters: { ...BUCKET, resource: 'file', operation: 'delete' },
+			credentials: credentialsFor(emulator()),
+			filter,
+			paginationToken,
+		});
+
+	it('returns keys of the files in the folder typed so far, filtered by name', async () => {
+		const folder = await search('search/');
+		expect(folder.results.map((r) => r.value)).toEqual(['search/alpha.txt', 'search/beta.txt']);
+		const narrowed = await search('search/BE');
+		expect(narrowed.results).toEqual([{ name: 'search/beta.txt', value: 'search/beta.txt' }]);
+		const root = await search();
+		expect(root.results.map((r) => r.value)).toContain('top-level.txt');
+		expect(root.paginationToken).toBeUndefined();
+	});
+
+	it('says to set the bucket first when it is empty', async () => {
+		await expect(
+			runListSearch({
+				method: 'searchFiles',
+				parameters: { bucketName: '', region: 'us-east-1', resource: 'file', operation: 'delete' },
+				credentials: credentialsFor(emulator()),
+			}),
+		).rejects.toThrow(/Set Bucket Name and Region first/);
 	});
 });
