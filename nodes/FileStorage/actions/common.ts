@@ -76,7 +76,8 @@ export async function clientFor(ctx: IExecuteFunctions, itemIndex: number, optio
 export function assertValidKey(ctx: IExecuteFunctions, itemIndex: number, key: string, field = 'Key'): string {
 	const problem = keyProblem(key);
 	if (problem) {
-		throw new NodeOperationError(ctx.getNode(), `The key "${key}" is not valid: ${problem} (parameter '${field}')`, {
+		const shown = key.length > 80 ? `${key.slice(0, 60)}…${key.slice(-10)}` : key;
+		throw new NodeOperationError(ctx.getNode(), `The key "${shown}" is not valid: ${problem} (parameter '${field}')`, {
 			itemIndex,
 			description: 'Keys are 1–1024 bytes of UTF-8 without a leading "/", a ".." segment or control characters.',
 		});

@@ -1,0 +1,140 @@
+import { fileItem, runFileStorage, useEmulator } from './support';
+
+const emulator = useEmulator();
+
+/** At least 100 keys that break naive clients: every one must round-trip exactly. */
+function hostileKeys(): string[] {
+	const specials = [' ', '+', '%20', '%', '&', '=', '#', '?', ';', '"', "'", '\\', ',', ':', '@', '$', '!', '*', '(', ')', '[', ']', '{', '}', '<', '>', '|', '^', '`', '~'];
+	const keys = [
+		' leading-space',
+		'trailing-space ',
+		'  both ends  ',
+		'%20literally',
+		'100%',
+		'%2F-not-a-slash',
+		'a+b',
+		'+',
+		'&',
+		'=',
+		'#hash',
+		'?question',
+		'multi//slash',
+		'dots.in.name...',
+		'.hidden',
+		'dir.with.dots/file',
+		'café-NFC-\u00e9',
+		'cafe\u0301-NFD-e\u0301',
+		'日本語/ファイル.txt',
+		'emoji-🚀📦🧪',
+		'flag-🇺🇦',
+		'zwj-👩‍💻',
+		'rtl-שלום-مرحبا',
+		'mixed-ltr-שלום-rtl',
+		'tab-lookalike-\u2003-em-space',
+		'nbsp-\u00a0-here',
+		'x'.repeat(1024),
+		'é'.repeat(512),
+		`deep/${'a/'.repeat(100)}end`,
+		'😀'.repeat(256),
+	];
+	specials.forEach((c, i) => {
+		keys.push(`special-${i}-${c}-in-middle`);
+		keys.push(`folder ${c}/file ${c}.txt`);
+	});
+	for (let i = 0; i < 10; i++) keys.push(`sequence/${'%+& '.slice(i % 4)}${i}`);
+	return [...new Set(keys)];
+}
+
+const keys = hostileKeys();
+
+describe('hostile keys round-trip through upload, list and delete', () => {
+	it('has a corpus of at least 100 distinct keys, all valid', () => {
+		expect(keys.length).toBeGreaterThanOrEqual(100);
+		expect(keys.every((key) => Buffer.byteLength(key) <= 1024)).toBe(true);
+	});
+
+	it('uploads every key exactly as given', async () => {
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'upload', key: '={{ $json.key }}' },
+			{ items: keys.map((key) => ({ ...fileItem(Buffer.from(`bytes of ${key}`)), json: { key } })) },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.key)).toEqual(keys);
+		for (const key of keys) {
+			const stored = await emulator().readObject('my-bucket', 'us-east-1', key);
+			expect(stored?.body.toString()).toBe(`bytes of ${key}`);
+		}
+	});
+
+	it('lists every key exactly (recursive walk over the whole bucket)', async () => {
+		const result = await runFileStorage(emulator(), {
+			resource: 'bucket',
+			operation: 'listContents',
+			folder: '',
+			returnAll: true,
+			options: { recursive: true, include: 'files' },
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.path).sort()).toEqual([...keys].sort());
+	});
+
+	it('deletes every key, leaving the bucket empty', async () => {
+		const removed = await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'delete', fileKey: { __rl: true, mode: 'key', value: '={{ $json.key }}' } },
+			{ items: keys.map((key) => ({ json: { key } })) },
+		);
+		expect(removed.error).toBeUndefined();
+		expect(removed.items).toHaveLength(keys.length);
+		const after = await runFileStorage(emulator(), {
+			resource: 'bucket',
+			operation: 'listContents',
+			returnAll: true,
+			options: { recursive: true, include: 'files' },
+		});
+		expect(after.items).toEqual([]);
+	});
+});
+
+describe('keys that cannot be valid are refused before any request', () => {
+	beforeEach(() => emulator().resetStats());
+	afterEach(() => {
+		const { requests } = emulator().stats();
+		expect(Object.values(requests).reduce((a, b) => a + b, 0)).toBe(0);
+	});
+
+	it('an empty key on Delete (Upload falls back to the file name instead)', async () => {
+		const removed = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'delete',
+			fileKey: { __rl: true, mode: 'key', value: '={{ "" }}' },
+		});
+		expect(removed.error?.message).toMatch(/it is empty/);
+	});
+
+	it.each([
+		['/leading/slash', /starts with '\/'/],
+		['a/../b', /'\.\.' segment/],
+		['../up', /'\.\.' segment/],
+		['nul\u0000', /U\+0000/],
+		['line\nbreak', /U\+000A/],
+		['bell\u0007', /U\+0007/],
+		['x'.repeat(1025), /1025 bytes long as UTF-8; the limit is 1024 bytes/],
+	])('key %j', async (key, rule) => {
+		for (const operation of ['upload', 'multipartUpload']) {
+			const result = await runFileStorage(
+				emulator(),
+				{ resource: 'file', operation, key },
+				{ items: [fileItem(Buffer.from('x'))] },
+			);
+			expect(result.error?.message).toMatch(rule);
+		}
+		const removed = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'delete',
+			fileKey: { __rl: true, mode: 'key', value: key },
+		});
+		expect(removed.error?.message).toMatch(rule);
+	});
+});
