@@ -1,8 +1,10 @@
+import type { INodeParameters } from 'n8n-workflow';
+
 import { MIB, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
 
 const emulator = useEmulator();
 
-const multipart = async (key: string, bytes: Buffer, options: Record<string, unknown> = {}, parameters = {}) =>
+const multipart = async (key: string, bytes: Buffer, options: INodeParameters = {}, parameters = {}) =>
 	await runFileStorage(
 		emulator(),
 		{ resource: 'file', operation: 'multipartUpload', key, partSize: 5, parallelUploads: 3, options, ...parameters },

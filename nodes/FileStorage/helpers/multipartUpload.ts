@@ -37,35 +37,37 @@ export interface MultipartResult extends IDataObject {
 	partSize: number;
 }
 
-export function checkMultipartSettings(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	settings: MultipartSettings,
-	fileSize: number,
-): number {
-	const node = ctx.getNode();
+export type PartPlan = { partSize: number; totalParts: number } | { problem: string; hint?: string };
+
+/** How a file of `fileSize` bytes splits into parts, or why the settings cannot work. */
+export function planParts(fileSize: number, settings: MultipartSettings): PartPlan {
 	const { partSizeMiB, parallelUploads } = settings;
 	if (!Number.isFinite(partSizeMiB) || partSizeMiB < MIN_PART_SIZE_MIB || partSizeMiB > MAX_PART_SIZE_MIB) {
-		throw new NodeOperationError(node, `Part Size must be between ${MIN_PART_SIZE_MIB} and ${MAX_PART_SIZE_MIB} MiB (got ${partSizeMiB})`, {
-			itemIndex,
-			description: `The service needs every part but the last to be at least ${MIN_PART_SIZE_MIB} MiB and any part at most 5 GiB.`,
-		});
+		return {
+			problem: `Part Size must be between ${MIN_PART_SIZE_MIB} and ${MAX_PART_SIZE_MIB} MiB (got ${partSizeMiB})`,
+			hint: `The service needs every part but the last to be at least ${MIN_PART_SIZE_MIB} MiB and any part at most 5 GiB.`,
+		};
 	}
 	if (!Number.isInteger(parallelUploads) || parallelUploads < 1 || parallelUploads > MAX_PARALLEL_UPLOADS) {
-		throw new NodeOperationError(node, `Parallel Uploads must be a whole number from 1 to ${MAX_PARALLEL_UPLOADS} (got ${parallelUploads})`, {
-			itemIndex,
-		});
+		return { problem: `Parallel Uploads must be a whole number from 1 to ${MAX_PARALLEL_UPLOADS} (got ${parallelUploads})` };
 	}
 	const partSize = Math.floor(partSizeMiB * MIB);
 	const totalParts = Math.ceil(fileSize / partSize);
 	if (totalParts > MAX_PARTS) {
-		const needed = Math.ceil(fileSize / MAX_PARTS / MIB);
-		throw new NodeOperationError(node, `The file needs ${totalParts} parts at a Part Size of ${partSizeMiB} MiB; the service allows at most ${MAX_PARTS}`, {
-			itemIndex,
-			description: `Set Part Size to at least ${needed} MiB for this file.`,
-		});
+		return {
+			problem: `The file needs ${totalParts} parts at a Part Size of ${partSizeMiB} MiB; the service allows at most ${MAX_PARTS}`,
+			hint: `Set Part Size to at least ${Math.ceil(fileSize / MAX_PARTS / MIB)} MiB for this file.`,
+		};
 	}
-	return partSize;
+	return { partSize, totalParts };
+}
+
+function checkedPlan(ctx: IExecuteFunctions, itemIndex: number, fileSize: number, settings: MultipartSettings) {
+	const plan = planParts(fileSize, settings);
+	if ('problem' in plan) {
+		throw new NodeOperationError(ctx.getNode(), plan.problem, { itemIndex, description: plan.hint });
+	}
+	return plan;
 }
 
 /**
@@ -119,8 +121,7 @@ export async function multipartUpload(
 	source: BinarySource,
 	settings: MultipartSettings,
 ): Promise<StoredFile & MultipartResult> {
-	const partSize = checkMultipartSettings(ctx, itemIndex, settings, source.size);
-	const totalParts = Math.ceil(source.size / partSize);
+	const { partSize, totalParts } = checkedPlan(ctx, itemIndex, source.size, settings);
 	const started = await startMultipartUpload(client, target, {
 		key: target.key,
 		contentType: target.contentType,

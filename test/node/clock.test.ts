@@ -1,0 +1,12 @@
+import { runFileStorage, useEmulator } from './support';
+
+// The service's clock runs 15 minutes ahead of this host: every timestamp we sign is stale.
+const emulator = useEmulator({ now: () => Date.now() + 15 * 60 * 1000 });
+
+describe('clock skew', () => {
+	it('a 401 caused by a skewed clock tells the user to check the clock', async () => {
+		const result = await runFileStorage(emulator(), { resource: 'bucket', operation: 'listContents' });
+		expect(result.error?.message).toMatch(/Invalid authentication credentials \(HTTP 401\)/);
+		expect(result.error?.description).toMatch(/clock of this n8n host/);
+	});
+});
