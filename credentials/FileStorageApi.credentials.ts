@@ -40,7 +40,9 @@ function queryPairs(qs: IDataObject | undefined): Array<[string, string]> {
  * service's (URLSearchParams), hence qs is folded in here and cleared.
  */
 function resolveAbsoluteUrl(credentials: ICredentialDataDecryptedObject, options: IHttpRequestOptions): string {
-	let url = options.url ?? '';
+	// The HTTP Request node hands over legacy options that name the address `uri`.
+	const legacyUri = (options as { uri?: unknown }).uri;
+	let url = String(options.url ?? legacyUri ?? '');
 	if (!/^https?:\/\//i.test(url)) {
 		const base = checkBaseUrl(options.baseURL ?? credentials.baseUrl);
 		if (!base.ok) throw new Error(`File Storage API credential: ${base.problem}`);

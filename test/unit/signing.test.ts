@@ -123,3 +123,19 @@ describe('base URL check', () => {
 		expect(result.ok ? '' : result.problem).toMatch(problem);
 	});
 });
+
+describe('the HTTP Request node path (legacy options with `uri`)', () => {
+	beforeEach(() => jest.useFakeTimers({ now: new Date(TIMESTAMP), doNotFake: ['nextTick', 'setImmediate'] }));
+	afterEach(() => jest.useRealTimers());
+
+	it('signs a legacy `uri` with `qs` and returns an absolute url that takes precedence', async () => {
+		const legacy = {
+			method: 'GET',
+			uri: 'https://api.example.test/api/v1/files/list',
+			qs: { bucket_name: 'my-bucket', region: 'us-east-1', prefix: 'photos/2026 summer/', page: 2, limit: 50 },
+		} as unknown as IHttpRequestOptions;
+		const signed = await new FileStorageApi().authenticate(credentials, legacy);
+		expect(signed.url).toBe(`https://api.example.test${LIST_TARGET}`);
+		expect(header(signed, 'X-Signature')).toBe(LIST_SIGNATURE);
+	});
+});
