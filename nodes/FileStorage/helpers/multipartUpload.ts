@@ -133,8 +133,8 @@ export async function multipartUpload(
 		const { uploaded, bytesRead } = await sendParts(
 			readParts(ctx, source, partSize),
 			settings.parallelUploads,
-			async (partNumber, bytes) =>
-				await uploadPart(client, target, { uploadId, key: target.key, partNumber, totalParts, bytes }),
+			// Not async, so nothing here keeps the part buffer alive once its request body is built.
+			(partNumber, bytes) => uploadPart(client, target, { uploadId, key: target.key, partNumber, totalParts, bytes }),
 		);
 		if (bytesRead !== source.size || uploaded.length !== totalParts) {
 			throw new NodeOperationError(
