@@ -11,6 +11,7 @@ import {
 	type UploadedPart,
 	type Visibility,
 } from '../transport/api';
+import { failedOnRetryWith } from '../transport/errors';
 import type { FileStorageClient } from '../transport/request';
 import { readParts, type BinarySource } from './binaryInput';
 
@@ -147,6 +148,12 @@ export async function multipartUpload(
 		return { ...stored, uploadId, partCount: uploaded.length, partSize };
 	} catch (error) {
 		const failure = asNodeError(ctx, error, itemIndex);
+		if (failedOnRetryWith(error, 404)) {
+			// The upload ID vanished between attempts: most likely an earlier attempt of
+			// Complete succeeded and only its answer was lost. Say so instead of guessing.
+			failure.description = `An earlier attempt may have completed the upload before its answer was lost: check whether '${target.key}' exists before uploading again.`;
+			throw failure;
+		}
 		try {
 			await cancelMultipartUpload(client, target, uploadId, target.key);
 			failure.description = `${failure.description ?? ''} The multipart upload ${uploadId} was cancelled on the service; nothing was stored.`.trim();

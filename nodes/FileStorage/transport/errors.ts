@@ -59,12 +59,20 @@ export function httpError(node: INode, what: string, failure: HttpFailure, itemI
 		status: failure.status,
 		...(failure.body && typeof failure.body === 'object' ? (failure.body as JsonObject) : { body: String(failure.body ?? '') }),
 	};
-	return new NodeApiError(node, errorBody, {
+	const error = new NodeApiError(node, errorBody, {
 		message: `${what} failed${tries}: ${words} (HTTP ${failure.status})`,
 		description: hintFor(failure.status, failure.serverDate),
 		httpCode: String(failure.status),
 		itemIndex,
 	});
+	error.context.attempts = failure.attempts;
+	return error;
+}
+
+/** True when a request was sent more than once and the last answer was `status`. */
+export function failedOnRetryWith(error: unknown, status: number): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	return error.httpCode === String(status) && Number(error.context?.attempts ?? 1) > 1;
 }
 
 export function networkError(
