@@ -78,7 +78,8 @@ export class FileStorageApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'The signing secret. It never leaves n8n: it only computes the HMAC-SHA256 signature of each request.',
+			description:
+				'The signing secret. It never leaves n8n: it only computes the HMAC-SHA256 signature of each request.',
 		},
 		{
 			displayName: 'Base URL',

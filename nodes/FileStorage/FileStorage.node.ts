@@ -44,7 +44,8 @@ export class FileStorage implements INodeType {
 						name: 'List Contents',
 						value: 'listContents',
 						action: 'List the files and folders of a bucket',
-						description: 'List files and folders of a bucket or one of its folders; returns key, size, type and date per entry',
+						description:
+							'List files and folders of a bucket or one of its folders; returns key, size, type and date per entry',
 					},
 				],
 				default: 'listContents',
@@ -72,13 +73,15 @@ export class FileStorage implements INodeType {
 						name: 'Get Signed URL',
 						value: 'getSignedUrl',
 						action: 'Get a link to a file',
-						description: 'Get a link to read a file: a temporary signed link for private files, the plain location for public ones',
+						description:
+							'Get a link to read a file: a temporary signed link for private files, the plain location for public ones',
 					},
 					{
 						name: 'Multipart Upload',
 						value: 'multipartUpload',
 						action: 'Upload a large file in parts',
-						description: 'Upload the binary file of the input item in parts, several at once, with bounded memory; for files of any size',
+						description:
+							'Upload the binary file of the input item in parts, several at once, with bounded memory; for files of any size',
 					},
 					{
 						name: 'Upload',

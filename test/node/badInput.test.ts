@@ -77,7 +77,14 @@ describe('bad input gets a clear error naming the field', () => {
 	it('an unknown upload ID is the service 404', async () => {
 		const result = await runFileStorage(
 			emulator(),
-			{ resource: 'multipartUpload', operation: 'uploadPart', uploadId: 'does-not-exist', key: 'k', partNumber: 1, totalParts: 1 },
+			{
+				resource: 'multipartUpload',
+				operation: 'uploadPart',
+				uploadId: 'does-not-exist',
+				key: 'k',
+				partNumber: 1,
+				totalParts: 1,
+			},
 			{ items: [fileItem(Buffer.from('x'))] },
 		);
 		expect(result.error?.message).toMatch(/Upload of part 1 of 1 of 'k' failed: .*\(HTTP 404\)/);
@@ -114,7 +121,13 @@ describe('the credential Base URL', () => {
 	});
 
 	it('a port nothing listens on gives a connection error, not a hang', async () => {
-		const result = await runFileStorage(emulator(), { ...list, options: { maxRetries: 1 } }, withBaseUrl('http://127.0.0.1:9'));
-		expect(result.error?.message).toMatch(/List Contents of 'my-bucket' \(page 1\) failed after 2 attempts: the service refused the connection/);
+		const result = await runFileStorage(
+			emulator(),
+			{ ...list, options: { maxRetries: 1 } },
+			withBaseUrl('http://127.0.0.1:9'),
+		);
+		expect(result.error?.message).toMatch(
+			/List Contents of 'my-bucket' \(page 1\) failed after 2 attempts: the service refused the connection/,
+		);
 	});
 });

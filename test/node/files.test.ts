@@ -26,7 +26,12 @@ describe('File → Download', () => {
 		});
 		expect(result.error).toBeUndefined();
 		const [item] = result.items;
-		expect(item.json).toMatchObject({ key: 'private/report.pdf', fileName: 'report.pdf', size: bytes.length, content_type: 'application/pdf' });
+		expect(item.json).toMatchObject({
+			key: 'private/report.pdf',
+			fileName: 'report.pdf',
+			size: bytes.length,
+			content_type: 'application/pdf',
+		});
 		expect(item.binary?.file?.id).toEqual(expect.any(String));
 		expect(item.binary?.file?.fileName).toBe('report.pdf');
 		expect(item.binary?.file?.mimeType).toBe('application/pdf');
@@ -47,7 +52,11 @@ describe('File → Download', () => {
 	});
 
 	it('a missing key is a 404 naming the key', async () => {
-		const result = await runFileStorage(emulator(), { resource: 'file', operation: 'download', fileKey: byKey('nope.txt') });
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'download',
+			fileKey: byKey('nope.txt'),
+		});
 		expect(result.error?.message).toMatch(/'nope\.txt'.*HTTP 404/);
 	});
 });
@@ -77,9 +86,20 @@ describe('File → Get Signed URL', () => {
 	});
 
 	it('gives a public file its plain location, default expiry 1 hour for private ones', async () => {
-		const open = await runFileStorage(emulator(), { resource: 'file', operation: 'getSignedUrl', fileKey: byKey('links/open.txt') });
-		expect(open.items[0].json).toMatchObject({ is_public: true, url: `${emulator().cdnUrl}/f/${emulator().accessId}/links/open.txt` });
-		const secret = await runFileStorage(emulator(), { resource: 'file', operation: 'getSignedUrl', fileKey: byKey('links/secret.pdf') });
+		const open = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'getSignedUrl',
+			fileKey: byKey('links/open.txt'),
+		});
+		expect(open.items[0].json).toMatchObject({
+			is_public: true,
+			url: `${emulator().cdnUrl}/f/${emulator().accessId}/links/open.txt`,
+		});
+		const secret = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'getSignedUrl',
+			fileKey: byKey('links/secret.pdf'),
+		});
 		expect(secret.items[0].json.expires_in).toBe(3600);
 	});
 });
@@ -87,15 +107,27 @@ describe('File → Get Signed URL', () => {
 describe('File → Delete', () => {
 	it('deletes the file, and deleting again is a 404', async () => {
 		await store('trash/old.bin', randomFile(100));
-		const removed = await runFileStorage(emulator(), { resource: 'file', operation: 'delete', fileKey: byKey('trash/old.bin') });
+		const removed = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'delete',
+			fileKey: byKey('trash/old.bin'),
+		});
 		expect(removed.items[0].json).toMatchObject({ key: 'trash/old.bin', deleted: true });
 		expect(await emulator().readObject('my-bucket', 'us-east-1', 'trash/old.bin')).toBeUndefined();
-		const again = await runFileStorage(emulator(), { resource: 'file', operation: 'delete', fileKey: byKey('trash/old.bin') });
+		const again = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'delete',
+			fileKey: byKey('trash/old.bin'),
+		});
 		expect(again.error?.message).toMatch(/Delete of 'trash\/old\.bin' failed.*HTTP 404/);
 	});
 
 	it('refuses an empty key before any request', async () => {
-		const result = await runFileStorage(emulator(), { resource: 'file', operation: 'delete', fileKey: byKey('={{ "" }}') });
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'delete',
+			fileKey: byKey('={{ "" }}'),
+		});
 		expect(result.error?.message).toMatch(/not valid: it is empty \(parameter 'File'\)/);
 	});
 });

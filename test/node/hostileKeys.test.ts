@@ -4,7 +4,38 @@ const emulator = useEmulator();
 
 /** At least 100 keys that break naive clients: every one must round-trip exactly. */
 function hostileKeys(): string[] {
-	const specials = [' ', '+', '%20', '%', '&', '=', '#', '?', ';', '"', "'", '\\', ',', ':', '@', '$', '!', '*', '(', ')', '[', ']', '{', '}', '<', '>', '|', '^', '`', '~'];
+	const specials = [
+		' ',
+		'+',
+		'%20',
+		'%',
+		'&',
+		'=',
+		'#',
+		'?',
+		';',
+		'"',
+		"'",
+		'\\',
+		',',
+		':',
+		'@',
+		'$',
+		'!',
+		'*',
+		'(',
+		')',
+		'[',
+		']',
+		'{',
+		'}',
+		'<',
+		'>',
+		'|',
+		'^',
+		'`',
+		'~',
+	];
 	const keys = [
 		' leading-space',
 		'trailing-space ',

@@ -80,7 +80,12 @@ describe('Bucket → List Contents', () => {
 		const everything = await list({ folder: 'tree', returnAll: true, options: { recursive: true } });
 		expect(everything.items).toHaveLength(8);
 		emulator().resetStats();
-		const limited = await list({ folder: 'tree', returnAll: false, limit: 4, options: { recursive: true, include: 'files' } });
+		const limited = await list({
+			folder: 'tree',
+			returnAll: false,
+			limit: 4,
+			options: { recursive: true, include: 'files' },
+		});
 		expect(limited.items).toHaveLength(4);
 		expect(new Set(limited.items.map((item) => item.json.path)).size).toBe(4);
 	});
@@ -99,12 +104,20 @@ describe('Bucket → List Contents', () => {
 	it('refuses a Limit below 1 and an empty bucket name, naming the field', async () => {
 		const zero = await list({ returnAll: false, limit: 0 });
 		expect(zero.error?.message).toMatch(/Limit must be a whole number of at least 1/);
-		const noBucket = await runFileStorage(emulator(), { resource: 'bucket', operation: 'listContents', bucketName: ' ' });
+		const noBucket = await runFileStorage(emulator(), {
+			resource: 'bucket',
+			operation: 'listContents',
+			bucketName: ' ',
+		});
 		expect(noBucket.error?.message).toMatch(/'Bucket Name' is empty/);
 	});
 
 	it('an unknown bucket is a 404 that names bucket and region', async () => {
-		const result = await runFileStorage(emulator(), { resource: 'bucket', operation: 'listContents', bucketName: 'nope' });
+		const result = await runFileStorage(emulator(), {
+			resource: 'bucket',
+			operation: 'listContents',
+			bucketName: 'nope',
+		});
 		expect(result.error?.message).toMatch(/List Contents of 'nope'.*HTTP 404/);
 		expect(result.error?.description).toMatch(/bucket name and region/);
 	});

@@ -63,7 +63,9 @@ describe('File → Multipart Upload', () => {
 	it('a part that keeps failing ends with an error naming the part, and the upload is cancelled', async () => {
 		emulator().setFaults([{ operation: 'uploadPart', status: 500, partNumbers: [2] }]);
 		const result = await multipart({ key: 'doomed.bin', options: { maxRetries: 2 } }, randomFile(15 * MIB));
-		expect(result.error?.message).toMatch(/part 2 of 3 of 'doomed\.bin' failed after 3 attempts: Internal server error \(HTTP 500\)/);
+		expect(result.error?.message).toMatch(
+			/part 2 of 3 of 'doomed\.bin' failed after 3 attempts: Internal server error \(HTTP 500\)/,
+		);
 		expect(result.error?.description).toMatch(/was cancelled on the service; nothing was stored/);
 		expect(emulator().stats().requests.cancel).toBe(1);
 		expect(emulator().listOpenUploads()).toEqual([]);

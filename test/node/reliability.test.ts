@@ -46,7 +46,9 @@ describe('faults during multipart upload', () => {
 	it('every part failing: the upload is cancelled and the error names part, status and message', async () => {
 		emulator().setFaults([{ operation: 'uploadPart', status: 503 }]);
 		const result = await multipart('faults/never.bin', randomFile(11 * MIB), { maxRetries: 1 });
-		expect(result.error?.message).toMatch(/Upload of part \d of 3 of 'faults\/never\.bin' failed after 2 attempts: .+ \(HTTP 503\)/);
+		expect(result.error?.message).toMatch(
+			/Upload of part \d of 3 of 'faults\/never\.bin' failed after 2 attempts: .+ \(HTTP 503\)/,
+		);
 		expect(result.error?.description).toMatch(/cancelled on the service/);
 		expect(emulator().stats().requests.cancel).toBe(1);
 		expect(emulator().listOpenUploads()).toEqual([]);
@@ -72,7 +74,9 @@ describe('faults during multipart upload', () => {
 	it('Complete failing for good is reported, the upload cancelled, and no file appears', async () => {
 		emulator().setFaults([{ operation: 'complete', status: 500 }]);
 		const result = await multipart('faults/complete-fails.bin', randomFile(6 * MIB), { maxRetries: 2 });
-		expect(result.error?.message).toMatch(/Completion of the multipart upload of 'faults\/complete-fails\.bin' failed after 3 attempts: Internal server error \(HTTP 500\)/);
+		expect(result.error?.message).toMatch(
+			/Completion of the multipart upload of 'faults\/complete-fails\.bin' failed after 3 attempts: Internal server error \(HTTP 500\)/,
+		);
 		expect(emulator().listOpenUploads()).toEqual([]);
 		expect(await emulator().readObject('my-bucket', 'us-east-1', 'faults/complete-fails.bin')).toBeUndefined();
 	});
@@ -84,7 +88,9 @@ describe('faults during multipart upload', () => {
 		emulator().setFaults([{ operation: 'start', status: 500, nth: [1] }]);
 		emulator().resetStats();
 		const failed = await multipart('faults/start-500.bin', randomFile(100));
-		expect(failed.error?.message).toMatch(/Start of the multipart upload .* failed: Internal server error \(HTTP 500\)/);
+		expect(failed.error?.message).toMatch(
+			/Start of the multipart upload .* failed: Internal server error \(HTTP 500\)/,
+		);
 		expect(emulator().stats().requests.start).toBe(1);
 	});
 });

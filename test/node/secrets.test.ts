@@ -45,8 +45,19 @@ describe('the secret key never shows', () => {
 	afterEach(() => emulator().setFaults([]));
 
 	const cases: Array<[string, () => Promise<RunNodeResult>]> = [
-		['a successful upload', async () => await runFileStorage(emulator(), { resource: 'file', operation: 'upload', key: 'ok.bin' }, { items: [fileItem(randomFile(100))] })],
-		['a successful listing', async () => await runFileStorage(emulator(), { resource: 'bucket', operation: 'listContents', returnAll: true })],
+		[
+			'a successful upload',
+			async () =>
+				await runFileStorage(
+					emulator(),
+					{ resource: 'file', operation: 'upload', key: 'ok.bin' },
+					{ items: [fileItem(randomFile(100))] },
+				),
+		],
+		[
+			'a successful listing',
+			async () => await runFileStorage(emulator(), { resource: 'bucket', operation: 'listContents', returnAll: true }),
+		],
 		[
 			'a wrong secret (401)',
 			async () =>
@@ -71,7 +82,11 @@ describe('the secret key never shows', () => {
 			'a timeout',
 			async () => {
 				emulator().setFaults([{ operation: 'list', hang: true }]);
-				return await runFileStorage(emulator(), { resource: 'bucket', operation: 'listContents', options: { timeout: 1 } });
+				return await runFileStorage(emulator(), {
+					resource: 'bucket',
+					operation: 'listContents',
+					options: { timeout: 1 },
+				});
 			},
 		],
 	];

@@ -36,7 +36,12 @@ describe('Multipart Upload resource, step by step', () => {
 		);
 		expect(completed.error).toBeUndefined();
 		expect(completed.items).toHaveLength(1);
-		expect(completed.items[0].json).toMatchObject({ key: 'steps/movie.mkv', size: whole.length, content_type: 'video/x-matroska', partCount: 3 });
+		expect(completed.items[0].json).toMatchObject({
+			key: 'steps/movie.mkv',
+			size: whole.length,
+			content_type: 'video/x-matroska',
+			partCount: 3,
+		});
 		expect(completed.items[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(await emulator().objectSha256('my-bucket', 'us-east-1', 'steps/movie.mkv')).toBe(sha256(whole));
 		expect(emulator().listOpenUploads()).toEqual([]);
@@ -47,7 +52,12 @@ describe('Multipart Upload resource, step by step', () => {
 		const { uploadId } = started.items[0].json as { uploadId: string };
 		const bytes = randomFile(1000);
 		const part = await step('uploadPart', { uploadId, key: 'steps/json.bin', partNumber: 1, totalParts: 1 }, [bytes]);
-		const bad = await step('complete', { uploadId, key: 'steps/json.bin', partsSource: 'json', partsJson: '[{"PartNumber": 1}]' });
+		const bad = await step('complete', {
+			uploadId,
+			key: 'steps/json.bin',
+			partsSource: 'json',
+			partsJson: '[{"PartNumber": 1}]',
+		});
 		expect(bad.error?.message).toMatch(/Part 1 of the parameter 'Parts' has no ETag/);
 		const malformed = await step('complete', { uploadId, key: 'steps/json.bin', partsSource: 'json', partsJson: '[{' });
 		expect(malformed.error?.message).toMatch(/'Parts' is not valid JSON/);
@@ -60,7 +70,9 @@ describe('Multipart Upload resource, step by step', () => {
 	it('Cancel leaves no open upload, and an unknown upload ID is a 404', async () => {
 		const started = await step('start', { key: 'steps/cancel.bin', totalParts: 2 });
 		const { uploadId } = started.items[0].json as { uploadId: string };
-		await step('uploadPart', { uploadId, key: 'steps/cancel.bin', partNumber: 1, totalParts: 2 }, [randomFile(5 * MIB)]);
+		await step('uploadPart', { uploadId, key: 'steps/cancel.bin', partNumber: 1, totalParts: 2 }, [
+			randomFile(5 * MIB),
+		]);
 		const cancelled = await step('cancel', { uploadId, key: 'steps/cancel.bin' });
 		expect(cancelled.items[0].json).toMatchObject({ uploadId, cancelled: true });
 		expect(emulator().listOpenUploads()).toEqual([]);

@@ -42,7 +42,12 @@ export function randomFile(size: number): Buffer {
 	return randomBytes(size);
 }
 
-export function fileItem(data: Buffer, fileName = 'file.bin', mimeType = 'application/octet-stream', field = 'data'): HarnessItem {
+export function fileItem(
+	data: Buffer,
+	fileName = 'file.bin',
+	mimeType = 'application/octet-stream',
+	field = 'data',
+): HarnessItem {
 	return { json: { name: fileName }, binary: { [field]: { data, fileName, mimeType } } };
 }
 

@@ -32,13 +32,20 @@ describe('File → Upload', () => {
 
 	it('defaults to private, uses Key and Folder, and a Content Type option over the binary type', async () => {
 		const result = await upload({ key: 'q1.csv', folder: 'reports/2026/', options: { contentType: 'text/csv' } });
-		expect(result.items[0].json).toMatchObject({ key: 'reports/2026/q1.csv', visibility: 'private', content_type: 'text/csv' });
+		expect(result.items[0].json).toMatchObject({
+			key: 'reports/2026/q1.csv',
+			visibility: 'private',
+			content_type: 'text/csv',
+		});
 	});
 
 	it('handles inline base64 binaries (as a Code node makes them)', async () => {
 		const bytes = randomFile(4096);
 		const result = await upload({ key: 'inline.bin' }, [
-			{ json: {}, binary: { data: { data: bytes, fileName: 'x.bin', mimeType: 'application/x-test', base64Inline: true } } },
+			{
+				json: {},
+				binary: { data: { data: bytes, fileName: 'x.bin', mimeType: 'application/x-test', base64Inline: true } },
+			},
 		]);
 		expect(result.error).toBeUndefined();
 		const stored = await emulator().readObject('my-bucket', 'us-east-1', 'inline.bin');
@@ -49,7 +56,9 @@ describe('File → Upload', () => {
 	it('switches to Multipart Upload above the threshold, byte-identical', async () => {
 		emulator().resetStats();
 		const bytes = randomFile(11 * MIB + 5);
-		const result = await upload({ key: 'auto/big.bin', options: { multipartThreshold: 5, partSize: 5 } }, [fileItem(bytes)]);
+		const result = await upload({ key: 'auto/big.bin', options: { multipartThreshold: 5, partSize: 5 } }, [
+			fileItem(bytes),
+		]);
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ key: 'auto/big.bin', size: bytes.length, partCount: 3 });
 		expect(emulator().stats().requests.start).toBe(1);
@@ -80,7 +89,11 @@ describe('File → Upload', () => {
 	it('one output item per input item, paired, and continueOnFail turns a bad item into an error item', async () => {
 		const result = await upload(
 			{ key: '={{ $json.name }}' },
-			[fileItem(Buffer.from('one'), 'one.txt'), { json: { name: 'two.txt' } }, fileItem(Buffer.from('three'), 'three.txt')],
+			[
+				fileItem(Buffer.from('one'), 'one.txt'),
+				{ json: { name: 'two.txt' } },
+				fileItem(Buffer.from('three'), 'three.txt'),
+			],
 			{ continueOnFail: true },
 		);
 		expect(result.items).toHaveLength(3);
@@ -96,7 +109,9 @@ describe('File → Upload: bad input is named and nothing is sent', () => {
 	afterEach(() => expect(emulator().stats().requests.upload).toBe(0));
 
 	it('missing binary field names the field and the fields present', async () => {
-		const result = await upload({ binaryPropertyName: 'file' }, [fileItem(Buffer.from('x'), 'a.txt', 'text/plain', 'attachment')]);
+		const result = await upload({ binaryPropertyName: 'file' }, [
+			fileItem(Buffer.from('x'), 'a.txt', 'text/plain', 'attachment'),
+		]);
 		expect(result.error?.message).toMatch(/no binary field 'file' \(parameter 'Input Binary Field'\)/);
 		expect(result.error?.description).toMatch(/'attachment'/);
 	});

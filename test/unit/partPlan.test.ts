@@ -4,13 +4,19 @@ const GIB = 1024 * MIB;
 
 describe('planParts', () => {
 	it('splits into full parts and a shorter last part', () => {
-		expect(planParts(15 * MIB + 1, { partSizeMiB: 5, parallelUploads: 4 })).toEqual({ partSize: 5 * MIB, totalParts: 4 });
+		expect(planParts(15 * MIB + 1, { partSizeMiB: 5, parallelUploads: 4 })).toEqual({
+			partSize: 5 * MIB,
+			totalParts: 4,
+		});
 		expect(planParts(15 * MIB, { partSizeMiB: 5, parallelUploads: 4 })).toEqual({ partSize: 5 * MIB, totalParts: 3 });
 		expect(planParts(1, { partSizeMiB: 8, parallelUploads: 1 })).toEqual({ partSize: 8 * MIB, totalParts: 1 });
 	});
 
 	it('allows exactly 10,000 parts and refuses one more, suggesting a part size that fits', () => {
-		expect(planParts(10_000 * 5 * MIB, { partSizeMiB: 5, parallelUploads: 4 })).toEqual({ partSize: 5 * MIB, totalParts: 10_000 });
+		expect(planParts(10_000 * 5 * MIB, { partSizeMiB: 5, parallelUploads: 4 })).toEqual({
+			partSize: 5 * MIB,
+			totalParts: 10_000,
+		});
 		const tooMany = planParts(10_000 * 5 * MIB + 1, { partSizeMiB: 5, parallelUploads: 4 });
 		expect(tooMany).toEqual({
 			problem: 'The file needs 10001 parts at a Part Size of 5 MiB; the service allows at most 10000',

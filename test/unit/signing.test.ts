@@ -37,7 +37,13 @@ describe('signature vectors of the spec', () => {
 				['limit', 50],
 			]),
 		).toBe(LIST_TARGET);
-		expect(encodeQuery([['a', undefined], ['b', null], ['c', '']])).toBe('c=');
+		expect(
+			encodeQuery([
+				['a', undefined],
+				['b', null],
+				['c', ''],
+			]),
+		).toBe('c=');
 	});
 
 	describe('through the credential authenticate()', () => {
@@ -95,7 +101,10 @@ describe('signature vectors of the spec', () => {
 
 		it('refuses a base URL with a path before signing anything', async () => {
 			await expect(
-				new FileStorageApi().authenticate({ ...credentials, baseUrl: 'https://api.example.test/api/v1' }, { url: '/x' }),
+				new FileStorageApi().authenticate(
+					{ ...credentials, baseUrl: 'https://api.example.test/api/v1' },
+					{ url: '/x' },
+				),
 			).rejects.toThrow(/without a path/);
 		});
 	});

@@ -45,6 +45,22 @@ export const requestOptionFields: INodeProperties[] = [
 	},
 ];
 
+/**
+ * The Options collection of an operation: its own options first, then the request
+ * settings every operation shares.
+ */
+export function optionsCollection(show: Record<string, string[]>, ownOptions: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [...ownOptions, ...requestOptionFields],
+	};
+}
+
 function requiredText(ctx: IExecuteFunctions, itemIndex: number, name: string, label: string, hint: string): string {
 	const value = String(ctx.getNodeParameter(name, itemIndex, '') ?? '').trim();
 	if (!value) {

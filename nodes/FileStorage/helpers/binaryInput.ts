@@ -32,12 +32,16 @@ export async function resolveBinarySource(
 	const binary: IBinaryData | undefined = item?.binary?.[name];
 	if (!binary) {
 		const available = Object.keys(item?.binary ?? {});
-		throw new NodeOperationError(node, `The input item has no binary field '${name}' (parameter 'Input Binary Field')`, {
-			itemIndex,
-			description: available.length
-				? `Binary fields on this item: ${available.map((f) => `'${f}'`).join(', ')}. Set 'Input Binary Field' to one of them.`
-				: 'This item carries no binary data at all. Put a node that produces a file (e.g. Read/Write Files from Disk, HTTP Request) before this one.',
-		});
+		throw new NodeOperationError(
+			node,
+			`The input item has no binary field '${name}' (parameter 'Input Binary Field')`,
+			{
+				itemIndex,
+				description: available.length
+					? `Binary fields on this item: ${available.map((f) => `'${f}'`).join(', ')}. Set 'Input Binary Field' to one of them.`
+					: 'This item carries no binary data at all. Put a node that produces a file (e.g. Read/Write Files from Disk, HTTP Request) before this one.',
+			},
+		);
 	}
 	const mimeType = binary.mimeType || 'application/octet-stream';
 	if (binary.id) {
@@ -58,7 +62,11 @@ export function assertNotEmpty(ctx: IExecuteFunctions, itemIndex: number, source
 }
 
 /** Whole file in memory: only for sizes the caller has bounded (single-request uploads). */
-export async function readWholeBinary(ctx: IExecuteFunctions, itemIndex: number, source: BinarySource): Promise<Buffer> {
+export async function readWholeBinary(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	source: BinarySource,
+): Promise<Buffer> {
 	if (source.inline) return source.inline;
 	return await ctx.helpers.getBinaryDataBuffer(itemIndex, source.field);
 }

@@ -50,7 +50,9 @@ export function planParts(fileSize: number, settings: MultipartSettings): PartPl
 		};
 	}
 	if (!Number.isInteger(parallelUploads) || parallelUploads < 1 || parallelUploads > MAX_PARALLEL_UPLOADS) {
-		return { problem: `Parallel Uploads must be a whole number from 1 to ${MAX_PARALLEL_UPLOADS} (got ${parallelUploads})` };
+		return {
+			problem: `Parallel Uploads must be a whole number from 1 to ${MAX_PARALLEL_UPLOADS} (got ${parallelUploads})`,
+		};
 	}
 	const partSize = Math.floor(partSizeMiB * MIB);
 	const totalParts = Math.ceil(fileSize / partSize);
@@ -156,9 +158,11 @@ export async function multipartUpload(
 		}
 		try {
 			await cancelMultipartUpload(client, target, uploadId, target.key);
-			failure.description = `${failure.description ?? ''} The multipart upload ${uploadId} was cancelled on the service; nothing was stored.`.trim();
+			failure.description =
+				`${failure.description ?? ''} The multipart upload ${uploadId} was cancelled on the service; nothing was stored.`.trim();
 		} catch (cancelError) {
-			failure.description = `${failure.description ?? ''} Cancelling the multipart upload ${uploadId} failed as well (${(cancelError as Error).message}); its parts may remain on the service.`.trim();
+			failure.description =
+				`${failure.description ?? ''} Cancelling the multipart upload ${uploadId} failed as well (${(cancelError as Error).message}); its parts may remain on the service.`.trim();
 		}
 		throw failure;
 	}

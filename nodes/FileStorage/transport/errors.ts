@@ -37,10 +37,13 @@ function hintFor(status: number, serverDate: string | undefined): string {
 	if (status === 401 || status === 403) {
 		return `Check the Access Key and Secret Key of the File Storage API credential.${clockHint(serverDate)}`;
 	}
-	if (status === 404) return 'Check the bucket name and region (a bucket is identified by both) and the key or upload ID.';
+	if (status === 404)
+		return 'Check the bucket name and region (a bucket is identified by both) and the key or upload ID.';
 	if (status === 400) return 'The service refused a parameter; the message above names it.';
-	if (status === 413) return 'The request body is larger than the service accepts; use Multipart Upload or a smaller Part Size.';
-	if (status === 429) return 'The service is rate limiting requests. Lower Parallel Uploads or run fewer executions at once.';
+	if (status === 413)
+		return 'The request body is larger than the service accepts; use Multipart Upload or a smaller Part Size.';
+	if (status === 429)
+		return 'The service is rate limiting requests. Lower Parallel Uploads or run fewer executions at once.';
 	if (status >= 500) return 'The service had an internal problem. Retry later; if it persists, contact the service.';
 	return 'Check the parameters of the node.';
 }
@@ -57,7 +60,9 @@ export function httpError(node: INode, what: string, failure: HttpFailure, itemI
 	const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : '';
 	const errorBody: JsonObject = {
 		status: failure.status,
-		...(failure.body && typeof failure.body === 'object' ? (failure.body as JsonObject) : { body: String(failure.body ?? '') }),
+		...(failure.body && typeof failure.body === 'object'
+			? (failure.body as JsonObject)
+			: { body: String(failure.body ?? '') }),
 	};
 	const error = new NodeApiError(node, errorBody, {
 		message: `${what} failed${tries}: ${words} (HTTP ${failure.status})`,

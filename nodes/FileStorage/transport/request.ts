@@ -43,7 +43,14 @@ export const DEFAULT_SETTINGS: TransportSettings = { timeoutMs: 300_000, maxRetr
 
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 const NOT_PROCESSED_STATUSES = new Set([429, 503]);
-const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'EAI_AGAIN']);
+const RETRYABLE_NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'EPIPE',
+	'ECONNREFUSED',
+	'ECONNABORTED',
+	'ERR_STREAM_PREMATURE_CLOSE',
+	'EAI_AGAIN',
+]);
 const BASE_BACKOFF_MS = 300;
 const MAX_BACKOFF_MS = 20_000;
 
@@ -68,8 +75,10 @@ function describeNetworkProblem(error: unknown): NetworkProblem {
 	const isAbort = code === 'ECONNABORTED' && !timedOut;
 	let reason = 'the request could not be sent';
 	if (timedOut) reason = 'no response from the service within the timeout';
-	else if (code === 'ECONNRESET' || /socket hang up/i.test(text)) reason = 'the connection was closed by the service mid-request';
-	else if (code === 'ECONNREFUSED') reason = 'the service refused the connection (is the Base URL right and the service up?)';
+	else if (code === 'ECONNRESET' || /socket hang up/i.test(text))
+		reason = 'the connection was closed by the service mid-request';
+	else if (code === 'ECONNREFUSED')
+		reason = 'the service refused the connection (is the Base URL right and the service up?)';
 	else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') reason = 'the host name of the Base URL could not be resolved';
 	else if (isAbort) reason = 'the request was aborted';
 	return { code: code || (/socket hang up/i.test(text) ? 'ECONNRESET' : ''), timedOut, reason };
@@ -166,10 +175,12 @@ export class FileStorageClient {
 		const options = this.requestOptions(this.urlFor(call.path, call.query), call);
 		// A fresh copy each attempt: authentication rewrites url and headers, and every
 		// attempt must be signed anew with the current time.
-		return await this.withRetries(call, async () =>
-			(await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, CREDENTIAL_TYPE, {
-				...options,
-			})) as IN8nHttpFullResponse,
+		return await this.withRetries(
+			call,
+			async () =>
+				(await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, CREDENTIAL_TYPE, {
+					...options,
+				})) as IN8nHttpFullResponse,
 		);
 	}
 
@@ -180,8 +191,9 @@ export class FileStorageClient {
 	async fetchLink(url: string, what: string): Promise<IN8nHttpFullResponse> {
 		const call: ApiCall = { method: 'GET', path: '', what, retry: 'idempotent', responseType: 'stream' };
 		const options = this.requestOptions(url, call);
-		return await this.withRetries(call, async () =>
-			(await this.ctx.helpers.httpRequest({ ...options })) as IN8nHttpFullResponse,
+		return await this.withRetries(
+			call,
+			async () => (await this.ctx.helpers.httpRequest({ ...options })) as IN8nHttpFullResponse,
 		);
 	}
 
@@ -202,7 +214,10 @@ export class FileStorageClient {
 		};
 	}
 
-	private async withRetries(call: ApiCall, attemptOnce: () => Promise<IN8nHttpFullResponse>): Promise<IN8nHttpFullResponse> {
+	private async withRetries(
+		call: ApiCall,
+		attemptOnce: () => Promise<IN8nHttpFullResponse>,
+	): Promise<IN8nHttpFullResponse> {
 		const node = this.ctx.getNode();
 		for (let attempt = 0; ; attempt++) {
 			let response: IN8nHttpFullResponse;

@@ -36,13 +36,10 @@ export function stringToSign(method: string, target: string, timestamp: string):
 	return `${method.toUpperCase()}\n${target}\n${timestamp}`;
 }
 
-export function computeSignature(
-	secretKey: string,
-	method: string,
-	target: string,
-	timestamp: string,
-): string {
-	return createHmac('sha256', secretKey).update(stringToSign(method, target, timestamp)).digest('hex');
+export function computeSignature(secretKey: string, method: string, target: string, timestamp: string): string {
+	return createHmac('sha256', secretKey)
+		.update(stringToSign(method, target, timestamp))
+		.digest('hex');
 }
 
 export function signatureHeaders(

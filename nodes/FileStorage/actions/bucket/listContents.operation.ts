@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { folderPrefix } from '../../helpers/keys';
 import { MAX_PAGE_SIZE, walkEntries } from '../../helpers/listing';
 import type { ListEntry } from '../../transport/api';
-import { clientFor, getBucketRef, requestOptionFields } from '../common';
+import { clientFor, getBucketRef, optionsCollection } from '../common';
 
 const show = { resource: ['bucket'], operation: ['listContents'] };
 
@@ -15,7 +15,8 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'reports/2026/',
-		description: 'Folder to list, e.g. reports/2026/. Leave empty for the top of the bucket. A missing trailing slash is added.',
+		description:
+			'Folder to list, e.g. reports/2026/. Leave empty for the top of the bucket. A missing trailing slash is added.',
 		displayOptions: { show },
 	},
 	{
@@ -35,45 +36,36 @@ export const description: INodeProperties[] = [
 		description: 'Max number of results to return',
 		displayOptions: { show: { ...show, returnAll: [false] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Include',
-				name: 'include',
-				type: 'options',
-				default: 'all',
-				description: 'Which kinds of entries to return',
-				options: [
-					{ name: 'Files and Folders', value: 'all' },
-					{ name: 'Files Only', value: 'files' },
-					{ name: 'Folders Only', value: 'folders' },
-				],
-			},
-			{
-				displayName: 'Include Subfolders',
-				name: 'recursive',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to descend into every sub-folder and return its entries too (one request per folder and page)',
-			},
-			{
-				displayName: 'Page Size',
-				name: 'pageSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
-				default: MAX_PAGE_SIZE,
-				description: `How many entries to ask the service for per request (1 to ${MAX_PAGE_SIZE}). Fewer entries per request means more requests.`,
-			},
-			...requestOptionFields,
-		],
-	},
+	optionsCollection(show, [
+		{
+			displayName: 'Include',
+			name: 'include',
+			type: 'options',
+			default: 'all',
+			description: 'Which kinds of entries to return',
+			options: [
+				{ name: 'Files and Folders', value: 'all' },
+				{ name: 'Files Only', value: 'files' },
+				{ name: 'Folders Only', value: 'folders' },
+			],
+		},
+		{
+			displayName: 'Include Subfolders',
+			name: 'recursive',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to descend into every sub-folder and return its entries too (one request per folder and page)',
+		},
+		{
+			displayName: 'Page Size',
+			name: 'pageSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
+			default: MAX_PAGE_SIZE,
+			description: `How many entries to ask the service for per request (1 to ${MAX_PAGE_SIZE}). Fewer entries per request means more requests.`,
+		},
+	]),
 ];
 
 function wanted(include: string, entry: ListEntry): boolean {
@@ -97,9 +89,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 	if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-		throw new NodeOperationError(this.getNode(), `Page Size must be a whole number from 1 to ${MAX_PAGE_SIZE} (got ${pageSize})`, {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Page Size must be a whole number from 1 to ${MAX_PAGE_SIZE} (got ${pageSize})`,
+			{
+				itemIndex,
+			},
+		);
 	}
 	const client = await clientFor(this, itemIndex, options);
 	const results: INodeExecutionData[] = [];

@@ -1,20 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { deleteFile } from '../../transport/api';
-import { clientFor, getBucketRef, requestOptionFields } from '../common';
+import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { fileKeyField, readFileKey } from './fileKey';
 
 export const description: INodeProperties[] = [
 	fileKeyField(['delete']),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { resource: ['file'], operation: ['delete'] } },
-		options: [...requestOptionFields],
-	},
+	optionsCollection({ resource: ['file'], operation: ['delete'] }),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { getSignedUrl } from '../../transport/api';
-import { clientFor, getBucketRef, requestOptionFields } from '../common';
+import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { fileKeyField, fileNameOf, readFileKey } from './fileKey';
 
 const show = { resource: ['file'], operation: ['download'] };
@@ -23,24 +23,15 @@ export const description: INodeProperties[] = [
 		description: 'Name of the binary field of the output item that receives the file, usually data',
 		displayOptions: { show },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'File Name',
-				name: 'fileName',
-				type: 'string',
-				default: '',
-				description: 'Name to give the downloaded file. Leave empty to use the last part of its key.',
-			},
-			...requestOptionFields,
-		],
-	},
+	optionsCollection(show, [
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: '',
+			description: 'Name to give the downloaded file. Leave empty to use the last part of its key.',
+		},
+	]),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
@@ -60,13 +51,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const contentType = String(response.headers?.['content-type'] ?? '').split(';')[0] || undefined;
 	// The body is a stream: n8n's binary store writes it to disk as it arrives.
 	const binary = await this.helpers.prepareBinaryData(response.body as BinaryBody, fileName, contentType);
-	const size = binary.id ? (await this.helpers.getBinaryMetadata(binary.id)).fileSize : Buffer.byteLength(binary.data, 'base64');
+	const size = binary.id
+		? (await this.helpers.getBinaryMetadata(binary.id)).fileSize
+		: Buffer.byteLength(binary.data, 'base64');
 	const announced = Number(response.headers?.['content-length']);
 	if (Number.isFinite(announced) && announced !== size) {
-		throw new NodeOperationError(this.getNode(), `Download of '${key}' was cut short: received ${size} of ${announced} bytes`, {
-			itemIndex,
-			description: 'The connection ended early. Run the node again.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Download of '${key}' was cut short: received ${size} of ${announced} bytes`,
+			{
+				itemIndex,
+				description: 'The connection ended early. Run the node again.',
+			},
+		);
 	}
 	const item: INodeExecutionData = {
 		json: {

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { getSignedUrl } from '../../transport/api';
-import { clientFor, getBucketRef, requestOptionFields } from '../common';
+import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { fileKeyField, readFileKey } from './fileKey';
 
 const show = { resource: ['file'], operation: ['getSignedUrl'] };
@@ -18,18 +18,11 @@ export const description: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_EXPIRY_SECONDS },
 		default: DEFAULT_EXPIRY_SECONDS,
-		description: 'How long the link of a private file stays valid, in seconds (default 3600 = 1 hour). Public files get their plain location, which does not expire.',
+		description:
+			'How long the link of a private file stays valid, in seconds (default 3600 = 1 hour). Public files get their plain location, which does not expire.',
 		displayOptions: { show },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [...requestOptionFields],
-	},
+	optionsCollection(show),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
@@ -37,14 +30,23 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const key = readFileKey(this, itemIndex);
 	const expiresIn = Number(this.getNodeParameter('expiresIn', itemIndex, DEFAULT_EXPIRY_SECONDS));
 	if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_EXPIRY_SECONDS) {
-		throw new NodeOperationError(this.getNode(), `Expires In must be a whole number of seconds from 1 to ${MAX_EXPIRY_SECONDS} (got ${expiresIn})`, {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Expires In must be a whole number of seconds from 1 to ${MAX_EXPIRY_SECONDS} (got ${expiresIn})`,
+			{
+				itemIndex,
+			},
+		);
 	}
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const client = await clientFor(this, itemIndex, options);
 	const link = await getSignedUrl(client, where, key, expiresIn);
-	const expires = link.is_public ? {} : { expires_in: link.expires_in ?? expiresIn, expires_at: new Date(Date.now() + (Number(link.expires_in ?? expiresIn) * 1000)).toISOString() };
+	const expires = link.is_public
+		? {}
+		: {
+				expires_in: link.expires_in ?? expiresIn,
+				expires_at: new Date(Date.now() + Number(link.expires_in ?? expiresIn) * 1000).toISOString(),
+			};
 	return [
 		{
 			json: { key, bucket: where.bucket, region: where.region, url: link.url, is_public: link.is_public, ...expires },

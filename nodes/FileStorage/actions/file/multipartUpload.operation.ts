@@ -8,7 +8,7 @@ import {
 	multipartUpload,
 	type MultipartSettings,
 } from '../../helpers/multipartUpload';
-import { clientFor, getBucketRef, requestOptionFields } from '../common';
+import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { contentTypeOption, readUploadInputs, uploadFields } from './uploadFields';
 
 export const DEFAULT_PART_SIZE_MIB = 8;
@@ -47,21 +47,17 @@ export function partSettings(values: IDataObject): MultipartSettings {
 export const description: INodeProperties[] = [
 	...uploadFields('multipartUpload'),
 	...partSettingFields,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [contentTypeOption, ...requestOptionFields],
-	},
+	optionsCollection(show, [contentTypeOption]),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const where = getBucketRef(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const source = await resolveBinarySource(this, itemIndex, String(this.getNodeParameter('binaryPropertyName', itemIndex)));
+	const source = await resolveBinarySource(
+		this,
+		itemIndex,
+		String(this.getNodeParameter('binaryPropertyName', itemIndex)),
+	);
 	assertNotEmpty(this, itemIndex, source);
 	const inputs = readUploadInputs(this, itemIndex, source, options);
 	const settings = partSettings({

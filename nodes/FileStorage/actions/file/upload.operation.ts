@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { assertNotEmpty, readWholeBinary, resolveBinarySource } from '../../helpers/binaryInput';
 import { MIB, multipartUpload } from '../../helpers/multipartUpload';
 import { uploadFile } from '../../transport/api';
-import { clientFor, getBucketRef, requestOptionFields } from '../common';
+import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { partSettingFields, partSettings } from './multipartUpload.operation';
 import { contentTypeOption, readUploadInputs, uploadFields } from './uploadFields';
 
@@ -11,34 +11,29 @@ export const DEFAULT_MULTIPART_THRESHOLD_MIB = 64;
 
 export const description: INodeProperties[] = [
 	...uploadFields('upload'),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { resource: ['file'], operation: ['upload'] } },
-		options: [
-			contentTypeOption,
-			{
-				displayName: 'Multipart Threshold (MiB)',
-				name: 'multipartThreshold',
-				type: 'number',
-				typeOptions: { minValue: 5 },
-				default: DEFAULT_MULTIPART_THRESHOLD_MIB,
-				description:
-					'Files larger than this many MiB are uploaded in parts (streamed, bounded memory) instead of in one request, which holds the whole file in memory',
-			},
-			...partSettingFields.map((field) => ({ ...field, displayOptions: undefined })),
-			...requestOptionFields,
-		],
-	},
+	optionsCollection({ resource: ['file'], operation: ['upload'] }, [
+		contentTypeOption,
+		{
+			displayName: 'Multipart Threshold (MiB)',
+			name: 'multipartThreshold',
+			type: 'number',
+			typeOptions: { minValue: 5 },
+			default: DEFAULT_MULTIPART_THRESHOLD_MIB,
+			description:
+				'Files larger than this many MiB are uploaded in parts (streamed, bounded memory) instead of in one request, which holds the whole file in memory',
+		},
+		...partSettingFields.map((field) => ({ ...field, displayOptions: undefined })),
+	]),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const where = getBucketRef(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const source = await resolveBinarySource(this, itemIndex, String(this.getNodeParameter('binaryPropertyName', itemIndex)));
+	const source = await resolveBinarySource(
+		this,
+		itemIndex,
+		String(this.getNodeParameter('binaryPropertyName', itemIndex)),
+	);
 	assertNotEmpty(this, itemIndex, source);
 	const inputs = readUploadInputs(this, itemIndex, source, options);
 	const client = await clientFor(this, itemIndex, options);

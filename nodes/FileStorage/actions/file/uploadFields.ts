@@ -52,7 +52,8 @@ export function uploadFields(operation: string): INodeProperties[] {
 			displayOptions: { show },
 		},
 		{
-			displayName: 'Anyone with the file URL can read a public file. Use Private unless the file is meant to be published.',
+			displayName:
+				'Anyone with the file URL can read a public file. Use Private unless the file is meant to be published.',
 			name: 'publicNotice',
 			type: 'notice',
 			default: '',
@@ -77,12 +78,21 @@ export function readUploadInputs(
 	const folder = String(ctx.getNodeParameter('folder', itemIndex, '') ?? '');
 	const name = typedKey || source.fileName || '';
 	if (!name) {
-		throw new NodeOperationError(ctx.getNode(), "The parameter 'Key' is empty and the input file has no name to use instead", {
-			itemIndex,
-			description: 'Enter a Key such as reports/q1.pdf.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			"The parameter 'Key' is empty and the input file has no name to use instead",
+			{
+				itemIndex,
+				description: 'Enter a Key such as reports/q1.pdf.',
+			},
+		);
 	}
-	const key = assertValidKey(ctx, itemIndex, joinKey(folder, name), typedKey ? 'Key' : 'Key (taken from the file name)');
+	const key = assertValidKey(
+		ctx,
+		itemIndex,
+		joinKey(folder, name),
+		typedKey ? 'Key' : 'Key (taken from the file name)',
+	);
 	const visibility = ctx.getNodeParameter('visibility', itemIndex, 'private') as Visibility;
 	const contentType = String(options.contentType || source.mimeType || 'application/octet-stream');
 	return { key, visibility, contentType };

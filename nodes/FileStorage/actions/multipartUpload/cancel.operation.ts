@@ -1,21 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { cancelMultipartUpload } from '../../transport/api';
-import { clientFor, getBucketRef, requestOptionFields } from '../common';
+import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { keyField, readKey, readText, showFor, uploadIdField } from './fields';
 
 export const description: INodeProperties[] = [
 	uploadIdField('cancel'),
 	keyField('cancel'),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: showFor('cancel'),
-		options: [...requestOptionFields],
-	},
+	optionsCollection(showFor('cancel').show),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
@@ -27,7 +19,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const result = await cancelMultipartUpload(client, where, uploadId, key);
 	return [
 		{
-			json: { uploadId, key, bucket: where.bucket, region: where.region, cancelled: true, message: result.message ?? '' },
+			json: {
+				uploadId,
+				key,
+				bucket: where.bucket,
+				region: where.region,
+				cancelled: true,
+				message: result.message ?? '',
+			},
 			pairedItem: { item: itemIndex },
 		},
 	];

@@ -3,7 +3,7 @@ import { NodeOperationError, jsonParse } from 'n8n-workflow';
 
 import { MAX_PARTS } from '../../helpers/multipartUpload';
 import { completeMultipartUpload, type UploadedPart } from '../../transport/api';
-import { clientFor, getBucketRef, requestOptionFields } from '../common';
+import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { keyField, readKey, readText, showFor, uploadIdField } from './fields';
 
 export const description: INodeProperties[] = [
@@ -19,7 +19,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'All Input Items',
 				value: 'items',
-				description: 'Each input item is one part with partNumber and ETag (as Upload Part outputs them); runs once for all items',
+				description:
+					'Each input item is one part with partNumber and ETag (as Upload Part outputs them); runs once for all items',
 			},
 			{ name: 'JSON List', value: 'json', description: 'A JSON array of parts given in the Parts field' },
 		],
@@ -34,15 +35,7 @@ export const description: INodeProperties[] = [
 		description: 'JSON array of the uploaded parts: objects with partNumber (or PartNumber) and ETag',
 		displayOptions: { show: { resource: ['multipartUpload'], operation: ['complete'], partsSource: ['json'] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: showFor('complete'),
-		options: [...requestOptionFields],
-	},
+	optionsCollection(showFor('complete').show),
 ];
 
 function toPart(raw: unknown): UploadedPart | string {
@@ -86,10 +79,14 @@ function partsFromJson(ctx: IExecuteFunctions, itemIndex: number): UploadedPart[
 		try {
 			list = jsonParse(raw);
 		} catch (error) {
-			throw new NodeOperationError(ctx.getNode(), `The parameter 'Parts' is not valid JSON: ${(error as Error).message}`, {
-				itemIndex,
-				description: 'Enter a JSON array such as [{ "partNumber": 1, "ETag": "\\"…\\"" }].',
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The parameter 'Parts' is not valid JSON: ${(error as Error).message}`,
+				{
+					itemIndex,
+					description: 'Enter a JSON array such as [{ "partNumber": 1, "ETag": "\\"…\\"" }].',
+				},
+			);
 		}
 	}
 	if (!Array.isArray(list)) {
@@ -107,7 +104,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const uploadId = readText(this, itemIndex, 'uploadId', 'Upload ID');
 	const key = readKey(this, itemIndex);
 	const parts = fromItems
-		? collectParts(this, itemIndex, items.map((item) => item.json), 'the input items')
+		? collectParts(
+				this,
+				itemIndex,
+				items.map((item) => item.json),
+				'the input items',
+			)
 		: partsFromJson(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const client = await clientFor(this, itemIndex, options);

@@ -68,7 +68,9 @@ export function readWholeNumber(
 ): number {
 	const value = Number(ctx.getNodeParameter(name, itemIndex, 0));
 	if (!Number.isInteger(value) || value < 1 || value > max) {
-		throw new NodeOperationError(ctx.getNode(), `${label} must be a whole number from 1 to ${max} (got ${value})`, { itemIndex });
+		throw new NodeOperationError(ctx.getNode(), `${label} must be a whole number from 1 to ${max} (got ${value})`, {
+			itemIndex,
+		});
 	}
 	return value;
 }

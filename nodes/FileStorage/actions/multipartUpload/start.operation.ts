@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { MAX_PARTS } from '../../helpers/multipartUpload';
 import { startMultipartUpload, type Visibility } from '../../transport/api';
-import { clientFor, getBucketRef, requestOptionFields } from '../common';
+import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { keyField, readKey, readWholeNumber, showFor, totalPartsField } from './fields';
 
 export const description: INodeProperties[] = [
@@ -28,15 +28,7 @@ export const description: INodeProperties[] = [
 		],
 		displayOptions: showFor('start'),
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: showFor('start'),
-		options: [...requestOptionFields],
-	},
+	optionsCollection(showFor('start').show),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { assertNotEmpty, readWholeBinary, resolveBinarySource } from '../../helpers/binaryInput';
 import { MAX_PARTS } from '../../helpers/multipartUpload';
 import { uploadPart } from '../../transport/api';
-import { clientFor, getBucketRef, requestOptionFields } from '../common';
+import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { keyField, readKey, readText, readWholeNumber, showFor, totalPartsField, uploadIdField } from './fields';
 
 export const description: INodeProperties[] = [
@@ -27,18 +27,11 @@ export const description: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		hint: 'The name of the input binary field containing the bytes of this part',
-		description: 'Name of the binary field of the input item that holds this part, usually data. The part is held in memory while it is sent.',
+		description:
+			'Name of the binary field of the input item that holds this part, usually data. The part is held in memory while it is sent.',
 		displayOptions: showFor('uploadPart'),
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: showFor('uploadPart'),
-		options: [...requestOptionFields],
-	},
+	optionsCollection(showFor('uploadPart').show),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
@@ -47,7 +40,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const key = readKey(this, itemIndex);
 	const partNumber = readWholeNumber(this, itemIndex, 'partNumber', 'Part Number', MAX_PARTS);
 	const totalParts = readWholeNumber(this, itemIndex, 'totalParts', 'Total Parts', MAX_PARTS);
-	const source = await resolveBinarySource(this, itemIndex, String(this.getNodeParameter('binaryPropertyName', itemIndex)));
+	const source = await resolveBinarySource(
+		this,
+		itemIndex,
+		String(this.getNodeParameter('binaryPropertyName', itemIndex)),
+	);
 	assertNotEmpty(this, itemIndex, source);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const client = await clientFor(this, itemIndex, options);
