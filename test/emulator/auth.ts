@@ -64,7 +64,7 @@ export function verifyRequest(req: IncomingMessage, settings: AuthSettings): Aut
 	if (skewMs > settings.clockToleranceSeconds * 1000) {
 		return {
 			ok: false,
-			reason: `timestamp outside the allowed window (±${settings.clockToleranceSeconds} s)`,
+			reason: `timestamp outside the allowed window (+/-${settings.clockToleranceSeconds} s)`,
 		};
 	}
 

@@ -51,11 +51,7 @@ export function ok(data: unknown): Reply {
 	return { status: 200, body: { data } };
 }
 
-export async function sendJson(
-	res: ServerResponse,
-	reply: Reply,
-	latencyMs: number,
-): Promise<void> {
+export async function sendJson(res: ServerResponse, reply: Reply, latencyMs: number): Promise<void> {
 	if (latencyMs > 0) await sleep(latencyMs);
 	if (res.headersSent || res.destroyed) return;
 	const payload = Buffer.from(JSON.stringify(reply.body));

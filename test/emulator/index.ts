@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { resolveConfig } from './config';
+import { resolveConfig, type ResolvedConfig } from './config';
 import type { ServerContext } from './context';
 import { FaultInjector } from './faults';
 import { readJson, TempDir } from './fsutil';
@@ -21,6 +21,7 @@ export { DEFAULTS } from './config';
 
 /** Marks a folder as ours, so we never adopt (and sweep) a folder holding someone's files. */
 const MARKER = '.file-storage-emulator.json';
+const LOCK = '.lock';
 const FORMAT = 1;
 
 async function prepareDataDir(dir: string | undefined): Promise<{ dir: string; owned: boolean }> {
@@ -41,6 +42,34 @@ async function prepareDataDir(dir: string | undefined): Promise<{ dir: string; o
 	return { dir: resolved, owned: false };
 }
 
+/**
+ * One emulator per data dir: startup sweeps the temp folder, which would destroy a running
+ * emulator's in-flight uploads. A lock naming a dead process (a crash, SIGKILL) is taken over.
+ */
+function lockDataDir(dir: string): () => void {
+	const lock = path.join(dir, LOCK);
+	try {
+		writeFileSync(lock, String(process.pid), { flag: 'wx' });
+	} catch (err) {
+		if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+		const holder = Number(readFileSync(lock, 'utf8'));
+		if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
+			throw new Error(`data dir ${dir} is in use by another emulator (pid ${holder})`);
+		}
+		writeFileSync(lock, String(process.pid));
+	}
+	return () => rmSync(lock, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (err) {
+		return (err as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
 function urlHost(host: string): string {
 	if (host === '0.0.0.0' || host === '') return '127.0.0.1';
 	if (host === '::') return '[::1]';
@@ -50,11 +79,26 @@ function urlHost(host: string): string {
 export async function start(options: EmulatorOptions = {}): Promise<Emulator> {
 	const config = resolveConfig(options);
 	const data = await prepareDataDir(config.dataDir);
-	const tmp = new TempDir(path.join(data.dir, 'tmp'));
+	let unlock: (() => void) | undefined;
+	const cleanupData = async () => {
+		unlock?.();
+		if (data.owned) await fsp.rm(data.dir, { recursive: true, force: true });
+	};
+	try {
+		unlock = lockDataDir(data.dir);
+		return await run(config, data.dir, cleanupData);
+	} catch (err) {
+		await cleanupData();
+		throw err;
+	}
+}
+
+async function run(config: ResolvedConfig, dataDir: string, cleanupData: () => Promise<void>): Promise<Emulator> {
+	const tmp = new TempDir(path.join(dataDir, 'tmp'));
 	// Whatever a crash left in tmp is by definition uncommitted.
 	await tmp.reset();
-	const objects = new ObjectStore(path.join(data.dir, 'objects'), tmp, config.buckets);
-	const uploads = new UploadStore(path.join(data.dir, 'uploads'), tmp);
+	const objects = new ObjectStore(path.join(dataDir, 'objects'), tmp, config.buckets);
+	const uploads = new UploadStore(path.join(dataDir, 'uploads'), tmp);
 	await objects.init();
 	await uploads.init();
 
@@ -110,7 +154,7 @@ export async function start(options: EmulatorOptions = {}): Promise<Emulator> {
 			for (const socket of sockets) socket.destroy();
 			await Promise.allSettled([...inFlight]);
 			await closed;
-			if (data.owned) await fsp.rm(data.dir, { recursive: true, force: true });
+			await cleanupData();
 		})());
 
 	return {
@@ -120,7 +164,7 @@ export async function start(options: EmulatorOptions = {}): Promise<Emulator> {
 		secretKey: config.secretKey,
 		accessId: config.accessId,
 		buckets: config.buckets.map((b) => ({ ...b })),
-		dataDir: data.dir,
+		dataDir,
 		stats: () => ctx.stats.snapshot(uploads.openCount),
 		resetStats: () => ctx.stats.reset(),
 		setFaults: (rules) => faults.set(rules),
@@ -145,7 +189,8 @@ export async function start(options: EmulatorOptions = {}): Promise<Emulator> {
 			const opened = await openObject(objects, () => objects.get(bucket, region, key));
 			if (!opened) return undefined;
 			const hash = createHash('sha256');
-			for await (const chunk of opened.handle.createReadStream({ highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+			for await (const chunk of opened.handle.createReadStream({ highWaterMark: 1 << 20 }))
+				hash.update(chunk as Buffer);
 			return hash.digest('hex');
 		},
 		stop,

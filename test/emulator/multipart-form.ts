@@ -138,7 +138,9 @@ export async function receiveFile(
 	parser.on('file', (name, stream, details) => {
 		if (name !== 'file' || fileWrite) {
 			problem ??=
-				name === 'file' ? 'Exactly one part named "file" is allowed' : `Unexpected file part "${name}"; the file goes in a part named "file"`;
+				name === 'file'
+					? 'Exactly one part named "file" is allowed'
+					: `Unexpected file part "${name}"; the file goes in a part named "file"`;
 			stream.resume();
 			return;
 		}
@@ -197,8 +199,7 @@ export async function receiveFile(
 		tempFile: options.tempFile,
 		size: measure.size,
 		md5: hash?.digest('hex'),
-		contentType:
-			headerContentType === null ? 'application/octet-stream' : (headerContentType ?? info.mimeType),
+		contentType: headerContentType === null ? 'application/octet-stream' : (headerContentType ?? info.mimeType),
 		filename: info.filename,
 	};
 }

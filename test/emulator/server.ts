@@ -51,7 +51,12 @@ function rawPartNumber(target: ParsedTarget): number | undefined {
 	return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
 }
 
-async function injectFault(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, fault: FaultAction): Promise<void> {
+async function injectFault(
+	ctx: ServerContext,
+	req: IncomingMessage,
+	res: ServerResponse,
+	fault: FaultAction,
+): Promise<void> {
 	if (fault.kind === 'status') {
 		const headers: Record<string, string> = fault.status === 429 ? { 'Retry-After': '1' } : {};
 		await sendJson(res, { status: fault.status, body: FAULT_BODIES[fault.status], headers }, ctx.latencyMs);
@@ -100,7 +105,11 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
 	res.on('finish', () => ctx.stats.response(res.statusCode));
 	const route = routeOf(method, target.path);
 	if (!route) {
-		await sendJson(res, { status: 404, body: { error: 'Resource not found', message: `No route for ${method} ${target.path}` } }, ctx.latencyMs);
+		await sendJson(
+			res,
+			{ status: 404, body: { error: 'Resource not found', message: `No route for ${method} ${target.path}` } },
+			ctx.latencyMs,
+		);
 		return;
 	}
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
-import { forEachLimited, KeyedMutex, randomHex, readJson, removeQuietly, TempDir, writeJsonAtomic } from './fsutil';
+import { forEachLimited, KeyedMutex, randomHex, readJsonSync, removeQuietly, TempDir, writeJsonAtomic } from './fsutil';
 import { childrenOf, type ListEntry } from './listing';
 import type { Bucket } from './types';
 
@@ -81,12 +81,12 @@ export class ObjectStore {
 			const names = await fsp.readdir(state.dir);
 			const sidecars = names.filter((n) => n.endsWith('.json'));
 			const referenced = new Set<string>();
-			await forEachLimited(sidecars, 64, async (name) => {
-				const meta = await readJson<ObjectMeta>(path.join(state.dir, name));
-				if (!meta || typeof meta.key !== 'string' || `${keyHash(meta.key)}.json` !== name) return;
+			for (const name of sidecars) {
+				const meta = readJsonSync<ObjectMeta>(path.join(state.dir, name));
+				if (!meta || typeof meta.key !== 'string' || `${keyHash(meta.key)}.json` !== name) continue;
 				referenced.add(meta.blob);
 				state.objects.set(meta.key, meta);
-			});
+			}
 			const orphans = names.filter((n) => n.endsWith('.blob') && !referenced.has(n));
 			await forEachLimited(orphans, 16, (n) => removeQuietly(path.join(state.dir, n)));
 		}
@@ -126,22 +126,34 @@ export class ObjectStore {
 	}
 
 	/**
-	 * Makes `tempFile` the object's bytes. Replacing an existing key is [ours]; the previous blob
-	 * is removed after the new sidecar is in place, so readers never see a missing object.
+	 * Where new bytes for `key` are written. The file lands in its final place directly (saving a
+	 * rename per upload); it stays invisible until commit adopts it, and startup sweeps it if no
+	 * commit ever does.
+	 */
+	newBlobFile(bucket: string, region: string, key: string): string {
+		const state = this.mustBucket(bucket, region);
+		return path.join(state.dir, `${keyHash(key)}.${Date.now().toString(36)}${randomHex(6)}.blob`);
+	}
+
+	/**
+	 * Makes `blobFile` (from newBlobFile) the object's bytes. Replacing an existing key is [ours];
+	 * the previous blob is removed after the new sidecar is in place, so readers never see a
+	 * missing object. On failure the new blob is removed.
 	 */
 	async commit(
 		bucket: string,
 		region: string,
 		key: string,
-		tempFile: string,
+		blobFile: string,
 		info: { size: number; contentType: string; visibility: Visibility },
 	): Promise<ObjectMeta> {
 		const state = this.mustBucket(bucket, region);
 		const hash = keyHash(key);
+		const blob = path.basename(blobFile);
+		if (path.dirname(blobFile) !== state.dir || !blob.startsWith(`${hash}.`)) {
+			throw new Error('commit needs a blob file from newBlobFile for the same key');
+		}
 		return this.lock.run(`${bucketId(bucket, region)}\n${key}`, async () => {
-			const blob = `${hash}.${Date.now().toString(36)}${randomHex(6)}.blob`;
-			const blobFile = path.join(state.dir, blob);
-			await fsp.rename(tempFile, blobFile);
 			const meta: ObjectMeta = {
 				bucket,
 				region,

@@ -4,15 +4,7 @@
  */
 
 export type Operation =
-	| 'list'
-	| 'upload'
-	| 'start'
-	| 'uploadPart'
-	| 'complete'
-	| 'cancel'
-	| 'delete'
-	| 'signedUrl'
-	| 'cdn';
+	'list' | 'upload' | 'start' | 'uploadPart' | 'complete' | 'cancel' | 'delete' | 'signedUrl' | 'cdn';
 
 export const OPERATIONS: readonly Operation[] = [
 	'list',

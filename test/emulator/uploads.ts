@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
-import { forEachLimited, KeyedMutex, randomHex, readJson, removeQuietly, TempDir, writeJsonAtomic } from './fsutil';
+import { KeyedMutex, randomHex, readJsonSync, removeQuietly, TempDir, writeJsonAtomic } from './fsutil';
 import type { Visibility } from './storage';
 
 /**
@@ -62,21 +62,17 @@ export class UploadStore {
 		await fsp.mkdir(this.root, { recursive: true });
 		for (const id of await fsp.readdir(this.root)) {
 			const dir = path.join(this.root, id);
-			const info = UPLOAD_ID.test(id) ? await readJson<UploadInfo>(path.join(dir, 'upload.json')) : undefined;
+			const info = UPLOAD_ID.test(id) ? readJsonSync<UploadInfo>(path.join(dir, 'upload.json')) : undefined;
 			if (!info || info.uploadId !== id) {
 				await removeQuietly(dir);
 				continue;
 			}
 			const upload: Upload = { ...info, parts: new Map(), open: true };
 			const names = await fsp.readdir(dir);
-			await forEachLimited(
-				names.filter((n) => /^part-\d+\.json$/.test(n)),
-				32,
-				async (n) => {
-					const part = await readJson<PartInfo>(path.join(dir, n));
-					if (part && n === `part-${part.partNumber}.json`) upload.parts.set(part.partNumber, part);
-				},
-			);
+			for (const n of names.filter((x) => /^part-\d+\.json$/.test(x))) {
+				const part = readJsonSync<PartInfo>(path.join(dir, n));
+				if (part && n === `part-${part.partNumber}.json`) upload.parts.set(part.partNumber, part);
+			}
 			const referenced = new Set([...upload.parts.values()].map((p) => p.file));
 			for (const n of names) {
 				if (n.endsWith('.bin') && !referenced.has(n)) await removeQuietly(path.join(dir, n));
@@ -139,33 +135,35 @@ export class UploadStore {
 	}
 
 	/**
-	 * Runs `validate` and, if it passes, streams the chosen parts into one temp file, all under
-	 * the upload's lock so no part can change in between. `finish` commits the object; only then
-	 * is the upload removed, so a failed commit leaves the upload intact for a retry.
+	 * Runs `validate` and, if it passes, streams the chosen parts into `target`, all under the
+	 * upload's lock so no part can change in between. `finish` commits the object; only then is
+	 * the upload removed, so a failed commit leaves the upload intact for a retry.
 	 */
 	async complete<T, E>(
 		upload: Upload,
 		validate: (upload: Upload) => { ok: true; parts: PartInfo[] } | { ok: false; error: E },
-		finish: (tempFile: string, size: number) => Promise<T>,
+		target: string,
+		finish: (size: number) => Promise<T>,
 	): Promise<{ ok: true; value: T } | { ok: false; error: E }> {
 		return this.lock.run(upload.uploadId, async () => {
 			if (!upload.open || this.uploads.get(upload.uploadId) !== upload) throw new UploadGoneError();
 			const checked = validate(upload);
 			if (!checked.ok) return checked;
 			const dir = path.join(this.root, upload.uploadId);
-			const target = this.tmp.file('.assembling');
 			const files = checked.parts.map((p) => path.join(dir, p.file));
+			let value: T;
 			try {
-				await pipeline(concatFiles(files), createWriteStream(target, { highWaterMark: 1 << 20 }));
+				await pipeline(concatFiles(files), createWriteStream(target, { flags: 'wx', highWaterMark: 1 << 20 }));
 				const size = checked.parts.reduce((sum, p) => sum + p.size, 0);
-				const value = await finish(target, size);
-				upload.open = false;
-				this.uploads.delete(upload.uploadId);
-				await removeQuietly(dir);
-				return { ok: true as const, value };
-			} finally {
+				value = await finish(size);
+			} catch (err) {
 				await removeQuietly(target);
+				throw err;
 			}
+			upload.open = false;
+			this.uploads.delete(upload.uploadId);
+			await removeQuietly(dir);
+			return { ok: true as const, value };
 		});
 	}
 

@@ -20,9 +20,20 @@ describe('signature test vectors (spec §1)', () => {
 	});
 
 	test('URLSearchParams in the SDK order yields the vector targets', () => {
-		const list = new URLSearchParams({ bucket_name: 'my-bucket', region: 'us-east-1', prefix: 'photos/2026 summer/', page: '2', limit: '50' });
+		const list = new URLSearchParams({
+			bucket_name: 'my-bucket',
+			region: 'us-east-1',
+			prefix: 'photos/2026 summer/',
+			page: '2',
+			limit: '50',
+		});
 		expect(`/api/v1/files/list?${list}`).toBe(VECTOR_LIST);
-		const upload = new URLSearchParams({ bucket_name: 'my-bucket', region: 'us-east-1', visibility: 'private', key: 'reports/Q1 résumé+final.pdf' });
+		const upload = new URLSearchParams({
+			bucket_name: 'my-bucket',
+			region: 'us-east-1',
+			visibility: 'private',
+			key: 'reports/Q1 résumé+final.pdf',
+		});
 		expect(`/api/v1/files/upload?${upload}`).toBe(VECTOR_UPLOAD);
 	});
 
@@ -33,7 +44,11 @@ describe('signature test vectors (spec §1)', () => {
 		});
 		afterAll(() => r.emu.stop());
 
-		const vectorHeaders = (signature: string) => ({ 'X-Access-Key': r.emu.accessKey, 'X-Timestamp': TS, 'X-Signature': signature });
+		const vectorHeaders = (signature: string) => ({
+			'X-Access-Key': r.emu.accessKey,
+			'X-Timestamp': TS,
+			'X-Signature': signature,
+		});
 
 		test('GET list vector', async () => {
 			const res = await rawRequest(r.emu.url, { method: 'GET', target: VECTOR_LIST, headers: vectorHeaders(SIG_LIST) });
@@ -43,7 +58,14 @@ describe('signature test vectors (spec §1)', () => {
 		});
 
 		test('PUT upload vector, key decoded with + as space and %2B as +', async () => {
-			const form = formBody([{ name: 'file', filename: 'reports/Q1 résumé+final.pdf', contentType: 'application/pdf', data: Buffer.from('%PDF-1.7') }]);
+			const form = formBody([
+				{
+					name: 'file',
+					filename: 'reports/Q1 résumé+final.pdf',
+					contentType: 'application/pdf',
+					data: Buffer.from('%PDF-1.7'),
+				},
+			]);
 			const res = await rawRequest(r.emu.url, {
 				method: 'PUT',
 				target: VECTOR_UPLOAD,
@@ -79,7 +101,11 @@ describe('tampering and credentials → 401 with the spec body', () => {
 	}
 
 	test('a correctly signed request passes', async () => {
-		const res = await rawRequest(r.emu.url, { method: 'GET', target: target(), headers: authHeaders(creds(), 'GET', target()) });
+		const res = await rawRequest(r.emu.url, {
+			method: 'GET',
+			target: target(),
+			headers: authHeaders(creds(), 'GET', target()),
+		});
 		expect(res.status).toBe(200);
 	});
 
@@ -99,7 +125,12 @@ describe('tampering and credentials → 401 with the spec body', () => {
 	test('path tampered', async () => {
 		const sent = target();
 		const signedFor = sent.replace('/api/v1/files/list', '/api/v1/files/signed-url');
-		await expect401('GET', sent, authHeaders(creds(), 'GET', sent, { signTarget: signedFor }), /signature does not match/);
+		await expect401(
+			'GET',
+			sent,
+			authHeaders(creds(), 'GET', sent, { signTarget: signedFor }),
+			/signature does not match/,
+		);
 	});
 
 	test('every single query byte tampered', async () => {
@@ -109,11 +140,22 @@ describe('tampering and credentials → 401 with the spec body', () => {
 		const tampered: string[] = [];
 		for (let i = q + 1; i < sent.length; i++) {
 			const c = sent[i];
-			const replacement = c === 'a' ? 'b' : /[0-9]/.test(c) ? String((Number(c) + 1) % 10) : /[A-Za-z]/.test(c) ? 'a' : c === '+' ? '%20' : 'x';
+			const replacement =
+				c === 'a'
+					? 'b'
+					: /[0-9]/.test(c)
+						? String((Number(c) + 1) % 10)
+						: /[A-Za-z]/.test(c)
+							? 'a'
+							: c === '+'
+								? '%20'
+								: 'x';
 			tampered.push(sent.slice(0, i) + replacement + sent.slice(i + 1));
 		}
 		// Re-ordered and re-encoded (equivalent!) copies are tampering too: only the raw target counts.
-		tampered.push(`/api/v1/files/list?region=${r.emu.buckets[0].region}&bucket_name=${r.emu.buckets[0].name}&prefix=photos%2F2026+summer%2F&page=1&limit=5`);
+		tampered.push(
+			`/api/v1/files/list?region=${r.emu.buckets[0].region}&bucket_name=${r.emu.buckets[0].name}&prefix=photos%2F2026+summer%2F&page=1&limit=5`,
+		);
 		tampered.push(sent.replace('+', '%20'));
 		tampered.push(sent.replace(/%2F/g, '%2f'));
 		tampered.push(`${sent}&`);
@@ -125,7 +167,11 @@ describe('tampering and credentials → 401 with the spec body', () => {
 
 	test('a client may encode differently if it signs what it sends', async () => {
 		const sent = `/api/v1/files/list?bucket_name=${r.emu.buckets[0].name}&region=${r.emu.buckets[0].region}&prefix=photos%2f2026%20summer%2f`;
-		const res = await rawRequest(r.emu.url, { method: 'GET', target: sent, headers: authHeaders(creds(), 'GET', sent) });
+		const res = await rawRequest(r.emu.url, {
+			method: 'GET',
+			target: sent,
+			headers: authHeaders(creds(), 'GET', sent),
+		});
 		expect(res.status).toBe(200);
 		expect(res.json.data.contents.path).toBe('photos/2026 summer/');
 	});
@@ -134,13 +180,28 @@ describe('tampering and credentials → 401 with the spec body', () => {
 		const sent = target();
 		const signedAt = new Date(clock).toISOString();
 		const sentAt = new Date(clock + 1000).toISOString();
-		await expect401('GET', sent, authHeaders(creds(), 'GET', sent, { timestamp: sentAt, signTimestamp: signedAt }), /signature/);
+		await expect401(
+			'GET',
+			sent,
+			authHeaders(creds(), 'GET', sent, { timestamp: sentAt, signTimestamp: signedAt }),
+			/signature/,
+		);
 	});
 
 	test('wrong access key, wrong secret, malformed signature, missing headers', async () => {
 		const sent = target();
-		await expect401('GET', sent, authHeaders({ accessKey: 'someone-else', secretKey: r.emu.secretKey }, 'GET', sent), /access key/);
-		await expect401('GET', sent, authHeaders({ accessKey: r.emu.accessKey, secretKey: 'wrong-secret' }, 'GET', sent), /signature/);
+		await expect401(
+			'GET',
+			sent,
+			authHeaders({ accessKey: 'someone-else', secretKey: r.emu.secretKey }, 'GET', sent),
+			/access key/,
+		);
+		await expect401(
+			'GET',
+			sent,
+			authHeaders({ accessKey: r.emu.accessKey, secretKey: 'wrong-secret' }, 'GET', sent),
+			/signature/,
+		);
 		const good = authHeaders(creds(), 'GET', sent);
 		await expect401('GET', sent, { ...good, 'X-Signature': good['X-Signature'].toUpperCase() }, /hex/);
 		await expect401('GET', sent, { ...good, 'X-Signature': good['X-Signature'].slice(0, 63) });
@@ -152,14 +213,21 @@ describe('tampering and credentials → 401 with the spec body', () => {
 	test('timestamps that are not toISOString() output', async () => {
 		const sent = target();
 		const d = new Date(clock);
-		for (const ts of [d.toISOString().replace(/\.\d{3}Z$/, 'Z'), d.toUTCString(), String(clock), d.toISOString().replace('Z', '+00:00'), '2026-02-30T00:00:00.000Z']) {
+		for (const ts of [
+			d.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+			d.toUTCString(),
+			String(clock),
+			d.toISOString().replace('Z', '+00:00'),
+			'2026-02-30T00:00:00.000Z',
+		]) {
 			await expect401('GET', sent, authHeaders(creds(), 'GET', sent, { timestamp: ts }), /ISO 8601/);
 		}
 	});
 
 	test('skew: inside ±300 s passes, outside fails, both directions', async () => {
 		const sent = target();
-		const at = (offsetMs: number) => authHeaders(creds(), 'GET', sent, { timestamp: new Date(clock + offsetMs).toISOString() });
+		const at = (offsetMs: number) =>
+			authHeaders(creds(), 'GET', sent, { timestamp: new Date(clock + offsetMs).toISOString() });
 		for (const offset of [-299_000, 299_000, 300_000, -300_000]) {
 			const res = await rawRequest(r.emu.url, { method: 'GET', target: sent, headers: at(offset) });
 			expect({ offset, status: res.status }).toEqual({ offset, status: 200 });
@@ -190,7 +258,11 @@ describe('configurable clock tolerance', () => {
 		const creds = { accessKey: r.emu.accessKey, secretKey: r.emu.secretKey };
 		const t = r.api.listTarget();
 		const send = (offset: number) =>
-			rawRequest(r.emu.url, { method: 'GET', target: t, headers: authHeaders(creds, 'GET', t, { timestamp: new Date(now + offset).toISOString() }) });
+			rawRequest(r.emu.url, {
+				method: 'GET',
+				target: t,
+				headers: authHeaders(creds, 'GET', t, { timestamp: new Date(now + offset).toISOString() }),
+			});
 		expect((await send(-10_000)).status).toBe(200);
 		expect((await send(10_001)).status).toBe(401);
 		expect((await send(-11_000)).status).toBe(401);

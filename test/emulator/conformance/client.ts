@@ -44,7 +44,8 @@ export function formBody(parts: FormPart[]): { contentType: string; body: Buffer
 	const chunks: Buffer[] = [];
 	for (const part of parts) {
 		let head = `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"`;
-		if (part.filename !== undefined) head += `; filename="${part.filename.replace(/"/g, '%22').replace(/\r?\n/g, ' ')}"`;
+		if (part.filename !== undefined)
+			head += `; filename="${part.filename.replace(/"/g, '%22').replace(/\r?\n/g, ' ')}"`;
 		head += '\r\n';
 		if (part.contentType !== undefined) head += `Content-Type: ${part.contentType}\r\n`;
 		chunks.push(Buffer.from(`${head}\r\n`, 'utf8'), part.data, Buffer.from('\r\n'));
@@ -119,7 +120,12 @@ export interface SignOptions {
 	omit?: Array<'X-Access-Key' | 'X-Timestamp' | 'X-Signature'>;
 }
 
-export function authHeaders(creds: Credentials, method: string, target: string, o: SignOptions = {}): Record<string, string> {
+export function authHeaders(
+	creds: Credentials,
+	method: string,
+	target: string,
+	o: SignOptions = {},
+): Record<string, string> {
 	const c = o.credentials ?? creds;
 	const timestamp = o.timestamp ?? new Date().toISOString();
 	const headers: Record<string, string> = {
@@ -154,12 +160,21 @@ export class ApiClient {
 		return new Date(this.o.now ? this.o.now() : Date.now()).toISOString();
 	}
 
-	async send(method: string, target: string, body?: Buffer, headers: Record<string, string> = {}, sign: SignOptions = {}): Promise<Response> {
+	async send(
+		method: string,
+		target: string,
+		body?: Buffer,
+		headers: Record<string, string> = {},
+		sign: SignOptions = {},
+	): Promise<Response> {
 		return rawRequest(this.o.baseUrl, {
 			method,
 			target,
 			body,
-			headers: { ...authHeaders(this.o.credentials, method, target, { timestamp: this.timestamp(), ...sign }), ...headers },
+			headers: {
+				...authHeaders(this.o.credentials, method, target, { timestamp: this.timestamp(), ...sign }),
+				...headers,
+			},
 		});
 	}
 

@@ -59,7 +59,9 @@ describe('signed URL and CDN', () => {
 	test('public file: the plain location, no expiry', async () => {
 		const res = await r.api.signedUrl(publicKey);
 		expect(res.status).toBe(200);
-		expect(res.json).toEqual({ data: { url: `${r.emu.cdnUrl}/f/${r.emu.accessId}/public/logo%2Bmark.png`, is_public: true } });
+		expect(res.json).toEqual({
+			data: { url: `${r.emu.cdnUrl}/f/${r.emu.accessId}/public/logo%2Bmark.png`, is_public: true },
+		});
 		const cdn = await r.api.fetchUrl(res.json.data.url);
 		expect(cdn.status).toBe(200);
 		expect(cdn.headers['content-type']).toBe('image/png');
@@ -78,7 +80,11 @@ describe('signed URL and CDN', () => {
 		const res = await r.api.signedUrl(privateKey);
 		expect(res.status).toBe(200);
 		const location = `${r.emu.cdnUrl}/f/${r.emu.accessId}/secret/${encodeURIComponent('report 2031 #1.pdf')}`;
-		expect(res.json.data).toEqual({ url: expect.stringMatching(/\?expires=\d+&signature=[0-9a-f]{64}$/), expires_in: 3600, is_public: false });
+		expect(res.json.data).toEqual({
+			url: expect.stringMatching(/\?expires=\d+&signature=[0-9a-f]{64}$/),
+			expires_in: 3600,
+			is_public: false,
+		});
 		const url = new URL(res.json.data.url);
 		expect(res.json.data.url.startsWith(`${location}?`)).toBe(true);
 		const expires = Number(url.searchParams.get('expires'));
@@ -94,7 +100,9 @@ describe('signed URL and CDN', () => {
 	});
 
 	test('private file without a signature → 403', async () => {
-		const res = await r.api.fetchUrl(`${r.emu.cdnUrl}/f/${r.emu.accessId}/secret/${encodeURIComponent('report 2031 #1.pdf')}`);
+		const res = await r.api.fetchUrl(
+			`${r.emu.cdnUrl}/f/${r.emu.accessId}/secret/${encodeURIComponent('report 2031 #1.pdf')}`,
+		);
 		expect(res.status).toBe(403);
 		expect(res.json).toEqual({ error: 'Forbidden', message: expect.any(String) });
 	});
@@ -106,7 +114,13 @@ describe('signed URL and CDN', () => {
 		const flipped = url.slice(0, -1) + (url.endsWith('0') ? '1' : '0');
 		const laterExpiry = url.replace(/expires=(\d+)/, (_m, e) => `expires=${Number(e) + 1}`);
 		const otherKey = url.replace(encodeURIComponent('report 2031 #1.pdf'), 'other.pdf');
-		for (const bad of [flipped, laterExpiry, otherKey, url.replace(sig, sig.toUpperCase()), url.replace(/&signature=.*$/, '')]) {
+		for (const bad of [
+			flipped,
+			laterExpiry,
+			otherKey,
+			url.replace(sig, sig.toUpperCase()),
+			url.replace(/&signature=.*$/, ''),
+		]) {
 			const res = await r.api.fetchUrl(bad);
 			expect({ bad, status: res.status }).toEqual({ bad, status: 403 });
 		}
@@ -151,14 +165,23 @@ describe('signed URL and CDN', () => {
 
 	test('a second bucket works the same, CDN included', async () => {
 		const second = new ApiClient({ ...r.api.o, bucket: 'second', region: 'ap-south-1' });
-		const res = await second.upload('only-in-second.txt', Buffer.from('2nd'), { visibility: 'public', contentType: 'text/plain' });
+		const res = await second.upload('only-in-second.txt', Buffer.from('2nd'), {
+			visibility: 'public',
+			contentType: 'text/plain',
+		});
 		expect(res.json.data).toMatchObject({ bucket: 'second', region: 'ap-south-1' });
 		expect((await r.api.fetchUrl(res.json.data.location)).body.toString()).toBe('2nd');
-		expect((await r.api.list()).json.data.contents.children.some((c: { path: string }) => c.path === 'only-in-second.txt')).toBe(false);
+		expect(
+			(await r.api.list()).json.data.contents.children.some((c: { path: string }) => c.path === 'only-in-second.txt'),
+		).toBe(false);
 	});
 
 	test('the CDN needs no API credentials', async () => {
-		const res = await rawRequest(r.emu.url, { method: 'GET', target: `/f/${r.emu.accessId}/public/logo%2Bmark.png`, headers: { 'X-Signature': 'garbage' } });
+		const res = await rawRequest(r.emu.url, {
+			method: 'GET',
+			target: `/f/${r.emu.accessId}/public/logo%2Bmark.png`,
+			headers: { 'X-Signature': 'garbage' },
+		});
 		expect(res.status).toBe(200);
 	});
 });

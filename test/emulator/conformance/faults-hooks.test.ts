@@ -18,7 +18,11 @@ const statuses = async (n: number, call: () => Promise<Response>) => {
 	return out;
 };
 /** Resolves with the error code when the request fails at the socket level. */
-const socketError = (p: Promise<Response>) => p.then((res) => `status ${res.status}`, (err: NodeJS.ErrnoException) => err.code ?? err.message);
+const socketError = (p: Promise<Response>) =>
+	p.then(
+		(res) => `status ${res.status}`,
+		(err: NodeJS.ErrnoException) => err.code ?? err.message,
+	);
 
 describe('status faults', () => {
 	test('nth: only the listed requests of that operation fail, with the spec bodies', async () => {
@@ -32,7 +36,10 @@ describe('status faults', () => {
 	});
 
 	test('500 and 429 bodies; 429 carries Retry-After: 1', async () => {
-		r.emu.setFaults([{ operation: 'list', status: 500, times: 1 }, { operation: 'list', status: 429, times: 1 }]);
+		r.emu.setFaults([
+			{ operation: 'list', status: 500, times: 1 },
+			{ operation: 'list', status: 429, times: 1 },
+		]);
 		const first = await r.api.list();
 		expect(first.status).toBe(500);
 		expect(first.json).toEqual({ error: 'Internal server error' });
@@ -71,7 +78,10 @@ describe('status faults', () => {
 		expect(first.map((x) => x.status)).toEqual([200, 503, 200]);
 		const retry = await r.api.uploadPart(uploadId, key, 2, parts[1]);
 		expect(retry.status).toBe(200);
-		const refs = [first[0], retry, first[2]].map((x) => ({ PartNumber: x.json.data.partNumber, ETag: x.json.data.ETag }));
+		const refs = [first[0], retry, first[2]].map((x) => ({
+			PartNumber: x.json.data.partNumber,
+			ETag: x.json.data.ETag,
+		}));
 		expect((await r.api.complete(uploadId, key, refs)).status).toBe(200);
 		const stats = r.emu.stats();
 		expect(stats.faultsInjected).toBe(1);
@@ -131,7 +141,17 @@ describe('HTTP test hooks', () => {
 		const res = await rawRequest(r.emu.url, { method: 'GET', target: '/_emulator/stats' });
 		expect(res.status).toBe(200);
 		expect(res.json).toEqual({
-			requests: expect.objectContaining({ list: expect.any(Number), upload: expect.any(Number), start: expect.any(Number), uploadPart: expect.any(Number), complete: expect.any(Number), cancel: expect.any(Number), delete: expect.any(Number), signedUrl: expect.any(Number), cdn: expect.any(Number) }),
+			requests: expect.objectContaining({
+				list: expect.any(Number),
+				upload: expect.any(Number),
+				start: expect.any(Number),
+				uploadPart: expect.any(Number),
+				complete: expect.any(Number),
+				cancel: expect.any(Number),
+				delete: expect.any(Number),
+				signedUrl: expect.any(Number),
+				cdn: expect.any(Number),
+			}),
 			responses: expect.any(Object),
 			faultsInjected: expect.any(Number),
 			currentPartUploads: 0,
@@ -154,7 +174,11 @@ describe('HTTP test hooks', () => {
 		expect((await r.api.delete('whatever')).status).toBe(429);
 		expect((await r.api.delete('whatever')).status).toBe(404);
 
-		const bad = await rawRequest(r.emu.url, { method: 'POST', target: '/_emulator/faults', body: Buffer.from('{"faults":[{"operation":"delete"}]}') });
+		const bad = await rawRequest(r.emu.url, {
+			method: 'POST',
+			target: '/_emulator/faults',
+			body: Buffer.from('{"faults":[{"operation":"delete"}]}'),
+		});
 		expect(bad.status).toBe(400);
 
 		expect((await rawRequest(r.emu.url, { method: 'POST', target: '/_emulator/reset-stats' })).status).toBe(200);

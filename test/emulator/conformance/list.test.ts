@@ -46,7 +46,12 @@ describe('pagination of 250 entries', () => {
 		[1000, 1],
 	])('limit %i → %i pages, every child exactly once, folders first', async (limit, pages) => {
 		const res = await r.api.list({ prefix, page: 1, limit });
-		expect(res.json.data.pagination).toEqual({ current_page: 1, total_pages: pages, total_items: 250, items_per_page: limit });
+		expect(res.json.data.pagination).toEqual({
+			current_page: 1,
+			total_pages: pages,
+			total_items: 250,
+			items_per_page: limit,
+		});
 		const all = await listAll(prefix, limit);
 		expect(all.pages).toBe(pages);
 		expect(all.names).toEqual(expected);
@@ -61,7 +66,12 @@ describe('pagination of 250 entries', () => {
 
 	test('defaults: page 1, limit 20', async () => {
 		const res = await r.api.list({ prefix });
-		expect(res.json.data.pagination).toEqual({ current_page: 1, total_pages: 13, total_items: 250, items_per_page: 20 });
+		expect(res.json.data.pagination).toEqual({
+			current_page: 1,
+			total_pages: 13,
+			total_items: 250,
+			items_per_page: 20,
+		});
 		expect(res.json.data.contents.children).toHaveLength(20);
 	});
 });
@@ -80,7 +90,14 @@ describe('folders', () => {
 		expect(res.json.data.contents).toMatchObject({ name: 'tree', type: 'folder', path: 'tree/' });
 		const [folder, file] = res.json.data.contents.children;
 		expect(folder).toEqual({ name: 'docs', type: 'folder', path: 'tree/docs/', size: null, last_modified: null });
-		expect(file).toMatchObject({ name: 'readme.md', type: 'file', path: 'tree/readme.md', size: 4, content_type: 'text/markdown', visibility: 'public' });
+		expect(file).toMatchObject({
+			name: 'readme.md',
+			type: 'file',
+			path: 'tree/readme.md',
+			size: 4,
+			content_type: 'text/markdown',
+			visibility: 'public',
+		});
 		expect(file.last_modified).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
 		expect(Math.abs(Date.parse(file.last_modified) - Date.now())).toBeLessThan(120_000);
 	});
@@ -112,9 +129,19 @@ describe('folders', () => {
 	});
 
 	test('names sort by code point (UTF-8 byte order), folders first', async () => {
-		for (const k of ['sort/b', 'sort/B', 'sort/a', 'sort/\uFF21', 'sort/😀', 'sort/é', 'sort/zz/x', 'sort/A/x']) await put(k);
+		for (const k of ['sort/b', 'sort/B', 'sort/a', 'sort/\uFF21', 'sort/😀', 'sort/é', 'sort/zz/x', 'sort/A/x'])
+			await put(k);
 		const res = await r.api.list({ prefix: 'sort/' });
-		expect(res.json.data.contents.children.map((c: { name: string }) => c.name)).toEqual(['A', 'zz', 'B', 'a', 'b', 'é', '\uFF21', '😀']);
+		expect(res.json.data.contents.children.map((c: { name: string }) => c.name)).toEqual([
+			'A',
+			'zz',
+			'B',
+			'a',
+			'b',
+			'é',
+			'\uFF21',
+			'😀',
+		]);
 	});
 });
 

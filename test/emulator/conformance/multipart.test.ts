@@ -27,7 +27,12 @@ describe('with the default 5 MiB minimum part size', () => {
 		const key = 'videos/big movie 🎬.mp4';
 		const start = await r.api.start(key, { mimeType: 'video/mp4', visibility: 'public', totalParts: 4 });
 		expect(start.status).toBe(200);
-		expect(start.json.data).toEqual({ uploadId: expect.stringMatching(/^[0-9a-f]+$/), key, bucket: r.emu.buckets[0].name, fileId: expect.any(String) });
+		expect(start.json.data).toEqual({
+			uploadId: expect.stringMatching(/^[0-9a-f]+$/),
+			key,
+			bucket: r.emu.buckets[0].name,
+			fileId: expect.any(String),
+		});
 		const { uploadId } = start.json.data;
 		expect(r.emu.stats().openMultipartUploads).toBe(1);
 
@@ -40,7 +45,9 @@ describe('with the default 5 MiB minimum part size', () => {
 				return { PartNumber: n, ETag: res.json.data.ETag as string };
 			}),
 		);
-		expect(r.emu.listOpenUploads()).toEqual([{ uploadId, bucket: r.emu.buckets[0].name, region: r.emu.buckets[0].region, key, parts: [1, 2, 3, 4] }]);
+		expect(r.emu.listOpenUploads()).toEqual([
+			{ uploadId, bucket: r.emu.buckets[0].name, region: r.emu.buckets[0].region, key, parts: [1, 2, 3, 4] },
+		]);
 
 		refs.sort((a, b) => a.PartNumber - b.PartNumber);
 		const done = await r.api.complete(uploadId, key, refs);
@@ -78,7 +85,9 @@ describe('with the default 5 MiB minimum part size', () => {
 		const res = await r.api.complete(uploadId, key, [exact, short, last]);
 		expect(res.status).toBe(400);
 		expect(res.json.error).toBe('Validation failed');
-		expect(res.json.details).toEqual([{ field: 'parts[1].PartNumber', message: expect.stringMatching(/5242879 bytes.*5242880/) }]);
+		expect(res.json.details).toEqual([
+			{ field: 'parts[1].PartNumber', message: expect.stringMatching(/5242879 bytes.*5242880/) },
+		]);
 		// Dropping the short part makes a valid upload: parts not listed are discarded.
 		const ok = await r.api.complete(uploadId, key, [exact, last]);
 		expect(ok.status).toBe(200);
@@ -111,10 +120,25 @@ describe('with a small minimum part size', () => {
 			['no parts field', () => undefined, /non-empty/, 'parts'],
 			['not ascending', (p) => [p[1], p[0], p[2]], /ascending/, 'parts[1].PartNumber'],
 			['a part listed twice', (p) => [p[0], p[0], p[2]], /ascending/, 'parts[1].PartNumber'],
-			['a part never uploaded', (p) => [p[0], p[1], { PartNumber: 7, ETag: p[2].ETag }], /never uploaded/, 'parts[2].PartNumber'],
+			[
+				'a part never uploaded',
+				(p) => [p[0], p[1], { PartNumber: 7, ETag: p[2].ETag }],
+				/never uploaded/,
+				'parts[2].PartNumber',
+			],
 			['an ETag that differs', (p) => [p[0], { PartNumber: 2, ETag: p[0].ETag }, p[2]], /ETag/, 'parts[1].ETag'],
-			['an ETag without its quotes', (p) => [{ PartNumber: 1, ETag: p[0].ETag.replace(/"/g, '') }, p[1], p[2]], /ETag/, 'parts[0].ETag'],
-			['lower-case partNumber field', (p) => p.map((x) => ({ partNumber: x.PartNumber, ETag: x.ETag })), /PartNumber/, 'parts[0].PartNumber'],
+			[
+				'an ETag without its quotes',
+				(p) => [{ PartNumber: 1, ETag: p[0].ETag.replace(/"/g, '') }, p[1], p[2]],
+				/ETag/,
+				'parts[0].ETag',
+			],
+			[
+				'lower-case partNumber field',
+				(p) => p.map((x) => ({ partNumber: x.PartNumber, ETag: x.ETag })),
+				/PartNumber/,
+				'parts[0].PartNumber',
+			],
 			['PartNumber 0', (p) => [{ PartNumber: 0, ETag: p[0].ETag }], /PartNumber/, 'parts[0].PartNumber'],
 			['PartNumber as a string', (p) => [{ PartNumber: '1', ETag: p[0].ETag }], /PartNumber/, 'parts[0].PartNumber'],
 		];
@@ -215,7 +239,9 @@ describe('with a small minimum part size', () => {
 		const key = 'bucketless.bin';
 		const uploadId = await startUpload(r.api, key);
 		const target = `/api/v1/files/multipart/${uploadId}/complete?bucket_name=ghost&region=${region()}&key=${key}`;
-		const res = await r.api.send('POST', target, Buffer.from(JSON.stringify({ parts: [] })), { 'Content-Type': 'application/json' });
+		const res = await r.api.send('POST', target, Buffer.from(JSON.stringify({ parts: [] })), {
+			'Content-Type': 'application/json',
+		});
 		expect(res.status).toBe(404);
 		expect(res.json).toEqual({ message: 'Bucket not found' });
 		const start = await r.api.send('POST', `/api/v1/files/multipart/start?bucket_name=ghost&region=${region()}&key=a`);
@@ -226,6 +252,12 @@ describe('with a small minimum part size', () => {
 	test('start validates its query', async () => {
 		const res = await r.api.send('POST', '/api/v1/files/multipart/start?visibility=everyone&totalParts=0&key=%2Fabs');
 		expect(res.status).toBe(400);
-		expect(res.json.details.map((d: { field: string }) => d.field).sort()).toEqual(['bucket_name', 'key', 'region', 'totalParts', 'visibility']);
+		expect(res.json.details.map((d: { field: string }) => d.field).sort()).toEqual([
+			'bucket_name',
+			'key',
+			'region',
+			'totalParts',
+			'visibility',
+		]);
 	});
 });

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 
 import { start } from '../index';
 import { ApiClient, authHeaders, formBody, randomData, rawRequest, sha256 } from './client';
-import { eventually, sleep } from './setup';
+import { diskUsage, eventually, sleep } from './setup';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const KiB = 1024;
@@ -24,16 +24,10 @@ afterAll(async () => {
 });
 
 async function exists(p: string): Promise<boolean> {
-	return fsp.access(p).then(() => true, () => false);
-}
-
-async function diskUsage(dir: string): Promise<number> {
-	let total = 0;
-	for (const entry of await fsp.readdir(dir, { withFileTypes: true })) {
-		const p = path.join(dir, entry.name);
-		total += entry.isDirectory() ? await diskUsage(p) : (await fsp.stat(p)).size;
-	}
-	return total;
+	return fsp.access(p).then(
+		() => true,
+		() => false,
+	);
 }
 
 describe('in-process restart with a data dir', () => {
@@ -43,7 +37,9 @@ describe('in-process restart with a data dir', () => {
 		const api1 = new ApiClient({ baseUrl: first.url, credentials: first, bucket: 'my-bucket', region: 'us-east-1' });
 		const pub = randomData(300 * KiB);
 		const priv = Buffer.from('private words');
-		expect((await api1.upload('keep/public.bin', pub, { visibility: 'public', contentType: 'image/webp' })).status).toBe(200);
+		expect(
+			(await api1.upload('keep/public.bin', pub, { visibility: 'public', contentType: 'image/webp' })).status,
+		).toBe(200);
 		expect((await api1.upload('keep/private 😀.txt', priv, { contentType: 'text/plain' })).status).toBe(200);
 		const uploadId = (await api1.start('keep/multi.bin', { mimeType: 'application/zip' })).json.data.uploadId;
 		const p1 = await api1.uploadPart(uploadId, 'keep/multi.bin', 1, Buffer.from('part one, '));
@@ -53,7 +49,12 @@ describe('in-process restart with a data dir', () => {
 
 		const second = await start({ port: 0, dataDir, minPartSize: 1 });
 		try {
-			const api2 = new ApiClient({ baseUrl: second.url, credentials: second, bucket: 'my-bucket', region: 'us-east-1' });
+			const api2 = new ApiClient({
+				baseUrl: second.url,
+				credentials: second,
+				bucket: 'my-bucket',
+				region: 'us-east-1',
+			});
 			expect((await api2.list({ prefix: 'keep/' })).json.data).toEqual(listed1);
 			const cdn = await api2.fetchUrl(`${second.url}/f/emulator/keep/public.bin`);
 			expect(cdn.headers['content-type']).toBe('image/webp');
@@ -61,11 +62,19 @@ describe('in-process restart with a data dir', () => {
 			const signed = await api2.signedUrl('keep/private 😀.txt');
 			expect((await api2.fetchUrl(signed.json.data.url)).body.equals(priv)).toBe(true);
 
-			expect(second.listOpenUploads()).toEqual([{ uploadId, bucket: 'my-bucket', region: 'us-east-1', key: 'keep/multi.bin', parts: [1] }]);
+			expect(second.listOpenUploads()).toEqual([
+				{ uploadId, bucket: 'my-bucket', region: 'us-east-1', key: 'keep/multi.bin', parts: [1] },
+			]);
 			const p2 = await api2.uploadPart(uploadId, 'keep/multi.bin', 2, Buffer.from('part two'));
-			const done = await api2.complete(uploadId, 'keep/multi.bin', [p1, p2].map((p) => ({ PartNumber: p.json.data.partNumber, ETag: p.json.data.ETag })));
+			const done = await api2.complete(
+				uploadId,
+				'keep/multi.bin',
+				[p1, p2].map((p) => ({ PartNumber: p.json.data.partNumber, ETag: p.json.data.ETag })),
+			);
 			expect(done.json.data).toMatchObject({ size: 18, content_type: 'application/zip' });
-			expect((await second.readObject('my-bucket', 'us-east-1', 'keep/multi.bin'))?.body.toString()).toBe('part one, part two');
+			expect((await second.readObject('my-bucket', 'us-east-1', 'keep/multi.bin'))?.body.toString()).toBe(
+				'part one, part two',
+			);
 		} finally {
 			await second.stop();
 		}
@@ -77,6 +86,18 @@ describe('in-process restart with a data dir', () => {
 		expect(await exists(emu.dataDir)).toBe(true);
 		await emu.stop();
 		expect(await exists(emu.dataDir)).toBe(false);
+	});
+
+	test('one emulator per data dir at a time', async () => {
+		const dataDir = await tempDir();
+		const first = await start({ port: 0, dataDir });
+		try {
+			await expect(start({ port: 0, dataDir })).rejects.toThrow(/in use/);
+		} finally {
+			await first.stop();
+		}
+		const again = await start({ port: 0, dataDir });
+		await again.stop();
 	});
 
 	test('a non-empty folder that is not an emulator data dir is refused, untouched', async () => {
@@ -121,7 +142,11 @@ async function startCli(args: string[]): Promise<Cli> {
 	const run = runCli(args);
 	let exited = false;
 	void run.exit.then(() => (exited = true));
-	await eventually(() => exited || /listening on http:\/\/127\.0\.0\.1:\d+\n/.test(run.output()), 'the CLI to listen', 30_000);
+	await eventually(
+		() => exited || /listening on http:\/\/127\.0\.0\.1:\d+\n/.test(run.output()),
+		'the CLI to listen',
+		30_000,
+	);
 	const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(run.output());
 	if (!m) throw new Error(`CLI did not start:\n${run.output()}`);
 	return { ...run, url: m[1] };
@@ -134,7 +159,22 @@ async function hookStats(url: string) {
 describe('the CLI', () => {
 	test('SIGKILL mid-upload: after a restart with --data-dir no partial object is visible', async () => {
 		const dataDir = await tempDir();
-		const args = ['--port', '0', '--access-key', 'k', '--secret-key', 's', '--access-id', 'acc', '--bucket', 'b@r', '--data-dir', dataDir, '--min-part-size', '1024'];
+		const args = [
+			'--port',
+			'0',
+			'--access-key',
+			'k',
+			'--secret-key',
+			's',
+			'--access-id',
+			'acc',
+			'--bucket',
+			'b@r',
+			'--data-dir',
+			dataDir,
+			'--min-part-size',
+			'1024',
+		];
 		const credentials = { accessKey: 'k', secretKey: 's' };
 		const cli = await startCli(args);
 		const api = new ApiClient({ baseUrl: cli.url, credentials, bucket: 'b', region: 'r' });
@@ -149,12 +189,21 @@ describe('the CLI', () => {
 		const sockets: net.Socket[] = [];
 		const inflight = async (method: string, target: string, key: string) => {
 			const form = formBody([{ name: 'file', filename: key, data: randomData(8 * MiB) }]);
-			const headers = { ...authHeaders(credentials, method, target), 'Content-Type': form.contentType, 'Content-Length': String(form.body.length), Host: `127.0.0.1:${port}` };
+			const headers = {
+				...authHeaders(credentials, method, target),
+				'Content-Type': form.contentType,
+				'Content-Length': String(form.body.length),
+				Host: `127.0.0.1:${port}`,
+			};
 			const socket = net.connect(Number(port), '127.0.0.1');
 			socket.on('error', () => undefined);
 			sockets.push(socket);
 			await new Promise((resolve) => socket.once('connect', resolve));
-			socket.write(`${method} ${target} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`);
+			socket.write(
+				`${method} ${target} HTTP/1.1\r\n${Object.entries(headers)
+					.map(([k, v]) => `${k}: ${v}`)
+					.join('\r\n')}\r\n\r\n`,
+			);
 			await new Promise((resolve) => socket.write(form.body.subarray(0, 3 * MiB), resolve));
 		};
 		await inflight('PUT', api.uploadTarget('partial.bin', 'public'), 'partial.bin');
@@ -177,7 +226,9 @@ describe('the CLI', () => {
 			expect((await api2.fetchUrl(`${again.url}/f/acc/partial.bin`)).status).toBe(404);
 			const kept2 = await api2.fetchUrl(`${again.url}/f/acc/kept.bin`);
 			expect(sha256(kept2.body)).toBe(sha256(kept));
-			expect((await hookStats(again.url)).openUploads).toEqual([{ uploadId, bucket: 'b', region: 'r', key: 'multi.bin', parts: [1] }]);
+			expect((await hookStats(again.url)).openUploads).toEqual([
+				{ uploadId, bucket: 'b', region: 'r', key: 'multi.bin', parts: [1] },
+			]);
 			// The crash debris (3 MiB per body) is swept at startup, not just hidden.
 			expect(await diskUsage(dataDir)).toBeLessThan(1 * MiB);
 			const done = await api2.complete(uploadId, 'multi.bin', [{ PartNumber: 1, ETag: part1.json.data.ETag }]);
@@ -193,19 +244,51 @@ describe('the CLI', () => {
 
 	test('flags reach the server; SIGINT exits 0', async () => {
 		const cli = await startCli([
-			'--host', '127.0.0.1', '--port', '0', '--access-key', 'ak', '--secret-key', 'sk', '--bucket', 'one@eu', '--bucket', 'two@us',
-			'--clock-tolerance', '5', '--min-part-size', '10', '--max-body-bytes', '5000', '--latency', '1',
-			'--fault', 'list:503:nth=1', '--fault', 'delete:reset:times=1',
+			'--host',
+			'127.0.0.1',
+			'--port',
+			'0',
+			'--access-key',
+			'ak',
+			'--secret-key',
+			'sk',
+			'--bucket',
+			'one@eu',
+			'--bucket',
+			'two@us',
+			'--clock-tolerance',
+			'5',
+			'--min-part-size',
+			'10',
+			'--max-body-bytes',
+			'5000',
+			'--latency',
+			'1',
+			'--fault',
+			'list:503:nth=1',
+			'--fault',
+			'delete:reset:times=1',
 		]);
 		try {
 			expect(cli.output()).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/m);
-			const api = new ApiClient({ baseUrl: cli.url, credentials: { accessKey: 'ak', secretKey: 'sk' }, bucket: 'two', region: 'us' });
+			const api = new ApiClient({
+				baseUrl: cli.url,
+				credentials: { accessKey: 'ak', secretKey: 'sk' },
+				bucket: 'two',
+				region: 'us',
+			});
 			expect((await api.list()).status).toBe(503);
 			expect((await api.list()).status).toBe(200);
 			await expect(api.delete('x')).rejects.toThrow();
 			expect((await api.delete('x')).status).toBe(404);
 			const target = api.listTarget();
-			const skewed = await rawRequest(cli.url, { method: 'GET', target, headers: authHeaders(api.o.credentials, 'GET', target, { timestamp: new Date(Date.now() - 6000).toISOString() }) });
+			const skewed = await rawRequest(cli.url, {
+				method: 'GET',
+				target,
+				headers: authHeaders(api.o.credentials, 'GET', target, {
+					timestamp: new Date(Date.now() - 6000).toISOString(),
+				}),
+			});
 			expect(skewed.status).toBe(401);
 			expect((await api.upload('big.bin', randomData(6000))).status).toBe(413);
 			expect((await api.upload('small.bin', randomData(100))).status).toBe(200);
@@ -222,7 +305,20 @@ describe('the CLI', () => {
 		const help = runCli(['--help']);
 		const bad = runCli(['--fault', 'list:418']);
 		expect((await help.exit).code).toBe(0);
-		for (const flag of ['--host', '--port', '--access-key', '--secret-key', '--access-id', '--bucket', '--data-dir', '--clock-tolerance', '--min-part-size', '--max-body-bytes', '--latency', '--fault']) {
+		for (const flag of [
+			'--host',
+			'--port',
+			'--access-key',
+			'--secret-key',
+			'--access-id',
+			'--bucket',
+			'--data-dir',
+			'--clock-tolerance',
+			'--min-part-size',
+			'--max-body-bytes',
+			'--latency',
+			'--fault',
+		]) {
 			expect(help.output()).toContain(flag);
 		}
 		expect((await bad.exit).code).toBe(2);

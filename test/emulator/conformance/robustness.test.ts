@@ -1,24 +1,12 @@
 /** Concurrency, dropped connections, body limits, routing: the hardening list. */
-import { promises as fsp } from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
-import * as path from 'node:path';
 
 import { authHeaders, formBody, randomData, sha256, show } from './client';
-import { eventually, sleep, startEmulator, type Running } from './setup';
+import { diskUsage, eventually, sleep, startEmulator, type Running } from './setup';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-
-/** Bytes on disk under the data dir: what a dropped or refused body may leave behind. */
-async function diskUsage(dir: string): Promise<number> {
-	let total = 0;
-	for (const entry of await fsp.readdir(dir, { withFileTypes: true })) {
-		const p = path.join(dir, entry.name);
-		total += entry.isDirectory() ? await diskUsage(p) : (await fsp.stat(p)).size;
-	}
-	return total;
-}
 
 describe('concurrency', () => {
 	let r: Running;
@@ -87,12 +75,28 @@ describe('concurrency', () => {
 });
 
 /** Sends the head of a request and part of its body, then drops the connection. */
-async function dropMidBody(url: string, method: string, target: string, headers: Record<string, string>, body: Buffer, sendBytes: number, r: Running, op: 'upload' | 'uploadPart') {
+async function dropMidBody(
+	url: string,
+	method: string,
+	target: string,
+	headers: Record<string, string>,
+	body: Buffer,
+	sendBytes: number,
+	r: Running,
+	op: 'upload' | 'uploadPart',
+) {
 	const { hostname, port } = new URL(url);
 	const before = r.emu.stats().requests[op];
 	const socket = net.connect(Number(port), hostname);
 	await new Promise((resolve) => socket.once('connect', resolve));
-	const head = [`${method} ${target} HTTP/1.1`, `Host: ${hostname}:${port}`, `Content-Length: ${body.length}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
+	const head = [
+		`${method} ${target} HTTP/1.1`,
+		`Host: ${hostname}:${port}`,
+		`Content-Length: ${body.length}`,
+		...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+		'',
+		'',
+	].join('\r\n');
 	socket.write(head);
 	socket.write(body.subarray(0, sendBytes));
 	await eventually(() => r.emu.stats().requests[op] > before, 'the server to route the request');
@@ -113,7 +117,9 @@ describe('a connection dropped mid-upload leaves no object', () => {
 		expect((await r.api.upload('dropped/existing.bin', old)).status).toBe(200);
 		for (const key of ['dropped/new.bin', 'dropped/existing.bin']) {
 			const target = r.api.uploadTarget(key);
-			const form = formBody([{ name: 'file', filename: key, contentType: 'application/octet-stream', data: randomData(4 * MiB) }]);
+			const form = formBody([
+				{ name: 'file', filename: key, contentType: 'application/octet-stream', data: randomData(4 * MiB) },
+			]);
 			const headers = { ...authHeaders(r.api.o.credentials, 'PUT', target), 'Content-Type': form.contentType };
 			await dropMidBody(r.emu.url, 'PUT', target, headers, form.body, 2 * MiB, r, 'upload');
 		}
@@ -153,7 +159,10 @@ describe('request bodies over the limit → 413 without filling the disk', () =>
 	const b = () => r.emu.buckets[0];
 
 	/** Sends only the request head (declaring a big body) and reads the answer. */
-	function headOnly(target: string, headers: Record<string, string>): Promise<{ status: number; body: string; continued: boolean }> {
+	function headOnly(
+		target: string,
+		headers: Record<string, string>,
+	): Promise<{ status: number; body: string; continued: boolean }> {
 		const { hostname, port } = new URL(r.emu.url);
 		return new Promise((resolve, reject) => {
 			let continued = false;
@@ -174,10 +183,17 @@ describe('request bodies over the limit → 413 without filling the disk', () =>
 
 	test('declared Content-Length over the limit: answered before the body is sent', async () => {
 		const target = r.api.uploadTarget('too-big.bin');
-		const base = { ...authHeaders(r.api.o.credentials, 'PUT', target), 'Content-Type': 'multipart/form-data; boundary=x', 'Content-Length': String(LIMIT + 1) };
+		const base = {
+			...authHeaders(r.api.o.credentials, 'PUT', target),
+			'Content-Type': 'multipart/form-data; boundary=x',
+			'Content-Length': String(LIMIT + 1),
+		};
 		const plain = await headOnly(target, base);
 		expect(plain.status).toBe(413);
-		expect(JSON.parse(plain.body)).toEqual({ error: 'Payload too large', message: expect.stringContaining(String(LIMIT)) });
+		expect(JSON.parse(plain.body)).toEqual({
+			error: 'Payload too large',
+			message: expect.stringContaining(String(LIMIT)),
+		});
 		const expecting = await headOnly(target, { ...base, Expect: '100-continue' });
 		expect(expecting.status).toBe(413);
 		expect(expecting.continued).toBe(false);
@@ -196,7 +212,11 @@ describe('request bodies over the limit → 413 without filling the disk', () =>
 				method: 'PUT',
 				path: target,
 				agent: false,
-				headers: { ...authHeaders(r.api.o.credentials, 'PUT', target), 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Transfer-Encoding': 'chunked' },
+				headers: {
+					...authHeaders(r.api.o.credentials, 'PUT', target),
+					'Content-Type': `multipart/form-data; boundary=${boundary}`,
+					'Transfer-Encoding': 'chunked',
+				},
 			});
 			req.on('response', (res) => resolve(`status ${res.statusCode}`));
 			req.on('error', (err) => resolve(`error ${(err as NodeJS.ErrnoException).code}`));
@@ -250,7 +270,10 @@ describe('routing', () => {
 	});
 
 	test('errors never leak a stack or a file path', async () => {
-		const res = await r.api.send('POST', '/api/v1/files/multipart/start?bucket_name=my-bucket&region=us-east-1&key=a%00b');
+		const res = await r.api.send(
+			'POST',
+			'/api/v1/files/multipart/start?bucket_name=my-bucket&region=us-east-1&key=a%00b',
+		);
 		expect(res.status).toBe(400);
 		expect(show(res)).not.toMatch(/\/tmp\/|at \w+ \(/);
 	});

@@ -1,3 +1,6 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+
 import { start, type Emulator, type EmulatorOptions } from '../index';
 import { ApiClient } from './client';
 
@@ -20,16 +23,33 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 }
 
 export function expectOk(res: { status: number; json: unknown; body: Buffer }): void {
-	if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${res.body.toString('utf8').slice(0, 500)}`);
+	if (res.status !== 200)
+		throw new Error(`expected 200, got ${res.status}: ${res.body.toString('utf8').slice(0, 500)}`);
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `check` returns true (no wall-clock assertion: only a generous deadline). */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, deadlineMs = 10_000): Promise<void> {
+export async function eventually(
+	check: () => boolean | Promise<boolean>,
+	what: string,
+	deadlineMs = 10_000,
+): Promise<void> {
 	const until = Date.now() + deadlineMs;
 	while (!(await check())) {
 		if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
 		await sleep(20);
 	}
+}
+
+/** Bytes on disk under a folder: what a dropped or refused body may leave behind. */
+export async function diskUsage(dir: string): Promise<number> {
+	let total = 0;
+	const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+	for (const entry of entries) {
+		const p = path.join(dir, entry.name);
+		// Files come and go while the server works; one that vanished takes no space.
+		total += entry.isDirectory() ? await diskUsage(p) : ((await fsp.stat(p).catch(() => undefined))?.size ?? 0);
+	}
+	return total;
 }

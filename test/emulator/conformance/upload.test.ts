@@ -36,11 +36,16 @@ describe('single upload', () => {
 	test('visibility defaults to private', async () => {
 		const res = await r.api.upload('private-by-default.bin', Buffer.from([1, 2, 3]));
 		expect(res.json.data.visibility).toBe('private');
-		expect((await r.emu.readObject(r.emu.buckets[0].name, r.emu.buckets[0].region, 'private-by-default.bin'))?.visibility).toBe('private');
+		expect(
+			(await r.emu.readObject(r.emu.buckets[0].name, r.emu.buckets[0].region, 'private-by-default.bin'))?.visibility,
+		).toBe('private');
 	});
 
 	test('an existing key is replaced', async () => {
-		await r.api.upload('replace/me.txt', Buffer.from('first version'), { contentType: 'text/plain', visibility: 'public' });
+		await r.api.upload('replace/me.txt', Buffer.from('first version'), {
+			contentType: 'text/plain',
+			visibility: 'public',
+		});
 		const res = await r.api.upload('replace/me.txt', Buffer.from('v2'), { contentType: 'text/csv' });
 		expect(res.json.data).toMatchObject({ size: 2, content_type: 'text/csv', visibility: 'private' });
 		const stored = await r.emu.readObject(r.emu.buckets[0].name, r.emu.buckets[0].region, 'replace/me.txt');
@@ -49,16 +54,21 @@ describe('single upload', () => {
 		expect(list.json.data.contents.children).toHaveLength(1);
 	});
 
-	test('content type is the form part\'s, parameters included', async () => {
+	test("content type is the form part's, parameters included", async () => {
 		const res = await r.api.upload('types/page.html', Buffer.from('<p>'), { contentType: 'text/html; charset=utf-8' });
 		expect(res.json.data.content_type).toBe('text/html; charset=utf-8');
-		const cdn = await r.api.fetchUrl((await r.api.upload('types/pic.png', Buffer.from('png'), { contentType: 'image/png', visibility: 'public' })).json.data.location);
+		const cdn = await r.api.fetchUrl(
+			(await r.api.upload('types/pic.png', Buffer.from('png'), { contentType: 'image/png', visibility: 'public' })).json
+				.data.location,
+		);
 		expect(cdn.headers['content-type']).toBe('image/png');
 	});
 
 	test('a file part without Content-Type is application/octet-stream', async () => {
 		const key = 'types/untyped';
-		const res = await r.api.sendForm('PUT', r.api.uploadTarget(key), [{ name: 'file', filename: key, data: Buffer.from('??') }]);
+		const res = await r.api.sendForm('PUT', r.api.uploadTarget(key), [
+			{ name: 'file', filename: key, data: Buffer.from('??') },
+		]);
 		expect(res.status).toBe(200);
 		expect(res.json.data.content_type).toBe('application/octet-stream');
 	});
@@ -77,7 +87,9 @@ describe('single upload', () => {
 		const data = Buffer.concat([Buffer.from('\r\n--'), Buffer.alloc(70_000, 0x2d), Buffer.from('\r\n\r\n--x--\r\n')]);
 		const res = await r.api.upload('forms/tricky.bin', data);
 		expect(res.json.data.size).toBe(data.length);
-		expect(await r.emu.objectSha256(r.emu.buckets[0].name, r.emu.buckets[0].region, 'forms/tricky.bin')).toBe(sha256(data));
+		expect(await r.emu.objectSha256(r.emu.buckets[0].name, r.emu.buckets[0].region, 'forms/tricky.bin')).toBe(
+			sha256(data),
+		);
 	});
 });
 
@@ -89,44 +101,70 @@ describe('form errors → 400 on field "file"', () => {
 	};
 
 	test('no file part', async () => {
-		await expect400(await r.api.sendForm('PUT', r.api.uploadTarget('x.txt'), [{ name: 'other', data: Buffer.from('1') }]));
+		await expect400(
+			await r.api.sendForm('PUT', r.api.uploadTarget('x.txt'), [{ name: 'other', data: Buffer.from('1') }]),
+		);
 	});
 	test('the file under another field name', async () => {
-		await expect400(await r.api.sendForm('PUT', r.api.uploadTarget('x.txt'), [{ name: 'upload', filename: 'x.txt', data: Buffer.from('1') }]));
+		await expect400(
+			await r.api.sendForm('PUT', r.api.uploadTarget('x.txt'), [
+				{ name: 'upload', filename: 'x.txt', data: Buffer.from('1') },
+			]),
+		);
 	});
 	test('two file parts', async () => {
 		const part = { name: 'file', filename: 'x.txt', data: Buffer.from('1') };
 		await expect400(await r.api.sendForm('PUT', r.api.uploadTarget('x.txt'), [part, part]));
 	});
 	test('"file" as a plain field without filename', async () => {
-		await expect400(await r.api.sendForm('PUT', r.api.uploadTarget('x.txt'), [{ name: 'file', data: Buffer.from('1') }]));
+		await expect400(
+			await r.api.sendForm('PUT', r.api.uploadTarget('x.txt'), [{ name: 'file', data: Buffer.from('1') }]),
+		);
 	});
 	test('not multipart/form-data', async () => {
-		await expect400(await r.api.send('PUT', r.api.uploadTarget('x.txt'), Buffer.from('raw'), { 'Content-Type': 'application/octet-stream' }));
+		await expect400(
+			await r.api.send('PUT', r.api.uploadTarget('x.txt'), Buffer.from('raw'), {
+				'Content-Type': 'application/octet-stream',
+			}),
+		);
 	});
 	test('truncated form', async () => {
 		const form = formBody([{ name: 'file', filename: 'x.txt', data: Buffer.from('12345') }]);
-		await expect400(await r.api.send('PUT', r.api.uploadTarget('x.txt'), form.body.subarray(0, form.body.length - 10), { 'Content-Type': form.contentType }));
+		await expect400(
+			await r.api.send('PUT', r.api.uploadTarget('x.txt'), form.body.subarray(0, form.body.length - 10), {
+				'Content-Type': form.contentType,
+			}),
+		);
 		expect(await r.emu.readObject(r.emu.buckets[0].name, r.emu.buckets[0].region, 'x.txt')).toBeUndefined();
 	});
 });
 
 describe('query errors', () => {
 	test('missing key, bad visibility → 400 naming both', async () => {
-		const target = `/api/v1/files/upload${query([['bucket_name', r.emu.buckets[0].name], ['region', r.emu.buckets[0].region], ['visibility', 'world']])}`;
+		const target = `/api/v1/files/upload${query([
+			['bucket_name', r.emu.buckets[0].name],
+			['region', r.emu.buckets[0].region],
+			['visibility', 'world'],
+		])}`;
 		const res = await r.api.sendForm('PUT', target, [{ name: 'file', filename: 'x', data: Buffer.from('1') }]);
 		expect(res.status).toBe(400);
 		expect(res.json.details.map((d: { field: string }) => d.field).sort()).toEqual(['key', 'visibility']);
 	});
 
 	test('a parameter given twice → 400', async () => {
-		const res = await r.api.sendForm('PUT', `${r.api.uploadTarget('a.txt')}&key=b.txt`, [{ name: 'file', filename: 'x', data: Buffer.from('1') }]);
+		const res = await r.api.sendForm('PUT', `${r.api.uploadTarget('a.txt')}&key=b.txt`, [
+			{ name: 'file', filename: 'x', data: Buffer.from('1') },
+		]);
 		expect(res.status).toBe(400);
 		expect(res.json.details[0].field).toBe('key');
 	});
 
 	test('unknown bucket → 404', async () => {
-		const target = `/api/v1/files/upload${query([['bucket_name', 'ghost'], ['region', 'nowhere'], ['key', 'a.txt']])}`;
+		const target = `/api/v1/files/upload${query([
+			['bucket_name', 'ghost'],
+			['region', 'nowhere'],
+			['key', 'a.txt'],
+		])}`;
 		const res = await r.api.sendForm('PUT', target, [{ name: 'file', filename: 'a.txt', data: Buffer.from('1') }]);
 		expect(res.status).toBe(404);
 		expect(res.json).toEqual({ error: 'Resource not found', message: 'Bucket or file not found' });
@@ -153,7 +191,10 @@ describe('key rules (spec §4) → 400 naming the rule', () => {
 	});
 
 	test('a key of invalid UTF-8 bytes → 400', async () => {
-		const target = `/api/v1/files/upload${query([['bucket_name', r.emu.buckets[0].name], ['region', r.emu.buckets[0].region]])}&key=%C3%28`;
+		const target = `/api/v1/files/upload${query([
+			['bucket_name', r.emu.buckets[0].name],
+			['region', r.emu.buckets[0].region],
+		])}&key=%C3%28`;
 		const res = await r.api.sendForm('PUT', target, [{ name: 'file', filename: 'x', data: Buffer.from('1') }]);
 		expect(res.status).toBe(400);
 		expect(res.json.details[0].field).toBe('key');
@@ -181,7 +222,7 @@ describe('keys round-trip exactly', () => {
 		'amp&and=equals.txt',
 		'hash#fragment.txt',
 		'question?mark.txt',
-		"quotes'and\"double.txt",
+		'quotes\'and"double.txt',
 		'unicode/résumé – 日本語.txt',
 		'emoji 😀🎉/file 👍.bin',
 		'all/ +%&=#?~!*()[]{};:,@$ 😀.txt',
@@ -230,8 +271,15 @@ describe('keys round-trip exactly', () => {
 
 	test('the SDK way: URLSearchParams target, field "file", filename = key', async () => {
 		const key = 'sdk/Q1 résumé+final (v2) #1 & more?.pdf';
-		const params = new URLSearchParams({ bucket_name: r.emu.buckets[0].name, region: r.emu.buckets[0].region, visibility: 'private', key });
-		const res = await r.api.sendForm('PUT', `/api/v1/files/upload?${params}`, [{ name: 'file', filename: key, contentType: 'application/pdf', data: Buffer.from('%PDF') }]);
+		const params = new URLSearchParams({
+			bucket_name: r.emu.buckets[0].name,
+			region: r.emu.buckets[0].region,
+			visibility: 'private',
+			key,
+		});
+		const res = await r.api.sendForm('PUT', `/api/v1/files/upload?${params}`, [
+			{ name: 'file', filename: key, contentType: 'application/pdf', data: Buffer.from('%PDF') },
+		]);
 		expect(res.status).toBe(200);
 		expect(res.json.data.key).toBe(key);
 		expect(show(res)).toContain('application/pdf');

@@ -28,11 +28,10 @@ function keyFromPath(rawPath: string, accessId: string): string | undefined {
 
 /** §3.9: public bytes as they are; private bytes only through a valid signed URL [ours]. */
 export async function cdn(ctx: ServerContext, r: RouteRequest): Promise<void> {
-	const missing = notFound('File not found');
 	const key = keyFromPath(r.target.path, ctx.config.accessId);
-	if (key === undefined) throw missing;
+	if (key === undefined) throw notFound('File not found');
 	const opened = await openObject(ctx.objects, () => ctx.objects.findAnywhere(key));
-	if (!opened) throw missing;
+	if (!opened) throw notFound('File not found');
 	const { meta, handle } = opened;
 	try {
 		if (meta.visibility === 'private') {

@@ -4,8 +4,13 @@ import { BodyTooLargeError, FormError, receiveFile, type ReceivedFile } from '..
 import { location } from '../signed-url';
 import type { ObjectMeta } from '../storage';
 
-export function ensureBucket(ctx: ServerContext, bucket: string, region: string, error: HttpError = notFound()): void {
-	if (!ctx.objects.hasBucket(bucket, region)) throw error;
+export function ensureBucket(
+	ctx: ServerContext,
+	bucket: string,
+	region: string,
+	error: () => HttpError = () => notFound(),
+): void {
+	if (!ctx.objects.hasBucket(bucket, region)) throw error();
 }
 
 /** Seed §2.4, the answer of single upload and of complete. */
@@ -22,12 +27,17 @@ export function storedFileResult(ctx: ServerContext, meta: ObjectMeta, message: 
 	};
 }
 
-/** Receives the form's `file` part into a temp file, mapping form problems to 400 and 413. */
-export async function receiveFormFile(ctx: ServerContext, r: RouteRequest, md5: boolean): Promise<ReceivedFile> {
+/** Receives the form's `file` part into `target`, mapping form problems to 400 and 413. */
+export async function receiveFormFile(
+	ctx: ServerContext,
+	r: RouteRequest,
+	target: string,
+	md5: boolean,
+): Promise<ReceivedFile> {
 	assertBodyWithinLimit(r.req, ctx.config.maxBodyBytes);
 	continueBody(r.req, r.res);
 	try {
-		return await receiveFile(r.req, { tempFile: ctx.tmp.file('.upload'), maxBodyBytes: ctx.config.maxBodyBytes, md5 });
+		return await receiveFile(r.req, { tempFile: target, maxBodyBytes: ctx.config.maxBodyBytes, md5 });
 	} catch (err) {
 		if (err instanceof FormError) throw validationFailed([{ field: 'file', message: err.message }]);
 		if (err instanceof BodyTooLargeError) throw payloadTooLarge(err.limit);

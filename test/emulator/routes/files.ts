@@ -1,7 +1,6 @@
-import { promises as fsp } from 'node:fs';
-
 import { LIMITS } from '../config';
 import type { RouteRequest, ServerContext } from '../context';
+import { removeQuietly } from '../fsutil';
 import { notFound, ok, type Reply } from '../http';
 import { describeFolder, paginate } from '../listing';
 import { QueryChecker } from '../params';
@@ -13,8 +12,13 @@ export async function list(ctx: ServerContext, r: RouteRequest): Promise<Reply> 
 	const q = new QueryChecker(r.target.query);
 	const { bucket, region } = q.bucket();
 	const prefix = q.optional('prefix') ?? '';
-	if (Buffer.byteLength(prefix) > LIMITS.maxKeyBytes) q.fail('prefix', `Prefix must be at most ${LIMITS.maxKeyBytes} bytes`);
-	const page = q.integer('page', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 1 }, 'Page must be a positive integer');
+	if (Buffer.byteLength(prefix) > LIMITS.maxKeyBytes)
+		q.fail('prefix', `Prefix must be at most ${LIMITS.maxKeyBytes} bytes`);
+	const page = q.integer(
+		'page',
+		{ min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 1 },
+		'Page must be a positive integer',
+	);
 	const limit = q.integer(
 		'limit',
 		{ min: 1, max: LIMITS.maxListLimit, fallback: LIMITS.defaultListLimit },
@@ -34,7 +38,7 @@ export async function upload(ctx: ServerContext, r: RouteRequest): Promise<Reply
 	const key = q.key();
 	q.throwIfInvalid();
 	ensureBucket(ctx, bucket, region);
-	const file = await receiveFormFile(ctx, r, false);
+	const file = await receiveFormFile(ctx, r, ctx.objects.newBlobFile(bucket, region, key), false);
 	try {
 		const meta = await ctx.objects.commit(bucket, region, key, file.tempFile, {
 			size: file.size,
@@ -42,8 +46,9 @@ export async function upload(ctx: ServerContext, r: RouteRequest): Promise<Reply
 			visibility,
 		});
 		return ok(storedFileResult(ctx, meta, 'File uploaded successfully'));
-	} finally {
-		await fsp.rm(file.tempFile, { force: true });
+	} catch (err) {
+		await removeQuietly(file.tempFile);
+		throw err;
 	}
 }
 
@@ -77,5 +82,9 @@ export async function signedUrlRoute(ctx: ServerContext, r: RouteRequest): Promi
 		return ok({ url: location(ctx.baseUrl, accessId, key), is_public: true });
 	}
 	const expires = Math.floor(ctx.config.now() / 1000) + expiresIn;
-	return ok({ url: signedUrl(ctx.baseUrl, secretKey, accessId, key, expires), expires_in: expiresIn, is_public: false });
+	return ok({
+		url: signedUrl(ctx.baseUrl, secretKey, accessId, key, expires),
+		expires_in: expiresIn,
+		is_public: false,
+	});
 }

@@ -59,7 +59,12 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
 	return { status: 404, body: { error: 'Resource not found', message: `No test hook ${req.method} ${path}` } };
 }
 
-export async function handleHook(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function handleHook(
+	ctx: ServerContext,
+	req: IncomingMessage,
+	res: ServerResponse,
+	path: string,
+): Promise<void> {
 	// Hooks are never delayed: latency simulates the service, not the test's controls.
 	await sendJson(res, await route(ctx, req, res, path), 0);
 }

@@ -1,7 +1,6 @@
-import { promises as fsp } from 'node:fs';
-
 import { LIMITS } from '../config';
 import type { RouteRequest, ServerContext } from '../context';
+import { removeQuietly } from '../fsutil';
 import { HttpError, notFound, ok, readJsonBody, validationFailed, type Detail, type Reply } from '../http';
 import { QueryChecker } from '../params';
 import { UploadGoneError, type PartInfo, type Upload } from '../uploads';
@@ -23,7 +22,8 @@ export async function start(ctx: ServerContext, r: RouteRequest): Promise<Reply>
 	const key = q.key();
 	// [ours] mimeType is optional; the object is application/octet-stream without it.
 	const mimeType = q.optional('mimeType') ?? 'application/octet-stream';
-	if (mimeType.length > 255 || !/^[^\s/]+\/[^\s]+/.test(mimeType)) q.fail('mimeType', 'mimeType must be a MIME type such as "video/mp4"');
+	if (mimeType.length > 255 || !/^[^\s/]+\/[^\s]+/.test(mimeType))
+		q.fail('mimeType', 'mimeType must be a MIME type such as "video/mp4"');
 	const visibility = q.visibility();
 	const totalParts = q.totalParts();
 	q.throwIfInvalid();
@@ -42,15 +42,15 @@ export async function uploadPart(ctx: ServerContext, r: RouteRequest): Promise<R
 	q.throwIfInvalid();
 	ensureBucket(ctx, bucket, region);
 	const upload = findUpload(ctx, r, bucket, region, key);
-	const file = await receiveFormFile(ctx, r, true);
+	// Parts go to the temp folder, not the upload's: a cancel may remove that folder mid-body.
+	const file = await receiveFormFile(ctx, r, ctx.tmp.file('.part'), true);
 	const etag = `"${file.md5}"`;
 	try {
 		await ctx.uploads.putPart(upload, partNumber, file.tempFile, etag, file.size);
 	} catch (err) {
+		await removeQuietly(file.tempFile);
 		if (err instanceof UploadGoneError) throw uploadNotFound();
 		throw err;
-	} finally {
-		await fsp.rm(file.tempFile, { force: true });
 	}
 	return ok({ partNumber, ETag: etag });
 }
@@ -64,7 +64,10 @@ interface PartRef {
 function parsePartList(body: unknown): { ok: true; refs: PartRef[] } | { ok: false; details: Detail[] } {
 	const parts = (body as { parts?: unknown } | null)?.parts;
 	if (!Array.isArray(parts) || parts.length === 0) {
-		return { ok: false, details: [{ field: 'parts', message: 'parts must be a non-empty array of { PartNumber, ETag }' }] };
+		return {
+			ok: false,
+			details: [{ field: 'parts', message: 'parts must be a non-empty array of { PartNumber, ETag }' }],
+		};
 	}
 	const details: Detail[] = [];
 	parts.forEach((p: unknown, i) => {
@@ -73,8 +76,15 @@ function parsePartList(body: unknown): { ok: true; refs: PartRef[] } | { ok: fal
 			details.push({ field: `parts[${i}]`, message: 'Each part must be an object { PartNumber, ETag }' });
 			return;
 		}
-		if (!Number.isInteger(ref.PartNumber) || (ref.PartNumber as number) < 1 || (ref.PartNumber as number) > LIMITS.maxPartNumber) {
-			details.push({ field: `parts[${i}].PartNumber`, message: `PartNumber must be an integer from 1 to ${LIMITS.maxPartNumber}` });
+		if (
+			!Number.isInteger(ref.PartNumber) ||
+			(ref.PartNumber as number) < 1 ||
+			(ref.PartNumber as number) > LIMITS.maxPartNumber
+		) {
+			details.push({
+				field: `parts[${i}].PartNumber`,
+				message: `PartNumber must be an integer from 1 to ${LIMITS.maxPartNumber}`,
+			});
 		}
 		if (typeof ref.ETag !== 'string' || ref.ETag === '') {
 			details.push({ field: `parts[${i}].ETag`, message: 'ETag must be the string returned by the part upload' });
@@ -88,13 +98,20 @@ function parsePartList(body: unknown): { ok: true; refs: PartRef[] } | { ok: fal
  * ETags equal byte for byte (quotes included) to the last upload of each part, and every part
  * but the last at least the minimum size.
  */
-function checkParts(refs: PartRef[], upload: Upload, minPartSize: number): { ok: true; parts: PartInfo[] } | { ok: false; error: Detail[] } {
+function checkParts(
+	refs: PartRef[],
+	upload: Upload,
+	minPartSize: number,
+): { ok: true; parts: PartInfo[] } | { ok: false; error: Detail[] } {
 	const details: Detail[] = [];
 	const parts: PartInfo[] = [];
 	refs.forEach((ref, i) => {
 		const field = `parts[${i}]`;
 		if (i > 0 && ref.PartNumber <= refs[i - 1].PartNumber) {
-			details.push({ field: `${field}.PartNumber`, message: 'Parts must be listed in strictly ascending PartNumber order, each once' });
+			details.push({
+				field: `${field}.PartNumber`,
+				message: 'Parts must be listed in strictly ascending PartNumber order, each once',
+			});
 			return;
 		}
 		const part = upload.parts.get(ref.PartNumber);
@@ -103,7 +120,10 @@ function checkParts(refs: PartRef[], upload: Upload, minPartSize: number): { ok:
 			return;
 		}
 		if (part.etag !== ref.ETag) {
-			details.push({ field: `${field}.ETag`, message: `ETag does not match the last upload of part ${ref.PartNumber}` });
+			details.push({
+				field: `${field}.ETag`,
+				message: `ETag does not match the last upload of part ${ref.PartNumber}`,
+			});
 			return;
 		}
 		if (i < refs.length - 1 && part.size < minPartSize) {
@@ -130,17 +150,23 @@ export async function complete(ctx: ServerContext, r: RouteRequest): Promise<Rep
 	q.throwIfInvalid();
 	const body = await readJsonBody(r.req, r.res, LIMITS.maxJsonBodyBytes);
 	// The seed's own shape for this operation's missing bucket.
-	ensureBucket(ctx, bucket, region, new HttpError(404, { message: 'Bucket not found' }));
+	ensureBucket(ctx, bucket, region, () => new HttpError(404, { message: 'Bucket not found' }));
 	const upload = findUpload(ctx, r, bucket, region, key);
 	if (!body.ok) throw validationFailed([{ field: 'parts', message: body.reason }]);
 	const parsed = parsePartList(body.value);
 	if (!parsed.ok) throw validationFailed(parsed.details);
 	try {
+		const blobFile = ctx.objects.newBlobFile(bucket, region, key);
 		const result = await ctx.uploads.complete(
 			upload,
 			(u) => checkParts(parsed.refs, u, ctx.config.minPartSize),
-			(tempFile, size) =>
-				ctx.objects.commit(bucket, region, key, tempFile, { size, contentType: upload.mimeType, visibility: upload.visibility }),
+			blobFile,
+			(size) =>
+				ctx.objects.commit(bucket, region, key, blobFile, {
+					size,
+					contentType: upload.mimeType,
+					visibility: upload.visibility,
+				}),
 		);
 		if (!result.ok) throw validationFailed(result.error);
 		return ok(storedFileResult(ctx, result.value, 'Multipart upload completed successfully'));
