@@ -21,7 +21,7 @@ Local File Storage API v1 emulator (development and tests only).
   --max-body-bytes <bytes>  larger request bodies get 413 (default ${DEFAULTS.maxBodyBytes})
   --latency <ms>            delay added before every API response (default 0)
   --fault <spec>            inject faults; repeatable. <spec> is
-                            <op>:<500|503|429|reset|hang>[:p=<0..1>][:nth=1,3][:times=N][:seed=N][:parts=1,2]
+                            <op>:<500|503|429|reset|hang|drop>[:p=<0..1>][:nth=1,3][:times=N][:seed=N][:parts=1,2]
                             <op> is list, upload, start, uploadPart, complete, cancel, delete,
                             signedUrl, cdn or *
   --help                    show this help

@@ -6,7 +6,8 @@ import { OPERATIONS, type FaultRule, type Operation } from './types';
  * set, so `nth: [2]` means "the second matching request after setFaults".
  */
 
-export type FaultAction = { kind: 'status'; status: 500 | 503 | 429 } | { kind: 'reset' } | { kind: 'hang' };
+export type FaultAction =
+	{ kind: 'status'; status: 500 | 503 | 429 } | { kind: 'reset' } | { kind: 'hang' } | { kind: 'dropResponse' };
 
 interface RuleState {
 	rule: FaultRule;
@@ -35,8 +36,12 @@ export function validateFaultRule(rule: FaultRule): void {
 	if (rule.operation !== '*' && !OPERATIONS.includes(rule.operation)) {
 		throw new Error(`fault rule has unknown operation (use one of ${OPERATIONS.join(', ')} or *): ${where}`);
 	}
-	const kinds = [rule.status !== undefined, rule.reset === true, rule.hang === true].filter(Boolean).length;
-	if (kinds !== 1) throw new Error(`fault rule needs exactly one of status, reset: true, hang: true: ${where}`);
+	const kinds = [rule.status !== undefined, rule.reset === true, rule.hang === true, rule.dropResponse === true].filter(
+		Boolean,
+	).length;
+	if (kinds !== 1) {
+		throw new Error(`fault rule needs exactly one of status, reset, hang, dropResponse: ${where}`);
+	}
 	if (rule.status !== undefined && ![500, 503, 429].includes(rule.status)) {
 		throw new Error(`fault status must be 500, 503 or 429: ${where}`);
 	}
@@ -83,6 +88,7 @@ export class FaultInjector {
 			if (rule.probability !== undefined && !(state.random() < rule.probability)) continue;
 			state.injected++;
 			if (rule.status !== undefined) return { kind: 'status', status: rule.status };
+			if (rule.dropResponse) return { kind: 'dropResponse' };
 			return rule.reset ? { kind: 'reset' } : { kind: 'hang' };
 		}
 		return undefined;
@@ -102,8 +108,9 @@ export function parseFaultSpec(spec: string): FaultRule {
 	const rule: FaultRule = { operation: operation as FaultRule['operation'] };
 	if (kind === 'reset') rule.reset = true;
 	else if (kind === 'hang') rule.hang = true;
+	else if (kind === 'drop') rule.dropResponse = true;
 	else if (/^\d+$/.test(kind)) rule.status = Number(kind) as 500 | 503 | 429;
-	else throw new Error(`--fault ${spec}: "${kind}" is not 500, 503, 429, reset or hang`);
+	else throw new Error(`--fault ${spec}: "${kind}" is not 500, 503, 429, reset, hang or drop`);
 	const list = (v: string) => v.split(',').map((x) => Number(x));
 	for (const option of options) {
 		const eq = option.indexOf('=');

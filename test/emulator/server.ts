@@ -85,6 +85,16 @@ async function injectFault(
 	req.on('end', () => socket.destroy());
 }
 
+/** The request is carried out in full; only its answer never arrives (the socket closes instead). */
+function dropResponse(res: ServerResponse): void {
+	const cut = () => {
+		res.socket?.destroy();
+		return res;
+	};
+	res.writeHead = cut as unknown as typeof res.writeHead;
+	res.end = cut as unknown as typeof res.end;
+}
+
 export function createRequestHandler(ctx: ServerContext, track: (work: Promise<void>) => void) {
 	return (req: IncomingMessage, res: ServerResponse): void => {
 		track(
@@ -102,6 +112,8 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
 	const target = parseTarget(req.url ?? '');
 	if (isHookPath(target.path)) return handleHook(ctx, req, res, target.path);
 
+	// The emulator's clock (skewable for tests) is the one its answers carry, as a real server's would.
+	res.setHeader('Date', new Date(ctx.config.now()).toUTCString());
 	res.on('finish', () => ctx.stats.response(res.statusCode));
 	const route = routeOf(method, target.path);
 	if (!route) {
@@ -117,10 +129,9 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
 	if (route.op === 'uploadPart') res.once('close', ctx.stats.partUploadStarted());
 
 	const fault = ctx.faults.pick(route.op, route.op === 'uploadPart' ? rawPartNumber(target) : undefined);
-	if (fault) {
-		ctx.stats.fault();
-		return injectFault(ctx, req, res, fault);
-	}
+	if (fault) ctx.stats.fault();
+	if (fault?.kind === 'dropResponse') dropResponse(res);
+	else if (fault) return injectFault(ctx, req, res, fault);
 
 	const r: RouteRequest = { req, res, target, uploadId: route.uploadId };
 	try {

@@ -26,6 +26,8 @@ export interface FaultRule {
 	reset?: boolean;
 	/** Instead: never answer (until stop). */
 	hang?: boolean;
+	/** instead: carry the request out, then cut the connection before the answer (a lost response). */
+	dropResponse?: boolean;
 	/** 0..1, drawn from a seeded PRNG. */
 	probability?: number;
 	seed?: number;

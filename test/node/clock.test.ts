@@ -7,6 +7,6 @@ describe('clock skew', () => {
 	it('a 401 caused by a skewed clock tells the user to check the clock', async () => {
 		const result = await runFileStorage(emulator(), { resource: 'bucket', operation: 'listContents' });
 		expect(result.error?.message).toMatch(/Invalid authentication credentials \(HTTP 401\)/);
-		expect(result.error?.description).toMatch(/clock of this n8n host/);
+		expect(result.error?.description).toMatch(/clock of this n8n host is about 15 minute\(s\) behind the service/);
 	});
 });

@@ -94,3 +94,15 @@ describe('faults during multipart upload', () => {
 		expect(emulator().stats().requests.start).toBe(1);
 	});
 });
+
+describe('a Complete whose answer is lost', () => {
+	it('is retried; when the retry finds the upload gone, the error says the file may already exist', async () => {
+		emulator().setFaults([{ operation: 'complete', dropResponse: true, times: 1 }]);
+		const bytes = randomFile(6 * MIB);
+		const result = await multipart('faults/answer-lost.bin', bytes);
+		emulator().setFaults([]);
+		expect(result.error?.message).toMatch(/Completion of the multipart upload .* failed after 2 attempts: .*\(HTTP 404\)/);
+		expect(result.error?.description).toMatch(/may have completed the upload .* check whether 'faults\/answer-lost\.bin' exists/);
+		expect(await emulator().objectSha256('my-bucket', 'us-east-1', 'faults/answer-lost.bin')).toBe(sha256(bytes));
+	});
+});

@@ -237,6 +237,16 @@ describe('tampering and credentials → 401 with the spec body', () => {
 		}
 	});
 
+	test("answers carry the emulator's own clock in the Date header", async () => {
+		const sent = target();
+		const res = await rawRequest(r.emu.url, {
+			method: 'GET',
+			target: sent,
+			headers: authHeaders(creds(), 'GET', sent, { timestamp: new Date(clock).toISOString() }),
+		});
+		expect(Date.parse(String(res.headers.date))).toBe(Math.floor(clock / 1000) * 1000);
+	});
+
 	test('auth failures are counted', async () => {
 		r.emu.resetStats();
 		const sent = target();

@@ -112,6 +112,14 @@ describe('connection faults', () => {
 		expect((await r.api.list()).status).toBe(200);
 	});
 
+	test('dropResponse: the request takes effect but its answer never arrives', async () => {
+		r.emu.setFaults([{ operation: 'upload', dropResponse: true, times: 1 }]);
+		const outcome = await socketError(r.api.upload('drop/kept.bin', Buffer.from('stored anyway')));
+		expect(outcome).toMatch(/ECONNRESET|socket hang up/);
+		const stored = await r.emu.readObject(r.emu.buckets[0].name, r.emu.buckets[0].region, 'drop/kept.bin');
+		expect(stored?.body.toString()).toBe('stored anyway');
+	});
+
 	test('hang: no answer; stop() still finishes', async () => {
 		const own = await startEmulator({ faults: [{ operation: 'signedUrl', hang: true }] });
 		const target = `/api/v1/files/signed-url?bucket_name=my-bucket&region=us-east-1&key=a`;
