@@ -55,10 +55,11 @@ describe('faults during multipart upload', () => {
 	});
 
 	it('a server that stops answering ends the run at the Timeout option with a clear error', async () => {
-		emulator().setFaults([{ operation: 'uploadPart', hang: true, partNumbers: [2] }]);
-		const result = await multipart('faults/hang.bin', randomFile(11 * MIB), { timeout: 1, maxRetries: 0 });
-		expect(result.error?.message).toMatch(/part 2 of 3 .* failed: no response from the service within the timeout/);
-		expect(result.error?.description).toMatch(/No answer within 1 s/);
+		// Every part hangs, so the test does not depend on which part the machine gets to first.
+		emulator().setFaults([{ operation: 'uploadPart', hang: true }]);
+		const result = await multipart('faults/hang.bin', randomFile(11 * MIB), { timeout: 3, maxRetries: 0 });
+		expect(result.error?.message).toMatch(/part \d of 3 .* failed: no response from the service within the timeout/);
+		expect(result.error?.description).toMatch(/No answer within 3 s/);
 		expect(emulator().listOpenUploads()).toEqual([]);
 	});
 
