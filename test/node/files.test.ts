@@ -72,16 +72,16 @@ describe('File → Get Signed URL', () => {
 			resource: 'file',
 			operation: 'getSignedUrl',
 			fileKey: byKey('links/secret.pdf'),
-			expiresIn: 2,
+			expiresIn: 4,
 		});
 		const json = result.items[0].json;
-		expect(json).toMatchObject({ key: 'links/secret.pdf', is_public: false, expires_in: 2 });
+		expect(json).toMatchObject({ key: 'links/secret.pdf', is_public: false, expires_in: 4 });
 		const served = await fetch(String(json.url));
 		expect(served.status).toBe(200);
 		expect(await served.text()).toBe('%PDF secret');
 		const unsigned = await fetch(String(json.url).split('?')[0]);
 		expect(unsigned.status).toBe(403);
-		await new Promise((resolve) => setTimeout(resolve, 3100));
+		await new Promise((resolve) => setTimeout(resolve, 5100));
 		expect((await fetch(String(json.url))).status).toBe(403);
 	});
 
