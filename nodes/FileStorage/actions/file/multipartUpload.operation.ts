@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { assertNotEmpty, resolveBinarySource } from '../../helpers/binaryInput';
 import {
 	MAX_PARALLEL_UPLOADS,
 	MAX_PART_SIZE_MIB,
@@ -8,8 +7,8 @@ import {
 	multipartUpload,
 	type MultipartSettings,
 } from '../../helpers/multipartUpload';
-import { clientFor, getBucketRef, optionsCollection } from '../common';
-import { contentTypeOption, readUploadInputs, uploadFields } from './uploadFields';
+import { optionsCollection } from '../common';
+import { contentTypeOption, prepareUpload, uploadFields } from './uploadFields';
 
 export const DEFAULT_PART_SIZE_MIB = 8;
 export const DEFAULT_PARALLEL_UPLOADS = 4;
@@ -51,20 +50,11 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const where = getBucketRef(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const source = await resolveBinarySource(
-		this,
-		itemIndex,
-		String(this.getNodeParameter('binaryPropertyName', itemIndex)),
-	);
-	assertNotEmpty(this, itemIndex, source);
-	const inputs = readUploadInputs(this, itemIndex, source, options);
+	const { where, options, source, inputs, client } = await prepareUpload(this, itemIndex);
 	const settings = partSettings({
 		partSize: this.getNodeParameter('partSize', itemIndex, DEFAULT_PART_SIZE_MIB) as number,
 		parallelUploads: this.getNodeParameter('parallelUploads', itemIndex, DEFAULT_PARALLEL_UPLOADS) as number,
 	});
-	const client = await clientFor(this, itemIndex, options);
 	const stored = await multipartUpload(this, itemIndex, client, { ...where, ...inputs }, source, settings);
 	return [{ json: stored, pairedItem: { item: itemIndex } }];
 }

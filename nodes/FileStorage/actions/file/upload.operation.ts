@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { assertNotEmpty, readWholeBinary, resolveBinarySource } from '../../helpers/binaryInput';
+import { readWholeBinary } from '../../helpers/binaryInput';
 import { MIB, multipartUpload } from '../../helpers/multipartUpload';
 import { uploadFile } from '../../transport/api';
-import { clientFor, getBucketRef, optionsCollection } from '../common';
+import { optionsCollection } from '../common';
 import { partSettingFields, partSettings } from './multipartUpload.operation';
-import { contentTypeOption, readUploadInputs, uploadFields } from './uploadFields';
+import { contentTypeOption, prepareUpload, uploadFields } from './uploadFields';
 
 export const DEFAULT_MULTIPART_THRESHOLD_MIB = 64;
 
@@ -27,16 +27,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const where = getBucketRef(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const source = await resolveBinarySource(
-		this,
-		itemIndex,
-		String(this.getNodeParameter('binaryPropertyName', itemIndex)),
-	);
-	assertNotEmpty(this, itemIndex, source);
-	const inputs = readUploadInputs(this, itemIndex, source, options);
-	const client = await clientFor(this, itemIndex, options);
+	const { where, options, source, inputs, client } = await prepareUpload(this, itemIndex);
 	const thresholdBytes = Number(options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD_MIB) * MIB;
 	let stored: IDataObject;
 	if (source.size > thresholdBytes) {

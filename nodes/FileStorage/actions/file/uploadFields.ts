@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { BinarySource } from '../../helpers/binaryInput';
+import { assertNotEmpty, resolveBinarySource, type BinarySource } from '../../helpers/binaryInput';
 import { joinKey } from '../../helpers/keys';
-import type { Visibility } from '../../transport/api';
-import { assertValidKey } from '../common';
+import type { BucketRef, Visibility } from '../../transport/api';
+import type { FileStorageClient } from '../../transport/request';
+import { assertValidKey, clientFor, getBucketRef } from '../common';
 
 /** Fields shared by Upload and Multipart Upload, shown for the given operation. */
 export function uploadFields(operation: string): INodeProperties[] {
@@ -106,3 +107,23 @@ export const contentTypeOption: INodeProperties = {
 	placeholder: 'application/pdf',
 	description: "MIME type to store the file with. Leave empty to use the input file's type.",
 };
+
+export interface PreparedUpload {
+	where: BucketRef;
+	options: IDataObject;
+	source: BinarySource;
+	inputs: UploadInputs;
+	client: FileStorageClient;
+}
+
+/** Everything Upload and Multipart Upload check before the first request. */
+export async function prepareUpload(ctx: IExecuteFunctions, itemIndex: number): Promise<PreparedUpload> {
+	const where = getBucketRef(ctx, itemIndex);
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const field = String(ctx.getNodeParameter('binaryPropertyName', itemIndex));
+	const source = await resolveBinarySource(ctx, itemIndex, field);
+	assertNotEmpty(ctx, itemIndex, source);
+	const inputs = readUploadInputs(ctx, itemIndex, source, options);
+	const client = await clientFor(ctx, itemIndex, options);
+	return { where, options, source, inputs, client };
+}
