@@ -71,46 +71,51 @@ export async function readWholeBinary(
 	return await ctx.helpers.getBinaryDataBuffer(itemIndex, source.field);
 }
 
+/** Read size from n8n's binary store: small reads keep the stream's own buffering small. */
+const READ_CHUNK_SIZE = 1024 * 1024;
+
 /**
- * Yields the file as parts of exactly `partSize` bytes (the last one shorter), reading
- * no more than one part ahead. Stored binaries stream from n8n's binary store; in
- * filesystem mode each read is already one part, so no bytes are copied.
+ * Yields the file as parts of exactly `partSize` bytes (the last one shorter), each
+ * written into the buffer `nextPart()` hands out, reading no more than one chunk
+ * ahead. Stored binaries stream from n8n's binary store.
  */
 export async function* readParts(
 	ctx: IExecuteFunctions,
 	source: BinarySource,
 	partSize: number,
+	nextPart: () => Buffer,
 ): AsyncGenerator<Buffer> {
 	if (source.inline) {
 		for (let offset = 0; offset < source.inline.length; offset += partSize) {
-			yield source.inline.subarray(offset, offset + partSize);
+			const target = nextPart();
+			const copied = source.inline.copy(target, 0, offset, Math.min(offset + partSize, source.inline.length));
+			yield target.subarray(0, copied);
 		}
 		return;
 	}
-	const stream: BinaryStream = await ctx.helpers.getBinaryStream(source.id as string, partSize);
-	let pending: Buffer | undefined;
+	const stream: BinaryStream = await ctx.helpers.getBinaryStream(
+		source.id as string,
+		Math.min(partSize, READ_CHUNK_SIZE),
+	);
+	let target: Buffer | undefined;
 	let filled = 0;
 	try {
 		for await (const chunk of stream as AsyncIterable<Buffer>) {
 			let offset = 0;
-			if (filled === 0 && chunk.length === partSize) {
-				yield chunk;
-				continue;
-			}
 			while (offset < chunk.length) {
-				pending ??= Buffer.allocUnsafe(partSize);
-				const copied = chunk.copy(pending, filled, offset, Math.min(chunk.length, offset + partSize - filled));
+				target ??= nextPart();
+				const copied = chunk.copy(target, filled, offset, Math.min(chunk.length, offset + partSize - filled));
 				filled += copied;
 				offset += copied;
 				if (filled === partSize) {
-					const part = pending;
-					pending = undefined;
+					const part = target;
+					target = undefined;
 					filled = 0;
 					yield part;
 				}
 			}
 		}
-		if (pending && filled > 0) yield pending.subarray(0, filled);
+		if (target && filled > 0) yield target.subarray(0, filled);
 	} finally {
 		stream.destroy();
 	}

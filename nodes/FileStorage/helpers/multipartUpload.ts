@@ -12,6 +12,7 @@ import {
 	type Visibility,
 } from '../transport/api';
 import { failedOnRetryWith } from '../transport/errors';
+import { PartBodyPool, formEnvelope } from '../transport/formData';
 import type { FileStorageClient } from '../transport/request';
 import { readParts, type BinarySource } from './binaryInput';
 
@@ -74,8 +75,7 @@ function checkedPlan(ctx: IExecuteFunctions, itemIndex: number, fileSize: number
 }
 
 /**
- * Uploads up to `parallelUploads` parts at once while reading the next one, so at most
- * parallelUploads + 1 parts are in memory. Resolves with the parts in order, or rejects
+ * Uploads up to `parallelUploads` parts at once while reading the next one. Resolves with the parts in order, or rejects
  * with the first part's failure once every part already sent has settled.
  */
 async function sendParts(
@@ -133,11 +133,23 @@ export async function multipartUpload(
 	});
 	const { uploadId } = started;
 	try {
+		// At most parallelUploads parts are in flight while the next one is read.
+		const bodies = new PartBodyPool(
+			formEnvelope(target.key, 'application/octet-stream'),
+			partSize,
+			settings.parallelUploads + 1,
+		);
 		const { uploaded, bytesRead } = await sendParts(
-			readParts(ctx, source, partSize),
+			readParts(ctx, source, partSize, () => bodies.take()),
 			settings.parallelUploads,
-			// Not async, so nothing here keeps the part buffer alive once its request body is built.
-			(partNumber, bytes) => uploadPart(client, target, { uploadId, key: target.key, partNumber, totalParts, bytes }),
+			async (partNumber, bytes) => {
+				try {
+					const form = bodies.form(bytes);
+					return await uploadPart(client, target, { uploadId, key: target.key, partNumber, totalParts, form });
+				} finally {
+					bodies.release(bytes);
+				}
+			},
 		);
 		if (bytesRead !== source.size || uploaded.length !== totalParts) {
 			throw new NodeOperationError(

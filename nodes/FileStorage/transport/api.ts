@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { fileForm } from './formData';
+import { fileForm, type FileForm } from './formData';
 import type { FileStorageClient } from './request';
 
 /**
@@ -136,17 +136,18 @@ export interface PartToUpload {
 	key: string;
 	partNumber: number;
 	totalParts: number;
-	bytes: Buffer;
+	/** The part as a form body (see PartBodyPool), or its raw bytes. */
+	form?: FileForm;
+	bytes?: Buffer;
 }
 
-/**
- * Deliberately not `async`: the form body is a copy of the part, and returning at once
- * lets the caller's part buffer be freed while the request is in flight, so each part
- * in flight costs its size once, not twice.
- */
-export function uploadPart(client: FileStorageClient, where: BucketRef, part: PartToUpload): Promise<UploadedPart> {
-	const form = fileForm(part.bytes, part.key, 'application/octet-stream');
-	return client.send<UploadedPart>({
+export async function uploadPart(
+	client: FileStorageClient,
+	where: BucketRef,
+	part: PartToUpload,
+): Promise<UploadedPart> {
+	const form = part.form ?? fileForm(part.bytes ?? Buffer.alloc(0), part.key, 'application/octet-stream');
+	return await client.send<UploadedPart>({
 		method: 'POST',
 		path: multipartPath(part.uploadId, 'upload'),
 		query: [
