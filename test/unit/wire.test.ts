@@ -2,7 +2,12 @@ import busboy from 'busboy';
 import { Readable } from 'node:stream';
 
 import { serviceWords } from '../../nodes/FileStorage/transport/errors';
-import { fileForm } from '../../nodes/FileStorage/transport/formData';
+import { PartBodyPool, formEnvelope, type FileForm } from '../../nodes/FileStorage/transport/formData';
+
+function fileForm(bytes: Buffer, name: string, type: string): FileForm {
+	const { head, tail, contentType } = formEnvelope(name, type);
+	return { body: Buffer.concat([head, bytes, tail]), contentType };
+}
 
 describe('serviceWords: whichever error shape the service used', () => {
 	it.each([
@@ -33,7 +38,7 @@ async function parseForm(body: Buffer, contentType: string) {
 			const chunks: Buffer[] = [];
 			stream.on('data', (c: Buffer) => chunks.push(c));
 			stream.on('end', () =>
-				resolve({ field, filename: info.filename, mimeType: info.mimeType, bytes: Buffer.concat(chunks) }),
+				resolve({ field, filename: info.filename ?? '', mimeType: info.mimeType, bytes: Buffer.concat(chunks) }),
 			);
 		});
 		parser.on('error', reject);
@@ -53,6 +58,24 @@ describe('fileForm: one file field a standard parser reads back exactly', () => 
 		const form = fileForm(bytes, name, 'image/png');
 		const parsed = await parseForm(form.body, form.contentType);
 		expect(parsed).toEqual({ field: 'file', filename: name, mimeType: 'image/png', bytes });
+	});
+
+	it('a pooled body reads back the same, and its buffers are reused, never more than the pool size', async () => {
+		const pool = new PartBodyPool(formEnvelope('big.bin', 'application/octet-stream'), 8, 2);
+		const first = pool.take();
+		Buffer.from('12345678').copy(first);
+		const firstForm = pool.form(first);
+		expect((await parseForm(firstForm.body, firstForm.contentType)).bytes.toString()).toBe('12345678');
+		const second = pool.take();
+		expect(() => pool.take()).toThrow(/exhausted/);
+		pool.release(first);
+		const reused = pool.take();
+		expect(reused.buffer).toBe(first.buffer);
+		Buffer.from('abc').copy(reused);
+		const short = pool.form(reused.subarray(0, 3));
+		expect((await parseForm(short.body, short.contentType)).bytes.toString()).toBe('abc');
+		expect(() => pool.release(Buffer.alloc(8))).toThrow(/does not belong/);
+		pool.release(second);
 	});
 
 	it('uses a fresh boundary each time', () => {

@@ -1,6 +1,8 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
+import { PartBodyPool, type FileForm, type FormEnvelope } from '../transport/formData';
+
 type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 
 /** The input file of one item: where its bytes are and how many there are. */
@@ -61,14 +63,34 @@ export function assertNotEmpty(ctx: IExecuteFunctions, itemIndex: number, source
 	}
 }
 
-/** Whole file in memory: only for sizes the caller has bounded (single-request uploads). */
-export async function readWholeBinary(
+/**
+ * The whole file as one form body, read straight into it: memory is the file's size
+ * once. Only for sizes the caller has bounded (single-request uploads, single parts).
+ */
+export async function readAsForm(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	source: BinarySource,
-): Promise<Buffer> {
-	if (source.inline) return source.inline;
-	return await ctx.helpers.getBinaryDataBuffer(itemIndex, source.field);
+	envelope: FormEnvelope,
+): Promise<FileForm> {
+	const body = new PartBodyPool(envelope, source.size, 1);
+	let form: FileForm | undefined;
+	let parts = 0;
+	for await (const bytes of readParts(ctx, source, source.size, () => body.take())) {
+		parts += 1;
+		form = body.form(bytes);
+	}
+	if (!form || parts !== 1 || form.body.length !== envelope.head.length + source.size + envelope.tail.length) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The file in binary field '${source.field}' is not ${source.size} bytes long as recorded`,
+			{
+				itemIndex,
+				description: 'The binary data changed or is damaged; nothing was stored.',
+			},
+		);
+	}
+	return form;
 }
 
 /** Read size from n8n's binary store: small reads keep the stream's own buffering small. */

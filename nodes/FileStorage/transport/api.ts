@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { fileForm, type FileForm } from './formData';
+import type { FileForm } from './formData';
 import type { FileStorageClient } from './request';
 
 /**
@@ -81,12 +81,11 @@ export async function listContents(
 export interface FileToStore {
 	key: string;
 	visibility: Visibility;
-	contentType: string;
-	bytes: Buffer;
+	/** The file as a form body (see formEnvelope). */
+	form: FileForm;
 }
 
 export async function uploadFile(client: FileStorageClient, where: BucketRef, file: FileToStore): Promise<StoredFile> {
-	const form = fileForm(file.bytes, file.key, file.contentType);
 	return await client.send<StoredFile>({
 		method: 'PUT',
 		path: `${FILES}/upload`,
@@ -96,8 +95,8 @@ export async function uploadFile(client: FileStorageClient, where: BucketRef, fi
 			['visibility', file.visibility],
 			['key', file.key],
 		],
-		headers: { 'Content-Type': form.contentType },
-		body: form.body,
+		headers: { 'Content-Type': file.form.contentType },
+		body: file.form.body,
 		what: `Upload of '${file.key}'`,
 		retry: 'idempotent',
 	});
@@ -136,9 +135,8 @@ export interface PartToUpload {
 	key: string;
 	partNumber: number;
 	totalParts: number;
-	/** The part as a form body (see PartBodyPool), or its raw bytes. */
-	form?: FileForm;
-	bytes?: Buffer;
+	/** The part as a form body (see formEnvelope and PartBodyPool). */
+	form: FileForm;
 }
 
 export async function uploadPart(
@@ -146,7 +144,7 @@ export async function uploadPart(
 	where: BucketRef,
 	part: PartToUpload,
 ): Promise<UploadedPart> {
-	const form = part.form ?? fileForm(part.bytes ?? Buffer.alloc(0), part.key, 'application/octet-stream');
+	const { form } = part;
 	return await client.send<UploadedPart>({
 		method: 'POST',
 		path: multipartPath(part.uploadId, 'upload'),

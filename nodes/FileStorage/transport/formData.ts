@@ -40,11 +40,6 @@ export function formEnvelope(fileName: string, fileContentType: string): FormEnv
 	return { head, tail, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-export function fileForm(bytes: Buffer, fileName: string, fileContentType: string): FileForm {
-	const { head, tail, contentType } = formEnvelope(fileName, fileContentType);
-	return { body: Buffer.concat([head, bytes, tail], head.length + bytes.length + tail.length), contentType };
-}
-
 /**
  * Request bodies for the parts of one upload, reused from a fixed pool: each buffer is
  * head + partSize + tail bytes with the head written once, the part is read straight

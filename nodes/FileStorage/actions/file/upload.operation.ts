@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { readWholeBinary } from '../../helpers/binaryInput';
+import { readAsForm } from '../../helpers/binaryInput';
 import { MIB, multipartUpload } from '../../helpers/multipartUpload';
 import { uploadFile } from '../../transport/api';
+import { formEnvelope } from '../../transport/formData';
 import { optionsCollection } from '../common';
 import { partSettingFields, partSettings } from './multipartUpload.operation';
 import { contentTypeOption, prepareUpload, uploadFields } from './uploadFields';
@@ -33,8 +34,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (source.size > thresholdBytes) {
 		stored = await multipartUpload(this, itemIndex, client, { ...where, ...inputs }, source, partSettings(options));
 	} else {
-		const bytes = await readWholeBinary(this, itemIndex, source);
-		stored = await uploadFile(client, where, { ...inputs, bytes });
+		const form = await readAsForm(this, itemIndex, source, formEnvelope(inputs.key, inputs.contentType));
+		stored = await uploadFile(client, where, { key: inputs.key, visibility: inputs.visibility, form });
 	}
 	return [{ json: stored, pairedItem: { item: itemIndex } }];
 }

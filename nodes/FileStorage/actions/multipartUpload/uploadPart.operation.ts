@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { assertNotEmpty, readWholeBinary, resolveBinarySource } from '../../helpers/binaryInput';
+import { assertNotEmpty, readAsForm, resolveBinarySource } from '../../helpers/binaryInput';
 import { MAX_PARTS } from '../../helpers/multipartUpload';
 import { uploadPart } from '../../transport/api';
+import { formEnvelope } from '../../transport/formData';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { keyField, readKey, readText, readWholeNumber, showFor, totalPartsField, uploadIdField } from './fields';
 
@@ -48,11 +49,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	assertNotEmpty(this, itemIndex, source);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const client = await clientFor(this, itemIndex, options);
-	const bytes = await readWholeBinary(this, itemIndex, source);
-	const part = await uploadPart(client, where, { uploadId, key, partNumber, totalParts, bytes });
+	const form = await readAsForm(this, itemIndex, source, formEnvelope(key, 'application/octet-stream'));
+	const part = await uploadPart(client, where, { uploadId, key, partNumber, totalParts, form });
 	return [
 		{
-			json: { partNumber: part.partNumber, ETag: part.ETag, uploadId, key, size: bytes.length },
+			json: { partNumber: part.partNumber, ETag: part.ETag, uploadId, key, size: source.size },
 			pairedItem: { item: itemIndex },
 		},
 	];
