@@ -20,6 +20,7 @@ Local File Storage API v1 emulator (development and tests only).
   --min-part-size <bytes>   minimum size of every multipart part but the last (default ${DEFAULTS.minPartSize})
   --max-body-bytes <bytes>  larger request bodies get 413 (default ${DEFAULTS.maxBodyBytes})
   --latency <ms>            delay added before every API response (default 0)
+  --etags <md5|random>      part ETags: md5 of the bytes, or random without hashing (default ${DEFAULTS.etags})
   --fault <spec>            inject faults; repeatable. <spec> is
                             <op>:<500|503|429|reset|hang|drop>[:p=<0..1>][:nth=1,3][:times=N][:seed=N][:parts=1,2]
                             <op> is list, upload, start, uploadPart, complete, cancel, delete,
@@ -87,6 +88,10 @@ export function parseArgs(argv: string[]): EmulatorOptions | 'help' {
 				break;
 			case '--latency':
 				options.latencyMs = integer(flag, value);
+				break;
+			case '--etags':
+				if (value !== 'md5' && value !== 'random') throw new UsageError(`--etags needs md5 or random, got "${value}"`);
+				options.etags = value;
 				break;
 			case '--fault':
 				try {

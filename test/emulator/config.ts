@@ -1,4 +1,4 @@
-import type { Bucket, EmulatorOptions, FaultRule } from './types';
+import type { Bucket, EmulatorOptions, EtagMode, FaultRule } from './types';
 
 export const DEFAULTS = {
 	host: '127.0.0.1',
@@ -13,6 +13,7 @@ export const DEFAULTS = {
 	/** One part may be 5 GiB (spec §4); the form around it needs a little more. */
 	maxBodyBytes: 5 * 1024 * 1024 * 1024 + 1024 * 1024,
 	latencyMs: 0,
+	etags: 'md5' as EtagMode,
 } as const;
 
 /** Spec §4 limits that are not configurable: they are the service's, not ours. */
@@ -41,6 +42,7 @@ export interface ResolvedConfig {
 	maxBodyBytes: number;
 	latencyMs: number;
 	faults: FaultRule[];
+	etags: EtagMode;
 	now: () => number;
 }
 
@@ -62,6 +64,7 @@ export function resolveConfig(options: EmulatorOptions = {}): ResolvedConfig {
 		maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
 		latencyMs: options.latencyMs ?? DEFAULTS.latencyMs,
 		faults: options.faults ?? [],
+		etags: options.etags ?? DEFAULTS.etags,
 		now: options.now ?? Date.now,
 	};
 	const nonNegative: Array<keyof ResolvedConfig> = ['port', 'clockToleranceSeconds', 'minPartSize', 'latencyMs'];
@@ -71,6 +74,9 @@ export function resolveConfig(options: EmulatorOptions = {}): ResolvedConfig {
 	}
 	if (!Number.isFinite(config.maxBodyBytes) || config.maxBodyBytes < 1) {
 		throw new Error(`invalid maxBodyBytes: ${config.maxBodyBytes}`);
+	}
+	if (config.etags !== 'md5' && config.etags !== 'random') {
+		throw new Error(`invalid etags: ${String(config.etags)} (md5 or random)`);
 	}
 	if (!config.accessKey || !config.secretKey || !config.accessId) {
 		throw new Error('accessKey, secretKey and accessId must not be empty');

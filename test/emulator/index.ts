@@ -22,7 +22,8 @@ export { DEFAULTS } from './config';
 /** Marks a folder as ours, so we never adopt (and sweep) a folder holding someone's files. */
 const MARKER = '.file-storage-emulator.json';
 const LOCK = '.lock';
-const FORMAT = 1;
+/** 2: an object's sidecar lists its blobs (`blobs: string[]`) instead of one `blob`. */
+const FORMAT = 2;
 
 async function prepareDataDir(dir: string | undefined): Promise<{ dir: string; owned: boolean }> {
 	if (dir === undefined) {
@@ -175,23 +176,31 @@ async function run(config: ResolvedConfig, dataDir: string, cleanupData: () => P
 		listOpenUploads: () => openUploads(ctx),
 		readObject: async (bucket, region, key) => {
 			if (!objects.hasBucket(bucket, region)) return undefined;
-			const opened = await openObject(objects, () => objects.get(bucket, region, key));
+			const opened = openObject(objects, () => objects.get(bucket, region, key));
 			if (!opened) return undefined;
 			try {
-				const body = await opened.handle.readFile();
-				return { body, contentType: opened.meta.contentType, visibility: opened.meta.visibility };
+				const chunks: Buffer[] = [];
+				for await (const chunk of opened.stream()) chunks.push(chunk as Buffer);
+				return {
+					body: Buffer.concat(chunks),
+					contentType: opened.meta.contentType,
+					visibility: opened.meta.visibility,
+				};
 			} finally {
-				await opened.handle.close();
+				opened.release();
 			}
 		},
 		objectSha256: async (bucket, region, key) => {
 			if (!objects.hasBucket(bucket, region)) return undefined;
-			const opened = await openObject(objects, () => objects.get(bucket, region, key));
+			const opened = openObject(objects, () => objects.get(bucket, region, key));
 			if (!opened) return undefined;
-			const hash = createHash('sha256');
-			for await (const chunk of opened.handle.createReadStream({ highWaterMark: 1 << 20 }))
-				hash.update(chunk as Buffer);
-			return hash.digest('hex');
+			try {
+				const hash = createHash('sha256');
+				for await (const chunk of opened.stream()) hash.update(chunk as Buffer);
+				return hash.digest('hex');
+			} finally {
+				opened.release();
+			}
 		},
 		stop,
 	};

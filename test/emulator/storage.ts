@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { createReadStream, promises as fsp } from 'node:fs';
+import { Readable } from 'node:stream';
 import * as path from 'node:path';
 
 import { forEachLimited, KeyedMutex, randomHex, readJsonSync, removeQuietly, TempDir, writeJsonAtomic } from './fsutil';
@@ -8,10 +9,12 @@ import type { Bucket } from './types';
 
 /**
  * Objects on disk. Layout under `<dataDir>/objects/<bucket dir>/`:
- *   `<sha256(key)>.json`            sidecar: key, size, content type, visibility, blob name
- *   `<sha256(key)>.<version>.blob`  the bytes
- * The sidecar rename is the commit point: until it lands the new bytes are an unreferenced blob,
- * and startup deletes unreferenced blobs. Keys never appear in paths, so no key can escape the
+ *   `<sha256(key)>.json`                 sidecar: key, size, content type, visibility, blob names
+ *   `<sha256(key)>.<version>[-<i>].blob` the bytes: one blob for a single upload, one per part
+ *                                        (in order) for a completed multipart upload
+ * An object's bytes are its blobs concatenated; a multipart complete therefore links the parts
+ * in place instead of copying them. The sidecar rename is the commit point: until it lands the
+ * new bytes are unreferenced blobs, and startup deletes unreferenced blobs. Keys never appear in paths, so no key can escape the
  * data dir or collide with a file-system rule.
  */
 
@@ -26,7 +29,8 @@ export interface ObjectMeta {
 	visibility: Visibility;
 	/** ISO 8601 with milliseconds. */
 	lastModified: string;
-	blob: string;
+	/** The object's bytes are these files of the bucket dir, concatenated in this order. */
+	blobs: string[];
 }
 
 interface BucketState {
@@ -57,6 +61,13 @@ function keyHash(key: string): string {
 export class ObjectStore {
 	private readonly buckets = new Map<string, BucketState>();
 	private readonly lock = new KeyedMutex();
+	/**
+	 * Open readers per blob path. A replaced or deleted object's blobs are unlinked only once
+	 * the last reader is done with them, so a download that opens its blobs one after the other
+	 * never finds one gone.
+	 */
+	private readonly readers = new Map<string, number>();
+	private readonly doomed = new Set<string>();
 
 	constructor(
 		root: string,
@@ -84,7 +95,8 @@ export class ObjectStore {
 			for (const name of sidecars) {
 				const meta = readJsonSync<ObjectMeta>(path.join(state.dir, name));
 				if (!meta || typeof meta.key !== 'string' || `${keyHash(meta.key)}.json` !== name) continue;
-				referenced.add(meta.blob);
+				if (!Array.isArray(meta.blobs) || meta.blobs.length === 0) continue;
+				for (const blob of meta.blobs) referenced.add(blob);
 				state.objects.set(meta.key, meta);
 			}
 			const orphans = names.filter((n) => n.endsWith('.blob') && !referenced.has(n));
@@ -109,10 +121,37 @@ export class ObjectStore {
 		return undefined;
 	}
 
-	blobPath(meta: ObjectMeta): string {
+	blobPaths(meta: ObjectMeta): string[] {
 		const state = this.buckets.get(bucketId(meta.bucket, meta.region));
 		if (!state) throw new Error('unknown bucket');
-		return path.join(state.dir, meta.blob);
+		return meta.blobs.map((b) => path.join(state.dir, b));
+	}
+
+	/** Synchronous on purpose: called right after the lookup, before any removal can run. */
+	acquire(files: string[]): void {
+		for (const f of files) this.readers.set(f, (this.readers.get(f) ?? 0) + 1);
+	}
+
+	release(files: string[]): void {
+		for (const f of files) {
+			const n = (this.readers.get(f) ?? 1) - 1;
+			if (n > 0) {
+				this.readers.set(f, n);
+				continue;
+			}
+			this.readers.delete(f);
+			if (this.doomed.delete(f)) void removeQuietly(f);
+		}
+	}
+
+	/** Unlinks blobs no longer referenced, or marks them for the last reader to unlink. */
+	private async discard(files: string[]): Promise<void> {
+		const now: string[] = [];
+		for (const f of files) {
+			if (this.readers.has(f)) this.doomed.add(f);
+			else now.push(f);
+		}
+		await Promise.all(now.map((f) => removeQuietly(f)));
 	}
 
 	children(bucket: string, region: string, prefix: string): ListEntry[] {
@@ -131,27 +170,38 @@ export class ObjectStore {
 	 * commit ever does.
 	 */
 	newBlobFile(bucket: string, region: string, key: string): string {
+		return this.newBlobFiles(bucket, region, key, 1)[0];
+	}
+
+	/** `count` blob paths for one new version of `key` (the parts of a multipart complete). */
+	newBlobFiles(bucket: string, region: string, key: string, count: number): string[] {
 		const state = this.mustBucket(bucket, region);
-		return path.join(state.dir, `${keyHash(key)}.${Date.now().toString(36)}${randomHex(6)}.blob`);
+		const base = `${keyHash(key)}.${Date.now().toString(36)}${randomHex(6)}`;
+		if (count === 1) return [path.join(state.dir, `${base}.blob`)];
+		return Array.from({ length: count }, (_, i) => path.join(state.dir, `${base}-${i}.blob`));
 	}
 
 	/**
-	 * Makes `blobFile` (from newBlobFile) the object's bytes. Replacing an existing key is [ours];
-	 * the previous blob is removed after the new sidecar is in place, so readers never see a
-	 * missing object. On failure the new blob is removed.
+	 * Makes `blobFiles` (from newBlobFile(s), in order) the object's bytes. Replacing an existing
+	 * key is [ours]; the previous blobs are removed after the new sidecar is in place, so readers
+	 * never see a missing object. On failure the new blobs are removed.
 	 */
 	async commit(
 		bucket: string,
 		region: string,
 		key: string,
-		blobFile: string,
+		blobFiles: string | string[],
 		info: { size: number; contentType: string; visibility: Visibility },
 	): Promise<ObjectMeta> {
 		const state = this.mustBucket(bucket, region);
 		const hash = keyHash(key);
-		const blob = path.basename(blobFile);
-		if (path.dirname(blobFile) !== state.dir || !blob.startsWith(`${hash}.`)) {
-			throw new Error('commit needs a blob file from newBlobFile for the same key');
+		const files = typeof blobFiles === 'string' ? [blobFiles] : blobFiles;
+		const blobs = files.map((f) => path.basename(f));
+		if (
+			files.length === 0 ||
+			files.some((f, i) => path.dirname(f) !== state.dir || !blobs[i].startsWith(`${hash}.`))
+		) {
+			throw new Error('commit needs blob files from newBlobFile(s) for the same key');
 		}
 		return this.lock.run(`${bucketId(bucket, region)}\n${key}`, async () => {
 			const meta: ObjectMeta = {
@@ -162,18 +212,21 @@ export class ObjectStore {
 				contentType: info.contentType,
 				visibility: info.visibility,
 				lastModified: new Date().toISOString(),
-				blob,
+				blobs,
 			};
 			try {
 				await writeJsonAtomic(this.tmp, path.join(state.dir, `${hash}.json`), meta);
 			} catch (err) {
-				await removeQuietly(blobFile);
+				await Promise.all(files.map((f) => removeQuietly(f)));
 				throw err;
 			}
 			const previous = state.objects.get(key);
 			state.objects.set(key, meta);
 			state.version++;
-			if (previous && previous.blob !== blob) await removeQuietly(path.join(state.dir, previous.blob));
+			if (previous) {
+				const kept = new Set(blobs);
+				await this.discard(previous.blobs.filter((b) => !kept.has(b)).map((b) => path.join(state.dir, b)));
+			}
 			return meta;
 		});
 	}
@@ -186,7 +239,7 @@ export class ObjectStore {
 			await fsp.rm(path.join(state.dir, `${keyHash(key)}.json`), { force: true });
 			state.objects.delete(key);
 			state.version++;
-			await removeQuietly(path.join(state.dir, meta.blob));
+			await this.discard(meta.blobs.map((b) => path.join(state.dir, b)));
 			return true;
 		});
 	}
@@ -198,23 +251,37 @@ export class ObjectStore {
 	}
 }
 
+export interface OpenedObject {
+	meta: ObjectMeta;
+	/** The object's bytes: its blobs in order, each opened only when its turn comes. */
+	stream(): Readable;
+	/** Lets go of the blobs without reading them (idempotent; stream() does it when it ends). */
+	release(): void;
+}
+
 /**
- * Opens the object's current blob. A concurrent replace may unlink the blob between lookup and
- * open; looking up again then finds the new one. An open handle keeps its bytes readable even
- * if the object is replaced or deleted while they stream out.
+ * Looks the object up and pins its blobs: a concurrent replace or delete leaves them on disk
+ * until the reader releases them, so the bytes stay readable while they stream out.
  */
-export async function openObject(
-	store: ObjectStore,
-	lookup: () => ObjectMeta | undefined,
-): Promise<{ meta: ObjectMeta; handle: fsp.FileHandle } | undefined> {
-	for (let attempt = 0; attempt < 5; attempt++) {
-		const meta = lookup();
-		if (!meta) return undefined;
+export function openObject(store: ObjectStore, lookup: () => ObjectMeta | undefined): OpenedObject | undefined {
+	const meta = lookup();
+	if (!meta) return undefined;
+	const files = store.blobPaths(meta);
+	store.acquire(files);
+	let released = false;
+	const release = () => {
+		if (released) return;
+		released = true;
+		store.release(files);
+	};
+	async function* chunks(): AsyncGenerator<Buffer> {
 		try {
-			return { meta, handle: await fsp.open(store.blobPath(meta), 'r') };
-		} catch (err) {
-			if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+			for (const file of files) {
+				for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
+			}
+		} finally {
+			release();
 		}
 	}
-	return undefined;
+	return { meta, stream: () => Readable.from(chunks(), { objectMode: false }), release };
 }

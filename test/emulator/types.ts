@@ -57,8 +57,15 @@ export interface EmulatorOptions {
 	maxBodyBytes?: number;
 	latencyMs?: number;
 	faults?: FaultRule[];
+	/**
+	 * How part ETags are made: `md5` (default) is `"` + md5 hex of the part + `"`; `random` is
+	 * `"` + 32 random hex digits + `"`, with no hash over the bytes (for throughput benchmarks).
+	 */
+	etags?: EtagMode;
 	now?: () => number;
 }
+
+export type EtagMode = 'md5' | 'random';
 
 export interface EmulatorStats {
 	requests: Record<Operation, number>;

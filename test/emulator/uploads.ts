@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, promises as fsp } from 'node:fs';
+import { constants as fsConstants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 
 import { KeyedMutex, randomHex, readJsonSync, removeQuietly, TempDir, writeJsonAtomic } from './fsutil';
 import type { Visibility } from './storage';
@@ -135,29 +134,32 @@ export class UploadStore {
 	}
 
 	/**
-	 * Runs `validate` and, if it passes, streams the chosen parts into `target`, all under the
-	 * upload's lock so no part can change in between. `finish` commits the object; only then is
-	 * the upload removed, so a failed commit leaves the upload intact for a retry.
+	 * Runs `validate` and, if it passes, hard-links the chosen part files to `targets` (object
+	 * blobs, in order), all under the upload's lock so no part can change in between. No byte is
+	 * copied: complete costs O(parts), whatever the size. `finish` commits the object; only then
+	 * is the upload removed, so a failed commit leaves the upload intact for a retry, and a crash
+	 * in between leaves both (completing again gives the same object). Linking rather than
+	 * renaming keeps the parts in place until that point.
 	 */
 	async complete<T, E>(
 		upload: Upload,
 		validate: (upload: Upload) => { ok: true; parts: PartInfo[] } | { ok: false; error: E },
-		target: string,
-		finish: (size: number) => Promise<T>,
+		targets: (count: number) => string[],
+		finish: (files: string[], size: number) => Promise<T>,
 	): Promise<{ ok: true; value: T } | { ok: false; error: E }> {
 		return this.lock.run(upload.uploadId, async () => {
 			if (!upload.open || this.uploads.get(upload.uploadId) !== upload) throw new UploadGoneError();
 			const checked = validate(upload);
 			if (!checked.ok) return checked;
 			const dir = path.join(this.root, upload.uploadId);
-			const files = checked.parts.map((p) => path.join(dir, p.file));
+			const files = targets(checked.parts.length);
 			let value: T;
 			try {
-				await pipeline(concatFiles(files), createWriteStream(target, { flags: 'wx', highWaterMark: 1 << 20 }));
+				for (let i = 0; i < files.length; i++) await linkOrCopy(path.join(dir, checked.parts[i].file), files[i]);
 				const size = checked.parts.reduce((sum, p) => sum + p.size, 0);
-				value = await finish(size);
+				value = await finish(files, size);
 			} catch (err) {
-				await removeQuietly(target);
+				await Promise.all(files.map((f) => removeQuietly(f)));
 				throw err;
 			}
 			upload.open = false;
@@ -177,8 +179,13 @@ export class UploadStore {
 	}
 }
 
-async function* concatFiles(files: string[]): AsyncGenerator<Buffer> {
-	for (const file of files) {
-		for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
+/** A hard link (same file system: the data dir); a copy where the file system has none. */
+async function linkOrCopy(from: string, to: string): Promise<void> {
+	try {
+		await fsp.link(from, to);
+	} catch (err) {
+		const code = (err as NodeJS.ErrnoException).code;
+		if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EXDEV' && code !== 'EMLINK') throw err;
+		await fsp.copyFile(from, to, fsConstants.COPYFILE_EXCL);
 	}
 }

@@ -30,9 +30,9 @@ function keyFromPath(rawPath: string, accessId: string): string | undefined {
 export async function cdn(ctx: ServerContext, r: RouteRequest): Promise<void> {
 	const key = keyFromPath(r.target.path, ctx.config.accessId);
 	if (key === undefined) throw notFound('File not found');
-	const opened = await openObject(ctx.objects, () => ctx.objects.findAnywhere(key));
+	const opened = openObject(ctx.objects, () => ctx.objects.findAnywhere(key));
 	if (!opened) throw notFound('File not found');
-	const { meta, handle } = opened;
+	const { meta } = opened;
 	try {
 		if (meta.visibility === 'private') {
 			const q = r.target.query;
@@ -53,15 +53,13 @@ export async function cdn(ctx: ServerContext, r: RouteRequest): Promise<void> {
 			'Last-Modified': new Date(meta.lastModified).toUTCString(),
 			'Cache-Control': meta.visibility === 'public' ? 'public, max-age=60' : 'private, no-store',
 		});
-	} catch (err) {
-		await handle.close();
-		throw err;
+		if (r.req.method === 'HEAD') {
+			r.res.end();
+			return;
+		}
+		// A client leaving mid-download is its business; the blobs are released either way.
+		await pipeline(opened.stream(), r.res).catch(() => undefined);
+	} finally {
+		opened.release();
 	}
-	if (r.req.method === 'HEAD') {
-		await handle.close();
-		r.res.end();
-		return;
-	}
-	// A client leaving mid-download is its business; the handle closes either way.
-	await pipeline(handle.createReadStream({ highWaterMark: 1 << 20 }), r.res).catch(() => undefined);
 }
