@@ -14,8 +14,8 @@ import type { Bucket } from './types';
  *                                        (in order) for a completed multipart upload
  * An object's bytes are its blobs concatenated; a multipart complete therefore links the parts
  * in place instead of copying them. The sidecar rename is the commit point: until it lands the
- * new bytes are unreferenced blobs, and startup deletes unreferenced blobs. Keys never appear in paths, so no key can escape the
- * data dir or collide with a file-system rule.
+ * new bytes are unreferenced blobs, and startup deletes unreferenced blobs. Keys never appear
+ * in paths, so no key can escape the data dir or collide with a file-system rule.
  */
 
 export type Visibility = 'public' | 'private';
@@ -197,10 +197,7 @@ export class ObjectStore {
 		const hash = keyHash(key);
 		const files = typeof blobFiles === 'string' ? [blobFiles] : blobFiles;
 		const blobs = files.map((f) => path.basename(f));
-		if (
-			files.length === 0 ||
-			files.some((f, i) => path.dirname(f) !== state.dir || !blobs[i].startsWith(`${hash}.`))
-		) {
+		if (files.length === 0 || files.some((f, i) => path.dirname(f) !== state.dir || !blobs[i].startsWith(`${hash}.`))) {
 			throw new Error('commit needs blob files from newBlobFile(s) for the same key');
 		}
 		return this.lock.run(`${bucketId(bucket, region)}\n${key}`, async () => {
