@@ -126,7 +126,8 @@ async function main(): Promise<void> {
 	process.stdout.write(
 		`listening on ${emulator.url}\n` +
 			`  access key ${emulator.accessKey}\n` +
-			`  secret key ${emulator.secretKey}\n` +
+			// A secret someone chose is not echoed to logs; the documented default is.
+			`  secret key ${emulator.secretKey === DEFAULTS.secretKey ? emulator.secretKey : '(as given, not shown)'}\n` +
 			`  access id  ${emulator.accessId}\n` +
 			`  buckets    ${emulator.buckets.map((b) => `${b.name}@${b.region}`).join(', ')}\n` +
 			`  data dir   ${emulator.dataDir}${options.dataDir === undefined ? ' (temporary)' : ''}\n`,

@@ -1,0 +1,134 @@
+/**
+ * `npm run dev`: build and watch the package, start the emulator and a real n8n with the package
+ * loaded as a user's install, an owner account, the example credential and workflows; Ctrl-C
+ * stops all of it.
+ *
+ *   DEV_N8N_PORT (5678)  DEV_EMULATOR_PORT (9480)  DEV_OWNER_EMAIL  DEV_OWNER_PASSWORD
+ *   npm run dev -- --reset    start from empty data (deletes .dev-data/)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+
+import { DEFAULTS as EMULATOR_DEFAULTS } from '../../test/emulator/config';
+import { ensureRuntime } from '../real-n8n/install';
+import { stopStarted, track } from '../real-n8n/process';
+import { PACKAGE_ROOT, PROFILES } from '../real-n8n/profiles';
+import { preparePackageCopy, startStack, type Stack } from './stack';
+
+const DATA_DIR = path.join(PACKAGE_ROOT, '.dev-data');
+
+function say(line: string): void {
+	process.stdout.write(`[dev] ${line}\n`);
+}
+
+function port(name: string, fallback: number): number {
+	const value = process.env[name];
+	if (!value) return fallback;
+	if (!/^\d+$/.test(value) || Number(value) > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
+	return Number(value);
+}
+
+/**
+ * `tsc --watch` compiling the node into the package copy n8n loads; resolves once the first
+ * compile is done. Later compiles make n8n reload the node.
+ */
+async function watch(outDir: string): Promise<ChildProcess> {
+	const tsc = require.resolve('typescript/bin/tsc');
+	const child = track(
+		spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', outDir, '--watch', '--preserveWatchOutput'], {
+			cwd: PACKAGE_ROOT,
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		}),
+	);
+	let compiles = 0;
+	let firstDone: () => void = () => undefined;
+	const first = new Promise<void>((resolve) => (firstDone = resolve));
+	const show = (chunk: string) => {
+		for (const line of chunk.split('\n')) {
+			const text = line.replace(/\u001b\[[0-9;]*m/g, '').trim();
+			if (!text) continue;
+			if (/error TS/.test(text)) say(`build: ${text}`);
+			const found = /Found (\d+) errors?/.exec(text);
+			if (!found) continue;
+			compiles++;
+			if (compiles === 1) {
+				if (found[1] !== '0') say(`build: ${found[1]} TypeScript error(s); n8n gets what compiled`);
+				firstDone();
+			} else {
+				say(found[1] === '0' ? 'build: compiled; n8n reloads the node' : `build: ${found[1]} TypeScript error(s)`);
+			}
+		}
+	};
+	child.stdout?.setEncoding('utf8').on('data', show);
+	child.stderr?.setEncoding('utf8').on('data', show);
+	const exited = new Promise<void>((_, reject) => child.once('exit', (code) => reject(new Error(`tsc --watch exited (${code})`))));
+	await Promise.race([first, exited]);
+	return child;
+}
+
+let stopping: Promise<void> | undefined;
+
+/** Ends everything started so far, whichever step of the start-up we are in. */
+function shutdown(why: string, code: number): Promise<void> {
+	return (stopping ??= (async () => {
+		say(`${why}: stopping what was started (n8n, the emulator, the compiler)`);
+		await stopStarted(20000);
+		say('stopped');
+		process.exit(code);
+	})());
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	process.on('SIGINT', () => void shutdown('Ctrl-C', 0));
+	process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
+	if (process.argv.includes('--reset')) {
+		say(`deleting ${path.relative(process.cwd(), DATA_DIR)}`);
+		await fsp.rm(DATA_DIR, { recursive: true, force: true });
+	}
+	await ensureRuntime(PROFILES.current, say);
+	const packageDir = path.join(DATA_DIR, 'package');
+	say(`building the package into ${path.relative(process.cwd(), packageDir)} and watching nodes/ and credentials/`);
+	await preparePackageCopy(packageDir);
+	await watch(path.join(packageDir, 'dist'));
+	let stack: Stack;
+	try {
+		stack = await startStack({
+			dataDir: DATA_DIR,
+			packageDir,
+			n8nPort: port('DEV_N8N_PORT', 5678),
+			emulatorPort: port('DEV_EMULATOR_PORT', EMULATOR_DEFAULTS.port),
+			hotReload: true,
+			log: say,
+		});
+	} catch (err) {
+		say(`could not start: ${(err as Error).message}`);
+		await shutdown('start failed', 1);
+		return;
+	}
+	const seconds = Math.round((Date.now() - started) / 1000);
+	process.stdout.write(
+		[
+			'',
+			`  n8n editor   ${stack.editorUrl}`,
+			`  log in as    ${stack.owner.email} / ${stack.owner.password}`,
+			`  emulator     ${stack.emulatorUrl} (bucket ${EMULATOR_DEFAULTS.buckets[0].name}, region ${EMULATOR_DEFAULTS.buckets[0].region})`,
+			`  credential   "File Storage (local emulator)"`,
+			'  workflows    File Storage example: upload a file / multipart-upload a large generated file /',
+			'               list the bucket / upload what is POSTed to a webhook',
+			`  webhook      curl -H 'content-type: application/octet-stream' --data-binary @some-file '${stack.editorUrl}/webhook/file-storage-upload?key=some-file'`,
+			`  logs         ${path.relative(process.cwd(), stack.logDir)}/`,
+			`  ready after ${seconds} s; edit nodes/ or credentials/ and n8n reloads the node. Ctrl-C stops everything.`,
+			'',
+		].join('\n') + '\n',
+	);
+	const why = await stack.died;
+	await shutdown(`${why}; see ${path.relative(process.cwd(), stack.logDir)}/`, 1);
+}
+
+main().catch((err: Error) => {
+	process.stderr.write(`[dev] ${err.stack ?? err.message}\n`);
+	void shutdown('error', 1);
+});

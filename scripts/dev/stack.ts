@@ -1,0 +1,194 @@
+/**
+ * The development stack behind `npm run dev`: the emulator, a real n8n with this package linked
+ * in as a user's install, an owner account, the example credential and workflows. The browser test
+ * starts the same stack on free ports in a temporary folder.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+
+import { DEFAULTS as EMULATOR_DEFAULTS } from '../../test/emulator/config';
+import { ensureRuntime } from '../real-n8n/install';
+import {
+	EXAMPLE_IDS,
+	activateWorkflow,
+	exampleWorkflowFiles,
+	importCredential,
+	importWorkflows,
+	linkPackage,
+	ownerEnv,
+	type Owner,
+} from '../real-n8n/instance';
+import { login, startN8n, type N8nInstance, type RunningN8n } from '../real-n8n/n8n';
+import { isPortFree, stopGroup, track } from '../real-n8n/process';
+import { PACKAGE_ROOT, PROFILES } from '../real-n8n/profiles';
+
+export const DEV_OWNER: Owner = {
+	email: process.env.DEV_OWNER_EMAIL || 'owner@example.com',
+	password: process.env.DEV_OWNER_PASSWORD || 'FileStorage-dev-1',
+	firstName: 'Dev',
+	lastName: 'Owner',
+};
+
+export interface StackOptions {
+	/** Emulator data, n8n user folder and logs live here. */
+	dataDir: string;
+	/** The package folder n8n loads (a built package: package.json + dist/). */
+	packageDir: string;
+	n8nPort: number;
+	/** 0 picks a free port. */
+	emulatorPort: number;
+	/** n8n reloads the package when dist/ changes (needs NODE_ENV unset). */
+	hotReload: boolean;
+	log: (line: string) => void;
+}
+
+export interface Stack {
+	editorUrl: string;
+	emulatorUrl: string;
+	owner: Owner;
+	logDir: string;
+	n8n: RunningN8n;
+	emulator: ChildProcess;
+	/** Resolves when any process of the stack ends by itself. */
+	died: Promise<string>;
+	stop(): Promise<void>;
+}
+
+/** The emulator CLI as a child process; resolves with its URL once it listens. */
+async function startEmulator(port: number, dataDir: string, logFile: string): Promise<{ child: ChildProcess; url: string }> {
+	const child = track(
+		spawn(
+			process.execPath,
+			['-r', 'ts-node/register/transpile-only', path.join('test', 'emulator', 'cli.ts'), '--port', String(port), '--data-dir', dataDir],
+			{ cwd: PACKAGE_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+		),
+	);
+	const log = createWriteStream(logFile, { flags: 'a' });
+	child.once('exit', () => log.end());
+	let output = '';
+	const url = await new Promise<string>((resolve, reject) => {
+		const timer = setTimeout(() => reject(new Error(`the emulator did not start in time:\n${output}`)), 60000);
+		const onData = (chunk: string) => {
+			// The emulator announces its signing secret; it has no place in a log or a message.
+			const shown = chunk.replace(/(secret key\s+)\S+/g, '$1(not shown)');
+			output += shown;
+			log.write(shown);
+			const match = /listening on (http:\/\/\S+)/.exec(output);
+			if (match) {
+				clearTimeout(timer);
+				resolve(match[1]);
+			}
+		};
+		child.stdout?.setEncoding('utf8').on('data', onData);
+		child.stderr?.setEncoding('utf8').on('data', onData);
+		child.once('exit', (code) => {
+			clearTimeout(timer);
+			reject(new Error(`the emulator exited (${code}) before listening:\n${output}`));
+		});
+	}).catch(async (err: Error) => {
+		await stopGroup(child, 5000);
+		throw err;
+	});
+	return { child, url };
+}
+
+export async function startStack(options: StackOptions): Promise<Stack> {
+	const { log } = options;
+	const runtime = await ensureRuntime(PROFILES.current, log);
+	const userFolder = path.join(options.dataDir, 'n8n');
+	const logDir = path.join(options.dataDir, 'logs');
+	await fsp.mkdir(logDir, { recursive: true });
+	if (!(await isPortFree(options.n8nPort))) {
+		throw new Error(`port ${options.n8nPort} is taken (another n8n?); set DEV_N8N_PORT to use another one`);
+	}
+
+	log(`starting the emulator (data in ${path.relative(process.cwd(), path.join(options.dataDir, 'emulator'))})`);
+	const emulator = await startEmulator(options.emulatorPort, path.join(options.dataDir, 'emulator'), path.join(logDir, 'emulator.log'));
+	const stopEmulator = () => stopGroup(emulator.child, 10000);
+	try {
+		await linkPackage(userFolder, options.packageDir);
+		const instance: N8nInstance = { runtime, userFolder, env: {} };
+		// Imported again only when the emulator's address changed, so edits made in the editor stay.
+		const credentialMarker = path.join(userFolder, '.credential-base-url');
+		const importedFor = await fsp.readFile(credentialMarker, 'utf8').catch(() => '');
+		if (importedFor !== emulator.url) {
+			log('importing the example credential (pointing at the emulator)');
+			await importCredential(instance, {
+				accessKey: EMULATOR_DEFAULTS.accessKey,
+				secretKey: EMULATOR_DEFAULTS.secretKey,
+				baseUrl: emulator.url,
+			});
+			await fsp.writeFile(credentialMarker, emulator.url);
+		}
+		const imported = path.join(userFolder, '.examples-imported');
+		if (!existsSync(imported)) {
+			// Only once, so edits made in the editor survive the next `npm run dev`.
+			log('importing the example workflows');
+			await importWorkflows(instance, exampleWorkflowFiles());
+			await activateWorkflow(instance, EXAMPLE_IDS.webhook);
+			await fsp.writeFile(imported, `${new Date().toISOString()}\n`);
+		}
+		log(`starting n8n ${runtime.profile.n8nVersion} (log in ${path.relative(process.cwd(), path.join(logDir, 'n8n.log'))})`);
+		const n8n = await startN8n(instance, {
+			port: options.n8nPort,
+			logFile: path.join(logDir, 'n8n.log'),
+			webhookPaths: ['file-storage-upload'],
+			env: {
+				...ownerEnv(runtime, DEV_OWNER),
+				// n8n only hot-reloads packages in development mode.
+				...(options.hotReload ? { NODE_ENV: undefined, N8N_DEV_RELOAD: 'true' } : {}),
+			},
+		});
+		try {
+			// Proves the owner exists and the editor's API answers before the URL is announced.
+			await login(n8n.url, DEV_OWNER.email, DEV_OWNER.password);
+		} catch (err) {
+			await n8n.stop();
+			throw err;
+		}
+		const died = Promise.race([
+			new Promise<string>((resolve) => n8n.child.once('exit', (code) => resolve(`n8n exited (${code})`))),
+			new Promise<string>((resolve) => emulator.child.once('exit', (code) => resolve(`the emulator exited (${code})`))),
+		]);
+		return {
+			editorUrl: n8n.url,
+			emulatorUrl: emulator.url,
+			owner: DEV_OWNER,
+			logDir,
+			n8n,
+			emulator: emulator.child,
+			died,
+			stop: async () => {
+				await Promise.allSettled([n8n.stop(), stopEmulator()]);
+			},
+		};
+	} catch (err) {
+		await stopEmulator();
+		throw err;
+	}
+}
+
+/**
+ * n8n's hot reload watches the whole folder of the package, recursively. The repository root holds
+ * n8n's own data, logs and the 3 GB runtime cache, so linking it would reload on every database
+ * write, and on its own log lines. `npm run dev` therefore gives n8n an installed-like copy of the
+ * package instead: package.json and icons copied, dist/ written by `tsc --watch`.
+ */
+export async function preparePackageCopy(dir: string): Promise<void> {
+	await fsp.rm(dir, { recursive: true, force: true });
+	await fsp.mkdir(dir, { recursive: true });
+	for (const file of ['package.json', 'index.js', 'LICENSE.md', 'README.md']) {
+		if (existsSync(path.join(PACKAGE_ROOT, file))) await fsp.copyFile(path.join(PACKAGE_ROOT, file), path.join(dir, file));
+	}
+	// What gulp's build:icons copies next to the compiled files.
+	for (const top of ['nodes', 'credentials']) {
+		const entries = (await fsp.readdir(path.join(PACKAGE_ROOT, top), { recursive: true })) as string[];
+		for (const entry of entries) {
+			if (!/\.(svg|png)$|\.node\.json$/.test(entry)) continue;
+			const target = path.join(dir, 'dist', top, entry);
+			await fsp.mkdir(path.dirname(target), { recursive: true });
+			await fsp.copyFile(path.join(PACKAGE_ROOT, top, entry), target);
+		}
+	}
+}

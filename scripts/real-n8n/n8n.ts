@@ -1,0 +1,257 @@
+/**
+ * Running a real n8n on one user folder: its CLI (import, execute, publish) and `n8n start`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import * as path from 'node:path';
+
+import type { InstalledRuntime } from './install';
+import { capture, freePort, sleep, stopGroup, track, type Captured } from './process';
+
+export type Env = Record<string, string | undefined>;
+
+export interface N8nInstance {
+	runtime: InstalledRuntime;
+	/** N8N_USER_FOLDER: n8n keeps its database, config and installed nodes in `<it>/.n8n`. */
+	userFolder: string;
+	/** Added to every process of this instance. */
+	env: Env;
+}
+
+// The parent's own n8n and Node settings must not leak into the child: jest sets NODE_ENV=test,
+// which makes `n8n execute` print nothing, and a developer's N8N_* would change what is tested.
+const INHERITED_PREFIXES_DROPPED = ['N8N_', 'DB_', 'EXECUTIONS_', 'QUEUE_', 'GENERIC_', 'WEBHOOK_URL'];
+const INHERITED_DROPPED = new Set(['NODE_ENV', 'NODE_OPTIONS', 'NODE_PATH']);
+
+/** Settings every run here shares; see scripts/real-n8n/README.md for why each is set. */
+export function baseEnv(instance: N8nInstance, extra: Env = {}): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [name, value] of Object.entries(process.env)) {
+		if (INHERITED_DROPPED.has(name) || INHERITED_PREFIXES_DROPPED.some((prefix) => name.startsWith(prefix))) continue;
+		env[name] = value;
+	}
+	Object.assign(env, {
+		// n8n starts its task runner as plain `node`, which must be the Node it runs on.
+		PATH: `${instance.runtime.nodeBinDir}${path.delimiter}${process.env.PATH ?? ''}`,
+		N8N_USER_FOLDER: instance.userFolder,
+		// Its settings file holds the encryption key: owner-only, without n8n 1.x warning about it.
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		DB_TYPE: 'sqlite',
+		NODE_ENV: 'production',
+		N8N_LOG_LEVEL: 'info',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		// The editor is reached over plain http on loopback.
+		N8N_SECURE_COOKIE: 'false',
+		...instance.runtime.profile.env,
+	});
+	for (const [name, value] of Object.entries({ ...instance.env, ...extra })) {
+		if (value === undefined) delete env[name];
+		else env[name] = value;
+	}
+	return env;
+}
+
+export interface CliResult extends Captured {
+	/** stdout and stderr, for messages in failed assertions. */
+	output: string;
+}
+
+/** Runs one n8n CLI command to its end. Parallel n8n processes each need their own broker port. */
+export async function n8nCli(instance: N8nInstance, args: string[], options: { env?: Env; timeoutMs?: number } = {}): Promise<CliResult> {
+	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...options.env });
+	const result = await capture(instance.runtime.nodeBin, [instance.runtime.n8nBin, ...args], {
+		cwd: instance.userFolder,
+		env,
+		timeoutMs: options.timeoutMs ?? 180000,
+	});
+	return { ...result, output: `${result.stdout}\n${result.stderr}` };
+}
+
+export async function n8nCliOk(instance: N8nInstance, args: string[], options: { env?: Env; timeoutMs?: number } = {}): Promise<CliResult> {
+	const result = await n8nCli(instance, args, options);
+	if (result.code !== 0) {
+		throw new Error(`n8n ${args[0]} failed (exit ${result.code}${result.timedOut ? ', timed out' : ''}):\n${tail(result.output, 40)}`);
+	}
+	return result;
+}
+
+/** The last lines of some output, each cut short: a run's JSON can hold megabytes of base64 on one line. */
+export function tail(text: string, lines: number): string {
+	return text
+		.trimEnd()
+		.split('\n')
+		.slice(-lines)
+		.map((line) => (line.length > 400 ? `${line.slice(0, 400)}… (${line.length} characters)` : line))
+		.join('\n');
+}
+
+export interface RunItem {
+	json: Record<string, unknown>;
+	binary?: Record<string, { id?: string; data?: string; fileName?: string; mimeType?: string }>;
+}
+
+export interface NodeRun {
+	executionStatus?: string;
+	error?: { message?: string; description?: string };
+	data?: { main: RunItem[][] };
+}
+
+/** What `n8n execute --rawOutput` prints after its log lines: the run, from the first line that is exactly `{`. */
+export interface ExecutionRun {
+	status?: string;
+	finished?: boolean;
+	data: {
+		resultData: {
+			error?: { message?: string; description?: string; node?: { name?: string } };
+			lastNodeExecuted?: string;
+			runData: Record<string, NodeRun[]>;
+		};
+	};
+}
+
+export interface ExecuteResult extends CliResult {
+	run?: ExecutionRun;
+}
+
+export async function executeWorkflow(instance: N8nInstance, workflowId: string, options: { env?: Env; timeoutMs?: number } = {}): Promise<ExecuteResult> {
+	const result = await n8nCli(instance, ['execute', `--id=${workflowId}`, '--rawOutput'], options);
+	return { ...result, run: parseRun(result.stdout) };
+}
+
+export function parseRun(stdout: string): ExecutionRun | undefined {
+	const lines = stdout.split('\n');
+	const start = lines.indexOf('{');
+	if (start === -1) return undefined;
+	const end = lines.lastIndexOf('}');
+	try {
+		return JSON.parse(lines.slice(start, end + 1).join('\n')) as ExecutionRun;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The JSON of every item a node put out on its first output in its first run. */
+export function nodeJson(run: ExecutionRun | undefined, nodeName: string): Array<Record<string, unknown>> {
+	const items = run?.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? [];
+	return items.map((item) => item.json);
+}
+
+export interface RunningN8n {
+	url: string;
+	port: number;
+	child: ChildProcess;
+	/** Everything n8n printed so far. */
+	output(): string;
+	stop(): Promise<void>;
+}
+
+export interface StartOptions {
+	port?: number;
+	env?: Env;
+	/** Also copy n8n's output here (the dev script shows it in a log file). */
+	logFile?: string;
+	readyTimeoutMs?: number;
+	/** Also wait for these production webhook paths: n8n reports ready before it has registered them. */
+	webhookPaths?: string[];
+}
+
+/** `n8n start` on 127.0.0.1, resolved once `/healthz/readiness` answers 200. */
+export async function startN8n(instance: N8nInstance, options: StartOptions = {}): Promise<RunningN8n> {
+	const port = options.port ?? (await freePort());
+	const env = baseEnv(instance, {
+		N8N_PORT: String(port),
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		...options.env,
+	});
+	const child = track(
+		spawn(instance.runtime.nodeBin, [instance.runtime.n8nBin, 'start'], {
+			cwd: instance.userFolder,
+			env,
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		}),
+	);
+	let output = '';
+	const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
+	for (const stream of [child.stdout, child.stderr]) {
+		stream?.setEncoding('utf8').on('data', (chunk: string) => {
+			// Keep the start and the last part: a dev session may run for hours.
+			output = output.length > 2_000_000 ? output.slice(0, 200_000) + output.slice(-1_000_000) : output;
+			output += chunk;
+			log?.write(chunk);
+		});
+	}
+	const url = `http://127.0.0.1:${port}`;
+	const running: RunningN8n = {
+		url,
+		port,
+		child,
+		output: () => output,
+		stop: async () => {
+			await stopGroup(child, 20000);
+			await new Promise<void>((resolve) => (log ? log.end(resolve) : resolve()));
+		},
+	};
+	const deadline = Date.now() + (options.readyTimeoutMs ?? 180000);
+	for (;;) {
+		if (child.exitCode !== null || child.signalCode !== null) {
+			await running.stop();
+			throw new Error(`n8n start exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${tail(output, 40)}`);
+		}
+		if ((await isReady(url)) && (await webhooksRegistered(url, options.webhookPaths ?? []))) return running;
+		if (Date.now() > deadline) {
+			await running.stop();
+			throw new Error(`n8n start was not ready at ${url} in time:\n${tail(output, 40)}`);
+		}
+		await sleep(500);
+	}
+}
+
+/** A CORS preflight answers 2xx only for a registered webhook, and runs nothing. */
+async function webhooksRegistered(url: string, paths: string[]): Promise<boolean> {
+	for (const webhookPath of paths) {
+		try {
+			const response = await fetch(`${url}/webhook/${webhookPath}`, {
+				method: 'OPTIONS',
+				headers: { origin: url, 'access-control-request-method': 'POST' },
+				signal: AbortSignal.timeout(2000),
+			});
+			await response.arrayBuffer();
+			if (!response.ok) return false;
+		} catch {
+			return false;
+		}
+	}
+	return true;
+}
+
+async function isReady(url: string): Promise<boolean> {
+	try {
+		const response = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+		await response.arrayBuffer();
+		return response.status === 200;
+	} catch {
+		return false;
+	}
+}
+
+/** Logs in to the editor's REST API and returns the session cookie. */
+export async function login(url: string, email: string, password: string): Promise<string> {
+	const response = await fetch(`${url}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: email, email, password }),
+		signal: AbortSignal.timeout(30000),
+	});
+	const body = await response.text();
+	if (response.status !== 200) throw new Error(`login as ${email} failed: HTTP ${response.status} ${body.slice(0, 300)}`);
+	const cookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
+	if (!cookie) throw new Error('login answered 200 but set no n8n-auth cookie');
+	return cookie.split(';')[0];
+}

@@ -1,0 +1,124 @@
+/**
+ * The node in n8n's real editor, in headless Chromium: the `npm run dev` stack (on free ports, in a
+ * temporary folder) is logged in to, the upload example runs green with the example credential
+ * selected, and the node's panel offers the operations. Saves a screenshot of the panel; with
+ * UPDATE_SCREENSHOTS=1 it becomes the one the README shows (docs/screenshots/).
+ *
+ * Needs Debian's Chromium at /usr/bin/chromium (apt-get install chromium), or CHROMIUM_PATH.
+ */
+import { existsSync, promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+import { startStack, type Stack } from '../../scripts/dev/stack';
+import { EXAMPLE_IDS } from '../../scripts/real-n8n/instance';
+import { freePort } from '../../scripts/real-n8n/process';
+import { PACKAGE_ROOT } from '../../scripts/real-n8n/profiles';
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+// Flags for a machine without a GPU, a sandbox-capable kernel setup for root, or outside network.
+const CHROMIUM_FLAGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
+	? path.join(PACKAGE_ROOT, 'docs', 'screenshots', 'file-storage-node.png')
+	: path.join(PACKAGE_ROOT, '.cache', 'screenshots', 'file-storage-node.png');
+const STEP_TIMEOUT_MS = 60000;
+
+let root = '';
+let stack: Stack | undefined;
+let browser: BrowserContext | undefined;
+let page: Page;
+
+jest.setTimeout(180000);
+
+beforeAll(async () => {
+	if (!existsSync(CHROMIUM)) {
+		throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`);
+	}
+	if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'FileStorage', 'FileStorage.node.js'))) {
+		throw new Error('dist/ is missing: run `npm run build` first');
+	}
+	root = await fsp.mkdtemp(path.join(os.tmpdir(), 'file-storage-browser-'));
+	stack = await startStack({
+		dataDir: path.join(root, 'stack'),
+		packageDir: PACKAGE_ROOT,
+		n8nPort: await freePort(),
+		emulatorPort: 0,
+		hotReload: false,
+		log: () => undefined,
+	});
+	browser = await chromium.launchPersistentContext(path.join(root, 'chromium-profile'), {
+		executablePath: CHROMIUM,
+		headless: true,
+		args: CHROMIUM_FLAGS,
+		viewport: { width: 1440, height: 900 },
+	});
+	page = browser.pages()[0] ?? (await browser.newPage());
+	page.setDefaultTimeout(STEP_TIMEOUT_MS);
+}, 30 * 60 * 1000);
+
+afterAll(async () => {
+	await browser?.close();
+	await stack?.stop();
+	if (root) await fsp.rm(root, { recursive: true, force: true });
+});
+
+const canvasNode = (name: string) => `[data-test-id="canvas-node"][data-node-name="${name}"]`;
+
+async function openNode(workflowId: string, nodeName: string): Promise<void> {
+	await page.goto(`${stack!.editorUrl}/workflow/${workflowId}`);
+	await page.dblclick(canvasNode(nodeName));
+	await page.waitForSelector('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]');
+}
+
+async function visibleOptions(): Promise<string[]> {
+	const items = page.locator('[data-test-id="parameter-input-item"]:visible');
+	await items.first().waitFor();
+	return (await items.allInnerTexts()).map((text) => text.split('\n')[0].trim());
+}
+
+it('logs in with the owner account created from the environment', async () => {
+	await page.goto(`${stack!.editorUrl}/signin`);
+	await page.fill('input[name="emailOrLdapLoginId"]', stack!.owner.email);
+	await page.fill('input[name="password"]', stack!.owner.password);
+	await page.click('[data-test-id="form-submit-button"]');
+	await page.waitForURL((url) => !url.pathname.includes('signin'));
+});
+
+it('runs the upload example green from the editor, with the example credential selected', async () => {
+	await page.goto(`${stack!.editorUrl}/workflow/${EXAMPLE_IDS.upload}`);
+	await page.waitForSelector(canvasNode('Upload to File Storage'));
+	await page.click('[data-test-id="execute-workflow-button"]');
+	await page.waitForSelector(`${canvasNode('Upload to File Storage')} [data-test-id="canvas-node-status-success"]`);
+	await page.dblclick(canvasNode('Upload to File Storage'));
+	await page.waitForSelector('[data-test-id="ndv"] [data-test-id="node-run-status-success"]');
+	const credential = page.locator('[data-test-id="ndv"] [data-test-id="node-credentials-select"] input');
+	await expect(credential.inputValue()).resolves.toBe('File Storage (local emulator)');
+	// The panel with the run's input file, the parameters and the stored file: what the README shows.
+	await page.locator('[data-test-id="ndv"] [data-test-id="output-panel"]').getByText('examples/hello.txt').first().waitFor();
+	await fsp.mkdir(path.dirname(SCREENSHOT), { recursive: true });
+	await page.screenshot({ path: SCREENSHOT });
+});
+
+it('offers Upload and Multipart Upload for a file', async () => {
+	await page.click('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]');
+	expect(await visibleOptions()).toEqual(expect.arrayContaining(['Upload', 'Multipart Upload']));
+	await page.keyboard.press('Escape');
+});
+
+it('offers List Contents for a bucket', async () => {
+	await openNode(EXAMPLE_IDS.list, 'List bucket contents');
+	const operation = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"] input');
+	await expect(operation.inputValue()).resolves.toBe('List Contents');
+	await page.click('[data-test-id="ndv"] [data-test-id="parameter-input-resource"]');
+	expect(await visibleOptions()).toEqual(expect.arrayContaining(['Bucket', 'File']));
+});
