@@ -23,6 +23,7 @@ export const partSettingFields: INodeProperties[] = [
 		typeOptions: { minValue: MIN_PART_SIZE_MIB, maxValue: MAX_PART_SIZE_MIB },
 		default: DEFAULT_PART_SIZE_MIB,
 		description: `Size of each part in MiB (${MIN_PART_SIZE_MIB} to ${MAX_PART_SIZE_MIB}). Memory used is about Part Size × (Parallel Uploads + 1).`,
+		hint: 'Small parts mean many requests (a 10 GiB file at 5 MiB is 2048 parts); large parts mean more memory: Part Size × (Parallel Uploads + 1)',
 		displayOptions: { show },
 	},
 	{
