@@ -1,0 +1,130 @@
+/** Command-line flags of `npm run bench -- ...`. */
+
+export const SCENARIOS = ['throughput', 'sweep', 'single', 'list', 'real-n8n'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export interface BenchOptions {
+	/** Bytes of the large file (ceiling, multipart, automatic switch, real n8n). */
+	size: number;
+	/** Bytes per sweep run. */
+	sweepSize: number;
+	/** Runs of each large-file configuration. */
+	runs: number;
+	/** Runs of the small, quick scenarios (single upload, list). */
+	smallRuns: number;
+	singleSize: number;
+	listEntries: number;
+	only: Set<ScenarioName>;
+	/** Where the report goes; undefined: print only. */
+	out: string | undefined;
+	/** Folder for V8 CPU profiles of every child process. */
+	profile: string | undefined;
+	/** How the emulator makes part ETags. */
+	etags: 'random' | 'md5';
+}
+
+export const USAGE = `Usage: npm run bench -- [flags]
+
+  --size <n>[GiB|MiB|MB]   large file: ceiling, multipart, switch, real n8n (default 1GiB)
+  --sweep-size <n>[..]     file of the part-size and parallelism sweeps (default 256MiB, at most --size)
+  --runs <n>               runs per large-file configuration; tables show medians (default 3)
+  --small-runs <n>         runs of the single-upload and list scenarios (default: runs + 2)
+  --single-size <n>[..]    file of the Single Upload scenario (default 50MB)
+  --list-entries <n>       entries listed by List Contents, Return All (default 10000)
+  --only <a,b>             scenarios: ${SCENARIOS.join(', ')} (default all)
+  --out <file>             report file (default BENCHMARKS.md; --no-write prints only)
+  --no-write               do not write the report
+  --etags <random|md5>     part ETags of the emulator (default random: no hashing on this machine)
+  --profile <dir>          write a V8 CPU profile of every child process into <dir>
+  --help
+`;
+
+const UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, kb: 1e3, mb: 1e6, gb: 1e9 };
+
+export function parseSize(text: string): number {
+	const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
+	const unit = match ? UNITS[match[2].toLowerCase()] : undefined;
+	if (!match || unit === undefined) throw new Error(`not a size: "${text}" (e.g. 1GiB, 256MiB, 50MB)`);
+	return Math.round(Number(match[1]) * unit);
+}
+
+function positiveInt(flag: string, text: string): number {
+	if (!/^\d+$/.test(text) || Number(text) < 1) throw new Error(`${flag} needs a whole number >= 1, got "${text}"`);
+	return Number(text);
+}
+
+export function parseArgs(argv: string[]): BenchOptions | 'help' {
+	const options: BenchOptions = {
+		size: 1024 ** 3,
+		sweepSize: 0,
+		runs: 3,
+		smallRuns: 0,
+		singleSize: 50e6,
+		listEntries: 10_000,
+		only: new Set(SCENARIOS),
+		out: 'BENCHMARKS.md',
+		profile: undefined,
+		etags: 'random',
+	};
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+		const value = () => {
+			const v = inline ?? argv[++i];
+			if (v === undefined) throw new Error(`${flag} needs a value`);
+			return v;
+		};
+		switch (flag) {
+			case '--help':
+			case '-h':
+				return 'help';
+			case '--size':
+				options.size = parseSize(value());
+				break;
+			case '--sweep-size':
+				options.sweepSize = parseSize(value());
+				break;
+			case '--runs':
+				options.runs = positiveInt(flag, value());
+				break;
+			case '--small-runs':
+				options.smallRuns = positiveInt(flag, value());
+				break;
+			case '--single-size':
+				options.singleSize = parseSize(value());
+				break;
+			case '--list-entries':
+				options.listEntries = positiveInt(flag, value());
+				break;
+			case '--only': {
+				const names = value().split(',').map((s) => s.trim()).filter(Boolean);
+				for (const name of names) {
+					if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`unknown scenario "${name}"; known: ${SCENARIOS.join(', ')}`);
+				}
+				options.only = new Set(names as ScenarioName[]);
+				break;
+			}
+			case '--out':
+				options.out = value();
+				break;
+			case '--no-write':
+				options.out = undefined;
+				break;
+			case '--etags': {
+				const mode = value();
+				if (mode !== 'random' && mode !== 'md5') throw new Error(`--etags needs random or md5, got "${mode}"`);
+				options.etags = mode;
+				break;
+			}
+			case '--profile':
+				options.profile = value();
+				break;
+			default:
+				throw new Error(`unknown flag ${flag}`);
+		}
+	}
+	if (options.size < 5 * 1024 ** 2) throw new Error('--size must be at least 5MiB (one multipart part)');
+	options.sweepSize ||= Math.min(options.size, 256 * 1024 ** 2);
+	// Small scenarios are cheap: more runs steady their medians, unless a quick single run was asked for.
+	options.smallRuns ||= options.runs === 1 ? 1 : options.runs + 2;
+	return options;
+}

@@ -1,0 +1,128 @@
+/**
+ * Parent side of the bench's child processes: the emulator (one for the whole bench) and one
+ * fresh process per measured run of the node.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+import type { ScenarioJob, ScenarioResult } from './run-scenario';
+
+const TS = ['-r', 'ts-node/register/transpile-only'];
+
+/** `--profile DIR` of the bench: the emulator and every node run write V8 CPU profiles there. */
+let profileDir: string | undefined;
+export function profileChildrenInto(dir: string | undefined): void {
+	profileDir = dir;
+}
+
+function forkTs(script: string, extraArgs: string[] = [], wholeProcessProfile = false): ChildProcess {
+	const profile = profileDir && wholeProcessProfile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=500'] : [];
+	return fork(join(__dirname, script), [], {
+		execArgv: [...extraArgs, ...profile, ...TS],
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+		env: { ...process.env, TS_NODE_PROJECT: join(__dirname, 'tsconfig.json') },
+	});
+}
+
+function firstMessage<T>(child: ChildProcess, what: string, test: (m: T) => boolean): Promise<T> {
+	const answer = new Promise<T>((resolve, reject) => {
+		const onMessage = (message: T) => {
+			if (!test(message)) return;
+			cleanup();
+			resolve(message);
+		};
+		const onExit = (code: number | null) => {
+			cleanup();
+			reject(new Error(`${what} exited (code ${code}) before answering`));
+		};
+		const cleanup = () => {
+			child.off('message', onMessage);
+			child.off('exit', onExit);
+		};
+		child.on('message', onMessage);
+		child.once('exit', onExit);
+	});
+	// Callers race several of these; the losers reject when the child exits, harmlessly.
+	answer.catch(() => undefined);
+	return answer;
+}
+
+export interface EmulatorInfo {
+	url: string;
+	accessKey: string;
+	secretKey: string;
+	bucket: { name: string; region: string };
+}
+
+export class EmulatorProcess {
+	private nextId = 1;
+
+	private constructor(
+		readonly child: ChildProcess,
+		readonly info: EmulatorInfo,
+	) {}
+
+	static async start(): Promise<EmulatorProcess> {
+		const child = forkTs('emulator-process.ts', [], true);
+		const info = await firstMessage<EmulatorInfo & { ready?: boolean }>(child, 'the emulator', (m) => m.ready === true);
+		return new EmulatorProcess(child, info);
+	}
+
+	get pid(): number {
+		return this.child.pid as number;
+	}
+
+	async call<T>(cmd: string, args: Record<string, unknown> = {}): Promise<T> {
+		const id = this.nextId++;
+		const reply = firstMessage<{ id: number; ok: boolean; value: T; error?: string }>(this.child, 'the emulator', (m) => m.id === id);
+		this.child.send({ id, cmd, ...args });
+		const { ok, value, error } = await reply;
+		if (!ok) throw new Error(`emulator ${cmd}: ${error}`);
+		return value;
+	}
+
+	async cpuSeconds(): Promise<number> {
+		return (await this.call<{ cpuSeconds: number }>('cpu')).cpuSeconds;
+	}
+
+	async stop(): Promise<void> {
+		if (this.child.exitCode !== null) return;
+		const exited = new Promise((resolve) => this.child.once('exit', resolve));
+		await this.call('stop').catch(() => this.child.kill('SIGTERM'));
+		await exited;
+	}
+}
+
+export interface MeasuredRun extends ScenarioResult {
+	emulatorCpuSeconds: number;
+}
+
+/** One run of the node in a fresh process; the emulator's CPU is counted over the same span. */
+export async function runScenario(job: ScenarioJob, emulator: EmulatorProcess): Promise<MeasuredRun> {
+	// BENCH_NODE_FLAGS: extra V8/Node flags for the measured process (e.g. --trace-gc) while investigating.
+	const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+	const child = forkTs('run-scenario.ts', ['--expose-gc', ...extra]);
+	try {
+		const failed = firstMessage<{ failed: string }>(child, 'a scenario run', (m) => 'failed' in m).then((m) => {
+			throw new Error(`scenario run failed: ${m.failed}`);
+		});
+		const ready = firstMessage<{ ready: boolean }>(child, 'a scenario run', (m) => m.ready === true);
+		// Node runs profile only their measured span; the emulator profiles its whole life.
+		child.send(profileDir ? { profileDir, ...job } : job);
+		await Promise.race([ready, failed]);
+		const result = firstMessage<{ result: ScenarioResult }>(child, 'a scenario run', (m) => 'result' in m);
+		const cpuBefore = await emulator.cpuSeconds();
+		child.send({ go: true });
+		const { result: measured } = await Promise.race([result, failed]);
+		const emulatorCpuSeconds = (await emulator.cpuSeconds()) - cpuBefore;
+		return { ...measured, emulatorCpuSeconds };
+	} finally {
+		if (child.exitCode === null) {
+			const exited = new Promise((resolve) => child.once('exit', resolve));
+			// It disconnects and exits by itself after answering; give it a moment to clean up.
+			const timer = setTimeout(() => child.kill('SIGTERM'), 30_000);
+			await exited;
+			clearTimeout(timer);
+		}
+	}
+}

@@ -1,0 +1,122 @@
+/**
+ * List Contents with Return All over one folder of many files: time, requests and memory.
+ * The folder is filled once over the API (small single uploads), outside any measurement.
+ */
+import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'node:http';
+
+import { runScenario, type EmulatorProcess, type MeasuredRun } from './children';
+import { signedHeaders, target } from './signing';
+import { fmt, median, runsOf } from './stats';
+import type { Table } from './table';
+
+export const LIST_FOLDER = 'list/';
+
+function putTiny(agent: Agent, emulator: EmulatorProcess, key: string): Promise<void> {
+	const { info } = emulator;
+	const requestTarget = target('/api/v1/files/upload', [
+		['bucket_name', info.bucket.name],
+		['region', info.bucket.region],
+		['visibility', 'private'],
+		['key', key],
+	]);
+	const boundary = `seed${randomBytes(6).toString('hex')}`;
+	const body = Buffer.from(
+		`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f.txt"\r\nContent-Type: text/plain\r\n\r\n${key}\r\n--${boundary}--\r\n`,
+	);
+	const headers = {
+		...signedHeaders(info, 'PUT', requestTarget),
+		'Content-Type': `multipart/form-data; boundary=${boundary}`,
+		'Content-Length': body.length,
+	};
+	return new Promise((resolve, reject) => {
+		const req = request(`${info.url}${requestTarget}`, { method: 'PUT', headers, agent }, (res) => {
+			res.resume();
+			res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`seeding ${key}: HTTP ${res.statusCode}`))));
+		});
+		req.on('error', reject);
+		req.end(body);
+	});
+}
+
+export async function seedFolder(emulator: EmulatorProcess, entries: number): Promise<number> {
+	const started = Date.now();
+	const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+	const width = String(entries).length;
+	let next = 0;
+	const worker = async () => {
+		while (next < entries) {
+			const index = next++;
+			await putTiny(agent, emulator, `${LIST_FOLDER}file-${String(index).padStart(width, '0')}.txt`);
+		}
+	};
+	try {
+		await Promise.all(Array.from({ length: 8 }, worker));
+	} finally {
+		agent.destroy();
+	}
+	return Date.now() - started;
+}
+
+export interface ListConfig {
+	label: string;
+	pageSize?: number;
+}
+
+export const LIST_CONFIGS: ListConfig[] = [{ label: 'Return All, default page size (1000)' }, { label: 'Return All, Page Size 100', pageSize: 100 }];
+
+interface ListRun extends MeasuredRun {
+	requests: number;
+}
+
+export async function runList(emulator: EmulatorProcess, entries: number, rounds: number, log: (line: string) => void): Promise<Map<ListConfig, ListRun[]>> {
+	const { info } = emulator;
+	const results = new Map<ListConfig, ListRun[]>(LIST_CONFIGS.map((c) => [c, []]));
+	for (let round = 1; round <= rounds; round++) {
+		for (const config of LIST_CONFIGS) {
+			await emulator.call('resetStats');
+			const run = await runScenario(
+				{
+					parameters: {
+						resource: 'bucket',
+						operation: 'listContents',
+						bucketName: info.bucket.name,
+						region: info.bucket.region,
+						folder: LIST_FOLDER,
+						returnAll: true,
+						options: config.pageSize ? { pageSize: config.pageSize } : {},
+					},
+					credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url },
+				},
+				emulator,
+			);
+			if (run.error) throw new Error(`List Contents failed: ${run.error}`);
+			if (run.items !== entries) throw new Error(`List Contents returned ${run.items} items, expected ${entries}`);
+			const stats = await emulator.call<{ requests: { list: number } }>('stats');
+			results.get(config)!.push({ ...run, requests: stats.requests.list });
+			log(`  [${round}/${rounds}] List Contents, ${config.label}: ${fmt.seconds(run.ms)}, ${stats.requests.list} requests`);
+		}
+	}
+	return results;
+}
+
+export function listTable(results: Map<ListConfig, ListRun[]>, entries: number, rounds: number): Table {
+	return {
+		title: `List Contents, Return All over ${entries.toLocaleString('en-US')} entries`,
+		note: `One folder holding ${entries.toLocaleString('en-US')} files; one output item per entry; ${runsOf(rounds)}.`,
+		head: ['Configuration', 'Time', 'Entries/s', 'Requests', 'Peak RSS', 'RSS growth (max)', 'Client CPU', 'Emulator CPU'],
+		rows: [...results].map(([config, runs]) => {
+			const ms = median(runs.map((r) => r.ms));
+			return [
+				config.label,
+				fmt.seconds(ms),
+				(entries / (ms / 1000)).toFixed(0),
+				String(median(runs.map((r) => r.requests))),
+				fmt.mib(median(runs.map((r) => r.peakRss))),
+				fmt.mib(Math.max(...runs.map((r) => r.peakRss - r.baselineRss))),
+				fmt.cpu(median(runs.map((r) => r.cpuSeconds))),
+				fmt.cpu(median(runs.map((r) => r.emulatorCpuSeconds))),
+			];
+		}),
+	};
+}

@@ -1,0 +1,162 @@
+/**
+ * `npm run bench`: upload throughput and memory of the File Storage node against the curl
+ * ceiling and the sequential 5 MiB approach, Single Upload, List Contents and real n8n.
+ * Prints one table per scenario and writes BENCHMARKS.md. Flags: bench/args.ts.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import { parseArgs, USAGE, type BenchOptions } from './args';
+import { EmulatorProcess, profileChildrenInto } from './children';
+import { curlVersion } from './curl';
+import { writeRandomFile } from './data';
+import { LIST_CONFIGS, listTable, runList, seedFolder } from './list';
+import { loadAverage, machineDescription } from './machine';
+import { realN8nRow } from './real-n8n';
+import { renderReport, type ReportInput } from './report';
+import { runRounds, type InputFile } from './runner';
+import { singleConfigs, singleTable } from './single';
+import { fmt } from './stats';
+import { renderTable, type Table } from './table';
+import { summarize, sweepConfigs, sweepTables, throughputConfigs, throughputTable } from './throughput';
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const REPO = resolve(__dirname, '..');
+
+/**
+ * The node runs from a copy of the build taken now: others rebuilding dist/ in this work tree
+ * while the bench runs (rm -rf dist && tsc) would otherwise pull it away mid-run.
+ * BENCH_PACKAGE_DIR, when set, is used as it is.
+ */
+function snapshotPackage(dir: string): void {
+	if (process.env.BENCH_PACKAGE_DIR) return;
+	const copy = join(dir, 'package');
+	mkdirSync(copy);
+	cpSync(join(REPO, 'package.json'), join(copy, 'package.json'));
+	cpSync(join(REPO, 'dist'), join(copy, 'dist'), { recursive: true });
+	// n8n-workflow and the rest resolve from the project's own node_modules, as from the work tree.
+	symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'), 'dir');
+	process.env.BENCH_PACKAGE_DIR = copy;
+}
+
+function makeInput(dir: string, name: string, size: number): InputFile {
+	const path = join(dir, name);
+	const started = Date.now();
+	const sha256 = writeRandomFile(path, size);
+	log(`generated ${fmt.size(size)} of random bytes in ${fmt.seconds(Date.now() - started)}`);
+	return { path, name, size, sha256 };
+}
+
+async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
+	const started = Date.now();
+	const report: ReportInput = {
+		options,
+		machine: machineDescription(),
+		loadBefore: loadAverage(),
+		loadAfter: '',
+		command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+		tables: [],
+		durationMs: 0,
+	};
+	const print = (table: Table) => {
+		report.tables.push(table);
+		process.stdout.write(`\n${renderTable(table)}\n\n`);
+	};
+	log(`machine: ${report.machine}; load average (1/5/15 min): ${report.loadBefore}`);
+
+	const emulator = await EmulatorProcess.start();
+	try {
+		if ((options.only.has('throughput') || options.only.has('sweep')) && !curlVersion()) {
+			throw new Error('curl is not installed (apt-get install curl): it measures the ceiling');
+		}
+		if (options.only.has('throughput')) {
+			const file = makeInput(dir, 'large.bin', options.size);
+			const configs = throughputConfigs(options.size);
+			log(`\nupload of ${fmt.size(options.size)}: ${configs.length} configurations × ${options.runs} rounds`);
+			const summaries = summarize(await runRounds(configs, file, emulator, options.runs, log), options.size);
+			report.throughput = { configs, summaries };
+			print(throughputTable(configs, summaries, options.size, options.runs));
+			rmSync(file.path, { force: true });
+		}
+		if (options.only.has('sweep')) {
+			const file = makeInput(dir, 'sweep.bin', options.sweepSize);
+			const configs = sweepConfigs();
+			log(`\nsweeps at ${fmt.size(options.sweepSize)}: ${configs.length} configurations × ${options.runs} rounds`);
+			const summaries = summarize(await runRounds(configs, file, emulator, options.runs, log), options.sweepSize);
+			report.sweep = { configs, summaries };
+			sweepTables(configs, summaries, options.sweepSize, options.runs).forEach(print);
+			rmSync(file.path, { force: true });
+		}
+		if (options.only.has('single')) {
+			const file = makeInput(dir, 'single.bin', options.singleSize);
+			const configs = singleConfigs();
+			log(`\nsingle upload of ${fmt.size(options.singleSize)}: ${configs.length} configurations × ${options.smallRuns} rounds`);
+			const runs = await runRounds(configs, file, emulator, options.smallRuns, log);
+			report.single = summarize(runs, options.singleSize);
+			print(singleTable(configs, runs, options.singleSize, options.smallRuns));
+		}
+		if (options.only.has('list')) {
+			log(`\nlist: filling a folder with ${options.listEntries} files`);
+			log(`  filled in ${fmt.seconds(await seedFolder(emulator, options.listEntries))}`);
+			const results = await runList(emulator, options.listEntries, options.smallRuns, log);
+			report.list = { configs: LIST_CONFIGS, results };
+			print(listTable(results, options.listEntries, options.smallRuns));
+		}
+		if (options.only.has('real-n8n')) {
+			log('\nreal n8n');
+			const row = await realN8nRow(emulator, dir, options.size, options.runs, log, options.profile && resolve(options.profile));
+			report.realN8n = row;
+			print(row.table);
+		}
+	} finally {
+		await emulator.stop();
+	}
+	report.loadAfter = loadAverage();
+	report.durationMs = Date.now() - started;
+	return report;
+}
+
+async function main(): Promise<void> {
+	let options: BenchOptions | 'help';
+	try {
+		options = parseArgs(process.argv.slice(2));
+	} catch (error) {
+		process.stderr.write(`bench: ${(error as Error).message}\n\n${USAGE}`);
+		process.exit(2);
+	}
+	if (options === 'help') {
+		process.stdout.write(USAGE);
+		return;
+	}
+	if (options.profile) {
+		mkdirSync(options.profile, { recursive: true });
+		profileChildrenInto(resolve(options.profile));
+	}
+	process.env.BENCH_ETAGS = options.etags;
+	const dir = mkdtempSync(join(tmpdir(), 'file-storage-bench-'));
+	snapshotPackage(dir);
+	const cleanUp = () => rmSync(dir, { recursive: true, force: true });
+	process.once('SIGINT', () => {
+		cleanUp();
+		process.exit(130);
+	});
+	try {
+		const report = await bench(options, dir);
+		log(`\nbench finished in ${fmt.seconds(report.durationMs)}; load average after: ${report.loadAfter}`);
+		if (options.out) {
+			writeFileSync(options.out, renderReport(report));
+			log(`wrote ${options.out}`);
+		}
+		if (options.profile && existsSync(options.profile)) {
+			log(`CPU profiles in ${options.profile}: node -r ts-node/register/transpile-only bench/profile-summary.ts <file>`);
+		}
+	} finally {
+		cleanUp();
+	}
+}
+
+main().catch((error: Error) => {
+	process.stderr.write(`bench: ${error.stack ?? error.message}\n`);
+	process.exit(1);
+});

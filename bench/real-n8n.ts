@@ -1,0 +1,200 @@
+/**
+ * The large multipart workflow in a real n8n (`n8n execute`): Read Files from Disk streams the
+ * file into n8n's filesystem binary store, then this node uploads it at its defaults. Peak RSS is
+ * the n8n process's own (its task runner is a separate process and does not take part). A control
+ * run that reads the same file but uploads nothing gives the RSS n8n needs anyway. Uses the
+ * install of scripts/real-n8n.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { installedRuntime, type InstalledRuntime } from '../scripts/real-n8n/install';
+import { importCredential, importWorkflows, linkPackage, NODE_TYPE } from '../scripts/real-n8n/instance';
+import { baseEnv, parseRun, type N8nInstance } from '../scripts/real-n8n/n8n';
+import { freePort } from '../scripts/real-n8n/process';
+import { profileByName } from '../scripts/real-n8n/profiles';
+
+import type { EmulatorProcess } from './children';
+import { writeRandomFile } from './data';
+import { RssSampler } from './memory';
+import { fmt, median, mibPerSecond, runsOf } from './stats';
+import type { Table } from './table';
+import { DEFAULTS } from './throughput';
+
+const NODE_NAME = 'Upload to File Storage';
+const INSTALL = 'node -r ts-node/register/transpile-only scripts/real-n8n/install.ts current';
+
+export interface RealN8nResult {
+	table: Table;
+	skipped?: string;
+	peakRss?: number;
+	controlPeakRss?: number;
+	uploadMs?: number;
+}
+
+interface Execution {
+	wallMs: number;
+	uploadMs: number;
+	peakRss: number;
+	partCount: number;
+}
+
+function title(runtime?: InstalledRuntime): string {
+	return `Real n8n${runtime ? ` ${runtime.profile.n8nVersion}` : ''}: Multipart Upload workflow through \`n8n execute\``;
+}
+
+/** Read file → this node (Multipart Upload at its defaults), or → No Operation for the control. */
+function workflow(id: string, filePath: string, upload: boolean): object {
+	const last = upload
+		? {
+				id: `${id}-3`,
+				name: NODE_NAME,
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [400, 0],
+				// Part size and parallelism left out: the node's defaults are what is measured.
+				parameters: { resource: 'file', operation: 'multipartUpload', bucketName: 'my-bucket', region: 'us-east-1', key: 'bench/real-n8n.bin', options: {} },
+				credentials: { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } },
+			}
+		: { id: `${id}-3`, name: NODE_NAME, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [400, 0], parameters: {} };
+	return {
+		id,
+		name: `File Storage bench ${id}`,
+		nodes: [
+			{ id: `${id}-1`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: `${id}-2`,
+				name: 'Read file',
+				type: 'n8n-nodes-base.readWriteFile',
+				typeVersion: 1.1,
+				position: [200, 0],
+				parameters: { operation: 'read', fileSelector: filePath, options: {} },
+			},
+			last,
+		],
+		connections: {
+			Start: { main: [[{ node: 'Read file', type: 'main', index: 0 }]] },
+			'Read file': { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+		active: false,
+	};
+}
+
+/** `n8n execute` spawned here rather than through the helpers, to sample the process's RSS while it runs. */
+async function execute(instance: N8nInstance, id: string, profileDir: string | undefined): Promise<Execution> {
+	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+	const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=n8n-${id}-${Date.now()}.cpuprofile`, '--cpu-prof-interval=500'] : [];
+	const started = Date.now();
+	const child = spawn(instance.runtime.nodeBin, [...profile, instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'], {
+		cwd: instance.userFolder,
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	const sampler = new RssSampler(child.pid as number);
+	sampler.start();
+	let stdout = '';
+	let stderr = '';
+	child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+	child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+	const timer = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000);
+	const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+	clearTimeout(timer);
+	const peakRss = sampler.stop();
+	const run = parseRun(stdout);
+	const task = run?.data.resultData.runData[NODE_NAME]?.[0] as
+		| { executionTime?: number; data?: { main: Array<Array<{ json: Record<string, unknown> }>> }; error?: { message?: string } }
+		| undefined;
+	const json = task?.data?.main?.[0]?.[0]?.json;
+	if (code !== 0 || !json || task?.error) {
+		const why = task?.error?.message ?? run?.data.resultData.error?.message ?? `${stdout}\n${stderr}`.trim().split('\n').slice(-15).join('\n');
+		throw new Error(`n8n execute ${id} failed (exit ${code}): ${why}`);
+	}
+	return { wallMs: Date.now() - started, uploadMs: task?.executionTime ?? NaN, peakRss, partCount: Number(json.partCount ?? 0) };
+}
+
+export async function realN8nRow(
+	emulator: EmulatorProcess,
+	dir: string,
+	size: number,
+	runs: number,
+	log: (line: string) => void,
+	profileDir?: string,
+): Promise<RealN8nResult> {
+	const runtime = installedRuntime(profileByName('current'));
+	if (!runtime) {
+		const reason = `real n8n not installed (run \`${INSTALL}\`, ~10 min, then \`npm run bench -- --only real-n8n\`)`;
+		log(`  skipped: ${reason}`);
+		return { skipped: reason, table: { title: title(), head: ['Workflow', 'Result'], rows: [['Read file → Multipart Upload', `skipped: ${reason}`]] } };
+	}
+	const userFolder = join(dir, 'n8n-user');
+	const files = join(dir, 'n8n-files');
+	mkdirSync(files, { recursive: true });
+	const instance: N8nInstance = {
+		runtime,
+		userFolder,
+		env: { N8N_RESTRICT_FILE_ACCESS_TO: files, N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' },
+	};
+	// The same build the other scenarios measured (see main.ts), as a user's installed package.
+	await linkPackage(userFolder, process.env.BENCH_PACKAGE_DIR ?? undefined);
+	const { info } = emulator;
+	await importCredential(instance, { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url });
+	const large = join(files, 'large.bin');
+	writeRandomFile(large, size);
+	const workflowFiles = (
+		[
+			['benchLargeUpld1', true],
+			['benchCtrlUpload', false],
+		] as const
+	).map(([id, upload]) => {
+		const path = join(dir, `${id}.json`);
+		writeFileSync(path, JSON.stringify(workflow(id, large, upload)));
+		return path;
+	});
+	await importWorkflows(instance, workflowFiles);
+
+	const largeRuns: Execution[] = [];
+	const controlRuns: Execution[] = [];
+	for (let round = 1; round <= runs; round++) {
+		const c = await execute(instance, 'benchCtrlUpload', undefined);
+		controlRuns.push(c);
+		log(`  [${round}/${runs}] control (read the file, no upload): peak RSS ${fmt.mib(c.peakRss)}`);
+		const l = await execute(instance, 'benchLargeUpld1', profileDir);
+		largeRuns.push(l);
+		log(`  [${round}/${runs}] ${fmt.size(size)}: upload ${fmt.seconds(l.uploadMs)} (${fmt.rate(mibPerSecond(size, l.uploadMs))}), peak RSS ${fmt.mib(l.peakRss)}`);
+	}
+	const peakRss = median(largeRuns.map((r) => r.peakRss));
+	const controlPeakRss = median(controlRuns.map((r) => r.peakRss));
+	const uploadMs = median(largeRuns.map((r) => r.uploadMs));
+	const rows = [
+		[
+			`Read file → Multipart Upload, ${fmt.size(size)} (${largeRuns[0].partCount} parts)`,
+			fmt.seconds(median(largeRuns.map((r) => r.wallMs))),
+			fmt.seconds(uploadMs),
+			fmt.rate(mibPerSecond(size, uploadMs)),
+			fmt.mib(peakRss),
+			fmt.mib(peakRss - controlPeakRss),
+		],
+		[
+			'control: Read file → No Operation (no upload)',
+			fmt.seconds(median(controlRuns.map((r) => r.wallMs))),
+			'',
+			'',
+			fmt.mib(controlPeakRss),
+			'',
+		],
+	];
+	return {
+		peakRss,
+		controlPeakRss,
+		uploadMs,
+		table: {
+			title: title(runtime),
+			note: `Node ${runtime.profile.nodeVersion.split('.')[0]}.x, filesystem binary mode, node defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel}). Upload time is the node's own execution time from the run data; the wall time includes n8n's start and reading the file into its binary store. ${runsOf(runs).replace(/^./, (c) => c.toUpperCase())}.`,
+			head: ['Workflow', 'Wall time of `n8n execute`', 'Upload (node execution time)', 'Upload throughput', 'Peak RSS of n8n', 'Peak − control peak'],
+			rows,
+		},
+	};
+}

@@ -1,0 +1,123 @@
+/**
+ * One measured run of the File Storage node, in a fresh process so its RSS belongs to this
+ * run alone. The parent sends a ScenarioJob, this replies `ready` once n8n-core is loaded and
+ * the input binary is in n8n's filesystem store, the parent answers `go` (after noting the
+ * emulator's CPU), and this replies with a ScenarioResult.
+ *
+ * Run with `node --expose-gc -r ts-node/register/transpile-only bench/run-scenario.ts`
+ * (forked by the bench; not useful on its own).
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { runNode, shutdownHarness, type HarnessItem } from '../test/harness';
+
+import { GcMeter } from './gc';
+import { procStatus, resetPeak, RssSampler } from './memory';
+import { SpanProfiler } from './span-profiler';
+
+export interface ScenarioJob {
+	parameters: INodeParameters;
+	credentials: { accessKey: string; secretKey: string; baseUrl: string };
+	/** The input file; none for operations without binary input. */
+	file?: { path: string; name: string; mimeType: string };
+	/** Write a CPU profile of the measured span into this folder. */
+	profileDir?: string;
+	/** Names the profile file. */
+	label?: string;
+}
+
+export interface ScenarioResult {
+	ms: number;
+	/** RSS after n8n-core loaded and the binary was stored, before the node ran (bytes). */
+	baselineRss: number;
+	peakRss: number;
+	/** Whether the peak is the kernel's VmHWM (exact) or only the 50 ms samples. */
+	exactPeak: boolean;
+	cpuSeconds: number;
+	/** Main-thread GC pauses during the run: where a copy-heavy client loses its time. */
+	gc: { pauseMs: number; majorCount: number };
+	items: number;
+	first?: Record<string, unknown>;
+	error?: string;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function nextMessage<T>(): Promise<T> {
+	return new Promise((resolve) => process.once('message', (message: T) => resolve(message)));
+}
+
+function collectGarbage(): void {
+	const gc = (globalThis as { gc?: () => void }).gc;
+	gc?.();
+	gc?.();
+}
+
+async function measure(job: ScenarioJob): Promise<ScenarioResult> {
+	const items: HarnessItem[] = job.file
+		? [{ json: {}, binary: { data: { filePath: job.file.path, fileName: job.file.name, mimeType: job.file.mimeType } } }]
+		: [{ json: {} }];
+	const credentials = { fileStorageApi: job.credentials };
+	// BENCH_PACKAGE_DIR: a built copy of the package with a proposed change, to measure it before it lands.
+	const packageDir = process.env.BENCH_PACKAGE_DIR;
+
+	// A run the node refuses before any request (Part Size 4 MiB is below the minimum): it loads
+	// n8n-core and the package, and stores the binary, which later runs of this file reuse.
+	const warmup = await runNode({
+		parameters: { resource: 'file', operation: 'multipartUpload', bucketName: 'x', region: 'x', key: 'x', partSize: 4 },
+		credentials,
+		items,
+		packageDir,
+	});
+	if (!warmup.error) throw new Error('the warm-up run was expected to be refused by the node');
+
+	collectGarbage();
+	await sleep(200);
+	const baselineRss = procStatus().rss;
+	const exactPeak = resetPeak();
+	const sampler = new RssSampler();
+	sampler.start();
+	process.send?.({ ready: true });
+	await nextMessage<{ go: true }>();
+
+	const profiler = job.profileDir ? new SpanProfiler(true) : undefined;
+	await profiler?.start();
+	const gc = new GcMeter();
+	const cpuBefore = process.cpuUsage();
+	const started = process.hrtime.bigint();
+	const result = await runNode({ parameters: job.parameters, credentials, items, packageDir });
+	const ms = Number(process.hrtime.bigint() - started) / 1e6;
+	const cpu = process.cpuUsage(cpuBefore);
+	const gcTotals = await gc.stop();
+	if (profiler && job.profileDir) await profiler.stop(job.profileDir, `node-${job.label ?? 'run'}-${process.pid}`);
+	const sampledPeak = sampler.stop();
+	const hwm = procStatus().hwm;
+
+	const first = result.items[0]?.json as Record<string, unknown> | undefined;
+	return {
+		ms,
+		baselineRss,
+		peakRss: exactPeak ? Math.max(hwm, sampledPeak) : sampledPeak,
+		exactPeak,
+		cpuSeconds: (cpu.user + cpu.system) / 1e6,
+		gc: gcTotals,
+		items: result.items.length,
+		first,
+		error: result.error ? `${result.error.message}${result.error.description ? ` — ${result.error.description}` : ''}` : undefined,
+	};
+}
+
+async function main(): Promise<void> {
+	const job = await nextMessage<ScenarioJob>();
+	try {
+		process.send?.({ result: await measure(job) });
+	} finally {
+		await shutdownHarness();
+	}
+	process.disconnect?.();
+}
+
+main().catch((error: Error) => {
+	process.send?.({ failed: error.stack ?? error.message });
+	void shutdownHarness().finally(() => process.exit(1));
+});

@@ -1,0 +1,96 @@
+/**
+ * Runs configurations round-robin: round 1 runs every configuration once, then round 2, and so
+ * on. Load from anything else on the machine then falls on every configuration alike, and each
+ * round's ratio compares runs made minutes apart at most.
+ */
+import { spawnSync } from 'node:child_process';
+
+import type { INodeParameters } from 'n8n-workflow';
+
+import { runScenario, type EmulatorProcess, type MeasuredRun } from './children';
+import { curlUpload } from './curl';
+import { rawMultipartUpload } from './raw-multipart';
+import { fmt, mibPerSecond, MIB } from './stats';
+
+export interface InputFile {
+	path: string;
+	name: string;
+	size: number;
+	sha256: string;
+}
+
+export type Config =
+	| { id: string; label: string; kind: 'curl' }
+	| { id: string; label: string; kind: 'raw'; partSizeMiB: number; parallel: number }
+	| { id: string; label: string; kind: 'node'; parameters: INodeParameters; partSizeMiB?: number; parallel?: number };
+
+export interface Run {
+	ms: number;
+	/** Only for the node: measured in its own process. */
+	node?: MeasuredRun;
+	emulatorCpuSeconds: number;
+	parts?: number;
+}
+
+export const OBJECT_KEY = 'bench/object.bin';
+
+/** Write-back of the previous run's files would otherwise land in the middle of the next one. */
+function settleDisk(): void {
+	spawnSync('sync');
+}
+
+async function runOnce(config: Config, file: InputFile, emulator: EmulatorProcess): Promise<Run> {
+	const { info } = emulator;
+	if (config.kind === 'node') {
+		const node = await runScenario(
+			{
+				parameters: { bucketName: info.bucket.name, region: info.bucket.region, key: OBJECT_KEY, ...config.parameters },
+				credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url },
+				file: { path: file.path, name: file.name, mimeType: 'application/octet-stream' },
+				label: config.id,
+			},
+			emulator,
+		);
+		if (node.error) throw new Error(`${config.label}: the node failed: ${node.error}`);
+		if (node.first?.size !== file.size) throw new Error(`${config.label}: stored ${String(node.first?.size)} bytes, expected ${file.size}`);
+		const parts = typeof node.first.partCount === 'number' ? node.first.partCount : 1;
+		return { ms: node.ms, node, emulatorCpuSeconds: node.emulatorCpuSeconds, parts };
+	}
+	const cpuBefore = await emulator.cpuSeconds();
+	let ms: number;
+	let parts = 1;
+	if (config.kind === 'curl') {
+		ms = (await curlUpload(info, file.path, OBJECT_KEY)).ms;
+	} else {
+		const raw = await rawMultipartUpload(info, file.path, OBJECT_KEY, config.partSizeMiB * MIB, config.parallel);
+		ms = raw.ms;
+		parts = raw.parts;
+	}
+	return { ms, emulatorCpuSeconds: (await emulator.cpuSeconds()) - cpuBefore, parts };
+}
+
+export async function runRounds(
+	configs: Config[],
+	file: InputFile,
+	emulator: EmulatorProcess,
+	rounds: number,
+	log: (line: string) => void,
+): Promise<Map<string, Run[]>> {
+	const runs = new Map<string, Run[]>(configs.map((c) => [c.id, []]));
+	for (let round = 1; round <= rounds; round++) {
+		for (const config of configs) {
+			settleDisk();
+			const run = await runOnce(config, file, emulator);
+			// Every configuration's bytes are checked once; later rounds trust the size the node reports.
+			// BENCH_VERIFY=0 skips it, for timing an emulator experiment that does not store real bytes.
+			if (round === 1 && process.env.BENCH_VERIFY !== '0') {
+				const stored = await emulator.call<string>('sha256', { bucket: emulator.info.bucket.name, region: emulator.info.bucket.region, key: OBJECT_KEY });
+				if (stored !== file.sha256) throw new Error(`${config.label}: the stored object differs from the input file`);
+			}
+			runs.get(config.id)!.push(run);
+			const memory = run.node ? `, RSS +${fmt.mib(run.node.peakRss - run.node.baselineRss)}` : '';
+			log(`  [${round}/${rounds}] ${config.label}: ${fmt.seconds(run.ms)} (${fmt.rate(mibPerSecond(file.size, run.ms))})${memory}`);
+		}
+	}
+	return runs;
+}

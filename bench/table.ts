@@ -1,0 +1,18 @@
+/** Markdown tables: the same text goes to the terminal and into BENCHMARKS.md. */
+
+export interface Table {
+	title: string;
+	/** One line under the title: what was measured and how. */
+	note?: string;
+	head: string[];
+	rows: string[][];
+}
+
+export function renderTable(table: Table): string {
+	const widths = table.head.map((h, i) => Math.max(h.length, ...table.rows.map((r) => (r[i] ?? '').length)));
+	const line = (cells: string[]) => `| ${cells.map((c, i) => (c ?? '').padEnd(widths[i])).join(' | ')} |`;
+	const out = [`### ${table.title}`, ''];
+	if (table.note) out.push(table.note, '');
+	out.push(line(table.head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...table.rows.map(line));
+	return out.join('\n');
+}

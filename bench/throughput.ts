@@ -1,0 +1,180 @@
+/**
+ * The large-file scenarios: the curl ceiling, a minimal multipart client, this node at its
+ * defaults, the sequential 5 MiB approach and the Upload operation switching to multipart; and
+ * the part-size and parallelism sweeps. Each set runs in shared rounds, so every ratio is same-run.
+ */
+import { DEFAULT_PARALLEL_UPLOADS, DEFAULT_PART_SIZE_MIB } from '../nodes/FileStorage/actions/file/multipartUpload.operation';
+import { DEFAULT_MULTIPART_THRESHOLD_MIB } from '../nodes/FileStorage/actions/file/upload.operation';
+
+import type { Config, Run } from './runner';
+import { fmt, median, mibPerSecond, MIB, runsOf } from './stats';
+import type { Table } from './table';
+
+export const DEFAULTS = {
+	partSizeMiB: DEFAULT_PART_SIZE_MIB,
+	parallel: DEFAULT_PARALLEL_UPLOADS,
+	thresholdMiB: DEFAULT_MULTIPART_THRESHOLD_MIB,
+};
+export const PART_SIZES = [5, 8, 16, 32, 64];
+export const PARALLELISMS = [1, 2, 4, 8];
+
+/** Memory the design promises for a multipart upload: the parts in flight and one being read, plus slack. */
+export function memoryBound(partSizeMiB: number, parallel: number): number {
+	return (partSizeMiB * (parallel + 1) + 64) * MIB;
+}
+
+const multipart = (partSizeMiB: number, parallel: number, label?: string): Config => ({
+	id: `node-${partSizeMiB}x${parallel}`,
+	label: label ?? `Multipart Upload, ${partSizeMiB} MiB × ${parallel}`,
+	kind: 'node',
+	parameters: { resource: 'file', operation: 'multipartUpload', partSize: partSizeMiB, parallelUploads: parallel },
+	partSizeMiB,
+	parallel,
+});
+
+export const CEILING: Config = { id: 'curl', label: 'curl, one streamed PUT (ceiling)', kind: 'curl' };
+export const DEFAULT_ID = `node-${DEFAULTS.partSizeMiB}x${DEFAULTS.parallel}`;
+export const SEQUENTIAL_ID = 'node-5x1';
+
+/** The main table: ceiling, minimal client, this node at its defaults, the sequential approach, the switch. */
+export function throughputConfigs(fileSize: number): Config[] {
+	const configs: Config[] = [
+		CEILING,
+		{
+			id: 'raw',
+			label: `minimal multipart client, ${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel}`,
+			kind: 'raw',
+			partSizeMiB: DEFAULTS.partSizeMiB,
+			parallel: DEFAULTS.parallel,
+		},
+		multipart(DEFAULTS.partSizeMiB, DEFAULTS.parallel, `this node, defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`),
+		multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)'),
+	];
+	if (fileSize > DEFAULTS.thresholdMiB * MIB) {
+		configs.push({
+			id: 'upload-auto',
+			label: `Upload operation, ${fmt.size(fileSize)} > ${DEFAULTS.thresholdMiB} MiB threshold`,
+			kind: 'node',
+			parameters: { resource: 'file', operation: 'upload' },
+			partSizeMiB: DEFAULTS.partSizeMiB,
+			parallel: DEFAULTS.parallel,
+		});
+	}
+	return configs;
+}
+
+/**
+ * The sweeps: part size at the default parallelism and parallelism at the default part size, two
+ * axes crossing at the defaults, with the ceiling and the sequential approach in the same rounds
+ * for the ratios.
+ */
+export function sweepConfigs(): Config[] {
+	const configs: Config[] = [CEILING, multipart(5, 1)];
+	const have = new Set(configs.map((c) => c.id));
+	for (const config of [
+		...PART_SIZES.map((p) => multipart(p, DEFAULTS.parallel)),
+		...PARALLELISMS.map((n) => multipart(DEFAULTS.partSizeMiB, n)),
+	]) {
+		if (!have.has(config.id)) configs.push(config);
+		have.add(config.id);
+	}
+	return configs;
+}
+
+export interface Summary {
+	ms: number;
+	rate: number;
+	/** Median over rounds of this run's speed / the same round's ceiling speed. */
+	vsCeiling: number;
+	vsSequential: number;
+	peakRss: number;
+	baselineRss: number;
+	/** Largest growth of any run: the memory target is about the worst case. */
+	maxGrowth: number;
+	clientCpu: number;
+	clientGcMs: number;
+	emulatorCpu: number;
+	parts: number;
+}
+
+function perRoundRatio(runs: Run[], reference: Run[] | undefined): number {
+	if (!reference) return NaN;
+	return median(runs.map((run, i) => (reference[i] ? reference[i].ms / run.ms : NaN)));
+}
+
+export function summarize(runs: Map<string, Run[]>, size: number): Map<string, Summary> {
+	const out = new Map<string, Summary>();
+	for (const [id, list] of runs) {
+		const nodeRuns = list.map((r) => r.node).filter((n) => n !== undefined);
+		out.set(id, {
+			ms: median(list.map((r) => r.ms)),
+			rate: median(list.map((r) => mibPerSecond(size, r.ms))),
+			vsCeiling: perRoundRatio(list, runs.get(CEILING.id)),
+			vsSequential: perRoundRatio(list, runs.get(SEQUENTIAL_ID)),
+			peakRss: median(nodeRuns.map((n) => n.peakRss)),
+			baselineRss: median(nodeRuns.map((n) => n.baselineRss)),
+			maxGrowth: nodeRuns.length ? Math.max(...nodeRuns.map((n) => n.peakRss - n.baselineRss)) : NaN,
+			clientCpu: median(nodeRuns.map((n) => n.cpuSeconds)),
+			clientGcMs: median(nodeRuns.map((n) => n.gc.pauseMs)),
+			emulatorCpu: median(list.map((r) => r.emulatorCpuSeconds)),
+			parts: median(list.map((r) => r.parts ?? NaN)),
+		});
+	}
+	return out;
+}
+
+function boundCell(config: Config, s: Summary): string {
+	if (config.kind !== 'node' || config.partSizeMiB === undefined || config.parallel === undefined) return '';
+	const bound = memoryBound(config.partSizeMiB, config.parallel);
+	return `${fmt.mib(bound)} ${s.maxGrowth <= bound ? 'met' : '**not met**'}`;
+}
+
+const HEAD = ['Configuration', 'Time', 'Throughput', '× ceiling', '× sequential 5 MiB', 'Peak RSS', 'RSS growth (max)', 'Growth bound', 'Client CPU', 'Client GC', 'Emulator CPU'];
+
+function row(config: Config, s: Summary): string[] {
+	const isNode = config.kind === 'node';
+	return [
+		config.label,
+		fmt.seconds(s.ms),
+		fmt.rate(s.rate),
+		config.kind === 'curl' ? '1.00×' : fmt.ratio(s.vsCeiling),
+		isNode ? fmt.ratio(s.vsSequential) : '',
+		isNode ? fmt.mib(s.peakRss) : '',
+		isNode ? fmt.mib(s.maxGrowth) : '',
+		boundCell(config, s),
+		isNode ? fmt.cpu(s.clientCpu) : '',
+		isNode ? fmt.cpu(s.clientGcMs / 1000) : '',
+		fmt.cpu(s.emulatorCpu),
+	];
+}
+
+export function throughputTable(configs: Config[], summaries: Map<string, Summary>, size: number, rounds: number): Table {
+	return {
+		title: `Upload of ${fmt.size(size)}: ceiling, this node, the sequential approach`,
+		note:
+			`Random bytes; one fresh process per node run; ${runsOf(rounds)}; ratios are medians of per-round ratios. ` +
+			'RSS growth is over the idle baseline (n8n-core loaded, binary stored); CPU is CPU time during the upload; GC is the client\'s main-thread GC pause time.',
+		head: HEAD,
+		rows: configs.filter((c) => summaries.has(c.id)).map((c) => row(c, summaries.get(c.id)!)),
+	};
+}
+
+export function sweepTables(configs: Config[], summaries: Map<string, Summary>, size: number, rounds: number): Table[] {
+	const byId = new Map(configs.map((c) => [c.id, c]));
+	const pick = (ids: string[]) => ids.filter((id) => byId.has(id) && summaries.has(id)).map((id) => row(byId.get(id)!, summaries.get(id)!));
+	const note = `${fmt.size(size)} per run, ${runsOf(rounds)}; ceiling and sequential approach measured in the same rounds.`;
+	return [
+		{
+			title: `Sweep: part size at ${DEFAULTS.parallel} parallel uploads`,
+			note,
+			head: HEAD,
+			rows: pick(PART_SIZES.map((p) => `node-${p}x${DEFAULTS.parallel}`)),
+		},
+		{
+			title: `Sweep: parallel uploads at ${DEFAULTS.partSizeMiB} MiB parts`,
+			note,
+			head: HEAD,
+			rows: pick(PARALLELISMS.map((n) => `node-${DEFAULTS.partSizeMiB}x${n}`)),
+		},
+	];
+}
