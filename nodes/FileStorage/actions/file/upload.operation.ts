@@ -8,7 +8,7 @@ import { optionsCollection } from '../common';
 import { partSettingFields, partSettings } from './multipartUpload.operation';
 import { contentTypeOption, prepareUpload, uploadFields } from './uploadFields';
 
-export const DEFAULT_MULTIPART_THRESHOLD_MIB = 64;
+export const DEFAULT_MULTIPART_THRESHOLD_MIB = 32;
 
 export const description: INodeProperties[] = [
 	...uploadFields('upload'),
