@@ -7,22 +7,10 @@ import * as path from 'node:path';
 import { parseArgs } from '../cli';
 import { start } from '../index';
 import { md5, randomData, sha256, show, type ApiClient, type PartRef } from './client';
-import { sleep, startEmulator, type Running } from './setup';
+import { putPart, sleep, startEmulator, startUpload, type Running } from './setup';
 
 const KiB = 1024;
 const MIN = 64 * KiB;
-
-async function startUpload(api: ApiClient, key: string): Promise<string> {
-	const res = await api.start(key);
-	if (res.status !== 200) throw new Error(show(res));
-	return res.json.data.uploadId;
-}
-
-async function putPart(api: ApiClient, uploadId: string, key: string, n: number, data: Buffer): Promise<PartRef> {
-	const res = await api.uploadPart(uploadId, key, n, data);
-	if (res.status !== 200) throw new Error(show(res));
-	return { PartNumber: res.json.data.partNumber, ETag: res.json.data.ETag };
-}
 
 /** Blob files in the data dir's only bucket folder. */
 async function blobs(dataDir: string): Promise<string[]> {

@@ -1,20 +1,8 @@
 /** Spec §3.3–§3.6 and §4: start, parts, complete (and each of its errors), cancel. */
 import { md5, randomData, sha256, show, type ApiClient, type PartRef } from './client';
-import { startEmulator, type Running } from './setup';
+import { putPart, startEmulator, startUpload, type Running } from './setup';
 
 const MiB = 1024 * 1024;
-
-async function startUpload(api: ApiClient, key: string, o: Parameters<ApiClient['start']>[1] = {}): Promise<string> {
-	const res = await api.start(key, o);
-	if (res.status !== 200) throw new Error(show(res));
-	return res.json.data.uploadId;
-}
-
-async function putPart(api: ApiClient, uploadId: string, key: string, n: number, data: Buffer): Promise<PartRef> {
-	const res = await api.uploadPart(uploadId, key, n, data);
-	if (res.status !== 200) throw new Error(show(res));
-	return { PartNumber: res.json.data.partNumber, ETag: res.json.data.ETag };
-}
 
 describe('with the default 5 MiB minimum part size', () => {
 	let r: Running;

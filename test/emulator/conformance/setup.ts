@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
 import { start, type Emulator, type EmulatorOptions } from '../index';
-import { ApiClient } from './client';
+import { ApiClient, show, type PartRef } from './client';
 
 export interface Running {
 	emu: Emulator;
@@ -52,4 +52,28 @@ export async function diskUsage(dir: string): Promise<number> {
 		total += entry.isDirectory() ? await diskUsage(p) : ((await fsp.stat(p).catch(() => undefined))?.size ?? 0);
 	}
 	return total;
+}
+
+/** Starts a multipart upload and returns its ID, failing loudly on any other answer. */
+export async function startUpload(
+	api: ApiClient,
+	key: string,
+	o: Parameters<ApiClient['start']>[1] = {},
+): Promise<string> {
+	const res = await api.start(key, o);
+	if (res.status !== 200) throw new Error(show(res));
+	return res.json.data.uploadId;
+}
+
+/** Uploads one part and returns it as the reference Complete takes. */
+export async function putPart(
+	api: ApiClient,
+	uploadId: string,
+	key: string,
+	n: number,
+	data: Buffer,
+): Promise<PartRef> {
+	const res = await api.uploadPart(uploadId, key, n, data);
+	if (res.status !== 200) throw new Error(show(res));
+	return { PartNumber: res.json.data.partNumber, ETag: res.json.data.ETag };
 }
