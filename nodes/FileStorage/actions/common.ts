@@ -25,7 +25,7 @@ export const bucketFields: INodeProperties[] = [
 	},
 ];
 
-export const requestOptionFields: INodeProperties[] = [
+const requestOptionFields: INodeProperties[] = [
 	{
 		displayName: 'Timeout (Seconds)',
 		name: 'timeout',
@@ -76,7 +76,7 @@ export function getBucketRef(ctx: IExecuteFunctions, itemIndex: number): BucketR
 	};
 }
 
-export function transportSettings(options: IDataObject): TransportSettings {
+function transportSettings(options: IDataObject): TransportSettings {
 	const timeoutSeconds = Number(options.timeout ?? DEFAULT_SETTINGS.timeoutMs / 1000);
 	const maxRetries = Number(options.maxRetries ?? DEFAULT_SETTINGS.maxRetries);
 	return {

@@ -151,8 +151,8 @@ export class FileStorageClient {
 		return new FileStorageClient(ctx, base.origin, { ...DEFAULT_SETTINGS, ...settings }, itemIndex);
 	}
 
-	/** Absolute URL of the API target, for links shown to users (never signed here). */
-	urlFor(path: string, query: Array<[string, QueryValue]> = []): string {
+	/** Absolute URL of an API call; the credential signs its path and query as they stand. */
+	private urlFor(path: string, query: Array<[string, QueryValue]> = []): string {
 		return `${this.origin}${buildTarget(path, query)}`;
 	}
 
@@ -171,7 +171,7 @@ export class FileStorageClient {
 		return body.data as T;
 	}
 
-	async sendRaw(call: ApiCall): Promise<IN8nHttpFullResponse> {
+	private async sendRaw(call: ApiCall): Promise<IN8nHttpFullResponse> {
 		const options = this.requestOptions(this.urlFor(call.path, call.query), call);
 		// A fresh copy each attempt: authentication rewrites url and headers, and every
 		// attempt must be signed anew with the current time.

@@ -69,7 +69,7 @@ export interface UploadInputs {
 	contentType: string;
 }
 
-export function readUploadInputs(
+function readUploadInputs(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	source: BinarySource,
