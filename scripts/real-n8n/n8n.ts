@@ -63,7 +63,11 @@ export interface CliResult extends Captured {
 }
 
 /** Runs one n8n CLI command to its end. Parallel n8n processes each need their own broker port. */
-export async function n8nCli(instance: N8nInstance, args: string[], options: { env?: Env; timeoutMs?: number } = {}): Promise<CliResult> {
+export async function n8nCli(
+	instance: N8nInstance,
+	args: string[],
+	options: { env?: Env; timeoutMs?: number } = {},
+): Promise<CliResult> {
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...options.env });
 	const result = await capture(instance.runtime.nodeBin, [instance.runtime.n8nBin, ...args], {
 		cwd: instance.userFolder,
@@ -73,10 +77,16 @@ export async function n8nCli(instance: N8nInstance, args: string[], options: { e
 	return { ...result, output: `${result.stdout}\n${result.stderr}` };
 }
 
-export async function n8nCliOk(instance: N8nInstance, args: string[], options: { env?: Env; timeoutMs?: number } = {}): Promise<CliResult> {
+export async function n8nCliOk(
+	instance: N8nInstance,
+	args: string[],
+	options: { env?: Env; timeoutMs?: number } = {},
+): Promise<CliResult> {
 	const result = await n8nCli(instance, args, options);
 	if (result.code !== 0) {
-		throw new Error(`n8n ${args[0]} failed (exit ${result.code}${result.timedOut ? ', timed out' : ''}):\n${tail(result.output, 40)}`);
+		throw new Error(
+			`n8n ${args[0]} failed (exit ${result.code}${result.timedOut ? ', timed out' : ''}):\n${tail(result.output, 40)}`,
+		);
 	}
 	return result;
 }
@@ -119,7 +129,11 @@ export interface ExecuteResult extends CliResult {
 	run?: ExecutionRun;
 }
 
-export async function executeWorkflow(instance: N8nInstance, workflowId: string, options: { env?: Env; timeoutMs?: number } = {}): Promise<ExecuteResult> {
+export async function executeWorkflow(
+	instance: N8nInstance,
+	workflowId: string,
+	options: { env?: Env; timeoutMs?: number } = {},
+): Promise<ExecuteResult> {
 	const result = await n8nCli(instance, ['execute', `--id=${workflowId}`, '--rawOutput'], options);
 	return { ...result, run: parseRun(result.stdout) };
 }
@@ -161,7 +175,11 @@ export interface StartOptions {
 	webhookPaths?: string[];
 }
 
-/** `n8n start` on 127.0.0.1, resolved once `/healthz/readiness` answers 200. */
+/**
+ * `n8n start` on 127.0.0.1, resolved once `/healthz/readiness` and the REST API both answer 200:
+ * readiness only means the database is migrated, and n8n registers its REST routes after that
+ * (n8n 1.x on a slow machine answered `Cannot POST /rest/login` in between).
+ */
 export async function startN8n(instance: N8nInstance, options: StartOptions = {}): Promise<RunningN8n> {
 	const port = options.port ?? (await freePort());
 	const env = baseEnv(instance, {
@@ -202,9 +220,17 @@ export async function startN8n(instance: N8nInstance, options: StartOptions = {}
 	for (;;) {
 		if (child.exitCode !== null || child.signalCode !== null) {
 			await running.stop();
-			throw new Error(`n8n start exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${tail(output, 40)}`);
+			throw new Error(
+				`n8n start exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${tail(output, 40)}`,
+			);
 		}
-		if ((await isReady(url)) && (await webhooksRegistered(url, options.webhookPaths ?? []))) return running;
+		if (
+			(await isReady(url)) &&
+			(await restApiReady(url)) &&
+			(await webhooksRegistered(url, options.webhookPaths ?? []))
+		) {
+			return running;
+		}
 		if (Date.now() > deadline) {
 			await running.stop();
 			throw new Error(`n8n start was not ready at ${url} in time:\n${tail(output, 40)}`);
@@ -231,9 +257,18 @@ async function webhooksRegistered(url: string, paths: string[]): Promise<boolean
 	return true;
 }
 
-async function isReady(url: string): Promise<boolean> {
+function isReady(url: string): Promise<boolean> {
+	return answers200(`${url}/healthz/readiness`);
+}
+
+/** n8n registers `/rest/settings` after all its REST controllers, so it answering means login works. */
+function restApiReady(url: string): Promise<boolean> {
+	return answers200(`${url}/rest/settings`);
+}
+
+async function answers200(address: string): Promise<boolean> {
 	try {
-		const response = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+		const response = await fetch(address, { signal: AbortSignal.timeout(2000) });
 		await response.arrayBuffer();
 		return response.status === 200;
 	} catch {
@@ -242,16 +277,32 @@ async function isReady(url: string): Promise<boolean> {
 }
 
 /** Logs in to the editor's REST API and returns the session cookie. */
-export async function login(url: string, email: string, password: string): Promise<string> {
-	const response = await fetch(`${url}/rest/login`, {
+export function login(url: string, email: string, password: string): Promise<string> {
+	return postForCookie(`${url}/rest/login`, `login as ${email}`, { emailOrLdapLoginId: email, email, password });
+}
+
+/**
+ * Sets up the owner of a fresh instance over the REST API, as the editor's first screen does, and
+ * returns the session cookie. Works on every n8n line; the owner-from-environment settings
+ * (`ownerEnv`) exist only in n8n 2.x.
+ */
+export function setUpOwner(
+	url: string,
+	owner: { email: string; password: string; firstName: string; lastName: string },
+): Promise<string> {
+	return postForCookie(`${url}/rest/owner/setup`, `owner setup for ${owner.email}`, owner);
+}
+
+async function postForCookie(address: string, what: string, payload: object): Promise<string> {
+	const response = await fetch(address, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ emailOrLdapLoginId: email, email, password }),
+		body: JSON.stringify(payload),
 		signal: AbortSignal.timeout(30000),
 	});
 	const body = await response.text();
-	if (response.status !== 200) throw new Error(`login as ${email} failed: HTTP ${response.status} ${body.slice(0, 300)}`);
+	if (response.status !== 200) throw new Error(`${what} failed: HTTP ${response.status} ${body.slice(0, 300)}`);
 	const cookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
-	if (!cookie) throw new Error('login answered 200 but set no n8n-auth cookie');
+	if (!cookie) throw new Error(`${what} answered 200 but set no n8n-auth cookie`);
 	return cookie.split(';')[0];
 }

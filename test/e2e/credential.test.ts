@@ -3,8 +3,7 @@
  * REST API of `n8n start`) and the HTTP Request node signing with it.
  */
 import { executeWorkflow, importWorkflows, nodeJson, startN8n, tail, useRealN8n, workflowFrom } from './support';
-import { ownerEnv } from '../../scripts/real-n8n/instance';
-import { login, type RunningN8n } from '../../scripts/real-n8n/n8n';
+import { setUpOwner, type RunningN8n } from '../../scripts/real-n8n/n8n';
 
 const n8n = useRealN8n({ workflows: [] });
 const OWNER = { email: 'owner@example.com', password: 'E2e-owner-password-1', firstName: 'E2e', lastName: 'Owner' };
@@ -34,8 +33,8 @@ describe("the credential's Test button", () => {
 
 	beforeAll(async () => {
 		const { instance } = n8n();
-		server = await startN8n(instance, { env: ownerEnv(instance.runtime, OWNER) });
-		cookie = await login(server.url, OWNER.email, OWNER.password);
+		server = await startN8n(instance);
+		cookie = await setUpOwner(server.url, OWNER);
 	}, 300000);
 	afterAll(async () => {
 		await server?.stop();
