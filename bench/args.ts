@@ -21,6 +21,8 @@ export interface BenchOptions {
 	profile: string | undefined;
 	/** How the emulator makes part ETags. */
 	etags: 'random' | 'md5';
+	/** Measure on the Node.js the bench was started with, even if n8n 2.x cannot run there. */
+	onThisNode: boolean;
 }
 
 export const USAGE = `Usage: npm run bench -- [flags]
@@ -36,6 +38,9 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --no-write               do not write the report
   --etags <random|md5>     part ETags of the emulator (default random: no hashing on this machine)
   --profile <dir>          write a V8 CPU profile of every child process into <dir>
+  --on-this-node           measure on this Node.js; by default a bench started on Node.js < 24
+                           runs on the Node.js 24 of the real-n8n runtime (what n8n 2.x needs)
+                           and adds a row for the node on the Node.js it was started with
   --help
 `;
 
@@ -65,6 +70,7 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 		out: 'BENCHMARKS.md',
 		profile: undefined,
 		etags: 'random',
+		onThisNode: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -115,6 +121,9 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 				options.etags = mode;
 				break;
 			}
+			case '--on-this-node':
+				options.onThisNode = true;
+				break;
 			case '--profile':
 				options.profile = value();
 				break;

@@ -15,9 +15,10 @@ export function profileChildrenInto(dir: string | undefined): void {
 	profileDir = dir;
 }
 
-function forkTs(script: string, extraArgs: string[] = [], wholeProcessProfile = false): ChildProcess {
+function forkTs(script: string, extraArgs: string[] = [], wholeProcessProfile = false, execPath?: string): ChildProcess {
 	const profile = profileDir && wholeProcessProfile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=500'] : [];
 	return fork(join(__dirname, script), [], {
+		execPath,
 		execArgv: [...extraArgs, ...profile, ...TS],
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 		env: { ...process.env, TS_NODE_PROJECT: join(__dirname, 'tsconfig.json') },
@@ -98,10 +99,10 @@ export interface MeasuredRun extends ScenarioResult {
 }
 
 /** One run of the node in a fresh process; the emulator's CPU is counted over the same span. */
-export async function runScenario(job: ScenarioJob, emulator: EmulatorProcess): Promise<MeasuredRun> {
+export async function runScenario(job: ScenarioJob, emulator: EmulatorProcess, execPath?: string): Promise<MeasuredRun> {
 	// BENCH_NODE_FLAGS: extra V8/Node flags for the measured process (e.g. --trace-gc) while investigating.
 	const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-	const child = forkTs('run-scenario.ts', ['--expose-gc', ...extra]);
+	const child = forkTs('run-scenario.ts', ['--expose-gc', ...extra], false, execPath);
 	try {
 		const failed = firstMessage<{ failed: string }>(child, 'a scenario run', (m) => 'failed' in m).then((m) => {
 			throw new Error(`scenario run failed: ${m.failed}`);

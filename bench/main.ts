@@ -14,6 +14,7 @@ import { writeRandomFile } from './data';
 import { LIST_CONFIGS, listTable, runList, seedFolder } from './list';
 import { loadAverage, machineDescription } from './machine';
 import { realN8nRow } from './real-n8n';
+import { olderNode, restartOnCurrentNode } from './runtime';
 import { renderReport, type ReportInput } from './report';
 import { runRounds, type InputFile } from './runner';
 import { singleConfigs, singleTable } from './single';
@@ -72,7 +73,7 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 		}
 		if (options.only.has('throughput')) {
 			const file = makeInput(dir, 'large.bin', options.size);
-			const configs = throughputConfigs(options.size);
+			const configs = throughputConfigs(options.size, options.onThisNode ? undefined : olderNode());
 			log(`\nupload of ${fmt.size(options.size)}: ${configs.length} configurations × ${options.runs} rounds`);
 			const summaries = summarize(await runRounds(configs, file, emulator, options.runs, log), options.size);
 			report.throughput = { configs, summaries };
@@ -132,6 +133,10 @@ async function main(): Promise<void> {
 	if (options.profile) {
 		mkdirSync(options.profile, { recursive: true });
 		profileChildrenInto(resolve(options.profile));
+	}
+	if (!options.onThisNode) {
+		const exitCode = await restartOnCurrentNode(log);
+		if (exitCode !== undefined) process.exit(exitCode);
 	}
 	process.env.BENCH_ETAGS = options.etags;
 	const dir = mkdtempSync(join(tmpdir(), 'file-storage-bench-'));

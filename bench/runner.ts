@@ -22,7 +22,16 @@ export interface InputFile {
 export type Config =
 	| { id: string; label: string; kind: 'curl' }
 	| { id: string; label: string; kind: 'raw'; partSizeMiB: number; parallel: number }
-	| { id: string; label: string; kind: 'node'; parameters: INodeParameters; partSizeMiB?: number; parallel?: number };
+	| {
+			id: string;
+			label: string;
+			kind: 'node';
+			parameters: INodeParameters;
+			partSizeMiB?: number;
+			parallel?: number;
+			/** Another Node.js to run the node on than the bench's own. */
+			execPath?: string;
+	  };
 
 export interface Run {
 	ms: number;
@@ -50,6 +59,7 @@ async function runOnce(config: Config, file: InputFile, emulator: EmulatorProces
 				label: config.id,
 			},
 			emulator,
+			config.execPath,
 		);
 		if (node.error) throw new Error(`${config.label}: the node failed: ${node.error}`);
 		if (node.first?.size !== file.size) throw new Error(`${config.label}: stored ${String(node.first?.size)} bytes, expected ${file.size}`);

@@ -7,6 +7,7 @@ import { DEFAULT_PARALLEL_UPLOADS, DEFAULT_PART_SIZE_MIB } from '../nodes/FileSt
 import { DEFAULT_MULTIPART_THRESHOLD_MIB } from '../nodes/FileStorage/actions/file/upload.operation';
 
 import type { Config, Run } from './runner';
+import type { OlderNode } from './runtime';
 import { fmt, median, mibPerSecond, MIB, runsOf } from './stats';
 import type { Table } from './table';
 
@@ -37,7 +38,7 @@ export const DEFAULT_ID = `node-${DEFAULTS.partSizeMiB}x${DEFAULTS.parallel}`;
 export const SEQUENTIAL_ID = 'node-5x1';
 
 /** The main table: ceiling, minimal client, this node at its defaults, the sequential approach, the switch. */
-export function throughputConfigs(fileSize: number): Config[] {
+export function throughputConfigs(fileSize: number, older?: OlderNode): Config[] {
 	const configs: Config[] = [
 		CEILING,
 		{
@@ -50,6 +51,14 @@ export function throughputConfigs(fileSize: number): Config[] {
 		multipart(DEFAULTS.partSizeMiB, DEFAULTS.parallel, `this node, defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`),
 		multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)'),
 	];
+	if (older) {
+		configs.push({
+			...(multipart(DEFAULTS.partSizeMiB, DEFAULTS.parallel) as Extract<Config, { kind: 'node' }>),
+			id: `${DEFAULT_ID}-older-node`,
+			label: `this node, defaults, on Node.js ${older.version.split('.')[0]} (n8n 1.x)`,
+			execPath: older.execPath,
+		});
+	}
 	if (fileSize > DEFAULTS.thresholdMiB * MIB) {
 		configs.push({
 			id: 'upload-auto',
