@@ -41,7 +41,8 @@ function targets(report: ReportInput): string[] {
 	const lines = [
 		`- Multipart Upload at defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel}) ≥ 0.8 × the curl ceiling: ${fmt.ratio(node.vsCeiling)} — ${verdict(node.vsCeiling >= 0.8)}.`,
 		`- ≥ 1.5 × the sequential 5 MiB approach: ${fmt.ratio(node.vsSequential)} — ${verdict(node.vsSequential >= 1.5)}.`,
-		`- Peak RSS growth ≤ part size × (parallelism + 1) + 64 MiB = ${fmt.mib(bound)}: ${fmt.mib(node.maxGrowth)} (worst run) — ${verdict(node.maxGrowth <= bound)}.`,
+		`- Peak RSS growth ≤ part size × (parallelism + 1) + 64 MiB = ${fmt.mib(bound)}: ${fmt.mib(node.maxGrowth)} (worst run) — ${verdict(node.maxGrowth <= bound)}; ` +
+			`buffer memory held at most ${fmt.mib(node.maxBuffersHeld)} (the pool of ${DEFAULTS.parallel + 1} request bodies is ${fmt.mib(DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * 1024 * 1024)}).`,
 	];
 	if (raw) {
 		lines.push(

@@ -34,6 +34,12 @@ export interface ScenarioResult {
 	/** Whether the peak is the kernel's VmHWM (exact) or only the 50 ms samples. */
 	exactPeak: boolean;
 	cpuSeconds: number;
+	/**
+	 * Peak of the buffer memory (ArrayBuffers, where request bodies and file reads live) over its
+	 * level before the run, sampled every 10 ms: what the node holds, which RSS growth can hide when
+	 * the allocator reuses memory that storing the binary freed.
+	 */
+	buffersHeld: number;
 	/** Main-thread GC pauses during the run: where a copy-heavy client loses its time. */
 	gc: { pauseMs: number; majorCount: number };
 	items: number;
@@ -83,11 +89,17 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 	const profiler = job.profileDir ? new SpanProfiler(true) : undefined;
 	await profiler?.start();
 	const gc = new GcMeter();
+	const buffersBefore = process.memoryUsage().arrayBuffers;
+	let buffersPeak = buffersBefore;
+	const bufferSampler = setInterval(() => {
+		buffersPeak = Math.max(buffersPeak, process.memoryUsage().arrayBuffers);
+	}, 10);
 	const cpuBefore = process.cpuUsage();
 	const started = process.hrtime.bigint();
 	const result = await runNode({ parameters: job.parameters, credentials, items, packageDir });
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
 	const cpu = process.cpuUsage(cpuBefore);
+	clearInterval(bufferSampler);
 	const gcTotals = await gc.stop();
 	if (profiler && job.profileDir) await profiler.stop(job.profileDir, `node-${job.label ?? 'run'}-${process.pid}`);
 	const sampledPeak = sampler.stop();
@@ -100,6 +112,7 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 		peakRss: exactPeak ? Math.max(hwm, sampledPeak) : sampledPeak,
 		exactPeak,
 		cpuSeconds: (cpu.user + cpu.system) / 1e6,
+		buffersHeld: buffersPeak - buffersBefore,
 		gc: gcTotals,
 		items: result.items.length,
 		first,

@@ -100,6 +100,8 @@ export interface Summary {
 	baselineRss: number;
 	/** Largest growth of any run: the memory target is about the worst case. */
 	maxGrowth: number;
+	/** Largest buffer memory held by any run. */
+	maxBuffersHeld: number;
 	clientCpu: number;
 	clientGcMs: number;
 	emulatorCpu: number;
@@ -123,6 +125,7 @@ export function summarize(runs: Map<string, Run[]>, size: number): Map<string, S
 			peakRss: median(nodeRuns.map((n) => n.peakRss)),
 			baselineRss: median(nodeRuns.map((n) => n.baselineRss)),
 			maxGrowth: nodeRuns.length ? Math.max(...nodeRuns.map((n) => n.peakRss - n.baselineRss)) : NaN,
+			maxBuffersHeld: nodeRuns.length ? Math.max(...nodeRuns.map((n) => n.buffersHeld)) : NaN,
 			clientCpu: median(nodeRuns.map((n) => n.cpuSeconds)),
 			clientGcMs: median(nodeRuns.map((n) => n.gc.pauseMs)),
 			emulatorCpu: median(list.map((r) => r.emulatorCpuSeconds)),
@@ -138,7 +141,7 @@ function boundCell(config: Config, s: Summary): string {
 	return `${fmt.mib(bound)} ${s.maxGrowth <= bound ? 'met' : '**not met**'}`;
 }
 
-const HEAD = ['Configuration', 'Time', 'Throughput', '× ceiling', '× sequential 5 MiB', 'Peak RSS', 'RSS growth (max)', 'Growth bound', 'Client CPU', 'Client GC', 'Emulator CPU'];
+const HEAD = ['Configuration', 'Time', 'Throughput', '× ceiling', '× sequential 5 MiB', 'Peak RSS', 'RSS growth (max)', 'Buffers held (max)', 'Growth bound', 'Client CPU', 'Client GC', 'Emulator CPU'];
 
 function row(config: Config, s: Summary): string[] {
 	const isNode = config.kind === 'node';
@@ -150,6 +153,7 @@ function row(config: Config, s: Summary): string[] {
 		isNode ? fmt.ratio(s.vsSequential) : '',
 		isNode ? fmt.mib(s.peakRss) : '',
 		isNode ? fmt.mib(s.maxGrowth) : '',
+		isNode ? fmt.mib(s.maxBuffersHeld) : '',
 		boundCell(config, s),
 		isNode ? fmt.cpu(s.clientCpu) : '',
 		isNode ? fmt.cpu(s.clientGcMs / 1000) : '',
@@ -162,7 +166,7 @@ export function throughputTable(configs: Config[], summaries: Map<string, Summar
 		title: `Upload of ${fmt.size(size)}: ceiling, this node, the sequential approach`,
 		note:
 			`Random bytes; one fresh process per node run; ${runsOf(rounds)}; ratios are medians of per-round ratios. ` +
-			'RSS growth is over the idle baseline (n8n-core loaded, binary stored); CPU is CPU time during the upload; GC is the client\'s main-thread GC pause time.',
+			'RSS growth is over the idle baseline (n8n-core loaded, binary stored); buffers held is the peak of ArrayBuffer memory over its level before the upload (sampled every 10 ms); CPU is CPU time during the upload; GC is the client\'s main-thread GC pause time.',
 		head: HEAD,
 		rows: configs.filter((c) => summaries.has(c.id)).map((c) => row(c, summaries.get(c.id)!)),
 	};
