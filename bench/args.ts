@@ -1,6 +1,6 @@
 /** Command-line flags of `npm run bench -- ...`. */
 
-export const SCENARIOS = ['throughput', 'sweep', 'single', 'list', 'real-n8n'] as const;
+export const SCENARIOS = ['throughput', 'sweep', 'latency', 'single', 'list', 'real-n8n'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -14,6 +14,8 @@ export interface BenchOptions {
 	smallRuns: number;
 	singleSize: number;
 	listEntries: number;
+	/** Delay the emulator adds before every answer in the latency scenario. */
+	latencyMs: number;
 	only: Set<ScenarioName>;
 	/** Where the report goes; undefined: print only. */
 	out: string | undefined;
@@ -33,6 +35,7 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --small-runs <n>         runs of the single-upload and list scenarios (default: runs + 2)
   --single-size <n>[..]    file of the Single Upload scenario (default 50MB)
   --list-entries <n>       entries listed by List Contents, Return All (default 10000)
+  --latency-ms <n>         delay per request in the latency scenario (default 20)
   --only <a,b>             scenarios: ${SCENARIOS.join(', ')} (default all)
   --out <file>             report file (default BENCHMARKS.md; --no-write prints only)
   --no-write               do not write the report
@@ -66,6 +69,7 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 		smallRuns: 0,
 		singleSize: 50e6,
 		listEntries: 10_000,
+		latencyMs: 20,
 		only: new Set(SCENARIOS),
 		out: 'BENCHMARKS.md',
 		profile: undefined,
@@ -100,6 +104,9 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 				break;
 			case '--list-entries':
 				options.listEntries = positiveInt(flag, value());
+				break;
+			case '--latency-ms':
+				options.latencyMs = positiveInt(flag, value());
 				break;
 			case '--only': {
 				const names = value().split(',').map((s) => s.trim()).filter(Boolean);

@@ -11,6 +11,7 @@ type Command =
 	| { id: number; cmd: 'cpu' }
 	| { id: number; cmd: 'stats' }
 	| { id: number; cmd: 'resetStats' }
+	| { id: number; cmd: 'setLatency'; ms: number }
 	| { id: number; cmd: 'sha256'; bucket: string; region: string; key: string }
 	| { id: number; cmd: 'stop' };
 
@@ -25,6 +26,9 @@ async function handle(emulator: Emulator, message: Command): Promise<unknown> {
 			return emulator.stats();
 		case 'resetStats':
 			emulator.resetStats();
+			return true;
+		case 'setLatency':
+			emulator.setLatency(message.ms);
 			return true;
 		case 'sha256':
 			return await emulator.objectSha256(message.bucket, message.region, message.key);

@@ -20,7 +20,15 @@ import { runRounds, type InputFile } from './runner';
 import { singleConfigs, singleTable } from './single';
 import { fmt } from './stats';
 import { renderTable, type Table } from './table';
-import { summarize, sweepConfigs, sweepTables, throughputConfigs, throughputTable } from './throughput';
+import {
+	latencyConfigs,
+	latencyTable,
+	summarize,
+	sweepConfigs,
+	sweepTables,
+	throughputConfigs,
+	throughputTable,
+} from './throughput';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const REPO = resolve(__dirname, '..');
@@ -87,6 +95,19 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 			const summaries = summarize(await runRounds(configs, file, emulator, options.runs, log), options.sweepSize);
 			report.sweep = { configs, summaries };
 			sweepTables(configs, summaries, options.sweepSize, options.runs).forEach(print);
+			rmSync(file.path, { force: true });
+		}
+		if (options.only.has('latency')) {
+			const file = makeInput(dir, 'latency.bin', options.sweepSize);
+			const configs = latencyConfigs();
+			log(`\nwith ${options.latencyMs} ms per request, ${fmt.size(options.sweepSize)}: ${configs.length} configurations × ${options.runs} rounds`);
+			await emulator.call('setLatency', { ms: options.latencyMs });
+			try {
+				const summaries = summarize(await runRounds(configs, file, emulator, options.runs, log), options.sweepSize);
+				print(latencyTable(configs, summaries, options.sweepSize, options.runs, options.latencyMs));
+			} finally {
+				await emulator.call('setLatency', { ms: 0 });
+			}
 			rmSync(file.path, { force: true });
 		}
 		if (options.only.has('single')) {

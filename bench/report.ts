@@ -96,6 +96,7 @@ export function renderReport(report: ReportInput): string {
 		'  measured in the same run, minutes apart at most. `sync` runs before each run so write-back of the last run does not land in it.',
 		`- Sweeps: part size at the default parallelism and parallelism at the default part size, at ${fmt.size(options.sweepSize)} per run:`,
 		'  two axes crossing at the defaults instead of the full 5 × 4 grid, and a smaller file, to keep the whole bench near 20 minutes.',
+		`- Latency: the sweep file again, with the emulator waiting ${options.latencyMs} ms before every answer, as a service farther away would.`,
 		'',
 		'## Results',
 		'',

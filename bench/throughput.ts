@@ -73,6 +73,34 @@ export function throughputConfigs(fileSize: number, older?: OlderNode): Config[]
 }
 
 /**
+ * A service farther away than loopback: every request waits `latencyMs` for its answer, as a
+ * round trip and the service's own work would make it. Same file as the sweeps.
+ */
+export function latencyConfigs(): Config[] {
+	return [
+		multipart(DEFAULTS.partSizeMiB, DEFAULTS.parallel, `this node, defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`),
+		multipart(DEFAULTS.partSizeMiB, 1),
+		multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)'),
+	];
+}
+
+export function latencyTable(configs: Config[], summaries: Map<string, Summary>, size: number, rounds: number, latencyMs: number): Table {
+	return {
+		title: `Upload of ${fmt.size(size)} with ${latencyMs} ms of latency per request`,
+		note:
+			`The emulator waits ${latencyMs} ms before every answer (start, each part, complete), as a service farther away than ` +
+			`loopback would; ${runsOf(rounds)}. No curl row: one request pays the latency once.`,
+		head: ['Configuration', 'Time', 'Throughput', '× sequential 5 MiB', 'Requests'],
+		rows: configs
+			.filter((c) => summaries.has(c.id))
+			.map((c) => {
+				const s = summaries.get(c.id)!;
+				return [c.label, fmt.seconds(s.ms), fmt.rate(s.rate), fmt.ratio(s.vsSequential), String(s.parts + 2)];
+			}),
+	};
+}
+
+/**
  * The sweeps: part size at the default parallelism and parallelism at the default part size, two
  * axes crossing at the defaults, with the ceiling and the sequential approach in the same rounds
  * for the ratios.
