@@ -81,7 +81,7 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 		}
 		if (options.only.has('throughput')) {
 			const file = makeInput(dir, 'large.bin', options.size);
-			const configs = throughputConfigs(options.size, options.onThisNode ? undefined : olderNode());
+			const configs = throughputConfigs(options.size, olderNode());
 			log(`\nupload of ${fmt.size(options.size)}: ${configs.length} configurations × ${options.runs} rounds`);
 			const summaries = summarize(await runRounds(configs, file, emulator, options.runs, log), options.size);
 			report.throughput = { configs, summaries };

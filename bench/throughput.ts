@@ -24,7 +24,9 @@ export function memoryBound(partSizeMiB: number, parallel: number): number {
 	return (partSizeMiB * (parallel + 1) + 64) * MIB;
 }
 
-const multipart = (partSizeMiB: number, parallel: number, label?: string): Config => ({
+type NodeConfig = Extract<Config, { kind: 'node' }>;
+
+const multipart = (partSizeMiB: number, parallel: number, label?: string): NodeConfig => ({
 	id: `node-${partSizeMiB}x${parallel}`,
 	label: label ?? `Multipart Upload, ${partSizeMiB} MiB × ${parallel}`,
 	kind: 'node',
@@ -35,6 +37,8 @@ const multipart = (partSizeMiB: number, parallel: number, label?: string): Confi
 
 export const CEILING: Config = { id: 'curl', label: 'curl, one streamed PUT (ceiling)', kind: 'curl' };
 export const DEFAULT_ID = `node-${DEFAULTS.partSizeMiB}x${DEFAULTS.parallel}`;
+const atDefaults = () => multipart(DEFAULTS.partSizeMiB, DEFAULTS.parallel, `this node, defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`);
+const sequentialApproach = () => multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)');
 export const SEQUENTIAL_ID = 'node-5x1';
 
 /** The main table: ceiling, minimal client, this node at its defaults, the sequential approach, the switch. */
@@ -48,12 +52,12 @@ export function throughputConfigs(fileSize: number, older?: OlderNode): Config[]
 			partSizeMiB: DEFAULTS.partSizeMiB,
 			parallel: DEFAULTS.parallel,
 		},
-		multipart(DEFAULTS.partSizeMiB, DEFAULTS.parallel, `this node, defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`),
-		multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)'),
+		atDefaults(),
+		sequentialApproach(),
 	];
 	if (older) {
 		configs.push({
-			...(multipart(DEFAULTS.partSizeMiB, DEFAULTS.parallel) as Extract<Config, { kind: 'node' }>),
+			...multipart(DEFAULTS.partSizeMiB, DEFAULTS.parallel),
 			id: `${DEFAULT_ID}-older-node`,
 			label: `this node, defaults, on Node.js ${older.version.split('.')[0]} (n8n 1.x)`,
 			execPath: older.execPath,
@@ -77,11 +81,7 @@ export function throughputConfigs(fileSize: number, older?: OlderNode): Config[]
  * round trip and the service's own work would make it. Same file as the sweeps.
  */
 export function latencyConfigs(): Config[] {
-	return [
-		multipart(DEFAULTS.partSizeMiB, DEFAULTS.parallel, `this node, defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`),
-		multipart(DEFAULTS.partSizeMiB, 1),
-		multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)'),
-	];
+	return [atDefaults(), multipart(DEFAULTS.partSizeMiB, 1), sequentialApproach()];
 }
 
 export function latencyTable(configs: Config[], summaries: Map<string, Summary>, size: number, rounds: number, latencyMs: number): Table {
