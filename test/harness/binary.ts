@@ -58,8 +58,7 @@ export async function storeBinary(
 	options: StoreOptions = {},
 ): Promise<IBinaryData> {
 	await getBinaryDataService();
-	const fileName =
-		options.fileName ?? (Buffer.isBuffer(source) ? undefined : basename(source.filePath));
+	const fileName = options.fileName ?? (Buffer.isBuffer(source) ? undefined : basename(source.filePath));
 	const mimeType = mimeTypeFor(fileName, options.mimeType);
 	return await prepareBinaryData(
 		Buffer.isBuffer(source) ? source : createReadStream(source.filePath),
@@ -90,8 +89,9 @@ export async function toItemBinary(
 	input: HarnessBinaryInput,
 	location: { workflowId: string; executionId: string },
 ): Promise<IBinaryData> {
+	if (input.stored) return { ...input.stored };
 	if ((input.data === undefined) === (input.filePath === undefined)) {
-		throw new Error('A harness binary needs exactly one of `data` or `filePath`');
+		throw new Error('A harness binary needs exactly one of `stored`, `data` or `filePath`');
 	}
 	const options = { fileName: input.fileName, mimeType: input.mimeType, ...location };
 

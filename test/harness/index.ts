@@ -4,16 +4,10 @@
  */
 import { removeHarnessTempDir } from './env';
 
-export type {
-	HarnessBinaryInput,
-	HarnessItem,
-	HarnessNodeError,
-	RunNodeOptions,
-	RunNodeResult,
-} from './types';
+export type { HarnessBinaryInput, HarnessItem, HarnessNodeError, RunNodeOptions, RunNodeResult } from './types';
 export { runNode } from './run-node';
 export { runListSearch, type ListSearchOptions } from './list-search';
-export { binarySha256, getBinaryDataService, readBinary, storeBinaryFile } from './binary';
+export { binarySha256, getBinaryDataService, readBinary, storeBinary, storeBinaryFile } from './binary';
 export { loadPackage } from './package-loader';
 export { harnessTempDir } from './env';
 

@@ -1,4 +1,5 @@
 import type {
+	IBinaryData,
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	INodeExecutionData,
@@ -7,6 +8,8 @@ import type {
 } from 'n8n-workflow';
 
 export interface HarnessBinaryInput {
+	/** An entry already in n8n's store (from `storeBinary`), put on the item as it is. */
+	stored?: IBinaryData;
 	/** Bytes held in memory. */
 	data?: Buffer;
 	/** Or a file on disk, streamed into n8n's binary store (never loaded whole). */

@@ -129,7 +129,7 @@ describe('File → Upload: bad input is named and nothing is sent', () => {
 	it.each([
 		['/leading-slash.txt', /starts with '\/'/],
 		['a/../b.txt', /'\.\.' segment/],
-		['ctrl\u0001char', /control character U\+0001/],
+		['nul\u0000char', /NUL character \(U\+0000\)/],
 		['x'.repeat(1025), /1025 bytes/],
 	])('invalid key %j is refused naming the rule', async (key, rule) => {
 		const result = await upload({ key });

@@ -9,6 +9,9 @@ describe('key rules', () => {
 		'emoji/🚀📦.bin',
 		'x'.repeat(1024),
 		'é'.repeat(512),
+		'tab\there',
+		'line\nbreak',
+		'del\u007f',
 	])('accepts %j', (key) => {
 		expect(keyProblem(key)).toBeUndefined();
 	});
@@ -19,8 +22,6 @@ describe('key rules', () => {
 		['a/../b', /'\.\.' segment/],
 		['..', /'\.\.' segment/],
 		['nul\u0000byte', /U\+0000/],
-		['tab\there', /U\+0009/],
-		['del\u007f', /U\+007F/],
 		['x'.repeat(1025), /1025 bytes.*1024/],
 		['é'.repeat(513), /1026 bytes/],
 	])('refuses %j naming the rule', (key, rule) => {

@@ -95,7 +95,7 @@ export function assertValidKey(ctx: IExecuteFunctions, itemIndex: number, key: s
 		const shown = key.length > 80 ? `${key.slice(0, 60)}…${key.slice(-10)}` : key;
 		throw new NodeOperationError(ctx.getNode(), `The key "${shown}" is not valid: ${problem} (parameter '${field}')`, {
 			itemIndex,
-			description: 'Keys are 1–1024 bytes of UTF-8 without a leading "/", a ".." segment or control characters.',
+			description: 'Keys are 1–1024 bytes of UTF-8 without a leading "/", a ".." segment or a NUL character.',
 		});
 	}
 	return key;

@@ -57,7 +57,8 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 					itemIndex,
 				});
 			}
-			output.push(...(await handler.call(this, itemIndex)));
+			// One by one: spreading a list of 100,000+ entries as arguments overflows the stack.
+			for (const item of await handler.call(this, itemIndex)) output.push(item);
 		} catch (error) {
 			if (this.continueOnFail()) {
 				const failure = error as NodeApiError | NodeOperationError;

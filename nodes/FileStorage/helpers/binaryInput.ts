@@ -142,8 +142,18 @@ export async function* readParts(
 	const ownsItsReads = isFileReadStream(stream);
 	let target: Buffer | undefined;
 	let filled = 0;
+	let total = 0;
 	try {
 		for await (const chunk of stream as AsyncIterable<Buffer>) {
+			total += chunk.length;
+			if (total > source.size) {
+				// Reading on would send parts past the count announced at Start.
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`The file in binary field '${source.field}' is longer than its recorded ${source.size} bytes`,
+					{ description: 'The binary data changed while it was read.' },
+				);
+			}
 			let offset = 0;
 			while (offset < chunk.length) {
 				target ??= nextPart();

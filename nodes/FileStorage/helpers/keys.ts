@@ -1,7 +1,7 @@
 /**
  * Object key rules of the service (1–1024 bytes of UTF-8, no leading '/', no '..'
- * segment, no NUL). Control characters are refused too: they cannot be typed back
- * into a key field and would make the object unreachable from n8n.
+ * segment, no NUL). Other control characters (a tab, a line break) are allowed, as the
+ * service allows them: a key the listing shows must be one the node can download or delete.
  */
 export const MAX_KEY_BYTES = 1024;
 
@@ -11,11 +11,8 @@ export function keyProblem(key: string): string | undefined {
 	if (bytes > MAX_KEY_BYTES) return `it is ${bytes} bytes long as UTF-8; the limit is ${MAX_KEY_BYTES} bytes`;
 	if (key.startsWith('/')) return "it starts with '/'; keys are relative to the bucket (remove the leading slash)";
 	if (key.split('/').includes('..')) return "it contains a '..' segment, which the service refuses";
-	const control = /[\u0000-\u001f\u007f]/.exec(key);
-	if (control) {
-		const code = control[0].charCodeAt(0).toString(16).padStart(4, '0');
-		return `it contains the control character U+${code.toUpperCase()} at position ${control.index}`;
-	}
+	const nul = key.indexOf('\u0000');
+	if (nul !== -1) return `it contains a NUL character (U+0000) at position ${nul}`;
 	return undefined;
 }
 

@@ -17,16 +17,21 @@ export async function* walkEntries(
 	recursive: boolean,
 ): AsyncGenerator<ListEntry> {
 	const folders = [prefix];
-	while (folders.length > 0) {
-		const folder = folders.shift() as string;
+	// A folder listed twice (or inside itself) would be walked again and again.
+	const seen = new Set(folders);
+	for (let next = 0; next < folders.length; next++) {
+		const folder = folders[next];
 		for (let page = 1; ; page++) {
 			const { contents, pagination } = await listContents(client, where, folder, page, pageSize);
-			const children = contents?.children ?? [];
+			const children = contents.children ?? [];
 			for (const entry of children) {
-				if (recursive && entry.type === 'folder') folders.push(entry.path);
+				if (recursive && entry.type === 'folder' && !seen.has(entry.path)) {
+					seen.add(entry.path);
+					folders.push(entry.path);
+				}
 				yield entry;
 			}
-			if (children.length === 0 || page >= (pagination?.total_pages ?? page)) break;
+			if (children.length === 0 || page >= pagination.total_pages) break;
 		}
 	}
 }

@@ -11,7 +11,7 @@ import {
 	type UploadedPart,
 	type Visibility,
 } from '../transport/api';
-import { failedOnRetryWith } from '../transport/errors';
+import { failedOnRetryWith, timedOut } from '../transport/errors';
 import { PartBodyPool, formEnvelope } from '../transport/formData';
 import type { FileStorageClient } from '../transport/request';
 import { readParts, type BinarySource } from './binaryInput';
@@ -76,7 +76,8 @@ function checkedPlan(ctx: IExecuteFunctions, itemIndex: number, fileSize: number
 
 /**
  * Uploads up to `parallelUploads` parts at once while reading the next one. Resolves with the parts in order, or rejects
- * with the first part's failure once every part already sent has settled.
+ * with the first failure (of a part or of reading the file) once every part already sent has settled: a part still on
+ * its way when the upload is cancelled could be stored after the cancel on S3-like services.
  */
 async function sendParts(
 	parts: AsyncIterable<Buffer>,
@@ -88,22 +89,26 @@ async function sendParts(
 	let failure: { error: unknown } | undefined;
 	let partNumber = 0;
 	let bytesRead = 0;
-	for await (const bytes of parts) {
-		partNumber += 1;
-		bytesRead += bytes.length;
-		const task: Promise<void> = send(partNumber, bytes)
-			.then(
-				(part) => {
-					uploaded.push(part);
-				},
-				(error: unknown) => {
-					failure ??= { error };
-				},
-			)
-			.finally(() => inFlight.delete(task));
-		inFlight.add(task);
-		if (inFlight.size >= parallelUploads) await Promise.race(inFlight);
-		if (failure) break;
+	try {
+		for await (const bytes of parts) {
+			partNumber += 1;
+			bytesRead += bytes.length;
+			const task: Promise<void> = send(partNumber, bytes)
+				.then(
+					(part) => {
+						uploaded.push(part);
+					},
+					(error: unknown) => {
+						failure ??= { error };
+					},
+				)
+				.finally(() => inFlight.delete(task));
+			inFlight.add(task);
+			if (inFlight.size >= parallelUploads) await Promise.race(inFlight);
+			if (failure) break;
+		}
+	} catch (readError) {
+		failure ??= { error: readError };
 	}
 	await Promise.all(inFlight);
 	if (failure) throw failure.error;
@@ -116,6 +121,64 @@ function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
+/** The pooled bodies of one upload, the first allocated at once: a Part Size this Node.js cannot hold fails before Start. */
+function partBodies(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	target: MultipartTarget,
+	partSize: number,
+	settings: MultipartSettings,
+) {
+	const bodies = new PartBodyPool(
+		formEnvelope(target.key, 'application/octet-stream'),
+		partSize,
+		settings.parallelUploads + 1,
+	);
+	try {
+		bodies.release(bodies.take());
+	} catch (error) {
+		if (!(error instanceof RangeError)) throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Part Size ${settings.partSizeMiB} MiB is larger than one buffer of the Node.js running n8n can hold`,
+			{
+				itemIndex,
+				description:
+					'Node.js 20 (n8n 1.x) holds at most 4 GiB in one buffer: set Part Size to at most 4095 MiB. Nothing was uploaded.',
+			},
+		);
+	}
+	return bodies;
+}
+
+/**
+ * Cancels after a failure, on a signal of its own (the execution may have been stopped), and
+ * says in the error what became of the upload.
+ */
+async function cancelAfterFailure(
+	client: FileStorageClient,
+	target: MultipartTarget,
+	uploadId: string,
+	failure: NodeApiError | NodeOperationError,
+	completeMayHaveRun: boolean,
+): Promise<void> {
+	const before = failure.description ? `${failure.description} ` : '';
+	let gone: boolean;
+	try {
+		gone = (await cancelMultipartUpload(client, target, uploadId, target.key, { cleanup: true })).earlierAttempt;
+	} catch (cancelError) {
+		if (!(cancelError instanceof NodeApiError && cancelError.httpCode === '404')) {
+			failure.description = `${before}Cancelling the multipart upload ${uploadId} failed as well (${(cancelError as Error).message}); its parts may remain on the service.`;
+			return;
+		}
+		gone = true;
+	}
+	failure.description =
+		gone && completeMayHaveRun
+			? `${before}The service no longer knows the upload ${uploadId}: the completion most likely went through before its answer came. Check whether '${target.key}' exists before uploading again.`
+			: `${before}The multipart upload ${uploadId} was cancelled on the service; nothing was stored.`;
+}
+
 export async function multipartUpload(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -125,6 +188,8 @@ export async function multipartUpload(
 	settings: MultipartSettings,
 ): Promise<StoredFile & MultipartResult> {
 	const { partSize, totalParts } = checkedPlan(ctx, itemIndex, source.size, settings);
+	// At most parallelUploads parts are in flight while the next one is read.
+	const bodies = partBodies(ctx, itemIndex, target, partSize, settings);
 	const started = await startMultipartUpload(client, target, {
 		key: target.key,
 		contentType: target.contentType,
@@ -132,13 +197,8 @@ export async function multipartUpload(
 		totalParts,
 	});
 	const { uploadId } = started;
+	let completing = false;
 	try {
-		// At most parallelUploads parts are in flight while the next one is read.
-		const bodies = new PartBodyPool(
-			formEnvelope(target.key, 'application/octet-stream'),
-			partSize,
-			settings.parallelUploads + 1,
-		);
 		const { uploaded, bytesRead } = await sendParts(
 			readParts(ctx, source, partSize, () => bodies.take()),
 			settings.parallelUploads,
@@ -155,27 +215,22 @@ export async function multipartUpload(
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`Read ${bytesRead} bytes in ${uploaded.length} parts from binary field '${source.field}', but the file is ${source.size} bytes (${totalParts} parts)`,
-				{ itemIndex, description: 'The binary data changed or is damaged; nothing was stored.' },
+				{ itemIndex, description: 'The binary data changed or is damaged.' },
 			);
 		}
+		completing = true;
 		const stored = await completeMultipartUpload(client, target, uploadId, target.key, uploaded);
 		return { ...stored, uploadId, partCount: uploaded.length, partSize };
 	} catch (error) {
 		const failure = asNodeError(ctx, error, itemIndex);
-		if (failedOnRetryWith(error, 404)) {
-			// The upload ID vanished between attempts: most likely an earlier attempt of
-			// Complete succeeded and only its answer was lost. Say so instead of guessing.
+		if (completing && failedOnRetryWith(error, 404)) {
+			// The upload ID vanished between attempts of Complete: most likely an earlier
+			// attempt succeeded and only its answer was lost. Say so instead of guessing.
 			failure.description = `An earlier attempt may have completed the upload before its answer was lost: check whether '${target.key}' exists before uploading again.`;
 			throw failure;
 		}
-		try {
-			await cancelMultipartUpload(client, target, uploadId, target.key);
-			failure.description =
-				`${failure.description ?? ''} The multipart upload ${uploadId} was cancelled on the service; nothing was stored.`.trim();
-		} catch (cancelError) {
-			failure.description =
-				`${failure.description ?? ''} Cancelling the multipart upload ${uploadId} failed as well (${(cancelError as Error).message}); its parts may remain on the service.`.trim();
-		}
+		// A Complete without an answer in time may have been carried out all the same.
+		await cancelAfterFailure(client, target, uploadId, failure, completing && timedOut(error));
 		throw failure;
 	}
 }

@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { failedOnRetryWith } from './errors';
 import type { FileForm } from './formData';
-import type { FileStorageClient } from './request';
+import type { ApiCall, FileStorageClient } from './request';
 
 /**
  * The File Storage API v1, one function per endpoint, with query parameters in the
@@ -52,6 +53,41 @@ export interface UploadedPart extends IDataObject {
 
 const FILES = '/api/v1/files';
 
+/** How long a clean-up call may take once the run is failing or stopped. */
+export const CLEANUP_BOUND_MS = 30_000;
+
+function describe(value: unknown): string {
+	const text = JSON.stringify(value);
+	return text === undefined ? 'nothing' : text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function isNonEmptyString(value: unknown): value is string {
+	return typeof value === 'string' && value.trim() !== '';
+}
+
+/** A whole number the service may spell as a number or as a numeric string. */
+function wholeNumber(value: unknown): number | undefined {
+	if (typeof value === 'number' && Number.isInteger(value)) return value;
+	if (typeof value === 'string' && /^\d+$/.test(value.trim())) return Number(value);
+	return undefined;
+}
+
+function requireObject(client: FileStorageClient, what: string, data: unknown): IDataObject {
+	if (!data || typeof data !== 'object' || Array.isArray(data)) {
+		throw client.unexpectedAnswer(what, `"data" is ${describe(data)}, not an object`);
+	}
+	return data as IDataObject;
+}
+
+function requireSameKey(client: FileStorageClient, what: string, data: IDataObject, key: string): void {
+	if (data.key !== key) {
+		throw client.unexpectedAnswer(
+			what,
+			`the stored file's key is ${describe(data.key)}, but ${describe(key)} was sent`,
+		);
+	}
+}
+
 function multipartPath(uploadId: string, step: string): string {
 	return `${FILES}/multipart/${encodeURIComponent(uploadId)}/${step}`;
 }
@@ -63,19 +99,49 @@ export async function listContents(
 	page: number,
 	limit: number,
 ): Promise<ListPage> {
-	return await client.send<ListPage>({
-		method: 'GET',
-		path: `${FILES}/list`,
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
-			['prefix', prefix],
-			['page', page],
-			['limit', limit],
-		],
-		what: `List Contents of '${where.bucket}' (page ${page})`,
-		retry: 'idempotent',
-	});
+	const what = `List Contents of '${where.bucket}' (page ${page})`;
+	const data = requireObject(
+		client,
+		what,
+		await client.send({
+			method: 'GET',
+			path: `${FILES}/list`,
+			query: [
+				['bucket_name', where.bucket],
+				['region', where.region],
+				['prefix', prefix],
+				['page', page],
+				['limit', limit],
+			],
+			what,
+			retry: 'idempotent',
+		}),
+	);
+	const contents = (data.contents ?? {}) as IDataObject;
+	const children = contents.children ?? [];
+	if (!Array.isArray(children)) {
+		throw client.unexpectedAnswer(what, `"contents.children" is ${describe(children)}, not a list`);
+	}
+	const pagination = (data.pagination ?? {}) as IDataObject;
+	const currentPage = wholeNumber(pagination.current_page);
+	const totalPages = wholeNumber(pagination.total_pages);
+	if (currentPage !== page) {
+		// A service that ignores the page number would otherwise be walked forever.
+		throw client.unexpectedAnswer(
+			what,
+			`"pagination.current_page" is ${describe(pagination.current_page)}, but page ${page} was asked for`,
+		);
+	}
+	if (totalPages === undefined || (totalPages < page && children.length > 0)) {
+		throw client.unexpectedAnswer(
+			what,
+			`"pagination.total_pages" is ${describe(pagination.total_pages)} on page ${page}, which has entries`,
+		);
+	}
+	return {
+		contents: { ...(contents as ListPage['contents']), children: children as ListEntry[] },
+		pagination: { ...(pagination as ListPage['pagination']), current_page: currentPage, total_pages: totalPages },
+	};
 }
 
 export interface FileToStore {
@@ -86,20 +152,27 @@ export interface FileToStore {
 }
 
 export async function uploadFile(client: FileStorageClient, where: BucketRef, file: FileToStore): Promise<StoredFile> {
-	return await client.send<StoredFile>({
-		method: 'PUT',
-		path: `${FILES}/upload`,
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
-			['visibility', file.visibility],
-			['key', file.key],
-		],
-		headers: { 'Content-Type': file.form.contentType },
-		body: file.form.body,
-		what: `Upload of '${file.key}'`,
-		retry: 'idempotent',
-	});
+	const what = `Upload of '${file.key}'`;
+	const data = requireObject(
+		client,
+		what,
+		await client.send({
+			method: 'PUT',
+			path: `${FILES}/upload`,
+			query: [
+				['bucket_name', where.bucket],
+				['region', where.region],
+				['visibility', file.visibility],
+				['key', file.key],
+			],
+			headers: { 'Content-Type': file.form.contentType },
+			body: file.form.body,
+			what,
+			retry: 'idempotent',
+		}),
+	);
+	requireSameKey(client, what, data, file.key);
+	return data as StoredFile;
 }
 
 export interface UploadToStart {
@@ -114,20 +187,29 @@ export async function startMultipartUpload(
 	where: BucketRef,
 	upload: UploadToStart,
 ): Promise<StartedUpload> {
-	return await client.send<StartedUpload>({
-		method: 'POST',
-		path: `${FILES}/multipart/start`,
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
-			['key', upload.key],
-			['mimeType', upload.contentType],
-			['visibility', upload.visibility],
-			['totalParts', upload.totalParts],
-		],
-		what: `Start of the multipart upload of '${upload.key}'`,
-		retry: 'notProcessed',
-	});
+	const what = `Start of the multipart upload of '${upload.key}'`;
+	const data = requireObject(
+		client,
+		what,
+		await client.send({
+			method: 'POST',
+			path: `${FILES}/multipart/start`,
+			query: [
+				['bucket_name', where.bucket],
+				['region', where.region],
+				['key', upload.key],
+				['mimeType', upload.contentType],
+				['visibility', upload.visibility],
+				['totalParts', upload.totalParts],
+			],
+			what,
+			retry: 'notProcessed',
+		}),
+	);
+	if (!isNonEmptyString(data.uploadId)) {
+		throw client.unexpectedAnswer(what, `"uploadId" is ${describe(data.uploadId)}, not a non-empty string`);
+	}
+	return data as StartedUpload;
 }
 
 export interface PartToUpload {
@@ -145,21 +227,38 @@ export async function uploadPart(
 	part: PartToUpload,
 ): Promise<UploadedPart> {
 	const { form } = part;
-	return await client.send<UploadedPart>({
-		method: 'POST',
-		path: multipartPath(part.uploadId, 'upload'),
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
-			['partNumber', part.partNumber],
-			['key', part.key],
-			['totalParts', part.totalParts],
-		],
-		headers: { 'Content-Type': form.contentType },
-		body: form.body,
-		what: `Upload of part ${part.partNumber} of ${part.totalParts} of '${part.key}'`,
-		retry: 'idempotent',
-	});
+	const what = `Upload of part ${part.partNumber} of ${part.totalParts} of '${part.key}'`;
+	const data = requireObject(
+		client,
+		what,
+		await client.send({
+			method: 'POST',
+			path: multipartPath(part.uploadId, 'upload'),
+			query: [
+				['bucket_name', where.bucket],
+				['region', where.region],
+				['partNumber', part.partNumber],
+				['key', part.key],
+				['totalParts', part.totalParts],
+			],
+			headers: { 'Content-Type': form.contentType },
+			body: form.body,
+			what,
+			retry: 'idempotent',
+		}),
+	);
+	// The part is the one that was sent: an echo of another number means the service
+	// stored something else, and completing with it would assemble a wrong file.
+	if (data.partNumber !== undefined && wholeNumber(data.partNumber) !== part.partNumber) {
+		throw client.unexpectedAnswer(
+			what,
+			`"partNumber" is ${describe(data.partNumber)}, but part ${part.partNumber} was sent`,
+		);
+	}
+	if (!isNonEmptyString(data.ETag)) {
+		throw client.unexpectedAnswer(what, `"ETag" is ${describe(data.ETag)}, not a non-empty string`);
+	}
+	return { partNumber: part.partNumber, ETag: data.ETag };
 }
 
 export async function completeMultipartUpload(
@@ -169,20 +268,50 @@ export async function completeMultipartUpload(
 	key: string,
 	parts: UploadedPart[],
 ): Promise<StoredFile> {
-	return await client.send<StoredFile>({
-		method: 'POST',
-		path: multipartPath(uploadId, 'complete'),
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
-			['key', key],
-		],
-		headers: { 'Content-Type': 'application/json' },
-		// The completion request spells it `PartNumber`, unlike the part result.
-		body: { parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.ETag })) },
-		what: `Completion of the multipart upload of '${key}'`,
-		retry: 'idempotent',
-	});
+	const what = `Completion of the multipart upload of '${key}'`;
+	const data = requireObject(
+		client,
+		what,
+		await client.send({
+			method: 'POST',
+			path: multipartPath(uploadId, 'complete'),
+			query: [
+				['bucket_name', where.bucket],
+				['region', where.region],
+				['key', key],
+			],
+			headers: { 'Content-Type': 'application/json' },
+			// The completion request spells it `PartNumber`, unlike the part result.
+			body: { parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.ETag })) },
+			what,
+			retry: 'idempotent',
+		}),
+	);
+	requireSameKey(client, what, data, key);
+	return data as StoredFile;
+}
+
+/** What a Delete or Cancel reports; `earlierAttempt` when a retry found the work already done. */
+export interface Removal {
+	message: string;
+	earlierAttempt: boolean;
+}
+
+/**
+ * Delete and Cancel are sent again when an answer is lost; the repeat then finds nothing to
+ * remove (404). After a retry that means an earlier attempt did the work, not a failure.
+ */
+async function removal(client: FileStorageClient, call: ApiCall): Promise<Removal> {
+	return await client.send<IDataObject>(call).then(
+		(data) => ({ message: typeof data?.message === 'string' ? data.message : '', earlierAttempt: false }),
+		(error: unknown) => {
+			if (!failedOnRetryWith(error, 404)) throw error;
+			return {
+				message: 'Done by an earlier attempt: its answer was lost, and the retry found nothing left to remove.',
+				earlierAttempt: true,
+			};
+		},
+	);
 }
 
 export async function cancelMultipartUpload(
@@ -190,8 +319,9 @@ export async function cancelMultipartUpload(
 	where: BucketRef,
 	uploadId: string,
 	key: string,
-): Promise<IDataObject> {
-	return await client.send<IDataObject>({
+	options: { cleanup?: boolean } = {},
+): Promise<Removal> {
+	return await removal(client, {
 		method: 'POST',
 		path: multipartPath(uploadId, 'cancel'),
 		query: [
@@ -201,11 +331,12 @@ export async function cancelMultipartUpload(
 		],
 		what: `Cancelling the multipart upload of '${key}'`,
 		retry: 'idempotent',
+		detachedForMs: options.cleanup ? CLEANUP_BOUND_MS : undefined,
 	});
 }
 
-export async function deleteFile(client: FileStorageClient, where: BucketRef, key: string): Promise<IDataObject> {
-	return await client.send<IDataObject>({
+export async function deleteFile(client: FileStorageClient, where: BucketRef, key: string): Promise<Removal> {
+	return await removal(client, {
 		method: 'DELETE',
 		path: `${FILES}/delete`,
 		query: [
@@ -230,16 +361,34 @@ export async function getSignedUrl(
 	key: string,
 	expiresIn: number,
 ): Promise<SignedUrl> {
-	return await client.send<SignedUrl>({
-		method: 'GET',
-		path: `${FILES}/signed-url`,
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
-			['key', key],
-			['expiresIn', expiresIn],
-		],
-		what: `Signed URL of '${key}'`,
-		retry: 'idempotent',
-	});
+	const what = `Signed URL of '${key}'`;
+	const data = requireObject(
+		client,
+		what,
+		await client.send({
+			method: 'GET',
+			path: `${FILES}/signed-url`,
+			query: [
+				['bucket_name', where.bucket],
+				['region', where.region],
+				['key', key],
+				['expiresIn', expiresIn],
+			],
+			what,
+			retry: 'idempotent',
+		}),
+	);
+	if (!isHttpUrl(data.url)) {
+		throw client.unexpectedAnswer(what, `"url" is ${describe(data.url)}, not an http(s) URL`);
+	}
+	return data as SignedUrl;
+}
+
+function isHttpUrl(value: unknown): boolean {
+	if (typeof value !== 'string') return false;
+	try {
+		return ['http:', 'https:'].includes(new URL(value).protocol);
+	} catch {
+		return false;
+	}
 }

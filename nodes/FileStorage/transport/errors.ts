@@ -87,11 +87,35 @@ export function networkError(
 	attempts: number,
 	itemIndex: number,
 	description: string,
+	facts: { timedOut: boolean },
 ): NodeApiError {
 	const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
-	return new NodeApiError(node, { reason } as JsonObject, {
+	const error = new NodeApiError(node, { reason } as JsonObject, {
 		message: `${what} failed${tries}: ${reason}`,
 		description,
 		itemIndex,
 	});
+	error.context.attempts = attempts;
+	error.context.timedOut = facts.timedOut;
+	return error;
+}
+
+/** True when a request got no answer in time: the service may still have carried it out. */
+export function timedOut(error: unknown): boolean {
+	return error instanceof NodeApiError && error.context?.timedOut === true;
+}
+
+/**
+ * The service answered 2xx, but not with what the node relies on (a part number, an upload ID,
+ * a key): going on would store or report something wrong, so the call fails instead.
+ */
+export function unexpectedAnswerError(node: INode, what: string, problem: string, itemIndex: number): NodeApiError {
+	const error = new NodeApiError(node, { problem } as JsonObject, {
+		message: `Unexpected answer from the service to ${what}: ${problem}`,
+		description:
+			'The service answered in a form this node does not expect, so nothing was taken as done. Check that the Base URL points at the File Storage API v1; if it does, report the answer to the service.',
+		itemIndex,
+	});
+	error.context.unexpectedAnswer = true;
+	return error;
 }

@@ -8,7 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { httpError, networkError } from './errors';
+import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
+import { httpError, networkError, unexpectedAnswerError } from './errors';
 import { buildTarget, checkBaseUrl, type QueryValue } from './signing';
 
 export const CREDENTIAL_TYPE = 'fileStorageApi';
@@ -32,6 +33,12 @@ export interface ApiCall {
 	retry: RetryPolicy;
 	/** 'stream' hands back the response body unread (downloads). */
 	responseType?: 'json' | 'stream';
+	/**
+	 * Clean-up calls (cancelling an upload after a failure) must still go out when the
+	 * execution was stopped: n8n aborts every authenticated request of a stopped execution,
+	 * so such a call is signed here and sent on a signal of its own, bounded by this many ms.
+	 */
+	detachedForMs?: number;
 }
 
 export interface TransportSettings {
@@ -53,12 +60,24 @@ const RETRYABLE_NETWORK_CODES = new Set([
 ]);
 const BASE_BACKOFF_MS = 300;
 const MAX_BACKOFF_MS = 20_000;
+/** A service asking to wait longer than this is not waited for: the error says how long it asked. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+/**
+ * n8n's request timeout runs from the start of a request to its answer, so it includes
+ * sending the body. The Timeout option means waiting for the service; a request with a body
+ * gets that plus the time to send the body at this slowest accepted rate (8 Mbit/s per
+ * request): a part on a slower link still gets the Timeout option on top.
+ */
+export const SLOWEST_SEND_BYTES_PER_SECOND = 1024 * 1024;
+const MAX_REDIRECTS = 5;
+const CLEANUP_RETRIES = 2;
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions;
 
 interface NetworkProblem {
 	code: string;
 	timedOut: boolean;
+	cancelled: boolean;
 	reason: string;
 }
 
@@ -71,26 +90,38 @@ function describeNetworkProblem(error: unknown): NetworkProblem {
 	}
 	const code = String(candidates.map((c) => c.code).find((c) => typeof c === 'string') ?? '');
 	const text = candidates.map((c) => String(c.message ?? '')).join(' ');
-	const timedOut = /timeout|timed out/i.test(text) || code === 'ETIMEDOUT';
+	const cancelled =
+		code === 'ERR_CANCELED' || candidates.some((c) => c.name === 'CanceledError' || c.name === 'AbortError');
+	const timedOut = !cancelled && (/timeout|timed out/i.test(text) || code === 'ETIMEDOUT');
 	const isAbort = code === 'ECONNABORTED' && !timedOut;
 	let reason = 'the request could not be sent';
-	if (timedOut) reason = 'no response from the service within the timeout';
+	if (cancelled) reason = 'the execution was stopped';
+	else if (timedOut) reason = 'no response from the service within the timeout';
 	else if (code === 'ECONNRESET' || /socket hang up/i.test(text))
 		reason = 'the connection was closed by the service mid-request';
 	else if (code === 'ECONNREFUSED')
 		reason = 'the service refused the connection (is the Base URL right and the service up?)';
 	else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') reason = 'the host name of the Base URL could not be resolved';
 	else if (isAbort) reason = 'the request was aborted';
-	return { code: code || (/socket hang up/i.test(text) ? 'ECONNRESET' : ''), timedOut, reason };
+	return { code: code || (/socket hang up/i.test(text) ? 'ECONNRESET' : ''), timedOut, cancelled, reason };
 }
 
+/** How long the service asked to wait (Retry-After as seconds or as a date), uncapped. */
 function retryAfterMs(headers: IDataObject | undefined): number | undefined {
 	const value = headers?.['retry-after'];
 	if (value === undefined) return undefined;
 	const seconds = Number(value);
-	if (Number.isFinite(seconds)) return Math.min(seconds * 1000, MAX_BACKOFF_MS);
+	if (Number.isFinite(seconds)) return Math.max(seconds * 1000, 0);
 	const date = Date.parse(String(value));
-	return Number.isFinite(date) ? Math.min(Math.max(date - Date.now(), 0), MAX_BACKOFF_MS) : undefined;
+	return Number.isFinite(date) ? Math.max(date - Date.now(), 0) : undefined;
+}
+
+function bodyBytes(call: ApiCall): number {
+	return Buffer.isBuffer(call.body) ? call.body.length : 0;
+}
+
+function describeSize(bytes: number): string {
+	return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : `${bytes} bytes`;
 }
 
 function backoffMs(attempt: number): number {
@@ -106,7 +137,9 @@ function mayRetryStatus(policy: RetryPolicy, status: number): boolean {
 
 function mayRetryNetwork(policy: RetryPolicy, problem: NetworkProblem): boolean {
 	// A timeout means the service stopped answering: retrying would multiply the wait.
-	return policy === 'idempotent' && !problem.timedOut && RETRYABLE_NETWORK_CODES.has(problem.code);
+	return (
+		policy === 'idempotent' && !problem.timedOut && !problem.cancelled && RETRYABLE_NETWORK_CODES.has(problem.code)
+	);
 }
 
 async function readSmallBody(stream: unknown): Promise<unknown> {
@@ -151,6 +184,22 @@ export class FileStorageClient {
 		return new FileStorageClient(ctx, base.origin, { ...DEFAULT_SETTINGS, ...settings }, itemIndex);
 	}
 
+	/** The Timeout option in ms: how long the service may take to answer or to send the next bytes. */
+	get idleTimeoutMs(): number {
+		return this.settings.timeoutMs;
+	}
+
+	/** The error for a 2xx answer that lacks what the node relies on; `problem` names the field. */
+	unexpectedAnswer(what: string, problem: string) {
+		return unexpectedAnswerError(this.ctx.getNode(), what, problem, this.itemIndex);
+	}
+
+	/** The execution's stop signal; load-options calls have none. */
+	private executionSignal(): AbortSignal | undefined {
+		const ctx = this.ctx as Partial<IExecuteFunctions>;
+		return ctx.getExecutionCancelSignal?.() as AbortSignal | undefined;
+	}
+
 	/** Absolute URL of an API call; the credential signs its path and query as they stand. */
 	private urlFor(path: string, query: Array<[string, QueryValue]> = []): string {
 		return `${this.origin}${buildTarget(path, query)}`;
@@ -175,6 +224,13 @@ export class FileStorageClient {
 		const options = this.requestOptions(this.urlFor(call.path, call.query), call);
 		// A fresh copy each attempt: authentication rewrites url and headers, and every
 		// attempt must be signed anew with the current time.
+		if (call.detachedForMs !== undefined) {
+			const deadline = Date.now() + call.detachedForMs;
+			return await this.withRetries(
+				call,
+				async () => await this.sendDetached({ ...options }, Math.max(deadline - Date.now(), 1)),
+			);
+		}
 		return await this.withRetries(
 			call,
 			async () =>
@@ -185,16 +241,49 @@ export class FileStorageClient {
 	}
 
 	/**
+	 * Signed by the credential's own `authenticate`, sent by n8n's plain request helper, which
+	 * (unlike the authenticated one) keeps the signal it is given instead of the execution's.
+	 */
+	private async sendDetached(options: IHttpRequestOptions, boundMs: number): Promise<IN8nHttpFullResponse> {
+		const credentials = await this.ctx.getCredentials(CREDENTIAL_TYPE, this.itemIndex);
+		const signed = await new FileStorageApi().authenticate(credentials, options);
+		return (await this.ctx.helpers.httpRequest({
+			...signed,
+			timeout: Math.min(signed.timeout ?? boundMs, boundMs),
+			abortSignal: AbortSignal.timeout(boundMs),
+		})) as IN8nHttpFullResponse;
+	}
+
+	/**
 	 * GET of a URL the service handed out (a file location or a signed link): it carries
 	 * its own authorisation, so it goes out unsigned, with the same retries and errors.
+	 * Redirects are followed (a CDN may send the client elsewhere), and the body is asked for
+	 * uncompressed so its length can be checked against Content-Length.
 	 */
 	async fetchLink(url: string, what: string): Promise<IN8nHttpFullResponse> {
-		const call: ApiCall = { method: 'GET', path: '', what, retry: 'idempotent', responseType: 'stream' };
-		const options = this.requestOptions(url, call);
+		const call: ApiCall = {
+			method: 'GET',
+			path: '',
+			what,
+			retry: 'idempotent',
+			responseType: 'stream',
+			headers: { 'Accept-Encoding': 'identity' },
+		};
+		const options: IHttpRequestOptions = {
+			...this.requestOptions(url, call),
+			disableFollowRedirect: false,
+			maxRedirects: MAX_REDIRECTS,
+			abortSignal: this.executionSignal(),
+		};
 		return await this.withRetries(
 			call,
 			async () => (await this.ctx.helpers.httpRequest({ ...options })) as IN8nHttpFullResponse,
 		);
+	}
+
+	/** n8n's deadline for one attempt: the Timeout option, plus time to send the body on a slow link. */
+	private deadlineMs(call: ApiCall): number {
+		return this.settings.timeoutMs + Math.ceil((bodyBytes(call) / SLOWEST_SEND_BYTES_PER_SECOND) * 1000);
 	}
 
 	private requestOptions(url: string, call: ApiCall): IHttpRequestOptions {
@@ -207,11 +296,29 @@ export class FileStorageClient {
 			encoding: call.responseType === 'stream' ? 'stream' : undefined,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			timeout: this.settings.timeoutMs,
+			timeout: this.deadlineMs(call),
 			// Redirect support makes the HTTP client keep a replay copy of the body; the API
 			// never redirects, so parts go out without that copy.
 			disableFollowRedirect: true,
 		};
+	}
+
+	private timeoutHint(call: ApiCall): string {
+		const waitSeconds = Math.round(this.settings.timeoutMs / 1000);
+		const bytes = bodyBytes(call);
+		if (bytes === 0) {
+			return `No answer within ${waitSeconds} s. Raise the Timeout option if the service is slow, or check that it is reachable.`;
+		}
+		const sendSeconds = Math.round((this.deadlineMs(call) - this.settings.timeoutMs) / 1000);
+		return (
+			`No answer within ${waitSeconds + sendSeconds} s: the Timeout option (${waitSeconds} s) plus ${sendSeconds} s to send ` +
+			`${describeSize(bytes)} at ${describeSize(SLOWEST_SEND_BYTES_PER_SECOND)}/s or faster. Either the link to the service ` +
+			'is slower than that (lower Part Size or Parallel Uploads) or the service stopped answering (raise Timeout, or retry later).'
+		);
+	}
+
+	private stopped(call: ApiCall): boolean {
+		return call.detachedForMs === undefined && this.executionSignal()?.aborted === true;
 	}
 
 	private async withRetries(
@@ -219,13 +326,17 @@ export class FileStorageClient {
 		attemptOnce: () => Promise<IN8nHttpFullResponse>,
 	): Promise<IN8nHttpFullResponse> {
 		const node = this.ctx.getNode();
+		// Clean-up is what keeps a failure from leaving parts behind: it gets retries of its own.
+		const maxRetries =
+			call.detachedForMs === undefined ? this.settings.maxRetries : Math.max(this.settings.maxRetries, CLEANUP_RETRIES);
 		for (let attempt = 0; ; attempt++) {
 			let response: IN8nHttpFullResponse;
 			try {
 				response = await attemptOnce();
 			} catch (error) {
 				const problem = describeNetworkProblem(error);
-				if (attempt < this.settings.maxRetries && mayRetryNetwork(call.retry, problem)) {
+				if (this.stopped(call)) problem.reason = 'the execution was stopped';
+				else if (attempt < maxRetries && mayRetryNetwork(call.retry, problem)) {
 					await sleep(backoffMs(attempt));
 					continue;
 				}
@@ -236,23 +347,31 @@ export class FileStorageClient {
 					attempt + 1,
 					this.itemIndex,
 					problem.timedOut
-						? `No answer within ${Math.round(this.settings.timeoutMs / 1000)} s. Raise the Timeout option if the service is slow, or check that it is reachable.`
+						? this.timeoutHint(call)
 						: `Network error${problem.code ? ` ${problem.code}` : ''}. Check the Base URL of the credential and that the service is reachable from the n8n host.`,
+					{ timedOut: problem.timedOut },
 				);
 			}
 			const status = response.statusCode;
 			if (status >= 200 && status < 300) return response;
 			const body = call.responseType === 'stream' ? await readSmallBody(response.body) : response.body;
-			if (attempt < this.settings.maxRetries && mayRetryStatus(call.retry, status)) {
-				await sleep(retryAfterMs(response.headers) ?? backoffMs(attempt));
+			const asked = retryAfterMs(response.headers);
+			const waitMs = asked ?? backoffMs(attempt);
+			const mayRetry = attempt < maxRetries && mayRetryStatus(call.retry, status) && !this.stopped(call);
+			if (mayRetry && waitMs <= MAX_RETRY_AFTER_MS) {
+				await sleep(waitMs);
 				continue;
 			}
-			throw httpError(
+			const failure = httpError(
 				node,
 				call.what,
 				{ status, body, serverDate: response.headers?.date as string | undefined, attempts: attempt + 1 },
 				this.itemIndex,
 			);
+			if (mayRetry) {
+				failure.description = `The service asked to wait ${Math.round(waitMs / 1000)} s before trying again, longer than the ${MAX_RETRY_AFTER_MS / 1000} s this node waits within one run. Run it again later.`;
+			}
+			throw failure;
 		}
 	}
 }

@@ -17,7 +17,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const result = await deleteFile(client, where, key);
 	return [
 		{
-			json: { key, bucket: where.bucket, region: where.region, deleted: true, message: result.message ?? '' },
+			json: {
+				key,
+				bucket: where.bucket,
+				region: where.region,
+				deleted: true,
+				message: result.message,
+				doneByEarlierAttempt: result.earlierAttempt,
+			},
 			pairedItem: { item: itemIndex },
 		},
 	];

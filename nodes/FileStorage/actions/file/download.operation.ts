@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { getSignedUrl } from '../../transport/api';
+import { watchBody } from '../../transport/bodyWatch';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { fileKeyField, fileNameOf, readFileKey } from './fileKey';
 
@@ -10,6 +11,31 @@ const show = { resource: ['file'], operation: ['download'] };
 const LINK_LIFETIME_SECONDS = 900;
 
 type BinaryBody = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
+
+/**
+ * The body length the server announced for the bytes as they arrive here. A compressed body
+ * (sent although the link is fetched with identity encoding) is unpacked by n8n's HTTP client,
+ * so its Content-Length counts other bytes than the file's and cannot be compared.
+ */
+function announcedLength(headers: IDataObject | undefined): number | undefined {
+	const encoding = String(headers?.['content-encoding'] ?? 'identity')
+		.trim()
+		.toLowerCase();
+	if (encoding !== '' && encoding !== 'identity') return undefined;
+	const length = Number(headers?.['content-length']);
+	return Number.isFinite(length) ? length : undefined;
+}
+
+function stalledError(
+	fault: (problem: string, description: string) => NodeOperationError,
+	idleMs: number,
+	ofTotal: string,
+): NodeOperationError {
+	return fault(
+		`stalled: no data for ${Math.round(idleMs / 1000)} s after ${ofTotal}`,
+		'The CDN or the network stopped sending. Run the node again; on a very slow link raise the Timeout option.',
+	);
+}
 
 export const description: INodeProperties[] = [
 	fileKeyField(['download']),
@@ -49,20 +75,35 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const link = await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS);
 	const response = await client.fetchLink(link.url, `Download of '${key}'`);
 	const contentType = String(response.headers?.['content-type'] ?? '').split(';')[0] || undefined;
-	// The body is a stream: n8n's binary store writes it to disk as it arrives.
-	const binary = await this.helpers.prepareBinaryData(response.body as BinaryBody, fileName, contentType);
+	const announced = announcedLength(response.headers);
+	const progress = watchBody(response.body, client.idleTimeoutMs);
+	const fault = (problem: string, description: string) =>
+		new NodeOperationError(this.getNode(), `Download of '${key}' ${problem}`, {
+			itemIndex,
+			description: `Nothing was stored. ${description}`,
+		});
+	const ofTotal = () => `${progress.received} of ${announced ?? 'an unknown number of'} bytes`;
+	let binary: IBinaryData;
+	try {
+		// The body is a stream: n8n's binary store writes it to disk as it arrives.
+		binary = await this.helpers.prepareBinaryData(response.body as BinaryBody, fileName, contentType);
+	} catch (error) {
+		if (progress.stalled) throw stalledError(fault, client.idleTimeoutMs, ofTotal());
+		throw fault(
+			`was cut short after ${ofTotal()}: ${(error as Error).message}`,
+			'The connection ended early. Run the node again.',
+		);
+	} finally {
+		progress.stop();
+	}
+	if (progress.stalled) throw stalledError(fault, client.idleTimeoutMs, ofTotal());
 	const size = binary.id
 		? (await this.helpers.getBinaryMetadata(binary.id)).fileSize
 		: Buffer.byteLength(binary.data, 'base64');
-	const announced = Number(response.headers?.['content-length']);
-	if (Number.isFinite(announced) && announced !== size) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Download of '${key}' was cut short: received ${size} of ${announced} bytes`,
-			{
-				itemIndex,
-				description: 'The connection ended early. Run the node again.',
-			},
+	if (announced !== undefined && announced !== size) {
+		throw fault(
+			`was cut short: received ${size} of ${announced} bytes`,
+			'The connection ended early. Run the node again.',
 		);
 	}
 	const item: INodeExecutionData = {

@@ -95,25 +95,67 @@ function partsFromJson(ctx: IExecuteFunctions, itemIndex: number): UploadedPart[
 	return collectParts(ctx, itemIndex, list, "the parameter 'Parts'");
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const fromItems = this.getNodeParameter('partsSource', itemIndex, 'items') === 'items';
-	const items = this.getInputData();
-	// With parts from all items the whole input is one completion, done on the first item.
-	if (fromItems && itemIndex > 0) return [];
-	const where = getBucketRef(this, itemIndex);
-	const uploadId = readText(this, itemIndex, 'uploadId', 'Upload ID');
-	const key = readKey(this, itemIndex);
-	const parts = fromItems
-		? collectParts(
-				this,
-				itemIndex,
-				items.map((item) => item.json),
-				'the input items',
-			)
-		: partsFromJson(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const client = await clientFor(this, itemIndex, options);
+interface Completion {
+	itemIndexes: number[];
+	parts: unknown[];
+}
+
+/**
+ * Input items grouped by the upload they belong to (bucket, region, Upload ID and Key as each
+ * item's parameters give them), so parts of two uploads are never completed as one file.
+ */
+function completionsFromItems(ctx: IExecuteFunctions): Completion[] {
+	const groups = new Map<string, Completion>();
+	ctx.getInputData().forEach((item, itemIndex) => {
+		const { bucket, region } = getBucketRef(ctx, itemIndex);
+		const upload = [bucket, region, readText(ctx, itemIndex, 'uploadId', 'Upload ID'), readKey(ctx, itemIndex)];
+		const id = JSON.stringify(upload);
+		const group = groups.get(id) ?? { itemIndexes: [], parts: [] };
+		group.itemIndexes.push(itemIndex);
+		group.parts.push(item.json);
+		groups.set(id, group);
+	});
+	return [...groups.values()];
+}
+
+async function complete(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	parts: UploadedPart[],
+	pairedItem: INodeExecutionData['pairedItem'],
+): Promise<INodeExecutionData> {
+	const where = getBucketRef(ctx, itemIndex);
+	const uploadId = readText(ctx, itemIndex, 'uploadId', 'Upload ID');
+	const key = readKey(ctx, itemIndex);
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const client = await clientFor(ctx, itemIndex, options);
 	const stored = await completeMultipartUpload(client, where, uploadId, key, parts);
-	const pairedItem = fromItems ? items.map((_, item) => ({ item })) : { item: itemIndex };
-	return [{ json: { ...stored, uploadId, partCount: parts.length }, pairedItem }];
+	return { json: { ...stored, uploadId, partCount: parts.length }, pairedItem };
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	if (this.getNodeParameter('partsSource', itemIndex, 'items') !== 'items') {
+		return [await complete(this, itemIndex, partsFromJson(this, itemIndex), { item: itemIndex })];
+	}
+	// With parts from the items, the whole input is handled with the first item: one
+	// completion per upload the items belong to.
+	if (itemIndex > 0) return [];
+	const results: INodeExecutionData[] = [];
+	for (const { itemIndexes, parts } of completionsFromItems(this)) {
+		const first = itemIndexes[0];
+		const where =
+			itemIndexes.length === this.getInputData().length
+				? 'the input items'
+				: `input items ${itemIndexes.map((i) => i + 1).join(', ')}`;
+		const checked = collectParts(this, first, parts, where);
+		results.push(
+			await complete(
+				this,
+				first,
+				checked,
+				itemIndexes.map((item) => ({ item })),
+			),
+		);
+	}
+	return results;
 }
