@@ -23,7 +23,24 @@ export interface ProxyRules {
 	uploadBytesPerSecond?: number;
 	/** Milliseconds to hold back the answer to requests of this operation. */
 	holdAnswer?: Partial<Record<string, number>>;
+	/**
+	 * Answers the proxy gives itself, instead of forwarding, to the next requests of an
+	 * operation, one per request in order (with the spec's error body for the status).
+	 */
+	answerInstead?: Partial<Record<string, CannedAnswer[]>>;
 }
+
+export interface CannedAnswer {
+	status: number;
+	headers?: Record<string, string>;
+}
+
+const ERROR_BODIES: Record<number, object> = {
+	404: { error: 'Resource not found', message: 'Bucket or file not found' },
+	429: { error: 'Too many requests' },
+	500: { error: 'Internal server error' },
+	503: { error: 'Service unavailable' },
+};
 
 export interface TestProxy {
 	url: string;
@@ -80,6 +97,17 @@ export async function startProxy(targetUrl: string): Promise<TestProxy> {
 			startedAt: Date.now(),
 		};
 		exchanges.push(exchange);
+		const canned = rules.answerInstead?.[exchange.operation]?.shift();
+		if (canned) {
+			exchange.answeredAt = Date.now();
+			exchange.status = canned.status;
+			const body = JSON.stringify(ERROR_BODIES[canned.status] ?? { error: `HTTP ${canned.status}` });
+			req.resume();
+			req.on('end', () =>
+				res.writeHead(canned.status, { 'Content-Type': 'application/json', ...canned.headers }).end(body),
+			);
+			return;
+		}
 		const upstream = request(
 			{ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
 			(answer) => {

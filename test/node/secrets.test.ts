@@ -91,8 +91,12 @@ describe('the secret key never shows', () => {
 		],
 	];
 
-	it.each(cases)('%s', async (_name, run) => {
+	it.each(cases)('%s', async (name, run) => {
 		const { value: result, printed } = await capturePrinted(run);
+		// Each case must really take its path: a run that fails where it should succeed (a
+		// broken signature, say) would leave the secret out for the wrong reason.
+		const failed = result.error !== undefined || result.items.some((item) => item.json.error !== undefined);
+		expect(failed).toBe(!name.startsWith('a successful'));
 		const text = visibleText(result, printed);
 		expect(text.length).toBeGreaterThan(50);
 		expect(text).not.toContain(SECRET);

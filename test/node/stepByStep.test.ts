@@ -47,6 +47,36 @@ describe('Multipart Upload resource, step by step', () => {
 		expect(emulator().listOpenUploads()).toEqual([]);
 	});
 
+	it('Complete from items completes each upload with its own parts when items carry different uploads', async () => {
+		const files = { 'steps/a.bin': randomFile(1000), 'steps/b.bin': randomFile(2000) };
+		const partItems = [];
+		for (const [key, bytes] of Object.entries(files)) {
+			const started = await step('start', { key, totalParts: 1 });
+			const uploadId = started.items[0].json.uploadId as string;
+			const part = await step('uploadPart', { uploadId, key, partNumber: 1, totalParts: 1 }, [bytes]);
+			partItems.push({ json: part.items[0].json });
+		}
+		// Each part item carries its own uploadId and key, as Upload Part outputs them.
+		const completed = await runFileStorage(
+			emulator(),
+			{
+				resource: 'multipartUpload',
+				operation: 'complete',
+				uploadId: '={{ $json.uploadId }}',
+				key: '={{ $json.key }}',
+				partsSource: 'items',
+			},
+			{ items: partItems },
+		);
+		expect(completed.error).toBeUndefined();
+		expect(completed.items.map((item) => item.json.key)).toEqual(['steps/a.bin', 'steps/b.bin']);
+		expect(completed.items.map((item) => item.pairedItem)).toEqual([[{ item: 0 }], [{ item: 1 }]]);
+		for (const [key, bytes] of Object.entries(files)) {
+			expect(await emulator().objectSha256('my-bucket', 'us-east-1', key)).toBe(sha256(bytes));
+		}
+		expect(emulator().listOpenUploads()).toEqual([]);
+	});
+
 	it('Complete takes parts from a JSON list (either spelling), and says which entry is bad', async () => {
 		const started = await step('start', { key: 'steps/json.bin', totalParts: 1 });
 		const { uploadId } = started.items[0].json as { uploadId: string };

@@ -137,7 +137,9 @@ function partBodies(
 	try {
 		bodies.release(bodies.take());
 	} catch (error) {
-		if (!(error instanceof RangeError)) throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+		// By name: the error may come from another realm than this module's RangeError.
+		if ((error as Error).name !== 'RangeError')
+			throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`Part Size ${settings.partSizeMiB} MiB is larger than one buffer of the Node.js running n8n can hold`,
@@ -189,7 +191,8 @@ export async function multipartUpload(
 ): Promise<StoredFile & MultipartResult> {
 	const { partSize, totalParts } = checkedPlan(ctx, itemIndex, source.size, settings);
 	// At most parallelUploads parts are in flight while the next one is read.
-	const bodies = partBodies(ctx, itemIndex, target, partSize, settings);
+	// A file smaller than one part needs no more than its own size per body.
+	const bodies = partBodies(ctx, itemIndex, target, Math.min(partSize, source.size), settings);
 	const started = await startMultipartUpload(client, target, {
 		key: target.key,
 		contentType: target.contentType,

@@ -1,0 +1,87 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
+
+import { getBinaryDataService, runNode, storeBinary } from '../harness';
+import { MIB, credentialsFor, fileItem, randomFile, useEmulator } from './support';
+import { startProxy, type TestProxy } from './proxy';
+
+const emulator = useEmulator();
+let proxy: TestProxy;
+
+beforeAll(async () => {
+	proxy = await startProxy(emulator().url);
+});
+afterAll(async () => await proxy.stop());
+beforeEach(() => {
+	proxy.setRules({});
+	proxy.exchanges.length = 0;
+	emulator().resetStats();
+});
+
+const throughProxy = () => credentialsFor(emulator(), { baseUrl: proxy.url });
+const count = (operation: string) => proxy.exchanges.filter((exchange) => exchange.operation === operation).length;
+
+describe('retry edges', () => {
+	it('a Retry-After longer than the node waits fails at once, saying how long the service asked for', async () => {
+		proxy.setRules({ answerInstead: { list: [{ status: 429, headers: { 'Retry-After': '120' } }] } });
+		const result = await runNode({
+			credentials: throughProxy(),
+			parameters: { bucketName: 'my-bucket', region: 'us-east-1', resource: 'bucket', operation: 'listContents' },
+		});
+		expect(result.error?.message).toMatch(
+			/List Contents of 'my-bucket' \(page 1\) failed: Too many requests \(HTTP 429\)/,
+		);
+		expect(result.error?.description).toMatch(/asked to wait 120 s before trying again, longer than the 60 s/);
+		expect(count('list')).toBe(1);
+	});
+
+	it('a part whose retry finds the upload gone (404) is not mistaken for a lost Complete: the upload is cancelled', async () => {
+		proxy.setRules({ answerInstead: { uploadPart: [{ status: 500 }, { status: 404 }] } });
+		const result = await runNode({
+			credentials: throughProxy(),
+			parameters: {
+				bucketName: 'my-bucket',
+				region: 'us-east-1',
+				resource: 'file',
+				operation: 'multipartUpload',
+				key: 'retry/part-404.bin',
+				partSize: 5,
+				parallelUploads: 1,
+				options: { maxRetries: 1 },
+			},
+			items: [fileItem(randomFile(6 * MIB))],
+		});
+		expect(result.error?.message).toMatch(/Upload of part 1 of 2 .* failed after 2 attempts: .*\(HTTP 404\)/);
+		expect(result.error?.description).not.toMatch(/may have completed/);
+		expect(result.error?.description).toMatch(/cancelled on the service; nothing was stored/);
+		expect(count('cancel')).toBe(1);
+		expect(emulator().listOpenUploads()).toEqual([]);
+	});
+
+	it('a Part Size this Node.js cannot hold in one buffer fails before Start, naming the limit', async () => {
+		// Jest runs on Node.js 20 (n8n 1.x's runtime), whose buffers end at 4 GiB.
+		expect(bufferConstants.MAX_LENGTH).toBeLessThan(4096 * MIB + 1024);
+		// A 5 GiB file as n8n records it, without writing 5 GiB: its metadata says so.
+		const stored = await storeBinary(randomFile(1024), { fileName: 'big.bin' });
+		const metadataFile = `${(await getBinaryDataService()).getPath(stored.id!)}.metadata`;
+		const metadata = JSON.parse(readFileSync(metadataFile, 'utf8')) as { fileSize: number };
+		writeFileSync(metadataFile, JSON.stringify({ ...metadata, fileSize: 5 * 1024 * MIB }));
+		const result = await runNode({
+			credentials: credentialsFor(emulator()),
+			parameters: {
+				bucketName: 'my-bucket',
+				region: 'us-east-1',
+				resource: 'file',
+				operation: 'multipartUpload',
+				key: 'retry/huge-parts.bin',
+				partSize: 4096,
+			},
+			items: [{ json: {}, binary: { data: { stored } } }],
+		});
+		expect(result.error?.message).toMatch(
+			/Part Size 4096 MiB is larger than one buffer of the Node\.js running n8n can hold/,
+		);
+		expect(result.error?.description).toMatch(/at most 4095 MiB/);
+		expect(emulator().stats().requests.start).toBe(0);
+	});
+});
