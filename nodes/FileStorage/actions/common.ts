@@ -32,7 +32,8 @@ const requestOptionFields: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: 300,
-		description: 'How long to wait for the service to answer a single request before failing, in seconds',
+		description:
+			'How long to wait for the service to answer a request, or for the next bytes of a download, before failing, in seconds. Sending a part or file gets extra time on top (its size at 1 MiB/s).',
 	},
 	{
 		displayName: 'Max Retries',
