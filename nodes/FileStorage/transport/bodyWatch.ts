@@ -9,10 +9,18 @@ interface ReadableBody {
 
 /** What a watched response body did so far. */
 export interface BodyProgress {
-	/** Bytes of the body its consumer has read. */
+	/**
+	 * Bytes of the body its consumer has read. Bytes n8n's HTTP client holds back when a
+	 * connection ends early are not counted: they never reach the consumer.
+	 */
 	readonly received: number;
-	/** True once the body was ended for sending nothing for the idle time. */
+	/** True once this watch ended the body for sending nothing for the idle time. */
 	readonly stalled: boolean;
+	/**
+	 * Whether the body had been silent for about the idle time: when it failed, the cause was a
+	 * stall even if n8n's HTTP client gave up on it first (n8n 2.x times out a silent body too).
+	 */
+	readonly silentForIdleTime: boolean;
 	/** Ends the watch; call it when the consumer is done, however it ended. */
 	stop(): void;
 }
@@ -56,6 +64,9 @@ export function watchBody(body: unknown, idleMs: number): BodyProgress {
 		},
 		get stalled() {
 			return stalled;
+		},
+		get silentForIdleTime() {
+			return stalled || Date.now() - lastProgressAt >= idleMs - checkEveryMs;
 		},
 		stop() {
 			stopped = true;
