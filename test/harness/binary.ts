@@ -58,8 +58,7 @@ export async function storeBinary(
 	options: StoreOptions = {},
 ): Promise<IBinaryData> {
 	await getBinaryDataService();
-	const fileName =
-		options.fileName ?? (Buffer.isBuffer(source) ? undefined : basename(source.filePath));
+	const fileName = options.fileName ?? (Buffer.isBuffer(source) ? undefined : basename(source.filePath));
 	const mimeType = mimeTypeFor(fileName, options.mimeType);
 	return await prepareBinaryData(
 		Buffer.isBuffer(source) ? source : createReadStream(source.filePath),

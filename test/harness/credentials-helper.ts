@@ -30,9 +30,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		credentials: Record<string, ICredentialDataDecryptedObject>,
 	) {
 		super();
-		this.store = new Map(
-			Object.entries(credentials).map(([type, data]) => [type, structuredClone(data)]),
-		);
+		this.store = new Map(Object.entries(credentials).map(([type, data]) => [type, structuredClone(data)]));
 	}
 
 	getParentTypes(name: string): string[] {

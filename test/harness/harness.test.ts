@@ -24,17 +24,15 @@ describe('package loading', () => {
 			'n8n-nodes-harness-fixture.echoBinary',
 			'n8n-nodes-harness-fixture.httpProbe',
 		]);
-		expect(pkg.credentialTypes.getSupportedNodes('probeApi')).toEqual([
-			'n8n-nodes-harness-fixture.httpProbe',
-		]);
+		expect(pkg.credentialTypes.getSupportedNodes('probeApi')).toEqual(['n8n-nodes-harness-fixture.httpProbe']);
 		// Cached: the same loader object on every call.
 		expect(await loadPackage(fixture)).toBe(pkg);
 	});
 
 	it('names the missing node when the type is unknown', async () => {
-		await expect(
-			runNode({ packageDir: fixture, nodeType: 'nope', parameters: {} }),
-		).rejects.toThrow(/has no node "nope" \(has: echoBinary, httpProbe\)/);
+		await expect(runNode({ packageDir: fixture, nodeType: 'nope', parameters: {} })).rejects.toThrow(
+			/has no node "nope" \(has: echoBinary, httpProbe\)/,
+		);
 	});
 });
 

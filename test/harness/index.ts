@@ -4,13 +4,7 @@
  */
 import { removeHarnessTempDir } from './env';
 
-export type {
-	HarnessBinaryInput,
-	HarnessItem,
-	HarnessNodeError,
-	RunNodeOptions,
-	RunNodeResult,
-} from './types';
+export type { HarnessBinaryInput, HarnessItem, HarnessNodeError, RunNodeOptions, RunNodeResult } from './types';
 export { runNode } from './run-node';
 export { runListSearch, type ListSearchOptions } from './list-search';
 export { binarySha256, getBinaryDataService, readBinary, storeBinaryFile } from './binary';

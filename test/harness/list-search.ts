@@ -22,7 +22,10 @@ export async function runListSearch(options: ListSearchOptions): Promise<INodeLi
 	const { node, workflow, nodeType, credentialsHelper } = await prepareWorkflow(options);
 	const search = nodeType.methods?.listSearch?.[options.method];
 	if (!search) throw new UnexpectedError(`The node has no listSearch method "${options.method}"`);
-	const hooks = new ExecutionLifecycleHooks('manual', 'list-search', { id: workflow.id, nodes: [node] } as IWorkflowBase);
+	const hooks = new ExecutionLifecycleHooks('manual', 'list-search', {
+		id: workflow.id,
+		nodes: [node],
+	} as IWorkflowBase);
 	const additionalData = additionalDataFor('list-search', hooks, credentialsHelper);
 	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.fileKey');
 	return await search.call(context, options.filter, options.paginationToken);

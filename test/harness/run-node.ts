@@ -162,15 +162,11 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const additionalData = additionalDataFor(executionId, hooks, credentialsHelper);
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [
-				{ node: workflow.getNode(node.name)!, data: { main: [inputItems] }, source: null },
-			],
+			nodeExecutionStack: [{ node: workflow.getNode(node.name)!, data: { main: [inputItems] }, source: null }],
 		},
 	});
 
-	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(
-		workflow,
-	);
+	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
 	// The run counts as done once n8n fired workflowExecuteAfter (where n8n persists a run) and
 	// the engine's promise settled, so nothing of it is left running when the test goes on.
 	const done = Promise.all([afterHook, execution]).then(([run]) => run);
@@ -200,11 +196,7 @@ function asError(raw: object): HarnessNodeError {
 	return Object.assign(new Error(message), raw, { stack }) as HarnessNodeError;
 }
 
-async function withTimeout<T>(
-	promise: Promise<T>,
-	timeoutMs: number | undefined,
-	onTimeout: () => void,
-): Promise<T> {
+async function withTimeout<T>(promise: Promise<T>, timeoutMs: number | undefined, onTimeout: () => void): Promise<T> {
 	if (timeoutMs === undefined) return await promise;
 	let timer: NodeJS.Timeout | undefined;
 	const timedOut = new Promise<never>((_, reject) => {

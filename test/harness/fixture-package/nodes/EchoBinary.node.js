@@ -86,11 +86,7 @@ class EchoBinary {
 						typeVersion: this.getNode().typeVersion,
 					},
 					binary: {
-						digest: await this.helpers.prepareBinaryData(
-							Buffer.from(sha256),
-							'digest.txt',
-							'text/plain',
-						),
+						digest: await this.helpers.prepareBinaryData(Buffer.from(sha256), 'digest.txt', 'text/plain'),
 					},
 					pairedItem: { item: i },
 				};

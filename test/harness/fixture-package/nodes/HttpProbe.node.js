@@ -47,16 +47,12 @@ class HttpProbe {
 			const credentialType = authentication === 'generic' ? 'probeGenericApi' : 'probeApi';
 			const { baseUrl } = await this.getCredentials(credentialType, i);
 			try {
-				const response = await this.helpers.httpRequestWithAuthentication.call(
-					this,
-					credentialType,
-					{
-						method: 'POST',
-						url: `${baseUrl}${this.getNodeParameter('path', i)}`,
-						body: { item: i, ...items[i].json },
-						json: true,
-					},
-				);
+				const response = await this.helpers.httpRequestWithAuthentication.call(this, credentialType, {
+					method: 'POST',
+					url: `${baseUrl}${this.getNodeParameter('path', i)}`,
+					body: { item: i, ...items[i].json },
+					json: true,
+				});
 				out.push({ json: response, pairedItem: { item: i } });
 			} catch (error) {
 				if (this.continueOnFail()) {
