@@ -4,7 +4,8 @@
  * selected, and the node's panel offers the operations. Saves a screenshot of the panel; with
  * UPDATE_SCREENSHOTS=1 it becomes the one the README shows (docs/screenshots/).
  *
- * Needs Debian's Chromium at /usr/bin/chromium (apt-get install chromium), or CHROMIUM_PATH.
+ * The browser is the Chromium shipped in the npm package @sparticuz/chromium (unpacked into .cache/
+ * on first use), or the one CHROMIUM_PATH names: see scripts/browser/chromium.ts.
  */
 import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
@@ -12,12 +13,12 @@ import * as path from 'node:path';
 
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
+import { chromiumExecutable } from '../../scripts/browser/chromium';
 import { startStack, type Stack } from '../../scripts/dev/stack';
 import { EXAMPLE_IDS } from '../../scripts/real-n8n/instance';
 import { freePort } from '../../scripts/real-n8n/process';
 import { PACKAGE_ROOT } from '../../scripts/real-n8n/profiles';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 // Flags for a machine without a GPU, a sandbox-capable kernel setup for root, or outside network.
 const CHROMIUM_FLAGS = [
 	'--no-sandbox',
@@ -42,11 +43,7 @@ jest.setTimeout(180000);
 
 beforeAll(
 	async () => {
-		if (!existsSync(CHROMIUM)) {
-			throw new Error(
-				`Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`,
-			);
-		}
+		const { executablePath } = await chromiumExecutable();
 		if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'FileStorage', 'FileStorage.node.js'))) {
 			throw new Error('dist/ is missing: run `npm run build` first');
 		}
@@ -60,7 +57,7 @@ beforeAll(
 			log: () => undefined,
 		});
 		browser = await chromium.launchPersistentContext(path.join(root, 'chromium-profile'), {
-			executablePath: CHROMIUM,
+			executablePath,
 			headless: true,
 			args: CHROMIUM_FLAGS,
 			viewport: { width: 1440, height: 900 },
