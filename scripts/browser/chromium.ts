@@ -4,7 +4,9 @@
  * - `CHROMIUM_PATH`, when set, names the browser to use (any Chromium or Chrome build).
  * - Otherwise the Chromium shipped inside the dev dependency `@sparticuz/chromium` (Linux x64; the
  *   binary is in the npm package itself, brotli-compressed, so nothing is downloaded). It is
- *   unpacked once into `.cache/chromium/<version>/` (~210 MB, a few seconds) and reused.
+ *   unpacked once into `.cache/chromium/<version>/` (~210 MB, a few seconds) and reused. Its
+ *   package.json asks for Node.js 22 or later (npm warns EBADENGINE on Node.js 20); the one function
+ *   used here, executablePath(), runs on Node.js 20, in a child process of the Node.js running this.
  *
  *   node -r ts-node/register/transpile-only scripts/browser/chromium.ts   # prints the path
  */
