@@ -47,7 +47,16 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --help
 `;
 
-const UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, kb: 1e3, mb: 1e6, gb: 1e9 };
+const UNITS: Record<string, number> = {
+	'': 1,
+	b: 1,
+	kib: 1024,
+	mib: 1024 ** 2,
+	gib: 1024 ** 3,
+	kb: 1e3,
+	mb: 1e6,
+	gb: 1e9,
+};
 
 export function parseSize(text: string): number {
 	const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
@@ -109,9 +118,13 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 				options.latencyMs = positiveInt(flag, value());
 				break;
 			case '--only': {
-				const names = value().split(',').map((s) => s.trim()).filter(Boolean);
+				const names = value()
+					.split(',')
+					.map((s) => s.trim())
+					.filter(Boolean);
 				for (const name of names) {
-					if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`unknown scenario "${name}"; known: ${SCENARIOS.join(', ')}`);
+					if (!(SCENARIOS as readonly string[]).includes(name))
+						throw new Error(`unknown scenario "${name}"; known: ${SCENARIOS.join(', ')}`);
 				}
 				options.only = new Set(names as ScenarioName[]);
 				break;

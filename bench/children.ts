@@ -15,8 +15,14 @@ export function profileChildrenInto(dir: string | undefined): void {
 	profileDir = dir;
 }
 
-function forkTs(script: string, extraArgs: string[] = [], wholeProcessProfile = false, execPath?: string): ChildProcess {
-	const profile = profileDir && wholeProcessProfile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=500'] : [];
+function forkTs(
+	script: string,
+	extraArgs: string[] = [],
+	wholeProcessProfile = false,
+	execPath?: string,
+): ChildProcess {
+	const profile =
+		profileDir && wholeProcessProfile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=500'] : [];
 	return fork(join(__dirname, script), [], {
 		execPath,
 		execArgv: [...extraArgs, ...profile, ...TS],
@@ -75,7 +81,11 @@ export class EmulatorProcess {
 
 	async call<T>(cmd: string, args: Record<string, unknown> = {}): Promise<T> {
 		const id = this.nextId++;
-		const reply = firstMessage<{ id: number; ok: boolean; value: T; error?: string }>(this.child, 'the emulator', (m) => m.id === id);
+		const reply = firstMessage<{ id: number; ok: boolean; value: T; error?: string }>(
+			this.child,
+			'the emulator',
+			(m) => m.id === id,
+		);
 		this.child.send({ id, cmd, ...args });
 		const { ok, value, error } = await reply;
 		if (!ok) throw new Error(`emulator ${cmd}: ${error}`);
@@ -99,7 +109,11 @@ export interface MeasuredRun extends ScenarioResult {
 }
 
 /** One run of the node in a fresh process; the emulator's CPU is counted over the same span. */
-export async function runScenario(job: ScenarioJob, emulator: EmulatorProcess, execPath?: string): Promise<MeasuredRun> {
+export async function runScenario(
+	job: ScenarioJob,
+	emulator: EmulatorProcess,
+	execPath?: string,
+): Promise<MeasuredRun> {
 	// BENCH_NODE_FLAGS: extra V8/Node flags for the measured process (e.g. --trace-gc) while investigating.
 	const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 	const child = forkTs('run-scenario.ts', ['--expose-gc', ...extra], false, execPath);

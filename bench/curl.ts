@@ -29,7 +29,13 @@ export async function curlUpload(emulator: EmulatorInfo, filePath: string, key: 
 	const args = ['-sS', '-X', 'PUT', '-o', '-', '-w', '\n%{http_code}'];
 	for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
 	// No `Expect: 100-continue` round trip: the ceiling should be the transfer alone.
-	args.push('-H', 'Expect:', '-F', `file=@${filePath};type=application/octet-stream`, `${emulator.url}${requestTarget}`);
+	args.push(
+		'-H',
+		'Expect:',
+		'-F',
+		`file=@${filePath};type=application/octet-stream`,
+		`${emulator.url}${requestTarget}`,
+	);
 
 	const started = process.hrtime.bigint();
 	const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -39,6 +45,7 @@ export async function curlUpload(emulator: EmulatorInfo, filePath: string, key: 
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
 	const cut = out.lastIndexOf('\n');
 	const status = Number(out.slice(cut + 1));
-	if (code !== 0 || status !== 200) throw new Error(`curl upload failed (exit ${code}, HTTP ${status}): ${out.slice(0, cut)}`);
+	if (code !== 0 || status !== 200)
+		throw new Error(`curl upload failed (exit ${code}, HTTP ${status}): ${out.slice(0, cut)}`);
 	return { ms, status, body: out.slice(0, cut) };
 }

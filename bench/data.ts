@@ -9,7 +9,7 @@ export function writeRandomFile(path: string, size: number): string {
 	const chunk = Buffer.allocUnsafe(CHUNK);
 	const fd = openSync(path, 'w');
 	try {
-		for (let written = 0; written < size; ) {
+		for (let written = 0; written < size;) {
 			const n = Math.min(CHUNK, size - written);
 			const bytes = randomFillSync(chunk, 0, n).subarray(0, n);
 			hash.update(bytes);

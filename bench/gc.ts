@@ -12,7 +12,7 @@ export class GcMeter {
 
 	private add(entry: PerformanceEntry): void {
 		this.pauseMs += entry.duration;
-		const kind = ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail)?.kind;
+		const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
 		if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) this.majorCount++;
 	}
 

@@ -32,7 +32,9 @@ function putTiny(agent: Agent, emulator: EmulatorProcess, key: string): Promise<
 	return new Promise((resolve, reject) => {
 		const req = request(`${info.url}${requestTarget}`, { method: 'PUT', headers, agent }, (res) => {
 			res.resume();
-			res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`seeding ${key}: HTTP ${res.statusCode}`))));
+			res.on('end', () =>
+				res.statusCode === 200 ? resolve() : reject(new Error(`seeding ${key}: HTTP ${res.statusCode}`)),
+			);
 		});
 		req.on('error', reject);
 		req.end(body);
@@ -63,13 +65,21 @@ export interface ListConfig {
 	pageSize?: number;
 }
 
-export const LIST_CONFIGS: ListConfig[] = [{ label: 'Return All, default page size (1000)' }, { label: 'Return All, Page Size 100', pageSize: 100 }];
+export const LIST_CONFIGS: ListConfig[] = [
+	{ label: 'Return All, default page size (1000)' },
+	{ label: 'Return All, Page Size 100', pageSize: 100 },
+];
 
 interface ListRun extends MeasuredRun {
 	requests: number;
 }
 
-export async function runList(emulator: EmulatorProcess, entries: number, rounds: number, log: (line: string) => void): Promise<Map<ListConfig, ListRun[]>> {
+export async function runList(
+	emulator: EmulatorProcess,
+	entries: number,
+	rounds: number,
+	log: (line: string) => void,
+): Promise<Map<ListConfig, ListRun[]>> {
 	const { info } = emulator;
 	const results = new Map<ListConfig, ListRun[]>(LIST_CONFIGS.map((c) => [c, []]));
 	for (let round = 1; round <= rounds; round++) {
@@ -94,7 +104,9 @@ export async function runList(emulator: EmulatorProcess, entries: number, rounds
 			if (run.items !== entries) throw new Error(`List Contents returned ${run.items} items, expected ${entries}`);
 			const stats = await emulator.call<{ requests: { list: number } }>('stats');
 			results.get(config)!.push({ ...run, requests: stats.requests.list });
-			log(`  [${round}/${rounds}] List Contents, ${config.label}: ${fmt.seconds(run.ms)}, ${stats.requests.list} requests`);
+			log(
+				`  [${round}/${rounds}] List Contents, ${config.label}: ${fmt.seconds(run.ms)}, ${stats.requests.list} requests`,
+			);
 		}
 	}
 	return results;
@@ -104,7 +116,16 @@ export function listTable(results: Map<ListConfig, ListRun[]>, entries: number, 
 	return {
 		title: `List Contents, Return All over ${entries.toLocaleString('en-US')} entries`,
 		note: `One folder holding ${entries.toLocaleString('en-US')} files; one output item per entry; ${runsOf(rounds)}.`,
-		head: ['Configuration', 'Time', 'Entries/s', 'Requests', 'Peak RSS', 'RSS growth (max)', 'Client CPU', 'Emulator CPU'],
+		head: [
+			'Configuration',
+			'Time',
+			'Entries/s',
+			'Requests',
+			'Peak RSS',
+			'RSS growth (max)',
+			'Client CPU',
+			'Emulator CPU',
+		],
 		rows: [...results].map(([config, runs]) => {
 			const ms = median(runs.map((r) => r.ms));
 			return [

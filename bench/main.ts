@@ -100,7 +100,9 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 		if (options.only.has('latency')) {
 			const file = makeInput(dir, 'latency.bin', options.sweepSize);
 			const configs = latencyConfigs();
-			log(`\nwith ${options.latencyMs} ms per request, ${fmt.size(options.sweepSize)}: ${configs.length} configurations × ${options.runs} rounds`);
+			log(
+				`\nwith ${options.latencyMs} ms per request, ${fmt.size(options.sweepSize)}: ${configs.length} configurations × ${options.runs} rounds`,
+			);
 			await emulator.call('setLatency', { ms: options.latencyMs });
 			try {
 				const summaries = summarize(await runRounds(configs, file, emulator, options.runs, log), options.sweepSize);
@@ -113,7 +115,9 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 		if (options.only.has('single')) {
 			const file = makeInput(dir, 'single.bin', options.singleSize);
 			const configs = singleConfigs();
-			log(`\nsingle upload of ${fmt.size(options.singleSize)}: ${configs.length} configurations × ${options.smallRuns} rounds`);
+			log(
+				`\nsingle upload of ${fmt.size(options.singleSize)}: ${configs.length} configurations × ${options.smallRuns} rounds`,
+			);
 			const runs = await runRounds(configs, file, emulator, options.smallRuns, log);
 			report.single = summarize(runs, options.singleSize);
 			print(singleTable(configs, runs, options.singleSize, options.smallRuns));
@@ -127,7 +131,14 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 		}
 		if (options.only.has('real-n8n')) {
 			log('\nreal n8n');
-			const row = await realN8nRow(emulator, dir, options.size, options.runs, log, options.profile && resolve(options.profile));
+			const row = await realN8nRow(
+				emulator,
+				dir,
+				options.size,
+				options.runs,
+				log,
+				options.profile && resolve(options.profile),
+			);
 			report.realN8n = row;
 			print(row.table);
 		}
@@ -175,7 +186,9 @@ async function main(): Promise<void> {
 			log(`wrote ${options.out}`);
 		}
 		if (options.profile && existsSync(options.profile)) {
-			log(`CPU profiles in ${options.profile}: node -r ts-node/register/transpile-only bench/profile-summary.ts <file>`);
+			log(
+				`CPU profiles in ${options.profile}: node -r ts-node/register/transpile-only bench/profile-summary.ts <file>`,
+			);
 		}
 	} finally {
 		cleanUp();

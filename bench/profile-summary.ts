@@ -77,7 +77,13 @@ export function summarize(profile: Profile, top = 25, window?: string): string {
 	}
 	const pct = (us: number) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1e6).toFixed(2).padStart(6)} s`;
 	const list = (title: string, m: Map<string, number>) =>
-		[`${title}`, ...[...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, us]) => `  ${pct(us)}  ${k}`)].join('\n');
+		[
+			`${title}`,
+			...[...m]
+				.sort((a, b) => b[1] - a[1])
+				.slice(0, top)
+				.map(([k, us]) => `  ${pct(us)}  ${k}`),
+		].join('\n');
 	return [
 		`total sampled ${(total / 1e6).toFixed(2)} s`,
 		list('self time by function', selfByFn),
@@ -89,7 +95,9 @@ export function summarize(profile: Profile, top = 25, window?: string): string {
 if (require.main === module) {
 	const [file, top, window] = process.argv.slice(2);
 	if (!file) {
-		process.stderr.write('usage: profile-summary.ts <file.cpuprofile> [top] [text matching the frames that bound the window]\n');
+		process.stderr.write(
+			'usage: profile-summary.ts <file.cpuprofile> [top] [text matching the frames that bound the window]\n',
+		);
 		process.exit(2);
 	}
 	process.stdout.write(`${summarize(JSON.parse(readFileSync(file, 'utf8')) as Profile, Number(top ?? 25), window)}\n`);

@@ -17,7 +17,14 @@ interface Sent {
 	body: string;
 }
 
-function send(agent: Agent, emulator: EmulatorInfo, method: string, requestTarget: string, body: Buffer[], contentType?: string): Promise<Sent> {
+function send(
+	agent: Agent,
+	emulator: EmulatorInfo,
+	method: string,
+	requestTarget: string,
+	body: Buffer[],
+	contentType?: string,
+): Promise<Sent> {
 	const headers: Record<string, string | number> = {
 		...signedHeaders(emulator, method, requestTarget),
 		'Content-Length': body.reduce((n, b) => n + b.length, 0),
@@ -83,7 +90,14 @@ export async function rawMultipartUpload(
 					['key', key],
 					['totalParts', String(totalParts)],
 				]);
-				const sent = await send(agent, emulator, 'POST', partTarget, [head, buffer.subarray(0, bytesRead), tail], `multipart/form-data; boundary=${boundary}`);
+				const sent = await send(
+					agent,
+					emulator,
+					'POST',
+					partTarget,
+					[head, buffer.subarray(0, bytesRead), tail],
+					`multipart/form-data; boundary=${boundary}`,
+				);
 				etags[index] = data<{ ETag: string }>(sent, `part ${index + 1}`).ETag;
 			}
 		};
@@ -91,7 +105,10 @@ export async function rawMultipartUpload(
 		const completeTarget = target(`/api/v1/files/multipart/${uploadId}/complete`, [...where, ['key', key]]);
 		const parts = etags.map((ETag, i) => ({ PartNumber: i + 1, ETag }));
 		const completing = process.hrtime.bigint();
-		data(await send(agent, emulator, 'POST', completeTarget, [Buffer.from(JSON.stringify({ parts }))], 'application/json'), 'complete');
+		data(
+			await send(agent, emulator, 'POST', completeTarget, [Buffer.from(JSON.stringify({ parts }))], 'application/json'),
+			'complete',
+		);
 		const done = process.hrtime.bigint();
 		return { ms: Number(done - started) / 1e6, parts: totalParts, completeMs: Number(done - completing) / 1e6 };
 	} finally {

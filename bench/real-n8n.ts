@@ -54,15 +54,36 @@ function workflow(id: string, filePath: string, upload: boolean): object {
 				typeVersion: 1,
 				position: [400, 0],
 				// Part size and parallelism left out: the node's defaults are what is measured.
-				parameters: { resource: 'file', operation: 'multipartUpload', bucketName: 'my-bucket', region: 'us-east-1', key: 'bench/real-n8n.bin', options: {} },
+				parameters: {
+					resource: 'file',
+					operation: 'multipartUpload',
+					bucketName: 'my-bucket',
+					region: 'us-east-1',
+					key: 'bench/real-n8n.bin',
+					options: {},
+				},
 				credentials: { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } },
 			}
-		: { id: `${id}-3`, name: NODE_NAME, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [400, 0], parameters: {} };
+		: {
+				id: `${id}-3`,
+				name: NODE_NAME,
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: {},
+			};
 	return {
 		id,
 		name: `File Storage bench ${id}`,
 		nodes: [
-			{ id: `${id}-1`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: `${id}-1`,
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: `${id}-2`,
 				name: 'Read file',
@@ -86,13 +107,24 @@ function workflow(id: string, filePath: string, upload: boolean): object {
 /** `n8n execute` spawned here rather than through the helpers, to sample the process's RSS while it runs. */
 async function execute(instance: N8nInstance, id: string, profileDir: string | undefined): Promise<Execution> {
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
-	const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=n8n-${id}-${Date.now()}.cpuprofile`, '--cpu-prof-interval=500'] : [];
+	const profile = profileDir
+		? [
+				'--cpu-prof',
+				`--cpu-prof-dir=${profileDir}`,
+				`--cpu-prof-name=n8n-${id}-${Date.now()}.cpuprofile`,
+				'--cpu-prof-interval=500',
+			]
+		: [];
 	const started = Date.now();
-	const child = spawn(instance.runtime.nodeBin, [...profile, instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'], {
-		cwd: instance.userFolder,
-		env,
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const child = spawn(
+		instance.runtime.nodeBin,
+		[...profile, instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'],
+		{
+			cwd: instance.userFolder,
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	const sampler = new RssSampler(child.pid as number);
 	sampler.start();
 	let stdout = '';
@@ -105,14 +137,26 @@ async function execute(instance: N8nInstance, id: string, profileDir: string | u
 	const peakRss = sampler.stop();
 	const run = parseRun(stdout);
 	const task = run?.data.resultData.runData[NODE_NAME]?.[0] as
-		| { executionTime?: number; data?: { main: Array<Array<{ json: Record<string, unknown> }>> }; error?: { message?: string } }
+		| {
+				executionTime?: number;
+				data?: { main: Array<Array<{ json: Record<string, unknown> }>> };
+				error?: { message?: string };
+		  }
 		| undefined;
 	const json = task?.data?.main?.[0]?.[0]?.json;
 	if (code !== 0 || !json || task?.error) {
-		const why = task?.error?.message ?? run?.data.resultData.error?.message ?? `${stdout}\n${stderr}`.trim().split('\n').slice(-15).join('\n');
+		const why =
+			task?.error?.message ??
+			run?.data.resultData.error?.message ??
+			`${stdout}\n${stderr}`.trim().split('\n').slice(-15).join('\n');
 		throw new Error(`n8n execute ${id} failed (exit ${code}): ${why}`);
 	}
-	return { wallMs: Date.now() - started, uploadMs: task?.executionTime ?? NaN, peakRss, partCount: Number(json.partCount ?? 0) };
+	return {
+		wallMs: Date.now() - started,
+		uploadMs: task?.executionTime ?? NaN,
+		peakRss,
+		partCount: Number(json.partCount ?? 0),
+	};
 }
 
 export async function realN8nRow(
@@ -127,7 +171,14 @@ export async function realN8nRow(
 	if (!runtime) {
 		const reason = `real n8n not installed (run \`${INSTALL}\`, ~10 min, then \`npm run bench -- --only real-n8n\`)`;
 		log(`  skipped: ${reason}`);
-		return { skipped: reason, table: { title: title(), head: ['Workflow', 'Result'], rows: [['Read file → Multipart Upload', `skipped: ${reason}`]] } };
+		return {
+			skipped: reason,
+			table: {
+				title: title(),
+				head: ['Workflow', 'Result'],
+				rows: [['Read file → Multipart Upload', `skipped: ${reason}`]],
+			},
+		};
 	}
 	const userFolder = join(dir, 'n8n-user');
 	const files = join(dir, 'n8n-files');
@@ -163,7 +214,9 @@ export async function realN8nRow(
 		log(`  [${round}/${runs}] control (read the file, no upload): peak RSS ${fmt.mib(c.peakRss)}`);
 		const l = await execute(instance, 'benchLargeUpld1', profileDir);
 		largeRuns.push(l);
-		log(`  [${round}/${runs}] ${fmt.size(size)}: upload ${fmt.seconds(l.uploadMs)} (${fmt.rate(mibPerSecond(size, l.uploadMs))}), peak RSS ${fmt.mib(l.peakRss)}`);
+		log(
+			`  [${round}/${runs}] ${fmt.size(size)}: upload ${fmt.seconds(l.uploadMs)} (${fmt.rate(mibPerSecond(size, l.uploadMs))}), peak RSS ${fmt.mib(l.peakRss)}`,
+		);
 	}
 	const peakRss = median(largeRuns.map((r) => r.peakRss));
 	const controlPeakRss = median(controlRuns.map((r) => r.peakRss));
@@ -193,7 +246,14 @@ export async function realN8nRow(
 		table: {
 			title: title(runtime),
 			note: `Node ${runtime.profile.nodeVersion.split('.')[0]}.x, filesystem binary mode, node defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel}). Upload time is the node's own execution time from the run data; the wall time includes n8n's start and reading the file into its binary store. ${runsOf(runs).replace(/^./, (c) => c.toUpperCase())}.`,
-			head: ['Workflow', 'Wall time of `n8n execute`', 'Upload (node execution time)', 'Upload throughput', 'Peak RSS of n8n', 'Peak − control peak'],
+			head: [
+				'Workflow',
+				'Wall time of `n8n execute`',
+				'Upload (node execution time)',
+				'Upload throughput',
+				'Peak RSS of n8n',
+				'Peak − control peak',
+			],
 			rows,
 		},
 	};

@@ -61,7 +61,12 @@ function collectGarbage(): void {
 
 async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 	const items: HarnessItem[] = job.file
-		? [{ json: {}, binary: { data: { filePath: job.file.path, fileName: job.file.name, mimeType: job.file.mimeType } } }]
+		? [
+				{
+					json: {},
+					binary: { data: { filePath: job.file.path, fileName: job.file.name, mimeType: job.file.mimeType } },
+				},
+			]
 		: [{ json: {} }];
 	const credentials = { fileStorageApi: job.credentials };
 	// BENCH_PACKAGE_DIR: a built copy of the package with a proposed change, to measure it before it lands.
@@ -116,7 +121,9 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 		gc: gcTotals,
 		items: result.items.length,
 		first,
-		error: result.error ? `${result.error.message}${result.error.description ? ` — ${result.error.description}` : ''}` : undefined,
+		error: result.error
+			? `${result.error.message}${result.error.description ? ` — ${result.error.description}` : ''}`
+			: undefined,
 	};
 }
 

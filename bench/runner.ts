@@ -62,7 +62,8 @@ async function runOnce(config: Config, file: InputFile, emulator: EmulatorProces
 			config.execPath,
 		);
 		if (node.error) throw new Error(`${config.label}: the node failed: ${node.error}`);
-		if (node.first?.size !== file.size) throw new Error(`${config.label}: stored ${String(node.first?.size)} bytes, expected ${file.size}`);
+		if (node.first?.size !== file.size)
+			throw new Error(`${config.label}: stored ${String(node.first?.size)} bytes, expected ${file.size}`);
 		const parts = typeof node.first.partCount === 'number' ? node.first.partCount : 1;
 		return { ms: node.ms, node, emulatorCpuSeconds: node.emulatorCpuSeconds, parts };
 	}
@@ -94,12 +95,18 @@ export async function runRounds(
 			// Every configuration's bytes are checked once; later rounds trust the size the node reports.
 			// BENCH_VERIFY=0 skips it, for timing an emulator experiment that does not store real bytes.
 			if (round === 1 && process.env.BENCH_VERIFY !== '0') {
-				const stored = await emulator.call<string>('sha256', { bucket: emulator.info.bucket.name, region: emulator.info.bucket.region, key: OBJECT_KEY });
+				const stored = await emulator.call<string>('sha256', {
+					bucket: emulator.info.bucket.name,
+					region: emulator.info.bucket.region,
+					key: OBJECT_KEY,
+				});
 				if (stored !== file.sha256) throw new Error(`${config.label}: the stored object differs from the input file`);
 			}
 			runs.get(config.id)!.push(run);
 			const memory = run.node ? `, RSS +${fmt.mib(run.node.peakRss - run.node.baselineRss)}` : '';
-			log(`  [${round}/${rounds}] ${config.label}: ${fmt.seconds(run.ms)} (${fmt.rate(mibPerSecond(file.size, run.ms))})${memory}`);
+			log(
+				`  [${round}/${rounds}] ${config.label}: ${fmt.seconds(run.ms)} (${fmt.rate(mibPerSecond(file.size, run.ms))})${memory}`,
+			);
 		}
 	}
 	return runs;

@@ -15,6 +15,8 @@ export function target(path: string, query: Array<[string, string]>): string {
 
 export function signedHeaders(keys: Keys, method: string, requestTarget: string): Record<string, string> {
 	const timestamp = new Date().toISOString();
-	const signature = createHmac('sha256', keys.secretKey).update(`${method}\n${requestTarget}\n${timestamp}`).digest('hex');
+	const signature = createHmac('sha256', keys.secretKey)
+		.update(`${method}\n${requestTarget}\n${timestamp}`)
+		.digest('hex');
 	return { 'X-Access-Key': keys.accessKey, 'X-Timestamp': timestamp, 'X-Signature': signature };
 }

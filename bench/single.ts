@@ -10,7 +10,12 @@ import type { Table } from './table';
 export function singleConfigs(): Config[] {
 	return [
 		CEILING,
-		{ id: 'single', label: 'this node, Upload (one request)', kind: 'node', parameters: { resource: 'file', operation: 'upload' } },
+		{
+			id: 'single',
+			label: 'this node, Upload (one request)',
+			kind: 'node',
+			parameters: { resource: 'file', operation: 'upload' },
+		},
 		{
 			id: 'single-multipart',
 			label: `this node, Multipart Upload (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`,
@@ -25,7 +30,18 @@ export function singleTable(configs: Config[], runs: Map<string, Run[]>, size: n
 	return {
 		title: `Single Upload of ${fmt.size(size)}`,
 		note: `Below the ${DEFAULTS.thresholdMiB} MiB threshold, so Upload sends one request holding the whole file; ${runsOf(rounds)}.`,
-		head: ['Configuration', 'Time', 'Throughput', '× ceiling', 'Requests', 'Peak RSS', 'RSS growth (max)', 'Growth ÷ file', 'Client CPU', 'Emulator CPU'],
+		head: [
+			'Configuration',
+			'Time',
+			'Throughput',
+			'× ceiling',
+			'Requests',
+			'Peak RSS',
+			'RSS growth (max)',
+			'Growth ÷ file',
+			'Client CPU',
+			'Emulator CPU',
+		],
 		rows: configs.map((config) => {
 			const s = summaries.get(config.id)!;
 			const isNode = config.kind === 'node';

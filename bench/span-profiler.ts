@@ -24,7 +24,12 @@ export class SpanProfiler {
 		await this.post('Profiler.setSamplingInterval', { interval: 500 });
 		await this.post('Profiler.start');
 		// Every allocation is counted, not only what is still alive at the end.
-		if (this.allocations) await this.post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+		if (this.allocations)
+			await this.post('HeapProfiler.startSampling', {
+				samplingInterval: 64 * 1024,
+				includeObjectsCollectedByMajorGC: true,
+				includeObjectsCollectedByMinorGC: true,
+			});
 	}
 
 	/** Writes `<dir>/<name>.cpuprofile` and returns its path. */

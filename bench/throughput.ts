@@ -3,7 +3,10 @@
  * defaults, the sequential 5 MiB approach and the Upload operation switching to multipart; and
  * the part-size and parallelism sweeps. Each set runs in shared rounds, so every ratio is same-run.
  */
-import { DEFAULT_PARALLEL_UPLOADS, DEFAULT_PART_SIZE_MIB } from '../nodes/FileStorage/actions/file/multipartUpload.operation';
+import {
+	DEFAULT_PARALLEL_UPLOADS,
+	DEFAULT_PART_SIZE_MIB,
+} from '../nodes/FileStorage/actions/file/multipartUpload.operation';
 import { DEFAULT_MULTIPART_THRESHOLD_MIB } from '../nodes/FileStorage/actions/file/upload.operation';
 
 import type { Config, Run } from './runner';
@@ -37,7 +40,12 @@ const multipart = (partSizeMiB: number, parallel: number, label?: string): NodeC
 
 export const CEILING: Config = { id: 'curl', label: 'curl, one streamed PUT (ceiling)', kind: 'curl' };
 export const DEFAULT_ID = `node-${DEFAULTS.partSizeMiB}x${DEFAULTS.parallel}`;
-const atDefaults = () => multipart(DEFAULTS.partSizeMiB, DEFAULTS.parallel, `this node, defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`);
+const atDefaults = () =>
+	multipart(
+		DEFAULTS.partSizeMiB,
+		DEFAULTS.parallel,
+		`this node, defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`,
+	);
 const sequentialApproach = () => multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)');
 export const SEQUENTIAL_ID = 'node-5x1';
 
@@ -84,7 +92,13 @@ export function latencyConfigs(): Config[] {
 	return [atDefaults(), multipart(DEFAULTS.partSizeMiB, 1), sequentialApproach()];
 }
 
-export function latencyTable(configs: Config[], summaries: Map<string, Summary>, size: number, rounds: number, latencyMs: number): Table {
+export function latencyTable(
+	configs: Config[],
+	summaries: Map<string, Summary>,
+	size: number,
+	rounds: number,
+	latencyMs: number,
+): Table {
 	return {
 		title: `Upload of ${fmt.size(size)} with ${latencyMs} ms of latency per request`,
 		note:
@@ -169,7 +183,20 @@ function boundCell(config: Config, s: Summary): string {
 	return `${fmt.mib(bound)} ${s.maxGrowth <= bound ? 'met' : '**not met**'}`;
 }
 
-const HEAD = ['Configuration', 'Time', 'Throughput', '× ceiling', '× sequential 5 MiB', 'Peak RSS', 'RSS growth (max)', 'Buffers held (max)', 'Growth bound', 'Client CPU', 'Client GC', 'Emulator CPU'];
+const HEAD = [
+	'Configuration',
+	'Time',
+	'Throughput',
+	'× ceiling',
+	'× sequential 5 MiB',
+	'Peak RSS',
+	'RSS growth (max)',
+	'Buffers held (max)',
+	'Growth bound',
+	'Client CPU',
+	'Client GC',
+	'Emulator CPU',
+];
 
 function row(config: Config, s: Summary): string[] {
 	const isNode = config.kind === 'node';
@@ -189,12 +216,17 @@ function row(config: Config, s: Summary): string[] {
 	];
 }
 
-export function throughputTable(configs: Config[], summaries: Map<string, Summary>, size: number, rounds: number): Table {
+export function throughputTable(
+	configs: Config[],
+	summaries: Map<string, Summary>,
+	size: number,
+	rounds: number,
+): Table {
 	return {
 		title: `Upload of ${fmt.size(size)}: ceiling, this node, the sequential approach`,
 		note:
 			`Random bytes; one fresh process per node run; ${runsOf(rounds)}; ratios are medians of per-round ratios. ` +
-			'RSS growth is over the idle baseline (n8n-core loaded, binary stored); buffers held is the peak of ArrayBuffer memory over its level before the upload (sampled every 10 ms); CPU is CPU time during the upload; GC is the client\'s main-thread GC pause time.',
+			"RSS growth is over the idle baseline (n8n-core loaded, binary stored); buffers held is the peak of ArrayBuffer memory over its level before the upload (sampled every 10 ms); CPU is CPU time during the upload; GC is the client's main-thread GC pause time.",
 		head: HEAD,
 		rows: configs.filter((c) => summaries.has(c.id)).map((c) => row(c, summaries.get(c.id)!)),
 	};
@@ -202,7 +234,8 @@ export function throughputTable(configs: Config[], summaries: Map<string, Summar
 
 export function sweepTables(configs: Config[], summaries: Map<string, Summary>, size: number, rounds: number): Table[] {
 	const byId = new Map(configs.map((c) => [c.id, c]));
-	const pick = (ids: string[]) => ids.filter((id) => byId.has(id) && summaries.has(id)).map((id) => row(byId.get(id)!, summaries.get(id)!));
+	const pick = (ids: string[]) =>
+		ids.filter((id) => byId.has(id) && summaries.has(id)).map((id) => row(byId.get(id)!, summaries.get(id)!));
 	const note = `${fmt.size(size)} per run, ${runsOf(rounds)}; ceiling and sequential approach measured in the same rounds.`;
 	return [
 		{

@@ -22,7 +22,10 @@ async function scan(label, dir, patterns) {
 
 function packTarball() {
 	const work = mkdtempSync(join(tmpdir(), 'file-storage-pack-'));
-	execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+	execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
+		cwd: root,
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
 	const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
 	const extracted = join(work, 'package');
 	execFileSync('tar', ['-xzf', join(work, tarball), '-C', work]);

@@ -36,11 +36,15 @@ function port(name: string, fallback: number): number {
 async function watch(outDir: string): Promise<ChildProcess> {
 	const tsc = require.resolve('typescript/bin/tsc');
 	const child = track(
-		spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', outDir, '--watch', '--preserveWatchOutput'], {
-			cwd: PACKAGE_ROOT,
-			detached: true,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		}),
+		spawn(
+			process.execPath,
+			[tsc, '-p', 'tsconfig.build.json', '--outDir', outDir, '--watch', '--preserveWatchOutput'],
+			{
+				cwd: PACKAGE_ROOT,
+				detached: true,
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		),
 	);
 	let compiles = 0;
 	let firstDone: () => void = () => undefined;
@@ -63,7 +67,9 @@ async function watch(outDir: string): Promise<ChildProcess> {
 	};
 	child.stdout?.setEncoding('utf8').on('data', show);
 	child.stderr?.setEncoding('utf8').on('data', show);
-	const exited = new Promise<void>((_, reject) => child.once('exit', (code) => reject(new Error(`tsc --watch exited (${code})`))));
+	const exited = new Promise<void>((_, reject) =>
+		child.once('exit', (code) => reject(new Error(`tsc --watch exited (${code})`))),
+	);
 	await Promise.race([first, exited]);
 	return child;
 }

@@ -56,11 +56,23 @@ export interface Stack {
 }
 
 /** The emulator CLI as a child process; resolves with its URL once it listens. */
-async function startEmulator(port: number, dataDir: string, logFile: string): Promise<{ child: ChildProcess; url: string }> {
+async function startEmulator(
+	port: number,
+	dataDir: string,
+	logFile: string,
+): Promise<{ child: ChildProcess; url: string }> {
 	const child = track(
 		spawn(
 			process.execPath,
-			['-r', 'ts-node/register/transpile-only', path.join('test', 'emulator', 'cli.ts'), '--port', String(port), '--data-dir', dataDir],
+			[
+				'-r',
+				'ts-node/register/transpile-only',
+				path.join('test', 'emulator', 'cli.ts'),
+				'--port',
+				String(port),
+				'--data-dir',
+				dataDir,
+			],
 			{ cwd: PACKAGE_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
 		),
 	);
@@ -104,7 +116,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 	}
 
 	log(`starting the emulator (data in ${path.relative(process.cwd(), path.join(options.dataDir, 'emulator'))})`);
-	const emulator = await startEmulator(options.emulatorPort, path.join(options.dataDir, 'emulator'), path.join(logDir, 'emulator.log'));
+	const emulator = await startEmulator(
+		options.emulatorPort,
+		path.join(options.dataDir, 'emulator'),
+		path.join(logDir, 'emulator.log'),
+	);
 	const stopEmulator = () => stopGroup(emulator.child, 10000);
 	try {
 		await linkPackage(userFolder, options.packageDir);
@@ -129,7 +145,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 			await activateWorkflow(instance, EXAMPLE_IDS.webhook);
 			await fsp.writeFile(imported, `${new Date().toISOString()}\n`);
 		}
-		log(`starting n8n ${runtime.profile.n8nVersion} (log in ${path.relative(process.cwd(), path.join(logDir, 'n8n.log'))})`);
+		log(
+			`starting n8n ${runtime.profile.n8nVersion} (log in ${path.relative(process.cwd(), path.join(logDir, 'n8n.log'))})`,
+		);
 		const n8n = await startN8n(instance, {
 			port: options.n8nPort,
 			logFile: path.join(logDir, 'n8n.log'),
@@ -179,7 +197,8 @@ export async function preparePackageCopy(dir: string): Promise<void> {
 	await fsp.rm(dir, { recursive: true, force: true });
 	await fsp.mkdir(dir, { recursive: true });
 	for (const file of ['package.json', 'index.js', 'LICENSE.md', 'README.md']) {
-		if (existsSync(path.join(PACKAGE_ROOT, file))) await fsp.copyFile(path.join(PACKAGE_ROOT, file), path.join(dir, file));
+		if (existsSync(path.join(PACKAGE_ROOT, file)))
+			await fsp.copyFile(path.join(PACKAGE_ROOT, file), path.join(dir, file));
 	}
 	// What gulp's build:icons copies next to the compiled files.
 	for (const top of ['nodes', 'credentials']) {

@@ -79,14 +79,23 @@ function npmCommand(): string {
  * Runs npm with its chatter going to the install log, and prints a line of progress every
  * `everyMs` so a first install of several minutes never looks hung.
  */
-async function runNpm(args: string[], cwd: string, logFile: string, label: string, log: Log, everyMs = 15000): Promise<void> {
+async function runNpm(
+	args: string[],
+	cwd: string,
+	logFile: string,
+	label: string,
+	log: Log,
+	everyMs = 15000,
+): Promise<void> {
 	const out = await fsp.open(logFile, 'a');
 	const started = Date.now();
 	try {
 		await out.write(`\n$ npm ${args.join(' ')}\n`);
 		const child = spawn(npmCommand(), args, { cwd, stdio: ['ignore', out.fd, out.fd], env: process.env });
 		const ticker = setInterval(() => {
-			log(`  … ${label}: ${Math.round((Date.now() - started) / 1000)} s (details: ${path.relative(process.cwd(), logFile)})`);
+			log(
+				`  … ${label}: ${Math.round((Date.now() - started) / 1000)} s (details: ${path.relative(process.cwd(), logFile)})`,
+			);
 		}, everyMs);
 		const code = await new Promise<number | null>((resolve, reject) => {
 			child.once('error', reject);
@@ -146,7 +155,8 @@ function isAlive(pid: number): boolean {
  */
 async function provideSqlite(dir: string, logFile: string, log: Log): Promise<void> {
 	const moduleDir = path.join(dir, 'node_modules', 'sqlite3');
-	const version = (JSON.parse(await fsp.readFile(path.join(moduleDir, 'package.json'), 'utf8')) as { version: string }).version;
+	const version = (JSON.parse(await fsp.readFile(path.join(moduleDir, 'package.json'), 'utf8')) as { version: string })
+		.version;
 	const kept = path.join(CACHE_ROOT, 'native', `sqlite3-${version}-${process.platform}-${process.arch}.node`);
 	const target = path.join(moduleDir, 'build', 'Release', 'node_sqlite3.node');
 	if (existsSync(kept)) {
@@ -156,14 +166,23 @@ async function provideSqlite(dir: string, logFile: string, log: Log): Promise<vo
 		return;
 	}
 	log(`  step 2/2: building sqlite3 ${version} (n8n's database driver) from source`);
-	await runNpm(['rebuild', 'sqlite3', '--ignore-scripts=false', '--no-audit', '--no-fund'], dir, logFile, 'sqlite3 build', log);
+	await runNpm(
+		['rebuild', 'sqlite3', '--ignore-scripts=false', '--no-audit', '--no-fund'],
+		dir,
+		logFile,
+		'sqlite3 build',
+		log,
+	);
 	if (!existsSync(target)) throw new Error(`sqlite3 was rebuilt but ${target} is missing; see ${logFile}`);
 	await fsp.mkdir(path.dirname(kept), { recursive: true });
 	await fsp.copyFile(target, `${kept}.tmp`);
 	await fsp.rename(`${kept}.tmp`, kept);
 }
 
-export async function ensureRuntime(profile: Profile, log: Log = (line) => process.stdout.write(`${line}\n`)): Promise<InstalledRuntime> {
+export async function ensureRuntime(
+	profile: Profile,
+	log: Log = (line) => process.stdout.write(`${line}\n`),
+): Promise<InstalledRuntime> {
 	const ready = installedRuntime(profile);
 	if (ready) return ready;
 	const paths = runtimePaths(profile);
@@ -172,7 +191,9 @@ export async function ensureRuntime(profile: Profile, log: Log = (line) => proce
 		const doneMeanwhile = installedRuntime(profile);
 		if (doneMeanwhile) return doneMeanwhile;
 		const started = Date.now();
-		log(`real n8n: installing n8n ${profile.n8nVersion} with Node.js ${profile.nodeVersion} into ${path.relative(process.cwd(), paths.dir) || paths.dir}`);
+		log(
+			`real n8n: installing n8n ${profile.n8nVersion} with Node.js ${profile.nodeVersion} into ${path.relative(process.cwd(), paths.dir) || paths.dir}`,
+		);
 		log('  first time only: about 3 GB from the npm registry, typically 3 to 8 minutes');
 		await fsp.mkdir(paths.dir, { recursive: true });
 		await fsp.rm(paths.marker, { force: true });
@@ -192,7 +213,9 @@ export async function ensureRuntime(profile: Profile, log: Log = (line) => proce
 		if (haveLock) await fsp.copyFile(paths.lockFile, path.join(paths.dir, 'package-lock.json'));
 		// `npm install` rather than `npm ci`: it installs the locked versions just the same, and
 		// unlike `npm ci` accepts a lock file that lists only this OS's optional packages.
-		log(`  step 1/2: npm install (${haveLock ? 'versions pinned by the committed lock file' : 'no committed lock file for this platform: versions resolved today'})`);
+		log(
+			`  step 1/2: npm install (${haveLock ? 'versions pinned by the committed lock file' : 'no committed lock file for this platform: versions resolved today'})`,
+		);
 		await runNpm(['install', ...common], paths.dir, logFile, 'npm install', log);
 		await provideSqlite(paths.dir, logFile, log);
 		const runtime = runtimeOf(profile);
@@ -214,7 +237,9 @@ async function main(): Promise<void> {
 	const profiles = wanted === 'all' ? Object.values(PROFILES) : [profileByName(wanted)];
 	for (const profile of profiles) {
 		const runtime = await ensureRuntime(profile);
-		console.log(`real n8n: ${profile.name}: n8n ${profile.n8nVersion} on Node.js ${profile.nodeVersion} (${path.relative(process.cwd(), runtime.dir)})`);
+		console.log(
+			`real n8n: ${profile.name}: n8n ${profile.n8nVersion} on Node.js ${profile.nodeVersion} (${path.relative(process.cwd(), runtime.dir)})`,
+		);
 	}
 }
 

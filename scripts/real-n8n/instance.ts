@@ -67,7 +67,11 @@ export function fillTemplate(text: string, values: Record<string, string>): stri
  * Imports the example credential with the given keys. The filled-in file holds the secret, so it
  * lives only for the import, readable by its owner only; n8n stores it encrypted.
  */
-export async function importCredential(instance: N8nInstance, values: CredentialValues, template = CREDENTIAL_TEMPLATE): Promise<void> {
+export async function importCredential(
+	instance: N8nInstance,
+	values: CredentialValues,
+	template = CREDENTIAL_TEMPLATE,
+): Promise<void> {
 	const filled = fillTemplate(await fsp.readFile(template, 'utf8'), {
 		ACCESS_KEY: values.accessKey,
 		SECRET_KEY: values.secretKey,

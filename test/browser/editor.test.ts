@@ -4,7 +4,8 @@
  * selected, and the node's panel offers the operations. Saves a screenshot of the panel; with
  * UPDATE_SCREENSHOTS=1 it becomes the one the README shows (docs/screenshots/).
  *
- * Needs Debian's Chromium at /usr/bin/chromium (apt-get install chromium), or CHROMIUM_PATH.
+ * The browser is the Chromium shipped in the npm package @sparticuz/chromium (unpacked into .cache/
+ * on first use), or the one CHROMIUM_PATH names: see scripts/browser/chromium.ts.
  */
 import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
@@ -12,12 +13,12 @@ import * as path from 'node:path';
 
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
+import { chromiumExecutable } from '../../scripts/browser/chromium';
 import { startStack, type Stack } from '../../scripts/dev/stack';
 import { EXAMPLE_IDS } from '../../scripts/real-n8n/instance';
 import { freePort } from '../../scripts/real-n8n/process';
 import { PACKAGE_ROOT } from '../../scripts/real-n8n/profiles';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 // Flags for a machine without a GPU, a sandbox-capable kernel setup for root, or outside network.
 const CHROMIUM_FLAGS = [
 	'--no-sandbox',
@@ -40,31 +41,32 @@ let page: Page;
 
 jest.setTimeout(180000);
 
-beforeAll(async () => {
-	if (!existsSync(CHROMIUM)) {
-		throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH`);
-	}
-	if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'FileStorage', 'FileStorage.node.js'))) {
-		throw new Error('dist/ is missing: run `npm run build` first');
-	}
-	root = await fsp.mkdtemp(path.join(os.tmpdir(), 'file-storage-browser-'));
-	stack = await startStack({
-		dataDir: path.join(root, 'stack'),
-		packageDir: PACKAGE_ROOT,
-		n8nPort: await freePort(),
-		emulatorPort: 0,
-		hotReload: false,
-		log: () => undefined,
-	});
-	browser = await chromium.launchPersistentContext(path.join(root, 'chromium-profile'), {
-		executablePath: CHROMIUM,
-		headless: true,
-		args: CHROMIUM_FLAGS,
-		viewport: { width: 1440, height: 900 },
-	});
-	page = browser.pages()[0] ?? (await browser.newPage());
-	page.setDefaultTimeout(STEP_TIMEOUT_MS);
-}, 30 * 60 * 1000);
+beforeAll(
+	async () => {
+		const { executablePath } = await chromiumExecutable();
+		if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'FileStorage', 'FileStorage.node.js'))) {
+			throw new Error('dist/ is missing: run `npm run build` first');
+		}
+		root = await fsp.mkdtemp(path.join(os.tmpdir(), 'file-storage-browser-'));
+		stack = await startStack({
+			dataDir: path.join(root, 'stack'),
+			packageDir: PACKAGE_ROOT,
+			n8nPort: await freePort(),
+			emulatorPort: 0,
+			hotReload: false,
+			log: () => undefined,
+		});
+		browser = await chromium.launchPersistentContext(path.join(root, 'chromium-profile'), {
+			executablePath,
+			headless: true,
+			args: CHROMIUM_FLAGS,
+			viewport: { width: 1440, height: 900 },
+		});
+		page = browser.pages()[0] ?? (await browser.newPage());
+		page.setDefaultTimeout(STEP_TIMEOUT_MS);
+	},
+	30 * 60 * 1000,
+);
 
 afterAll(async () => {
 	await browser?.close();
@@ -104,7 +106,11 @@ it('runs the upload example green from the editor, with the example credential s
 	const credential = page.locator('[data-test-id="ndv"] [data-test-id="node-credentials-select"] input');
 	await expect(credential.inputValue()).resolves.toBe('File Storage (local emulator)');
 	// The panel with the run's input file, the parameters and the stored file: what the README shows.
-	await page.locator('[data-test-id="ndv"] [data-test-id="output-panel"]').getByText('examples/hello.txt').first().waitFor();
+	await page
+		.locator('[data-test-id="ndv"] [data-test-id="output-panel"]')
+		.getByText('examples/hello.txt')
+		.first()
+		.waitFor();
 	await fsp.mkdir(path.dirname(SCREENSHOT), { recursive: true });
 	await page.screenshot({ path: SCREENSHOT });
 });

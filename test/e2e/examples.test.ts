@@ -2,7 +2,17 @@
  * The example workflows (examples/workflows) run headless in real n8n, with the package loaded as a
  * user's install, and the emulator ends up holding exactly the bytes the workflows produced.
  */
-import { BUCKET, EXAMPLE_IDS, exampleLargeFile, executeWorkflow, importCredential, nodeJson, sha256, tail, useRealN8n } from './support';
+import {
+	BUCKET,
+	EXAMPLE_IDS,
+	exampleLargeFile,
+	executeWorkflow,
+	importCredential,
+	nodeJson,
+	sha256,
+	tail,
+	useRealN8n,
+} from './support';
 
 const n8n = useRealN8n();
 
@@ -11,7 +21,9 @@ jest.setTimeout(240000);
 
 function expectSuccess(result: Awaited<ReturnType<typeof executeWorkflow>>) {
 	if (result.code !== 0 || result.run?.status !== 'success') {
-		throw new Error(`workflow did not succeed (exit ${result.code ?? result.signal}, status ${result.run?.status}):\n${tail(result.output, 40)}`);
+		throw new Error(
+			`workflow did not succeed (exit ${result.code ?? result.signal}, status ${result.run?.status}):\n${tail(result.output, 40)}`,
+		);
 	}
 }
 
@@ -21,7 +33,12 @@ describe('example workflows in real n8n', () => {
 		const result = await executeWorkflow(instance, EXAMPLE_IDS.upload);
 		expectSuccess(result);
 		const [stored] = nodeJson(result.run, 'Upload to File Storage');
-		expect(stored).toMatchObject({ key: 'examples/hello.txt', bucket: BUCKET.name, region: BUCKET.region, visibility: 'private' });
+		expect(stored).toMatchObject({
+			key: 'examples/hello.txt',
+			bucket: BUCKET.name,
+			region: BUCKET.region,
+			visibility: 'private',
+		});
 		const text = 'Hello from n8n!\nThis file was uploaded by the File Storage node.\n';
 		const object = await emulator.readObject(BUCKET.name, BUCKET.region, 'examples/hello.txt');
 		expect(object?.body.toString('utf8')).toBe(text);

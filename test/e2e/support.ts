@@ -85,7 +85,10 @@ export function useRealN8n(options: E2eOptions = {}): () => E2eContext {
 /** Fills `${NAME}` placeholders of a test workflow and writes it where importWorkflows can take it. */
 export async function workflowFrom(template: string, values: Record<string, string>, outDir: string): Promise<string> {
 	const file = path.join(outDir, path.basename(template));
-	await fsp.writeFile(file, fillTemplate(await fsp.readFile(path.join(__dirname, 'workflows', template), 'utf8'), values));
+	await fsp.writeFile(
+		file,
+		fillTemplate(await fsp.readFile(path.join(__dirname, 'workflows', template), 'utf8'), values),
+	);
 	return file;
 }
 

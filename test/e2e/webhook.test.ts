@@ -4,15 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import {
-	BUCKET,
-	EXAMPLE_IDS,
-	activateWorkflow,
-	sha256,
-	startN8n,
-	tail,
-	useRealN8n,
-} from './support';
+import { BUCKET, EXAMPLE_IDS, activateWorkflow, sha256, startN8n, tail, useRealN8n } from './support';
 import { exampleWorkflowFiles } from '../../scripts/real-n8n/instance';
 import type { RunningN8n } from '../../scripts/real-n8n/n8n';
 
@@ -41,7 +33,8 @@ it('uploads a POSTed file and answers with the stored file', async () => {
 		signal: AbortSignal.timeout(120000),
 	});
 	const text = await response.text();
-	if (response.status !== 200) throw new Error(`webhook answered ${response.status}: ${text}\n${tail(server!.output(), 30)}`);
+	if (response.status !== 200)
+		throw new Error(`webhook answered ${response.status}: ${text}\n${tail(server!.output(), 30)}`);
 	expect(JSON.parse(text)).toMatchObject({
 		key: 'incoming/posted file.bin',
 		size: body.length,

@@ -1,0 +1,117 @@
+/**
+ * The Chromium the browser test drives, with nothing installed beyond `npm install`:
+ *
+ * - `CHROMIUM_PATH`, when set, names the browser to use (any Chromium or Chrome build).
+ * - Otherwise the Chromium shipped inside the dev dependency `@sparticuz/chromium` (Linux x64; the
+ *   binary is in the npm package itself, brotli-compressed, so nothing is downloaded). It is
+ *   unpacked once into `.cache/chromium/<version>/` (~210 MB, a few seconds) and reused. Its
+ *   package.json asks for Node.js 22 or later (npm warns EBADENGINE on Node.js 20); the one function
+ *   used here, executablePath(), runs on Node.js 20, in a child process of the Node.js running this.
+ *
+ *   node -r ts-node/register/transpile-only scripts/browser/chromium.ts   # prints the path
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, promises as fsp, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
+const CACHE_DIR = path.join(PACKAGE_ROOT, '.cache', 'chromium');
+const PACKAGED = '@sparticuz/chromium';
+
+function packagedChromium(): { entry: string; version: string } {
+	// The package exports only its ESM entry; its package.json sits one folder above it.
+	const entry = require.resolve(PACKAGED);
+	const manifest = JSON.parse(readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8')) as {
+		version: string;
+	};
+	return { entry, version: manifest.version };
+}
+
+/** Unpacks the packaged binary into `target` (via a temporary sibling, so a half-done unpack is never reused). */
+async function unpack(entry: string, target: string): Promise<void> {
+	const staging = `${target}.tmp-${process.pid}`;
+	await fsp.rm(staging, { recursive: true, force: true });
+	await fsp.mkdir(staging, { recursive: true });
+	// The package unpacks into os.tmpdir(), i.e. $TMPDIR: point that at the staging folder. It is an
+	// ES module, so it runs in a child Node.js rather than inside jest's module system.
+	const script = `import(${JSON.stringify(entry)}).then((m) => m.default.executablePath()).then((p) => process.stdout.write(p))`;
+	const printed = await new Promise<string>((resolve, reject) => {
+		const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+			env: { ...process.env, TMPDIR: staging },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let out = '';
+		let err = '';
+		child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+		child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+		child.once('error', reject);
+		child.once('exit', (code) =>
+			code === 0 ? resolve(out.trim()) : reject(new Error(`unpacking ${PACKAGED} failed (exit ${code}): ${err}`)),
+		);
+	});
+	if (path.resolve(printed) !== path.join(staging, 'chromium')) {
+		throw new Error(`${PACKAGED} unpacked to ${printed}, expected ${path.join(staging, 'chromium')}`);
+	}
+	if (existsSync(target)) {
+		// Another process finished first: keep its copy.
+		await fsp.rm(staging, { recursive: true, force: true });
+		return;
+	}
+	await fsp.rename(staging, target);
+}
+
+/** Runs `<browser> --version`, so that a browser that cannot start says why before any test does. */
+function version(executable: string): Promise<string> {
+	return new Promise((resolve, reject) => {
+		execFile(executable, ['--version'], { timeout: 30000 }, (error, stdout, stderr) => {
+			if (error) {
+				const missingLib = /error while loading shared libraries: (\S+)/.exec(stderr)?.[1];
+				const hint = missingLib
+					? ` A system library is missing (${missingLib}); on Debian or Ubuntu: apt-get install -y libnss3 libnspr4 libexpat1.`
+					: '';
+				reject(new Error(`${executable} --version failed: ${stderr.trim() || error.message}.${hint}`));
+				return;
+			}
+			resolve(stdout.trim());
+		});
+	});
+}
+
+export interface Browser {
+	executablePath: string;
+	/** What the browser says of itself, e.g. "Chromium 153.0.8010.0". */
+	version: string;
+	/** Where it came from: CHROMIUM_PATH or the npm package. */
+	source: string;
+}
+
+export async function chromiumExecutable(): Promise<Browser> {
+	const fromEnv = process.env.CHROMIUM_PATH;
+	if (fromEnv) {
+		if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH is set to ${fromEnv}, which does not exist`);
+		return { executablePath: fromEnv, version: await version(fromEnv), source: 'CHROMIUM_PATH' };
+	}
+	if (process.platform !== 'linux' || process.arch !== 'x64') {
+		throw new Error(
+			`${PACKAGED} ships a Chromium for Linux x64 only; on ${process.platform}-${process.arch} set CHROMIUM_PATH to a Chromium or Chrome executable`,
+		);
+	}
+	const { entry, version: packageVersion } = packagedChromium();
+	const dir = path.join(CACHE_DIR, packageVersion);
+	const executablePath = path.join(dir, 'chromium');
+	if (!existsSync(executablePath)) {
+		await fsp.mkdir(CACHE_DIR, { recursive: true });
+		await unpack(entry, dir);
+	}
+	return { executablePath, version: await version(executablePath), source: `${PACKAGED}@${packageVersion}` };
+}
+
+if (require.main === module) {
+	chromiumExecutable().then(
+		(browser) => console.log(`${browser.executablePath}\n${browser.version} (${browser.source})`),
+		(err: Error) => {
+			console.error(err.message);
+			process.exit(1);
+		},
+	);
+}
