@@ -79,6 +79,11 @@ function requireObject(client: FileStorageClient, what: string, data: unknown): 
 	return data as IDataObject;
 }
 
+/** The `data` object of a call's answer; anything else is an unexpected answer. */
+async function answerOf(client: FileStorageClient, call: ApiCall): Promise<IDataObject> {
+	return requireObject(client, call.what, await client.send(call));
+}
+
 function requireSameKey(client: FileStorageClient, what: string, data: IDataObject, key: string): void {
 	if (data.key !== key) {
 		throw client.unexpectedAnswer(
@@ -100,23 +105,19 @@ export async function listContents(
 	limit: number,
 ): Promise<ListPage> {
 	const what = `List Contents of '${where.bucket}' (page ${page})`;
-	const data = requireObject(
-		client,
+	const data = await answerOf(client, {
+		method: 'GET',
+		path: `${FILES}/list`,
+		query: [
+			['bucket_name', where.bucket],
+			['region', where.region],
+			['prefix', prefix],
+			['page', page],
+			['limit', limit],
+		],
 		what,
-		await client.send({
-			method: 'GET',
-			path: `${FILES}/list`,
-			query: [
-				['bucket_name', where.bucket],
-				['region', where.region],
-				['prefix', prefix],
-				['page', page],
-				['limit', limit],
-			],
-			what,
-			retry: 'idempotent',
-		}),
-	);
+		retry: 'idempotent',
+	});
 	const contents = (data.contents ?? {}) as IDataObject;
 	const children = contents.children ?? [];
 	if (!Array.isArray(children)) {
@@ -153,24 +154,20 @@ export interface FileToStore {
 
 export async function uploadFile(client: FileStorageClient, where: BucketRef, file: FileToStore): Promise<StoredFile> {
 	const what = `Upload of '${file.key}'`;
-	const data = requireObject(
-		client,
+	const data = await answerOf(client, {
+		method: 'PUT',
+		path: `${FILES}/upload`,
+		query: [
+			['bucket_name', where.bucket],
+			['region', where.region],
+			['visibility', file.visibility],
+			['key', file.key],
+		],
+		headers: { 'Content-Type': file.form.contentType },
+		body: file.form.body,
 		what,
-		await client.send({
-			method: 'PUT',
-			path: `${FILES}/upload`,
-			query: [
-				['bucket_name', where.bucket],
-				['region', where.region],
-				['visibility', file.visibility],
-				['key', file.key],
-			],
-			headers: { 'Content-Type': file.form.contentType },
-			body: file.form.body,
-			what,
-			retry: 'idempotent',
-		}),
-	);
+		retry: 'idempotent',
+	});
 	requireSameKey(client, what, data, file.key);
 	return data as StoredFile;
 }
@@ -188,24 +185,20 @@ export async function startMultipartUpload(
 	upload: UploadToStart,
 ): Promise<StartedUpload> {
 	const what = `Start of the multipart upload of '${upload.key}'`;
-	const data = requireObject(
-		client,
+	const data = await answerOf(client, {
+		method: 'POST',
+		path: `${FILES}/multipart/start`,
+		query: [
+			['bucket_name', where.bucket],
+			['region', where.region],
+			['key', upload.key],
+			['mimeType', upload.contentType],
+			['visibility', upload.visibility],
+			['totalParts', upload.totalParts],
+		],
 		what,
-		await client.send({
-			method: 'POST',
-			path: `${FILES}/multipart/start`,
-			query: [
-				['bucket_name', where.bucket],
-				['region', where.region],
-				['key', upload.key],
-				['mimeType', upload.contentType],
-				['visibility', upload.visibility],
-				['totalParts', upload.totalParts],
-			],
-			what,
-			retry: 'notProcessed',
-		}),
-	);
+		retry: 'notProcessed',
+	});
 	if (!isNonEmptyString(data.uploadId)) {
 		throw client.unexpectedAnswer(what, `"uploadId" is ${describe(data.uploadId)}, not a non-empty string`);
 	}
@@ -228,25 +221,21 @@ export async function uploadPart(
 ): Promise<UploadedPart> {
 	const { form } = part;
 	const what = `Upload of part ${part.partNumber} of ${part.totalParts} of '${part.key}'`;
-	const data = requireObject(
-		client,
+	const data = await answerOf(client, {
+		method: 'POST',
+		path: multipartPath(part.uploadId, 'upload'),
+		query: [
+			['bucket_name', where.bucket],
+			['region', where.region],
+			['partNumber', part.partNumber],
+			['key', part.key],
+			['totalParts', part.totalParts],
+		],
+		headers: { 'Content-Type': form.contentType },
+		body: form.body,
 		what,
-		await client.send({
-			method: 'POST',
-			path: multipartPath(part.uploadId, 'upload'),
-			query: [
-				['bucket_name', where.bucket],
-				['region', where.region],
-				['partNumber', part.partNumber],
-				['key', part.key],
-				['totalParts', part.totalParts],
-			],
-			headers: { 'Content-Type': form.contentType },
-			body: form.body,
-			what,
-			retry: 'idempotent',
-		}),
-	);
+		retry: 'idempotent',
+	});
 	// The part is the one that was sent: an echo of another number means the service
 	// stored something else, and completing with it would assemble a wrong file.
 	if (data.partNumber !== undefined && wholeNumber(data.partNumber) !== part.partNumber) {
@@ -269,24 +258,20 @@ export async function completeMultipartUpload(
 	parts: UploadedPart[],
 ): Promise<StoredFile> {
 	const what = `Completion of the multipart upload of '${key}'`;
-	const data = requireObject(
-		client,
+	const data = await answerOf(client, {
+		method: 'POST',
+		path: multipartPath(uploadId, 'complete'),
+		query: [
+			['bucket_name', where.bucket],
+			['region', where.region],
+			['key', key],
+		],
+		headers: { 'Content-Type': 'application/json' },
+		// The completion request spells it `PartNumber`, unlike the part result.
+		body: { parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.ETag })) },
 		what,
-		await client.send({
-			method: 'POST',
-			path: multipartPath(uploadId, 'complete'),
-			query: [
-				['bucket_name', where.bucket],
-				['region', where.region],
-				['key', key],
-			],
-			headers: { 'Content-Type': 'application/json' },
-			// The completion request spells it `PartNumber`, unlike the part result.
-			body: { parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.ETag })) },
-			what,
-			retry: 'idempotent',
-		}),
-	);
+		retry: 'idempotent',
+	});
 	requireSameKey(client, what, data, key);
 	return data as StoredFile;
 }
@@ -362,22 +347,18 @@ export async function getSignedUrl(
 	expiresIn: number,
 ): Promise<SignedUrl> {
 	const what = `Signed URL of '${key}'`;
-	const data = requireObject(
-		client,
+	const data = await answerOf(client, {
+		method: 'GET',
+		path: `${FILES}/signed-url`,
+		query: [
+			['bucket_name', where.bucket],
+			['region', where.region],
+			['key', key],
+			['expiresIn', expiresIn],
+		],
 		what,
-		await client.send({
-			method: 'GET',
-			path: `${FILES}/signed-url`,
-			query: [
-				['bucket_name', where.bucket],
-				['region', where.region],
-				['key', key],
-				['expiresIn', expiresIn],
-			],
-			what,
-			retry: 'idempotent',
-		}),
-	);
+		retry: 'idempotent',
+	});
 	if (!isHttpUrl(data.url)) {
 		throw client.unexpectedAnswer(what, `"url" is ${describe(data.url)}, not an http(s) URL`);
 	}
