@@ -22,7 +22,10 @@ Local File Storage API v1 emulator (development and tests only).
   --latency <ms>            delay added before every API response (default 0)
   --etags <md5|random>      part ETags: md5 of the bytes, or random without hashing (default ${DEFAULTS.etags})
   --fault <spec>            inject faults; repeatable. <spec> is
-                            <op>:<500|503|429|reset|hang|drop>[:p=<0..1>][:nth=1,3][:times=N][:seed=N][:parts=1,2]
+                            <op>:<kind>[:p=<0..1>][:nth=1,3][:times=N][:seed=N][:parts=1,2]
+                            <kind> is 500, 503, 429, reset, hang or drop; for cdn also
+                            truncate=<bytes>, stall=<bytes>, gzip or redirect; for an API
+                            operation also rewrite=<JSON object of data fields>
                             <op> is list, upload, start, uploadPart, complete, cancel, delete,
                             signedUrl, cdn or *
   --help                    show this help

@@ -2,10 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { verifyRequest } from './auth';
 import type { RouteRequest, ServerContext } from './context';
-import { FAULT_BODIES, type FaultAction } from './faults';
+import { FAULT_BODIES, rewriteData, type FaultAction } from './faults';
 import { ClientAbortError, continueBody, HttpError, sendJson, type Reply } from './http';
 import { parseTarget, type ParsedTarget } from './query';
 import { cdn } from './routes/cdn';
+import { isCdnFault, REDIRECT_PREFIX } from './routes/cdn-faults';
 import { handleHook, isHookPath } from './routes/hooks';
 import { list, remove, signedUrlRoute, upload } from './routes/files';
 import { cancel, complete, start, uploadPart } from './routes/multipart';
@@ -28,13 +29,20 @@ const MULTIPART_ROUTE = /^\/api\/v1\/files\/multipart\/([^/]+)\/(upload|complete
 const MULTIPART_OPS = { upload: 'uploadPart', complete: 'complete', cancel: 'cancel' } as const;
 
 /** [ours] A known path with the wrong method is a 404 like any unknown route. */
-export function routeOf(method: string, path: string): { op: Operation; uploadId?: string } | undefined {
+export function routeOf(
+	method: string,
+	path: string,
+): { op: Operation; uploadId?: string; redirected?: true } | undefined {
 	if (method === 'GET' && path === '/api/v1/files/list') return { op: 'list' };
 	if (method === 'PUT' && path === '/api/v1/files/upload') return { op: 'upload' };
 	if (method === 'POST' && path === '/api/v1/files/multipart/start') return { op: 'start' };
 	if (method === 'DELETE' && path === '/api/v1/files/delete') return { op: 'delete' };
 	if (method === 'GET' && path === '/api/v1/files/signed-url') return { op: 'signedUrl' };
 	if ((method === 'GET' || method === 'HEAD') && path.startsWith('/f/')) return { op: 'cdn' };
+	// Where a `redirect` fault points: the same CDN, exempt from faults so a redirect cannot loop.
+	if ((method === 'GET' || method === 'HEAD') && path.startsWith(REDIRECT_PREFIX)) {
+		return { op: 'cdn', redirected: true };
+	}
 	const m = method === 'POST' ? MULTIPART_ROUTE.exec(path) : null;
 	if (m) return { op: MULTIPART_OPS[m[2] as keyof typeof MULTIPART_OPS], uploadId: m[1] };
 	return undefined;
@@ -51,11 +59,12 @@ function rawPartNumber(target: ParsedTarget): number | undefined {
 	return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
 }
 
+/** The faults that answer instead of the operation: status, hang, reset. */
 async function injectFault(
 	ctx: ServerContext,
 	req: IncomingMessage,
 	res: ServerResponse,
-	fault: FaultAction,
+	fault: Extract<FaultAction, { kind: 'status' | 'hang' | 'reset' }>,
 ): Promise<void> {
 	if (fault.kind === 'status') {
 		const headers: Record<string, string> = fault.status === 429 ? { 'Retry-After': '1' } : {};
@@ -127,15 +136,21 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
 
 	ctx.stats.request(route.op);
 	if (route.op === 'uploadPart') res.once('close', ctx.stats.partUploadStarted());
+	if (route.op === 'cdn') ctx.stats.cdnRequest(req.headers['accept-encoding']);
 
-	const fault = ctx.faults.pick(route.op, route.op === 'uploadPart' ? rawPartNumber(target) : undefined);
+	const fault = route.redirected
+		? undefined
+		: ctx.faults.pick(route.op, route.op === 'uploadPart' ? rawPartNumber(target) : undefined);
 	if (fault) ctx.stats.fault();
 	if (fault?.kind === 'dropResponse') dropResponse(res);
-	else if (fault) return injectFault(ctx, req, res, fault);
+	else if (fault?.kind === 'status' || fault?.kind === 'hang' || fault?.kind === 'reset') {
+		return injectFault(ctx, req, res, fault);
+	}
 
 	const r: RouteRequest = { req, res, target, uploadId: route.uploadId };
 	try {
-		if (route.op === 'cdn') return await cdn(ctx, r);
+		// Validation lets only cdn rules carry the CDN kinds, and only API rules carry rewrite.
+		if (route.op === 'cdn') return await cdn(ctx, r, isCdnFault(fault) ? fault : undefined);
 		const auth = verifyRequest(req, {
 			accessKey: ctx.config.accessKey,
 			secretKey: ctx.config.secretKey,
@@ -149,7 +164,10 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
 			if (auth.stringToSign !== undefined) headers['X-Emulator-String-To-Sign'] = auth.stringToSign;
 			throw new HttpError(401, { error: 'Invalid authentication credentials' }, headers);
 		}
-		await sendJson(res, await API[route.op](ctx, r), ctx.latencyMs);
+		const reply = await API[route.op](ctx, r);
+		// rewrite: the operation took effect; only what the client is told differs.
+		if (fault?.kind === 'rewrite') reply.body = rewriteData(reply.body, fault.fields);
+		await sendJson(res, reply, ctx.latencyMs);
 	} catch (err) {
 		if (err instanceof ClientAbortError) return;
 		if (err instanceof HttpError) {

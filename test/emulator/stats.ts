@@ -12,6 +12,7 @@ export class StatsRecorder {
 	private authFailures = 0;
 	private currentPartUploads = 0;
 	private maxConcurrentPartUploads = 0;
+	private lastCdnAcceptEncoding: string | null = null;
 
 	request(op: Operation): void {
 		this.requests[op]++;
@@ -19,6 +20,11 @@ export class StatsRecorder {
 
 	response(status: number): void {
 		this.responses[status] = (this.responses[status] ?? 0) + 1;
+	}
+
+	/** What a client asked the CDN for, so tests can check it asks for what it can decode. */
+	cdnRequest(acceptEncoding: string | undefined): void {
+		this.lastCdnAcceptEncoding = acceptEncoding ?? null;
 	}
 
 	fault(): void {
@@ -48,6 +54,7 @@ export class StatsRecorder {
 		this.faultsInjected = 0;
 		this.authFailures = 0;
 		this.maxConcurrentPartUploads = this.currentPartUploads;
+		this.lastCdnAcceptEncoding = null;
 	}
 
 	snapshot(openMultipartUploads: number): EmulatorStats {
@@ -59,6 +66,7 @@ export class StatsRecorder {
 			maxConcurrentPartUploads: this.maxConcurrentPartUploads,
 			openMultipartUploads,
 			authFailures: this.authFailures,
+			lastCdnAcceptEncoding: this.lastCdnAcceptEncoding,
 		};
 	}
 }

@@ -28,6 +28,19 @@ export interface FaultRule {
 	hang?: boolean;
 	/** instead: carry the request out, then cut the connection before the answer (a lost response). */
 	dropResponse?: boolean;
+	/** cdn only, instead: send the full Content-Length but only this many bytes, then destroy the socket. */
+	truncate?: number;
+	/** cdn only, instead: send the full Content-Length and this many bytes, then nothing (socket left open). */
+	stall?: number;
+	/** cdn only, instead: gzip the body (`Content-Encoding: gzip`) when the request's Accept-Encoding allows it. */
+	gzip?: boolean;
+	/** cdn only, instead: answer 302 with a Location under `/r/` that serves the same file. */
+	redirect?: boolean;
+	/**
+	 * API operations only, instead: carry the request out, then overwrite these fields of the
+	 * answer's `data` (null deletes a field; `{ $asString: true }` turns the field's value into a string).
+	 */
+	rewrite?: Record<string, unknown>;
 	/** 0..1, drawn from a seeded PRNG. */
 	probability?: number;
 	seed?: number;
@@ -75,6 +88,8 @@ export interface EmulatorStats {
 	maxConcurrentPartUploads: number;
 	openMultipartUploads: number;
 	authFailures: number;
+	/** The Accept-Encoding header of the last CDN request; null when it had none (or none came yet). */
+	lastCdnAcceptEncoding: string | null;
 }
 
 export interface OpenUploadInfo {

@@ -1,6 +1,10 @@
 /** Fault injection, latency, stats, and the unsigned /_emulator test hooks. */
+import * as http from 'node:http';
+import { gunzipSync } from 'node:zlib';
+
+import { AS_STRING, parseFaultSpec } from '../faults';
 import { rawRequest, type Response } from './client';
-import { eventually, startEmulator, type Running } from './setup';
+import { eventually, putPart, sleep, startEmulator, type Running } from './setup';
 
 let r: Running;
 beforeAll(async () => {
@@ -166,6 +170,7 @@ describe('HTTP test hooks', () => {
 			maxConcurrentPartUploads: expect.any(Number),
 			openMultipartUploads: r.emu.stats().openMultipartUploads,
 			authFailures: expect.any(Number),
+			lastCdnAcceptEncoding: null,
 			openUploads: expect.arrayContaining([{ uploadId, bucket: 'my-bucket', region: 'us-east-1', key, parts: [3] }]),
 		});
 		await r.api.cancel(uploadId, key);
@@ -200,5 +205,257 @@ describe('HTTP test hooks', () => {
 		r.emu.resetStats();
 		await rawRequest(r.emu.url, { method: 'GET', target: '/_emulator/stats' });
 		expect(r.emu.stats().responses).toEqual({});
+	});
+});
+
+/** What a download client sees: status, headers, the bytes that came, and how it ended. */
+interface Download {
+	status: number;
+	headers: http.IncomingHttpHeaders;
+	body: Buffer;
+	ended: 'complete' | 'cut';
+}
+
+/** GET an absolute URL over a fresh connection, following nothing and decoding nothing. */
+function download(url: string, headers: Record<string, string> = {}): Promise<Download> {
+	return new Promise((resolve, reject) => {
+		const req = http.get(url, { headers, agent: false }, (res) => {
+			const chunks: Buffer[] = [];
+			const done = (ended: Download['ended']) =>
+				resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), ended });
+			res.on('data', (c: Buffer) => chunks.push(c));
+			res.on('end', () => done('complete'));
+			// A body cut before its Content-Length is an 'aborted' error on the response.
+			res.on('error', () => done('cut'));
+		});
+		req.on('error', reject);
+	});
+}
+
+const bucket = () => r.emu.buckets[0];
+/** Stores a file through the API and returns the URL the CDN serves it at (signed when private). */
+async function stored(key: string, data: Buffer, visibility = 'public'): Promise<string> {
+	const up = await r.api.upload(key, data, { visibility, contentType: 'text/plain' });
+	if (up.status !== 200) throw new Error(`upload: ${up.status}`);
+	const res = await r.api.signedUrl(key);
+	return res.json.data.url;
+}
+
+describe('CDN faults', () => {
+	const data = Buffer.from('0123456789abcdef'.repeat(64 * 1024)); // 1 MiB, compressible
+
+	test('truncate: full Content-Length, only the first N bytes, then the connection is cut', async () => {
+		const url = await stored('cdn/truncated.txt', data);
+		r.emu.setFaults([{ operation: 'cdn', truncate: 1000, times: 1 }]);
+		const cut = await download(url);
+		expect(cut.status).toBe(200);
+		expect(cut.headers['content-length']).toBe(String(data.length));
+		expect(cut.ended).toBe('cut');
+		expect(cut.body.equals(data.subarray(0, 1000))).toBe(true);
+		const whole = await download(url);
+		expect(whole.ended).toBe('complete');
+		expect(whole.body.equals(data)).toBe(true);
+	});
+
+	test('truncate: 0 sends the headers alone', async () => {
+		const url = await stored('cdn/truncated-0.txt', data);
+		r.emu.setFaults([{ operation: 'cdn', truncate: 0 }]);
+		const cut = await download(url);
+		expect([cut.status, cut.headers['content-length'], cut.ended, cut.body.length]).toEqual([
+			200,
+			String(data.length),
+			'cut',
+			0,
+		]);
+	});
+
+	test('stall: full Content-Length and N bytes, then silence on an open socket until stop()', async () => {
+		const own = await startEmulator();
+		// A failed expectation must not leave the server (and jest) running.
+		try {
+			await stallThenStop(own);
+		} finally {
+			await own.emu.stop();
+		}
+	});
+
+	async function stallThenStop(own: Running): Promise<void> {
+		const up = await own.api.upload('stall.txt', data, { visibility: 'public' });
+		expect(up.status).toBe(200);
+		own.emu.setFaults([{ operation: 'cdn', stall: 4096 }]);
+		let received = 0;
+		let settled: string | undefined;
+		const got = new Promise<http.IncomingMessage>((resolve, reject) => {
+			const req = http.get(up.json.data.location, { agent: false }, (res) => {
+				res.on('data', (c: Buffer) => (received += c.length));
+				res.on('end', () => (settled = 'end'));
+				res.on('error', () => (settled = 'cut'));
+				resolve(res);
+			});
+			req.on('error', reject);
+		});
+		const res = await got;
+		expect(res.headers['content-length']).toBe(String(data.length));
+		await eventually(() => received === 4096, 'the first 4096 bytes');
+		await sleep(300);
+		// Nothing more came, and the connection is still open.
+		expect(received).toBe(4096);
+		expect(settled).toBeUndefined();
+		expect(res.socket?.destroyed).toBe(false);
+		await own.emu.stop();
+		await eventually(() => settled !== undefined, 'the stalled download to end');
+		expect(settled).toBe('cut');
+		expect(received).toBe(4096);
+	}
+
+	test('gzip: compressed only when Accept-Encoding allows it; the header is recorded', async () => {
+		const url = await stored('cdn/zipped.txt', data);
+		r.emu.setFaults([{ operation: 'cdn', gzip: true }]);
+		const zipped = await download(url, { 'Accept-Encoding': 'gzip, deflate, br' });
+		expect(r.emu.stats().lastCdnAcceptEncoding).toBe('gzip, deflate, br');
+		expect(zipped.headers['content-encoding']).toBe('gzip');
+		expect(zipped.headers.vary).toBe('Accept-Encoding');
+		expect(zipped.headers['content-length']).toBe(String(zipped.body.length));
+		expect(zipped.body.length).toBeLessThan(data.length / 10);
+		expect(gunzipSync(zipped.body).equals(data)).toBe(true);
+
+		for (const accept of ['identity', 'gzip;q=0, *', 'br', undefined]) {
+			const plain = await download(url, accept === undefined ? {} : { 'Accept-Encoding': accept });
+			expect(r.emu.stats().lastCdnAcceptEncoding).toBe(accept ?? null);
+			expect(plain.headers['content-encoding']).toBeUndefined();
+			expect(plain.headers['content-length']).toBe(String(data.length));
+			expect(plain.body.equals(data)).toBe(true);
+		}
+		expect((await download(url, { 'Accept-Encoding': '*' })).headers['content-encoding']).toBe('gzip');
+		expect(r.emu.stats().faultsInjected).toBeGreaterThanOrEqual(6);
+	});
+
+	test('redirect: a 302 to /r/… that serves the same bytes, signed query kept byte for byte', async () => {
+		const key = 'cdn/moved here/r\u00e9sum\u00e9+1.txt';
+		const url = await stored(key, data, 'private');
+		expect(url).toContain('?expires=');
+		r.emu.setFaults([{ operation: 'cdn', redirect: true }]);
+		r.emu.resetStats();
+		const refused = await download(url);
+		expect(refused.status).toBe(302);
+		const location = String(refused.headers.location);
+		const { origin, pathname, search } = new URL(url);
+		expect(location).toBe(`${origin}/r/${pathname.slice('/f/'.length)}${search}`);
+		const followed = await download(location);
+		expect(followed.status).toBe(200);
+		expect(followed.body.equals(data)).toBe(true);
+		// fetch follows redirects by default, and refuses them on request.
+		const fetched = await fetch(url);
+		expect(fetched.redirected).toBe(true);
+		expect(Buffer.from(await fetched.arrayBuffer()).equals(data)).toBe(true);
+		expect((await fetch(url, { redirect: 'manual' })).status).toBe(302);
+		// Only the /f/ requests were faulted: the /r/ ones are exempt, so a redirect cannot loop.
+		expect(r.emu.stats().faultsInjected).toBe(3);
+		expect(r.emu.stats().requests.cdn).toBe(5);
+		// The redirect target still checks the signature.
+		expect((await download(location.replace(/signature=[0-9a-f]/, 'signature=x'))).status).toBe(403);
+	});
+
+	test('nth and times select which downloads are faulted', async () => {
+		const url = await stored('cdn/nth.txt', data);
+		r.emu.setFaults([{ operation: 'cdn', truncate: 10, nth: [2, 3], times: 1 }]);
+		const outcomes = [];
+		for (let i = 0; i < 4; i++) outcomes.push((await download(url)).ended);
+		expect(outcomes).toEqual(['complete', 'cut', 'complete', 'complete']);
+	});
+
+	test('HEAD is answered normally; a missing file is still a 404', async () => {
+		const url = await stored('cdn/head.txt', data);
+		r.emu.setFaults([{ operation: 'cdn', truncate: 10 }]);
+		const head = await rawRequest(url, { method: 'HEAD', target: new URL(url).pathname });
+		expect([head.status, head.headers['content-length']]).toEqual([200, String(data.length)]);
+		expect((await download(url.replace('head.txt', 'absent.txt'))).status).toBe(404);
+	});
+});
+
+describe('rewrite', () => {
+	test('uploadPart: the part is stored, the answer says what the rule says', async () => {
+		const key = 'rewrite/parts.bin';
+		const uploadId = (await r.api.start(key)).json.data.uploadId;
+		r.emu.setFaults([
+			{ operation: 'uploadPart', rewrite: { partNumber: 0, ETag: 'string' }, partNumbers: [1] },
+			{ operation: 'uploadPart', rewrite: { partNumber: AS_STRING }, partNumbers: [2] },
+		]);
+		const one = await r.api.uploadPart(uploadId, key, 1, Buffer.from('one'));
+		expect(one.json).toEqual({ data: { partNumber: 0, ETag: 'string' } });
+		const two = await r.api.uploadPart(uploadId, key, 2, Buffer.from('two'));
+		expect(two.json.data.partNumber).toBe('2');
+		expect(two.json.data.ETag).toMatch(/^"[0-9a-f]{32}"$/);
+		const three = await r.api.uploadPart(uploadId, key, 3, Buffer.from('three'));
+		expect(three.json.data.partNumber).toBe(3);
+		expect(r.emu.listOpenUploads().find((u) => u.uploadId === uploadId)?.parts).toEqual([1, 2, 3]);
+		await r.api.cancel(uploadId, key);
+	});
+
+	test('start, complete, signedUrl, list: fields replaced, null deletes, the rest kept', async () => {
+		r.emu.setFaults([{ operation: 'start', rewrite: { uploadId: '', fileId: null }, times: 1 }]);
+		const started = await r.api.start('rewrite/a.bin');
+		expect(started.json.data).toEqual({ uploadId: '', key: 'rewrite/a.bin', bucket: 'my-bucket' });
+		const real = r.emu.listOpenUploads().find((u) => u.key === 'rewrite/a.bin');
+		expect(real?.uploadId).toMatch(/^[0-9a-f]{32}$/);
+
+		const ref = await putPart(r.api, real!.uploadId, 'rewrite/a.bin', 1, Buffer.from('bytes'));
+		r.emu.setFaults([{ operation: 'complete', rewrite: { key: 'other.bin' } }]);
+		const completed = await r.api.complete(real!.uploadId, 'rewrite/a.bin', [ref]);
+		expect(completed.json.data).toMatchObject({ key: 'other.bin', size: 5, bucket: 'my-bucket' });
+		expect((await r.emu.readObject(bucket().name, bucket().region, 'rewrite/a.bin'))?.body.toString()).toBe('bytes');
+		expect(await r.emu.readObject(bucket().name, bucket().region, 'other.bin')).toBeUndefined();
+
+		r.emu.setFaults([{ operation: 'signedUrl', rewrite: { url: 'ftp://x' } }]);
+		expect((await r.api.signedUrl('rewrite/a.bin')).json.data).toMatchObject({ url: 'ftp://x', is_public: false });
+
+		const pagination = { current_page: 1, total_pages: 99, total_items: 5, items_per_page: 1000 };
+		r.emu.setFaults([{ operation: 'list', rewrite: { pagination } }]);
+		const listed = await r.api.list({ prefix: 'rewrite/' });
+		expect(listed.json.data.pagination).toEqual(pagination);
+		expect(listed.json.data.contents.children.map((c: { name: string }) => c.name)).toEqual(['a.bin']);
+	});
+
+	test('an error answer passes unchanged', async () => {
+		r.emu.setFaults([{ operation: 'delete', rewrite: { message: 'gone' } }]);
+		const res = await r.api.delete('rewrite/never-there.bin');
+		expect(res.status).toBe(404);
+		expect(res.json).toEqual({ error: 'Resource not found', message: 'Bucket or file not found' });
+	});
+});
+
+describe('new fault kinds: validation and CLI syntax', () => {
+	test('each kind is checked and bound to the operations it can apply to', () => {
+		expect(() => r.emu.setFaults([{ operation: 'list', truncate: 10 }])).toThrow(/cdn only/);
+		expect(() => r.emu.setFaults([{ operation: '*', gzip: true }])).toThrow(/cdn only/);
+		expect(() => r.emu.setFaults([{ operation: 'cdn', stall: -1 }])).toThrow(/byte count/);
+		expect(() => r.emu.setFaults([{ operation: 'cdn', truncate: 10, redirect: true }])).toThrow(/exactly one/);
+		expect(() => r.emu.setFaults([{ operation: 'cdn', rewrite: { a: 1 } }])).toThrow(/rewrite/);
+		expect(() => r.emu.setFaults([{ operation: '*', rewrite: { a: 1 } }])).toThrow(/rewrite/);
+		expect(() => r.emu.setFaults([{ operation: 'list', rewrite: {} }])).toThrow(/non-empty object/);
+		expect(() => r.emu.setFaults([{ operation: 'list', rewrite: [1] as unknown as Record<string, unknown> }])).toThrow(
+			/object/,
+		);
+	});
+
+	test('--fault specs', () => {
+		expect(parseFaultSpec('cdn:truncate=1000:times=1')).toEqual({ operation: 'cdn', truncate: 1000, times: 1 });
+		expect(parseFaultSpec('cdn:stall=0')).toEqual({ operation: 'cdn', stall: 0 });
+		expect(parseFaultSpec('cdn:gzip:nth=2')).toEqual({ operation: 'cdn', gzip: true, nth: [2] });
+		expect(parseFaultSpec('cdn:redirect')).toEqual({ operation: 'cdn', redirect: true });
+		expect(parseFaultSpec('signedUrl:rewrite={"url":"ftp://x","is_public":null}:nth=1,3')).toEqual({
+			operation: 'signedUrl',
+			rewrite: { url: 'ftp://x', is_public: null },
+			nth: [1, 3],
+		});
+		expect(parseFaultSpec('uploadPart:rewrite={"partNumber":{"$asString":true}}:parts=2')).toEqual({
+			operation: 'uploadPart',
+			rewrite: { partNumber: AS_STRING },
+			partNumbers: [2],
+		});
+		expect(() => parseFaultSpec('cdn:truncate')).toThrow(/truncate needs/);
+		expect(() => parseFaultSpec('cdn:gzip=1')).toThrow(/takes no value/);
+		expect(() => parseFaultSpec('list:rewrite={oops}')).toThrow(/JSON object/);
+		expect(() => parseFaultSpec('list:truncate=5')).toThrow(/cdn only/);
 	});
 });

@@ -6,6 +6,7 @@ import { HttpError, notFound } from '../http';
 import { decodeKeyPath, keyProblem } from '../keys';
 import { openObject } from '../storage';
 import { checkSignedUrl } from '../signed-url';
+import { acceptsGzip, redirect, sendGzip, sendPrefix, type CdnFault } from './cdn-faults';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -18,6 +19,7 @@ function keyFromPath(rawPath: string, accessId: string): string | undefined {
 	} catch {
 		return undefined;
 	}
+	// `/f/` or, after a redirect fault, `/r/`: both prefixes are three characters.
 	const rest = path.slice('/f/'.length);
 	const slash = rest.indexOf('/');
 	if (slash === -1) return undefined;
@@ -27,7 +29,8 @@ function keyFromPath(rawPath: string, accessId: string): string | undefined {
 }
 
 /** §3.9: public bytes as they are; private bytes only through a valid signed URL [ours]. */
-export async function cdn(ctx: ServerContext, r: RouteRequest): Promise<void> {
+export async function cdn(ctx: ServerContext, r: RouteRequest, fault?: CdnFault): Promise<void> {
+	if (fault?.kind === 'redirect') return redirect(ctx, r);
 	const key = keyFromPath(r.target.path, ctx.config.accessId);
 	if (key === undefined) throw notFound('File not found');
 	const opened = openObject(ctx.objects, () => ctx.objects.findAnywhere(key));
@@ -47,16 +50,25 @@ export async function cdn(ctx: ServerContext, r: RouteRequest): Promise<void> {
 			if (!check.ok) throw new HttpError(403, { error: 'Forbidden', message: check.message });
 		}
 		if (ctx.latencyMs > 0) await sleep(ctx.latencyMs);
-		r.res.writeHead(200, {
+		const headers: Record<string, string> = {
 			'Content-Type': meta.contentType,
 			'Content-Length': String(meta.size),
 			'Last-Modified': new Date(meta.lastModified).toUTCString(),
 			'Cache-Control': meta.visibility === 'public' ? 'public, max-age=60' : 'private, no-store',
-		});
+		};
+		// A CDN that compresses says the answer depends on the request's Accept-Encoding.
+		if (fault?.kind === 'gzip') headers.Vary = 'Accept-Encoding';
 		if (r.req.method === 'HEAD') {
+			r.res.writeHead(200, headers);
 			r.res.end();
 			return;
 		}
+		if (fault?.kind === 'truncate' || fault?.kind === 'stall')
+			return await sendPrefix(r, opened.stream(), headers, fault);
+		if (fault?.kind === 'gzip' && acceptsGzip(r.req.headers['accept-encoding'])) {
+			return await sendGzip(ctx, r, opened.stream(), headers);
+		}
+		r.res.writeHead(200, headers);
 		// A client leaving mid-download is its business; the blobs are released either way.
 		await pipeline(opened.stream(), r.res).catch(() => undefined);
 	} finally {
