@@ -6,6 +6,8 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 
+import { assertAnswerKeepsContract } from './contract';
+
 export interface Credentials {
 	accessKey: string;
 	secretKey: string;
@@ -69,6 +71,8 @@ export interface RawRequest {
 	headers?: Record<string, string>;
 	body?: Buffer;
 	timeoutMs?: number;
+	/** Check the answer against the wire contract (default true); off only for answers made wrong on purpose. */
+	checkContract?: boolean;
 }
 
 /** One request on a fresh connection; resolves with whatever the server answered. */
@@ -99,7 +103,16 @@ export function rawRequest(baseUrl: string, r: RawRequest): Promise<Response> {
 						json = undefined;
 					}
 				}
-				resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json });
+				const answer = { status: res.statusCode ?? 0, headers: res.headers, body, json };
+				if (r.checkContract !== false) {
+					try {
+						assertAnswerKeepsContract({ method: r.method, target: r.target, ...answer });
+					} catch (err) {
+						reject(err);
+						return;
+					}
+				}
+				resolve(answer);
 			});
 		});
 		req.end(r.body);
@@ -145,6 +158,8 @@ export interface ClientOptions {
 	region: string;
 	/** Clock for X-Timestamp, when the server runs on a fake clock. */
 	now?: () => number;
+	/** false: do not check answers against the wire contract (for answers made wrong on purpose). */
+	checkContract?: boolean;
 }
 
 export interface PartRef {
@@ -155,6 +170,11 @@ export interface PartRef {
 /** The API as the service's SDK calls it. */
 export class ApiClient {
 	constructor(readonly o: ClientOptions) {}
+
+	/** The same client without the contract check, for faults that break answers on purpose. */
+	unchecked(): ApiClient {
+		return new ApiClient({ ...this.o, checkContract: false });
+	}
 
 	private timestamp(): string {
 		return new Date(this.o.now ? this.o.now() : Date.now()).toISOString();
@@ -171,6 +191,7 @@ export class ApiClient {
 			method,
 			target,
 			body,
+			checkContract: this.o.checkContract,
 			headers: {
 				...authHeaders(this.o.credentials, method, target, { timestamp: this.timestamp(), ...sign }),
 				...headers,
@@ -288,7 +309,7 @@ export class ApiClient {
 	fetchUrl(url: string, method = 'GET'): Promise<Response> {
 		const origin = new URL(url).origin;
 		if (!url.startsWith(origin)) throw new Error(`unexpected url ${url}`);
-		return rawRequest(origin, { method, target: url.slice(origin.length) });
+		return rawRequest(origin, { method, target: url.slice(origin.length), checkContract: this.o.checkContract });
 	}
 }
 

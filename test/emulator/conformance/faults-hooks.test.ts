@@ -374,51 +374,55 @@ describe('CDN faults', () => {
 });
 
 describe('rewrite', () => {
+	// These answers are wrong on purpose: the contract check is off (contract.test.ts proves it catches them).
 	test('uploadPart: the part is stored, the answer says what the rule says', async () => {
 		const key = 'rewrite/parts.bin';
-		const uploadId = (await r.api.start(key)).json.data.uploadId;
+		const uploadId = (await r.api.unchecked().start(key)).json.data.uploadId;
 		r.emu.setFaults([
 			{ operation: 'uploadPart', rewrite: { partNumber: 0, ETag: 'string' }, partNumbers: [1] },
 			{ operation: 'uploadPart', rewrite: { partNumber: AS_STRING }, partNumbers: [2] },
 		]);
-		const one = await r.api.uploadPart(uploadId, key, 1, Buffer.from('one'));
+		const one = await r.api.unchecked().uploadPart(uploadId, key, 1, Buffer.from('one'));
 		expect(one.json).toEqual({ data: { partNumber: 0, ETag: 'string' } });
-		const two = await r.api.uploadPart(uploadId, key, 2, Buffer.from('two'));
+		const two = await r.api.unchecked().uploadPart(uploadId, key, 2, Buffer.from('two'));
 		expect(two.json.data.partNumber).toBe('2');
 		expect(two.json.data.ETag).toMatch(/^"[0-9a-f]{32}"$/);
-		const three = await r.api.uploadPart(uploadId, key, 3, Buffer.from('three'));
+		const three = await r.api.unchecked().uploadPart(uploadId, key, 3, Buffer.from('three'));
 		expect(three.json.data.partNumber).toBe(3);
 		expect(r.emu.listOpenUploads().find((u) => u.uploadId === uploadId)?.parts).toEqual([1, 2, 3]);
-		await r.api.cancel(uploadId, key);
+		await r.api.unchecked().cancel(uploadId, key);
 	});
 
 	test('start, complete, signedUrl, list: fields replaced, null deletes, the rest kept', async () => {
 		r.emu.setFaults([{ operation: 'start', rewrite: { uploadId: '', fileId: null }, times: 1 }]);
-		const started = await r.api.start('rewrite/a.bin');
+		const started = await r.api.unchecked().start('rewrite/a.bin');
 		expect(started.json.data).toEqual({ uploadId: '', key: 'rewrite/a.bin', bucket: 'my-bucket' });
 		const real = r.emu.listOpenUploads().find((u) => u.key === 'rewrite/a.bin');
 		expect(real?.uploadId).toMatch(/^[0-9a-f]{32}$/);
 
-		const ref = await putPart(r.api, real!.uploadId, 'rewrite/a.bin', 1, Buffer.from('bytes'));
+		const ref = await putPart(r.api.unchecked(), real!.uploadId, 'rewrite/a.bin', 1, Buffer.from('bytes'));
 		r.emu.setFaults([{ operation: 'complete', rewrite: { key: 'other.bin' } }]);
-		const completed = await r.api.complete(real!.uploadId, 'rewrite/a.bin', [ref]);
+		const completed = await r.api.unchecked().complete(real!.uploadId, 'rewrite/a.bin', [ref]);
 		expect(completed.json.data).toMatchObject({ key: 'other.bin', size: 5, bucket: 'my-bucket' });
 		expect((await r.emu.readObject(bucket().name, bucket().region, 'rewrite/a.bin'))?.body.toString()).toBe('bytes');
 		expect(await r.emu.readObject(bucket().name, bucket().region, 'other.bin')).toBeUndefined();
 
 		r.emu.setFaults([{ operation: 'signedUrl', rewrite: { url: 'ftp://x' } }]);
-		expect((await r.api.signedUrl('rewrite/a.bin')).json.data).toMatchObject({ url: 'ftp://x', is_public: false });
+		expect((await r.api.unchecked().signedUrl('rewrite/a.bin')).json.data).toMatchObject({
+			url: 'ftp://x',
+			is_public: false,
+		});
 
 		const pagination = { current_page: 1, total_pages: 99, total_items: 5, items_per_page: 1000 };
 		r.emu.setFaults([{ operation: 'list', rewrite: { pagination } }]);
-		const listed = await r.api.list({ prefix: 'rewrite/' });
+		const listed = await r.api.unchecked().list({ prefix: 'rewrite/' });
 		expect(listed.json.data.pagination).toEqual(pagination);
 		expect(listed.json.data.contents.children.map((c: { name: string }) => c.name)).toEqual(['a.bin']);
 	});
 
 	test('an error answer passes unchanged', async () => {
 		r.emu.setFaults([{ operation: 'delete', rewrite: { message: 'gone' } }]);
-		const res = await r.api.delete('rewrite/never-there.bin');
+		const res = await r.api.unchecked().delete('rewrite/never-there.bin');
 		expect(res.status).toBe(404);
 		expect(res.json).toEqual({ error: 'Resource not found', message: 'Bucket or file not found' });
 	});
