@@ -199,9 +199,15 @@ describe('the checks can fail', () => {
 		emulator.setFaults([{ operation: 'signedUrl', rewrite: { url: 'ftp://x' } }]);
 		try {
 			await run({ resource: 'file', operation: 'upload', key: 'wrong/answer.txt' }, [file(Buffer.from('x'))]);
-			// The node may or may not accept the URL; the proxy records the violation either way.
-			await run({ resource: 'file', operation: 'getSignedUrl', fileKey: byKey('wrong/answer.txt') }).catch(
-				() => undefined,
+			// The node refuses the URL, and the proxy records the violation of the contract.
+			const refused = await runNode({
+				credentials: {
+					fileStorageApi: { accessKey: emulator.accessKey, secretKey: emulator.secretKey, baseUrl: proxy.url },
+				},
+				parameters: { ...BUCKET, resource: 'file', operation: 'getSignedUrl', fileKey: byKey('wrong/answer.txt') },
+			});
+			expect(refused.error?.message).toMatch(
+				/Unexpected answer from the service to Signed URL of 'wrong\/answer\.txt'/,
 			);
 		} finally {
 			emulator.setFaults([]);
