@@ -3,8 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 
-import { runNode } from '../harness';
-import { MIB, credentialsFor, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
+import { MIB, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
 
 const emulator = useEmulator();
 const KEY = 'downloads/file.bin';
@@ -88,16 +87,7 @@ describe('a CDN that compresses although asked not to', () => {
 		emulator().setFaults([
 			{ operation: 'signedUrl', rewrite: { url: `http://127.0.0.1:${port}/f/emulator/downloads/file.bin` } },
 		]);
-		const result = await runNode({
-			credentials: credentialsFor(emulator()),
-			parameters: {
-				bucketName: 'my-bucket',
-				region: 'us-east-1',
-				resource: 'file',
-				operation: 'download',
-				fileKey: { __rl: true, mode: 'key', value: KEY },
-			},
-		});
+		const result = await download();
 		expect(result.error).toBeUndefined();
 		expect((await result.readBinary(result.items[0])).equals(text)).toBe(true);
 	});

@@ -8,6 +8,9 @@ import { request, createServer, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import type { Emulator } from '../emulator';
+import { credentialsFor } from './support';
+
 export interface Exchange {
 	operation: string;
 	method: string;
@@ -157,4 +160,26 @@ export async function eventually(check: () => boolean, withinMs: number): Promis
 		await sleep(50);
 	}
 	return true;
+}
+
+/** A proxy in front of the test file's emulator, with no rules and an empty timeline for each test. */
+export function useProxy(emulator: () => Emulator): () => TestProxy {
+	let proxy: TestProxy | undefined;
+	beforeAll(async () => {
+		proxy = await startProxy(emulator().url);
+	});
+	afterAll(async () => await proxy?.stop());
+	beforeEach(() => {
+		proxy?.setRules({});
+		proxy?.exchanges.splice(0);
+	});
+	return () => {
+		if (!proxy) throw new Error('proxy not started');
+		return proxy;
+	};
+}
+
+/** Credentials that send the node to the emulator through the proxy. */
+export function viaProxy(emulator: Emulator, proxy: TestProxy) {
+	return credentialsFor(emulator, { baseUrl: proxy.url });
 }

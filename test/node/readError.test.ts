@@ -1,20 +1,13 @@
 import { appendFileSync } from 'node:fs';
 
 import { getBinaryDataService, storeBinary } from '../harness';
-import { MIB, credentialsFor, randomFile, useEmulator } from './support';
-import { startProxy, type TestProxy } from './proxy';
-import { runNode } from '../harness';
+import { MIB, randomFile, runFileStorage, useEmulator } from './support';
+import { useProxy, viaProxy } from './proxy';
 
 const emulator = useEmulator();
-let proxy: TestProxy;
+const proxy = useProxy(emulator);
 
-beforeAll(async () => {
-	proxy = await startProxy(emulator().url);
-});
-afterAll(async () => {
-	emulator().setLatency(0);
-	await proxy.stop();
-});
+afterAll(() => emulator().setLatency(0));
 
 describe('reading the input binary fails while parts are on their way', () => {
 	it('cancels only after every part in flight has been answered', async () => {
@@ -23,24 +16,16 @@ describe('reading the input binary fails while parts are on their way', () => {
 		const stored = await storeBinary(randomFile(11 * MIB), { fileName: 'grows.bin' });
 		appendFileSync((await getBinaryDataService()).getPath(stored.id!), Buffer.from('one byte too many'));
 		emulator().setLatency(800);
-		const result = await runNode({
-			credentials: credentialsFor(emulator(), { baseUrl: proxy.url }),
-			parameters: {
-				bucketName: 'my-bucket',
-				region: 'us-east-1',
-				resource: 'file',
-				operation: 'multipartUpload',
-				key: 'read-error/grows.bin',
-				partSize: 5,
-				parallelUploads: 3,
-			},
-			items: [{ json: {}, binary: { data: { stored } } }],
-		});
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'multipartUpload', key: 'read-error/grows.bin', partSize: 5, parallelUploads: 3 },
+			{ credentials: viaProxy(emulator(), proxy()), items: [{ json: {}, binary: { data: { stored } } }] },
+		);
 		emulator().setLatency(0);
 		expect(result.error?.message).toMatch(/The file in binary field 'data' is longer than its recorded 11534336 bytes/);
 		expect(result.error?.description).toMatch(/cancelled on the service; nothing was stored/);
-		const parts = proxy.exchanges.filter((exchange) => exchange.operation === 'uploadPart');
-		const cancel = proxy.exchanges.find((exchange) => exchange.operation === 'cancel');
+		const parts = proxy().exchanges.filter((exchange) => exchange.operation === 'uploadPart');
+		const cancel = proxy().exchanges.find((exchange) => exchange.operation === 'cancel');
 		expect(parts.length).toBeGreaterThanOrEqual(1);
 		expect(cancel).toBeDefined();
 		for (const part of parts) expect(part.answeredAt).toBeLessThanOrEqual(cancel!.startedAt);

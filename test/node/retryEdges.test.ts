@@ -1,33 +1,25 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { constants as bufferConstants } from 'node:buffer';
 
-import { getBinaryDataService, runNode, storeBinary } from '../harness';
-import { MIB, credentialsFor, fileItem, randomFile, useEmulator } from './support';
-import { startProxy, type TestProxy } from './proxy';
+import { getBinaryDataService, storeBinary } from '../harness';
+import { MIB, fileItem, randomFile, runFileStorage, useEmulator } from './support';
+import { useProxy, viaProxy } from './proxy';
 
 const emulator = useEmulator();
-let proxy: TestProxy;
+const proxy = useProxy(emulator);
 
-beforeAll(async () => {
-	proxy = await startProxy(emulator().url);
-});
-afterAll(async () => await proxy.stop());
-beforeEach(() => {
-	proxy.setRules({});
-	proxy.exchanges.length = 0;
-	emulator().resetStats();
-});
+beforeEach(() => emulator().resetStats());
 
-const throughProxy = () => credentialsFor(emulator(), { baseUrl: proxy.url });
-const count = (operation: string) => proxy.exchanges.filter((exchange) => exchange.operation === operation).length;
+const count = (operation: string) => proxy().exchanges.filter((exchange) => exchange.operation === operation).length;
 
 describe('retry edges', () => {
 	it('a Retry-After longer than the node waits fails at once, saying how long the service asked for', async () => {
-		proxy.setRules({ answerInstead: { list: [{ status: 429, headers: { 'Retry-After': '120' } }] } });
-		const result = await runNode({
-			credentials: throughProxy(),
-			parameters: { bucketName: 'my-bucket', region: 'us-east-1', resource: 'bucket', operation: 'listContents' },
-		});
+		proxy().setRules({ answerInstead: { list: [{ status: 429, headers: { 'Retry-After': '120' } }] } });
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'bucket', operation: 'listContents' },
+			{ credentials: viaProxy(emulator(), proxy()) },
+		);
 		expect(result.error?.message).toMatch(
 			/List Contents of 'my-bucket' \(page 1\) failed: Too many requests \(HTTP 429\)/,
 		);
@@ -36,12 +28,10 @@ describe('retry edges', () => {
 	});
 
 	it('a part whose retry finds the upload gone (404) is not mistaken for a lost Complete: the upload is cancelled', async () => {
-		proxy.setRules({ answerInstead: { uploadPart: [{ status: 500 }, { status: 404 }] } });
-		const result = await runNode({
-			credentials: throughProxy(),
-			parameters: {
-				bucketName: 'my-bucket',
-				region: 'us-east-1',
+		proxy().setRules({ answerInstead: { uploadPart: [{ status: 500 }, { status: 404 }] } });
+		const result = await runFileStorage(
+			emulator(),
+			{
 				resource: 'file',
 				operation: 'multipartUpload',
 				key: 'retry/part-404.bin',
@@ -49,8 +39,8 @@ describe('retry edges', () => {
 				parallelUploads: 1,
 				options: { maxRetries: 1 },
 			},
-			items: [fileItem(randomFile(6 * MIB))],
-		});
+			{ credentials: viaProxy(emulator(), proxy()), items: [fileItem(randomFile(6 * MIB))] },
+		);
 		expect(result.error?.message).toMatch(/Upload of part 1 of 2 .* failed after 2 attempts: .*\(HTTP 404\)/);
 		expect(result.error?.description).not.toMatch(/may have completed/);
 		expect(result.error?.description).toMatch(/cancelled on the service; nothing was stored/);
@@ -66,18 +56,11 @@ describe('retry edges', () => {
 		const metadataFile = `${(await getBinaryDataService()).getPath(stored.id!)}.metadata`;
 		const metadata = JSON.parse(readFileSync(metadataFile, 'utf8')) as { fileSize: number };
 		writeFileSync(metadataFile, JSON.stringify({ ...metadata, fileSize: 5 * 1024 * MIB }));
-		const result = await runNode({
-			credentials: credentialsFor(emulator()),
-			parameters: {
-				bucketName: 'my-bucket',
-				region: 'us-east-1',
-				resource: 'file',
-				operation: 'multipartUpload',
-				key: 'retry/huge-parts.bin',
-				partSize: 4096,
-			},
-			items: [{ json: {}, binary: { data: { stored } } }],
-		});
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'multipartUpload', key: 'retry/huge-parts.bin', partSize: 4096 },
+			{ items: [{ json: {}, binary: { data: { stored } } }] },
+		);
 		expect(result.error?.message).toMatch(
 			/Part Size 4096 MiB is larger than one buffer of the Node\.js running n8n can hold/,
 		);

@@ -1,26 +1,14 @@
-import { MIB, credentialsFor, fileItem, randomFile, sha256, useEmulator } from './support';
-import { startProxy, type TestProxy } from './proxy';
-import { runNode } from '../harness';
+import { MIB, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
+import { useProxy, viaProxy } from './proxy';
 
 const emulator = useEmulator();
-let proxy: TestProxy;
-
-beforeAll(async () => {
-	proxy = await startProxy(emulator().url);
-});
-afterAll(async () => await proxy.stop());
-beforeEach(() => {
-	proxy.setRules({});
-	proxy.exchanges.length = 0;
-});
+const proxy = useProxy(emulator);
 
 /** The node talks to the emulator through the proxy. */
 async function multipartThroughProxy(key: string, bytes: Buffer, partSize: number, timeout: number) {
-	return await runNode({
-		credentials: credentialsFor(emulator(), { baseUrl: proxy.url }),
-		parameters: {
-			bucketName: 'my-bucket',
-			region: 'us-east-1',
+	return await runFileStorage(
+		emulator(),
+		{
 			resource: 'file',
 			operation: 'multipartUpload',
 			key,
@@ -28,24 +16,24 @@ async function multipartThroughProxy(key: string, bytes: Buffer, partSize: numbe
 			parallelUploads: 1,
 			options: { timeout, maxRetries: 0 },
 		},
-		items: [fileItem(bytes)],
-	});
+		{ credentials: viaProxy(emulator(), proxy()), items: [fileItem(bytes)] },
+	);
 }
 
 describe('Timeout is the wait for the service, not the time to send a body', () => {
 	it('a part that takes longer to send than Timeout, on a slow link, still goes through', async () => {
-		proxy.setRules({ uploadBytesPerSecond: 2 * MIB });
+		proxy().setRules({ uploadBytesPerSecond: 2 * MIB });
 		const bytes = randomFile(6 * MIB);
 		// 6 MiB at 2 MiB/s is about 3 s of sending, against a Timeout of 2 s.
 		const result = await multipartThroughProxy('slow/part.bin', bytes, 6, 2);
 		expect(result.error).toBeUndefined();
-		const part = proxy.exchanges.find((exchange) => exchange.operation === 'uploadPart');
+		const part = proxy().exchanges.find((exchange) => exchange.operation === 'uploadPart');
 		expect(part!.answeredAt! - part!.startedAt).toBeGreaterThan(2000);
 		expect(await emulator().objectSha256('my-bucket', 'us-east-1', 'slow/part.bin')).toBe(sha256(bytes));
 	});
 
 	it('a Complete the service carried out but answered late is reported as probably done, not as parts left behind', async () => {
-		proxy.setRules({ holdAnswer: { complete: 4000 } });
+		proxy().setRules({ holdAnswer: { complete: 4000 } });
 		const bytes = randomFile(6 * MIB);
 		const result = await multipartThroughProxy('slow/late-complete.bin', bytes, 5, 2);
 		expect(result.error?.message).toMatch(
