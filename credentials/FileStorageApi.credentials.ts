@@ -1,6 +1,7 @@
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
+	IAuthenticateRuleResponseSuccessBody,
 	ICredentialType,
 	IDataObject,
 	IHttpRequestOptions,
@@ -17,6 +18,11 @@ import {
 } from '../nodes/FileStorage/transport/signing';
 
 export const DEFAULT_BASE_URL = 'https://api.apexxcloud.com';
+
+/** A Test-button rule that fails when the answer's `error` field is `value`. */
+function failOnError(value: string | undefined, message: string): IAuthenticateRuleResponseSuccessBody {
+	return { type: 'responseSuccessBody', properties: { key: 'error', value, message } };
+}
 
 function withoutSignatureHeaders(headers: IDataObject | undefined): IDataObject {
 	const signed = new Set(SIGNED_HEADER_NAMES.map((name) => name.toLowerCase()));
@@ -121,9 +127,13 @@ export class FileStorageApi implements ICredentialType {
 		};
 	}
 
-	// Listing needs a bucket, and the credential has none; an unknown bucket answers 404
-	// after the signature is accepted, while bad keys answer 401. So the test request
-	// tolerates HTTP errors and the rule below turns only the 401 body into a failure.
+	// Listing needs a bucket, and the credential has none: the API answers a signed listing of a
+	// bucket nobody has with its own 404 (`error: 'Resource not found'`) once the keys and the
+	// clock are right, and with its 401 body when they are not. n8n's rules can only fail on a
+	// value they name, so the rules below leave exactly the API's own 404 passing: an `error` the
+	// API sends for other reasons fails, and so does an answer without `error` — what a web server
+	// at a wrong Base URL sends (an HTML page, another JSON API). The one valid answer that fails
+	// is a listing, if a bucket of this name exists in us-east-1.
 	test: ICredentialTestRequest = {
 		request: {
 			method: 'GET',
@@ -133,15 +143,21 @@ export class FileStorageApi implements ICredentialType {
 			ignoreHttpStatusErrors: true,
 		},
 		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error',
-					value: 'Invalid authentication credentials',
-					message:
-						'Invalid authentication credentials: check the Access Key and Secret Key, and that the clock of the n8n host is correct',
-				},
-			},
+			failOnError(
+				'Invalid authentication credentials',
+				'Invalid authentication credentials: check the Access Key and Secret Key, and that the clock of the n8n host is correct',
+			),
+			...['Internal server error', 'Service unavailable', 'Too many requests'].map((error) =>
+				failOnError(error, `The File Storage API answered "${error}": try the test again later`),
+			),
+			failOnError(
+				undefined,
+				"The Base URL did not answer like the File Storage API (no API error body to a signed listing). Set it to the API's scheme and host, e.g. https://api.apexxcloud.com",
+			),
+			failOnError(
+				'Not Found',
+				'The Base URL did not answer like the File Storage API (a plain "Not Found"). Set it to the API\'s scheme and host, e.g. https://api.apexxcloud.com',
+			),
 		],
 	};
 }

@@ -2,8 +2,12 @@
  * The credential outside the File Storage node: its Test button (n8n's credential test over the
  * REST API of `n8n start`) and the HTTP Request node signing with it.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { executeWorkflow, importWorkflows, nodeJson, startN8n, tail, useRealN8n, workflowFrom } from './support';
 import { setUpOwner, type RunningN8n } from '../../scripts/real-n8n/n8n';
+import { start, type Emulator } from '../emulator';
 
 const n8n = useRealN8n({ workflows: [] });
 const OWNER = { email: 'owner@example.com', password: 'E2e-owner-password-1', firstName: 'E2e', lastName: 'Owner' };
@@ -57,6 +61,56 @@ describe("the credential's Test button", () => {
 	it('passes for valid keys against the emulator', async () => {
 		const { credential } = n8n();
 		expect(await testCredential({ ...credential })).toMatchObject({ status: 'OK' });
+	});
+
+	describe('at a Base URL that is not the File Storage API', () => {
+		let web: Server;
+		let skewed: Emulator;
+		// What other web servers answer to the signed listing: a page, a 404 page, a framework's
+		// JSON 404, another JSON API.
+		const answers: Record<string, [number, string, string]> = {
+			'a web page': [200, 'text/html', '<html><body>Welcome</body></html>'],
+			'a 404 page': [404, 'text/html', '<html><body>Not Found</body></html>'],
+			"a framework's JSON 404": [404, 'application/json', '{"error":"Not Found","status":404}'],
+			'another JSON API': [200, 'application/json', '{"items":[],"ok":true}'],
+		};
+		let answer = answers['a web page'];
+
+		beforeAll(async () => {
+			web = createServer((_req, res) => {
+				const [status, type, body] = answer;
+				res.writeHead(status, { 'Content-Type': type }).end(body);
+			});
+			await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+			// The service's clock 15 minutes ahead of this host.
+			const { credential } = n8n();
+			skewed = await start({
+				port: 0,
+				accessKey: credential.accessKey,
+				secretKey: credential.secretKey,
+				now: () => Date.now() + 15 * 60 * 1000,
+			});
+		});
+		afterAll(async () => {
+			await new Promise((resolve) => web.close(resolve));
+			await skewed.stop();
+		});
+
+		it.each(Object.keys(answers))('a server answering with %s fails, naming the Base URL', async (kind) => {
+			answer = answers[kind];
+			const { credential } = n8n();
+			const { port } = web.address() as AddressInfo;
+			const result = await testCredential({ ...credential, baseUrl: `http://127.0.0.1:${port}` });
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/Base URL did not answer like the File Storage API/);
+		});
+
+		it('a service whose clock differs fails, pointing at the clock', async () => {
+			const { credential } = n8n();
+			const result = await testCredential({ ...credential, baseUrl: skewed.url });
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/Invalid authentication credentials: .*clock of the n8n host/);
+		});
 	});
 
 	it("fails with the service's message for a wrong secret, without showing it", async () => {
