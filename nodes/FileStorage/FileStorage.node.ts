@@ -12,7 +12,9 @@ export class FileStorage implements INodeType {
 		icon: { light: 'file:fileStorage.svg', dark: 'file:fileStorage.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// The canvas shows the names the panel shows ("Get Signed URL: File"), not the raw values.
+		subtitle:
+			'={{ { listContents: "List Contents", delete: "Delete", download: "Download", getSignedUrl: "Get Signed URL", multipartUpload: "Multipart Upload", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',
 		description:
 			'Store files in File Storage API buckets: list, upload (large files in parts, streamed), download, share links, delete',
 		defaults: { name: 'File Storage' },

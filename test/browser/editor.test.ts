@@ -115,6 +115,13 @@ it('runs the upload example green from the editor, with the example credential s
 	await page.screenshot({ path: SCREENSHOT });
 });
 
+it("labels the node on the canvas in the panel's words", async () => {
+	await page.keyboard.press('Escape');
+	await page.locator(canvasNode('Upload to File Storage')).getByText('Upload: File', { exact: true }).waitFor();
+	await page.dblclick(canvasNode('Upload to File Storage'));
+	await page.waitForSelector('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]');
+});
+
 it('offers Upload and Multipart Upload for a file', async () => {
 	await page.click('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]');
 	expect(await visibleOptions()).toEqual(expect.arrayContaining(['Upload', 'Multipart Upload']));
