@@ -1,4 +1,4 @@
-import { folderPrefix, joinKey, keyProblem } from '../../nodes/FileStorage/helpers/keys';
+import { folderPrefix, joinKey, keyFromLocation, keyProblem } from '../../nodes/FileStorage/helpers/keys';
 
 describe('key rules', () => {
 	it.each([
@@ -35,5 +35,27 @@ describe('key rules', () => {
 		expect(folderPrefix('')).toBe('');
 		expect(folderPrefix('docs')).toBe('docs/');
 		expect(folderPrefix('/docs/')).toBe('docs/');
+	});
+});
+
+describe('keys from file locations', () => {
+	it.each([
+		['https://cdn.example.com/f/acc/reports/q1.pdf', 'reports/q1.pdf'],
+		['http://127.0.0.1:9480/f/emulator/a%20b%2Bc/r%C3%A9sum%C3%A9.pdf', 'a b+c/résumé.pdf'],
+		['https://cdn.example.com/f/acc/x.bin?expires=1&signature=abc', 'x.bin'],
+		['https://cdn.example.com/f/acc/dir/./same%3Fq%23h', 'dir/./same?q#h'],
+		['https://cdn.example.com/f/acc/100%25', '100%'],
+	])('%s names %j', (url, key) => {
+		expect(keyFromLocation(url)).toBe(key);
+	});
+
+	it.each([
+		'reports/q1.pdf',
+		'ftp://cdn.example.com/f/acc/x',
+		'https://cdn.example.com/files/acc/x',
+		'https://cdn.example.com/f/acc/',
+		'https://cdn.example.com/f/acc/bad%E0%A4%A',
+	])('%s is not a file location', (url) => {
+		expect(keyFromLocation(url)).toBeUndefined();
 	});
 });

@@ -28,3 +28,19 @@ export function folderPrefix(folder: string): string {
 	if (!trimmed) return '';
 	return trimmed.endsWith('/') ? trimmed : `${trimmed}/`;
 }
+
+/**
+ * The key in a file location or signed link (`{cdn}/f/{access id}/{key}`, the key
+ * percent-encoded per segment, a signed link's query after it), or undefined if the URL is not
+ * one. Read from the text as given: a URL parser would resolve `.` segments, which are part of a
+ * key.
+ */
+export function keyFromLocation(url: string): string | undefined {
+	const match = /^https?:\/\/[^/?#]+\/f\/[^/?#]+\/([^?#]+)/i.exec(url.trim());
+	if (!match) return undefined;
+	try {
+		return match[1].split('/').map(decodeURIComponent).join('/');
+	} catch {
+		return undefined;
+	}
+}

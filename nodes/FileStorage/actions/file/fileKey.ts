@@ -1,5 +1,7 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { keyFromLocation } from '../../helpers/keys';
 import { assertValidKey } from '../common';
 
 /** The key of an existing file: picked from the bucket listing, or typed. */
@@ -24,14 +26,46 @@ export function fileKeyField(operations: string[]): INodeProperties {
 				displayName: 'By Key',
 				name: 'key',
 				type: 'string',
-				placeholder: 'reports/2026/q1.pdf',
+				placeholder: 'e.g. reports/2026/q1.pdf',
 				hint: 'The full path of the file in the bucket, e.g. reports/2026/q1.pdf',
+			},
+			{
+				displayName: 'By URL',
+				name: 'url',
+				type: 'string',
+				placeholder: 'e.g. https://cdn.apexxcloud.com/f/my-access-id/reports/2026/q1.pdf',
+				hint: "A file's location or signed link, as Upload and Get Signed URL return it",
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: '^https?://[^/]+/f/[^/]+/.+',
+							errorMessage: 'Paste a file location: https://<CDN host>/f/<access id>/<key>',
+						},
+					},
+				],
 			},
 		],
 	};
 }
 
 export function readFileKey(ctx: IExecuteFunctions, itemIndex: number): string {
+	const picked = ctx.getNodeParameter('fileKey', itemIndex) as INodeParameterResourceLocator | string;
+	if (typeof picked === 'object' && picked?.mode === 'url') {
+		const key = keyFromLocation(String(picked.value ?? ''));
+		if (key === undefined) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The URL "${String(picked.value)}" is not a file location (parameter 'File')`,
+				{
+					itemIndex,
+					description:
+						"Paste a file's location or signed link as Upload and Get Signed URL return it: https://<CDN host>/f/<access id>/<key>.",
+				},
+			);
+		}
+		return assertValidKey(ctx, itemIndex, key, 'File');
+	}
 	const key = String(ctx.getNodeParameter('fileKey', itemIndex, '', { extractValue: true }) ?? '');
 	return assertValidKey(ctx, itemIndex, key, 'File');
 }
