@@ -69,7 +69,7 @@ export class FileStorage implements INodeType {
 						name: 'Download',
 						value: 'download',
 						action: 'Download a file',
-						description: 'Fetch a file into a binary field of the output item (streamed to n8n storage)',
+						description: 'Download a file into a binary field of the output item',
 					},
 					{
 						name: 'Get Signed URL',
@@ -82,8 +82,7 @@ export class FileStorage implements INodeType {
 						name: 'Multipart Upload',
 						value: 'multipartUpload',
 						action: 'Upload a large file in parts',
-						description:
-							'Upload the binary file of the input item in parts, several at once, with bounded memory; for files of any size',
+						description: 'Upload the binary file of the input item in parts, several at once; for large files',
 					},
 					{
 						name: 'Upload',

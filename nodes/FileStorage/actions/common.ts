@@ -12,7 +12,7 @@ export const bucketFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'my-bucket',
+		placeholder: 'e.g. my-bucket',
 		description: 'Name of the bucket. A bucket is identified by its name together with its region.',
 	},
 	{
@@ -46,10 +46,7 @@ const requestOptionFields: INodeProperties[] = [
 	},
 ];
 
-/**
- * The Options collection of an operation: its own options first, then the request
- * settings every operation shares.
- */
+/** The Options collection of an operation: its own options and the request settings every operation shares. */
 export function optionsCollection(show: Record<string, string[]>, ownOptions: INodeProperties[] = []): INodeProperties {
 	return {
 		displayName: 'Options',
@@ -58,7 +55,8 @@ export function optionsCollection(show: Record<string, string[]>, ownOptions: IN
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: { show },
-		options: [...ownOptions, ...requestOptionFields],
+		// Alphabetical, as the editor's own nodes list their options.
+		options: [...ownOptions, ...requestOptionFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
 }
 

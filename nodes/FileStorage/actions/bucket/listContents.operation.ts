@@ -14,7 +14,7 @@ export const description: INodeProperties[] = [
 		name: 'folder',
 		type: 'string',
 		default: '',
-		placeholder: 'reports/2026/',
+		placeholder: 'e.g. reports/2026/',
 		description:
 			'Folder to list, e.g. reports/2026/. Leave empty for the top of the bucket. A missing trailing slash is added.',
 		displayOptions: { show },

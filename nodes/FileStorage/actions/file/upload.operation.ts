@@ -21,7 +21,7 @@ export const description: INodeProperties[] = [
 			typeOptions: { minValue: 5 },
 			default: DEFAULT_MULTIPART_THRESHOLD_MIB,
 			description:
-				'Files larger than this many MiB are uploaded in parts (streamed, bounded memory) instead of in one request, which holds the whole file in memory',
+				'Files larger than this many MiB are uploaded in parts, a few MiB at a time, instead of in one request that holds the whole file in memory',
 		},
 		...partSettingFields.map((field) => ({ ...field, displayOptions: undefined })),
 	]),

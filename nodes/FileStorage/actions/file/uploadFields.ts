@@ -26,7 +26,7 @@ export function uploadFields(operation: string): INodeProperties[] {
 			name: 'key',
 			type: 'string',
 			default: '',
-			placeholder: 'reports/2026/q1.pdf',
+			placeholder: 'e.g. reports/2026/q1.pdf',
 			description:
 				"Path of the file in the bucket. Leave empty to use the input file's name. Any characters are kept as typed (spaces, +, &, unicode).",
 			displayOptions: { show },
@@ -36,7 +36,7 @@ export function uploadFields(operation: string): INodeProperties[] {
 			name: 'folder',
 			type: 'string',
 			default: '',
-			placeholder: 'reports/2026/',
+			placeholder: 'e.g. reports/2026/',
 			description: 'Folder to put the file in; it is prepended to the key. Leave empty for none.',
 			displayOptions: { show },
 		},
@@ -104,7 +104,7 @@ export const contentTypeOption: INodeProperties = {
 	name: 'contentType',
 	type: 'string',
 	default: '',
-	placeholder: 'application/pdf',
+	placeholder: 'e.g. application/pdf',
 	description: "MIME type to store the file with. Leave empty to use the input file's type.",
 };
 

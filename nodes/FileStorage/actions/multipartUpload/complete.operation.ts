@@ -31,7 +31,7 @@ export const description: INodeProperties[] = [
 		name: 'partsJson',
 		type: 'json',
 		default: '[]',
-		placeholder: '[{ "partNumber": 1, "ETag": "\\"9b2c…\\"" }]',
+		placeholder: 'e.g. [{ "partNumber": 1, "ETag": "\\"9b2c…\\"" }]',
 		description: 'JSON array of the uploaded parts: objects with partNumber (or PartNumber) and ETag',
 		displayOptions: { show: { resource: ['multipartUpload'], operation: ['complete'], partsSource: ['json'] } },
 	},

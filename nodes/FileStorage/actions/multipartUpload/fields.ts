@@ -15,7 +15,7 @@ export function uploadIdField(operation: string): INodeProperties {
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: '={{ $json.uploadId }}',
+		placeholder: 'e.g. {{ $json.uploadId }}',
 		description: 'The ID that Start returned for this multipart upload',
 		displayOptions: showFor(operation),
 	};
@@ -28,7 +28,7 @@ export function keyField(operation: string): INodeProperties {
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'videos/2026/launch.mp4',
+		placeholder: 'e.g. videos/2026/launch.mp4',
 		description: 'Path of the file in the bucket; the same for every step of one upload',
 		displayOptions: showFor(operation),
 	};
