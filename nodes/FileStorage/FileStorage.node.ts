@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { bucketFields } from './actions/common';
 import { operationDescriptions, route } from './actions/router';
-import { searchFiles } from './methods/listSearch';
+import { searchFiles, searchFolders } from './methods/listSearch';
 
 export class FileStorage implements INodeType {
 	description: INodeTypeDescription = {
@@ -11,7 +11,9 @@ export class FileStorage implements INodeType {
 		name: 'fileStorage',
 		icon: { light: 'file:fileStorage.svg', dark: 'file:fileStorage.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 2: Folder is a picker; Download keeps the incoming item. Version 1 workflows keep their behaviour.
+		version: [1, 2],
+		defaultVersion: 2,
 		// The canvas shows the names the panel shows ("Get Signed URL: File"), not the raw values.
 		subtitle:
 			'={{ { listContents: "List Contents", delete: "Delete", download: "Download", getSignedUrl: "Get Signed URL", multipartUpload: "Multipart Upload", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',
@@ -132,7 +134,7 @@ export class FileStorage implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchFiles } };
+	methods = { listSearch: { searchFiles, searchFolders } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);

@@ -20,7 +20,7 @@ describe('the File picker By URL', () => {
 			fileKey: { __rl: true, mode: 'url', value: location },
 		});
 		expect(downloaded.error).toBeUndefined();
-		expect(downloaded.items[0].json.key).toBe(KEY);
+		expect(downloaded.items[0].binary?.data?.fileName).toBe('ré sumé+final #1.pdf');
 		expect(await downloaded.binarySha256(downloaded.items[0])).toBe(sha256(bytes));
 
 		const signed = await runFileStorage(emulator(), {

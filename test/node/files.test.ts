@@ -15,15 +15,39 @@ async function store(key: string, bytes: Buffer, visibility = 'private', mimeTyp
 const byKey = (key: string) => ({ __rl: true, mode: 'key', value: key });
 
 describe('File → Download', () => {
-	it('downloads a multi-part-sized private file byte-identical into the binary field, streamed', async () => {
+	it('version 2 keeps the incoming item: its JSON and other binary fields stay, the file is added', async () => {
+		const bytes = Buffer.from('the downloaded file');
+		await store('keep/item.txt', bytes, 'private', 'text/plain');
+		const incoming = { ...fileItem(Buffer.from('already here'), 'other.txt', 'text/plain', 'other') };
+		incoming.json = { order: 42, customer: 'ACME' };
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'download', fileKey: byKey('keep/item.txt'), binaryPropertyName: 'file' },
+			{ items: [incoming], typeVersion: 2 },
+		);
+		expect(result.error).toBeUndefined();
+		const [item] = result.items;
+		expect(item.json).toEqual({ order: 42, customer: 'ACME' });
+		expect(Object.keys(item.binary ?? {}).sort()).toEqual(['file', 'other']);
+		expect((await result.readBinary(item, 'other')).toString()).toBe('already here');
+		expect((await result.readBinary(item, 'file')).toString()).toBe('the downloaded file');
+		expect(item.binary?.file?.fileName).toBe('item.txt');
+		expect(item.pairedItem).toEqual({ item: 0 });
+	});
+
+	it('version 1 downloads a multi-part-sized private file byte-identical into the binary field, streamed', async () => {
 		const bytes = randomFile(12 * MIB + 321);
 		await store('private/report.pdf', bytes);
-		const result = await runFileStorage(emulator(), {
-			resource: 'file',
-			operation: 'download',
-			fileKey: byKey('private/report.pdf'),
-			binaryPropertyName: 'file',
-		});
+		const result = await runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'download',
+				fileKey: byKey('private/report.pdf'),
+				binaryPropertyName: 'file',
+			},
+			{ typeVersion: 1 },
+		);
 		expect(result.error).toBeUndefined();
 		const [item] = result.items;
 		expect(item.json).toMatchObject({

@@ -5,20 +5,15 @@ import { folderPrefix } from '../../helpers/keys';
 import { MAX_PAGE_SIZE, walkEntries } from '../../helpers/listing';
 import type { ListEntry } from '../../transport/api';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
+import { folderFields, readFolder } from '../folder';
 
 const show = { resource: ['bucket'], operation: ['listContents'] };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Folder',
-		name: 'folder',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. reports/2026/',
-		description:
-			'Folder to list, e.g. reports/2026/. Leave empty for the top of the bucket. A missing trailing slash is added.',
-		displayOptions: { show },
-	},
+	...folderFields(
+		show,
+		'Folder to list, e.g. reports/2026/. Leave empty for the top of the bucket. A missing trailing slash is added.',
+	),
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -76,7 +71,7 @@ function wanted(include: string, entry: ListEntry): boolean {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const where = getBucketRef(this, itemIndex);
-	const prefix = folderPrefix(String(this.getNodeParameter('folder', itemIndex, '')));
+	const prefix = folderPrefix(readFolder(this, itemIndex));
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? Infinity : Number(this.getNodeParameter('limit', itemIndex, 50));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -102,6 +102,17 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			'The connection ended early. Run the node again.',
 		);
 	}
+	if (this.getNode().typeVersion >= 2) {
+		// As n8n's own download operations: the incoming item goes on, with the file added.
+		const incoming = this.getInputData()[itemIndex];
+		return [
+			{
+				json: incoming.json,
+				binary: { ...incoming.binary, [field]: binary },
+				pairedItem: { item: itemIndex },
+			},
+		];
+	}
 	const item: INodeExecutionData = {
 		json: {
 			key,

@@ -6,6 +6,7 @@ import { joinKey } from '../../helpers/keys';
 import type { BucketRef, Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import { assertValidKey, clientFor, getBucketRef } from '../common';
+import { folderFields, readFolder } from '../folder';
 
 /** Fields shared by Upload and Multipart Upload, shown for the given operation. */
 export function uploadFields(operation: string): INodeProperties[] {
@@ -31,15 +32,7 @@ export function uploadFields(operation: string): INodeProperties[] {
 				"Path of the file in the bucket. Leave empty to use the input file's name. Any characters are kept as typed (spaces, +, &, unicode).",
 			displayOptions: { show },
 		},
-		{
-			displayName: 'Folder',
-			name: 'folder',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. reports/2026/',
-			description: 'Folder to put the file in; it is prepended to the key. Leave empty for none.',
-			displayOptions: { show },
-		},
+		...folderFields(show, 'Folder to put the file in; it is prepended to the key. Leave empty for none.'),
 		{
 			displayName: 'Visibility',
 			name: 'visibility',
@@ -76,7 +69,7 @@ function readUploadInputs(
 	options: IDataObject,
 ): UploadInputs {
 	const typedKey = String(ctx.getNodeParameter('key', itemIndex, '') ?? '');
-	const folder = String(ctx.getNodeParameter('folder', itemIndex, '') ?? '');
+	const folder = readFolder(ctx, itemIndex);
 	const name = typedKey || source.fileName || '';
 	if (!name) {
 		throw new NodeOperationError(
