@@ -44,6 +44,13 @@ describe('example workflows in real n8n', () => {
 		expect(object?.body.toString('utf8')).toBe(text);
 		expect(object?.contentType).toBe('text/plain');
 		expect(stored.size).toBe(Buffer.byteLength(text));
+		// Version 2's Download, the file picked By URL (the location Upload returned): the
+		// incoming item goes on with the file added.
+		const [copy] = nodeJson(result.run, 'Download it again');
+		expect(copy).toEqual(stored);
+		const binaries = result.run?.data.resultData.runData['Download it again'][0].data?.main[0]?.[0].binary;
+		expect(Object.keys(binaries ?? {})).toEqual(['copy']);
+		expect(binaries?.copy).toMatchObject({ fileName: 'hello.txt', mimeType: 'text/plain' });
 	});
 
 	it('uploads the generated 24 MiB file in parts, byte for byte', async () => {
