@@ -29,9 +29,14 @@ const CHROMIUM_FLAGS = [
 	'--disable-component-update',
 	'--disable-sync',
 ];
-const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
-	? path.join(PACKAGE_ROOT, 'docs', 'screenshots', 'file-storage-node.png')
-	: path.join(PACKAGE_ROOT, '.cache', 'screenshots', 'file-storage-node.png');
+/** Where a panel's screenshot goes: the README's copy with UPDATE_SCREENSHOTS=1, else a scratch one. */
+const screenshotPath = (name: string) =>
+	path.join(
+		PACKAGE_ROOT,
+		...(process.env.UPDATE_SCREENSHOTS ? ['docs', 'screenshots'] : ['.cache', 'screenshots']),
+		name,
+	);
+const SCREENSHOT = screenshotPath('file-storage-node.png');
 const STEP_TIMEOUT_MS = 60000;
 
 let root = '';
@@ -115,9 +120,12 @@ it('runs the upload example green from the editor, with the example credential s
 	await page.screenshot({ path: SCREENSHOT });
 });
 
-it("labels the node on the canvas in the panel's words", async () => {
+it("labels the nodes on the canvas in the panel's words", async () => {
 	await page.keyboard.press('Escape');
 	await page.locator(canvasNode('Upload to File Storage')).getByText('Upload: File', { exact: true }).waitFor();
+	await page.locator(canvasNode('Download it again')).getByText('Download: File', { exact: true }).waitFor();
+	// The Download node, its file picked By URL from the location Upload returned, ran green too.
+	await page.waitForSelector(`${canvasNode('Download it again')} [data-test-id="canvas-node-status-success"]`);
 	await page.dblclick(canvasNode('Upload to File Storage'));
 	await page.waitForSelector('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]');
 });
@@ -134,4 +142,20 @@ it('offers List Contents for a bucket', async () => {
 	await expect(operation.inputValue()).resolves.toBe('List Contents');
 	await page.click('[data-test-id="ndv"] [data-test-id="parameter-input-resource"]');
 	expect(await visibleOptions()).toEqual(expect.arrayContaining(['Bucket', 'File']));
+});
+
+it('the Folder picker lists the folders of the bucket from the emulator', async () => {
+	await page.keyboard.press('Escape');
+	const folder = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-folder"]');
+	await folder.locator('[data-test-id="rlc-input"]').click();
+	await page.locator('[data-test-id="rlc-item"]').getByText('examples/', { exact: true }).first().waitFor();
+	await page.screenshot({ path: screenshotPath('list-contents.png') });
+	await page.keyboard.press('Escape');
+});
+
+it('the Download panel picks the file By URL, from the location Upload returned', async () => {
+	await openNode(EXAMPLE_IDS.upload, 'Download it again');
+	const file = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-fileKey"]');
+	await expect(file.locator('[data-test-id="rlc-mode-selector"] input').inputValue()).resolves.toBe('By URL');
+	await page.screenshot({ path: screenshotPath('download.png') });
 });
