@@ -1,6 +1,7 @@
 /**
  * A file of more than 20 MB, read from disk by n8n's own node, goes through Multipart Upload in
- * real n8n under both binary data modes: filesystem (the default) and database.
+ * real n8n under both binary data modes: filesystem (the default) and database; then Download
+ * brings it back into that store and Upload stores the copy.
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -70,9 +71,14 @@ describe.each([
 		expect(nodeJson(result.run, 'Multipart upload')[0]).toMatchObject({ key: KEY, size: SIZE, partCount: 5 });
 		expect(await emulator.objectSha256(BUCKET.name, BUCKET.region, KEY)).toBe(expectedSha);
 		const stats = emulator.stats();
-		expect(stats.requests).toMatchObject({ start: 1, uploadPart: 5, complete: 1 });
+		expect(stats.requests).toMatchObject({ start: 1, uploadPart: 5, complete: 1, upload: 1 });
 		expect(stats.maxConcurrentPartUploads).toBeLessThanOrEqual(4);
 		expect(stats.openMultipartUploads).toBe(0);
+		// The download went into the same store (a database store reads the body its own way).
+		const downloaded = result.run.data.resultData.runData.Download[0].data?.main[0][0];
+		expect(String(downloaded?.binary?.copy?.id)).toMatch(new RegExp(`^${idPrefix}`));
+		expect(nodeJson(result.run, 'Upload copy')[0]).toMatchObject({ key: 'e2e/copy.bin', size: SIZE });
+		expect(await emulator.objectSha256(BUCKET.name, BUCKET.region, 'e2e/copy.bin')).toBe(expectedSha);
 	});
 });
 

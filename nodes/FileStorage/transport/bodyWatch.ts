@@ -2,17 +2,13 @@ import { sleep } from 'n8n-workflow';
 
 /** The part of a Node.js readable stream the watch needs (no `stream` import in community nodes). */
 interface ReadableBody {
-	on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-	pause(): unknown;
+	push(chunk: unknown, encoding?: string): boolean;
 	destroy(error?: Error): unknown;
 }
 
 /** What a watched response body did so far. */
 export interface BodyProgress {
-	/**
-	 * Bytes of the body its consumer has read. Bytes n8n's HTTP client holds back when a
-	 * connection ends early are not counted: they never reach the consumer.
-	 */
+	/** Bytes of the body that arrived from the network so far. */
 	readonly received: number;
 	/** True once this watch ended the body for sending nothing for the idle time. */
 	readonly stalled: boolean;
@@ -27,14 +23,20 @@ export interface BodyProgress {
 
 const LONGEST_CHECK_INTERVAL_MS = 1000;
 
+function sizeOf(chunk: unknown): number {
+	if (typeof chunk === 'string') return Buffer.byteLength(chunk);
+	return (chunk as { byteLength?: number } | null)?.byteLength ?? 0;
+}
+
 /**
- * Counts the bytes of a response body as its consumer reads them, and ends the body with an
- * error when no byte came for `idleMs`: n8n's request timeout stops counting once the headers
- * arrive, so a body that stalls after them would otherwise hold the run forever.
+ * Counts the bytes of a response body as they arrive, and ends the body with an error when no
+ * byte came for `idleMs`: n8n's request timeout stops counting once the headers arrive, so a
+ * body that stalls after them would otherwise hold the run forever.
  *
- * The body is paused first: a `data` listener on a paused stream does not start the flow, so
- * no byte passes before the consumer (n8n's binary store) reads it, and a stream emits `data`
- * for every chunk it hands out however it is read (piped, iterated or read()).
+ * It counts what the HTTP client pushes into the stream rather than listening for `data`: a
+ * listener (and the pause it would need so that no chunk passes before n8n reads) changes how
+ * the stream flows, and n8n's database binary store, which reads with a `data` listener of its
+ * own, would then never see a byte.
  */
 export function watchBody(body: unknown, idleMs: number): BodyProgress {
 	const stream = body as ReadableBody;
@@ -42,11 +44,12 @@ export function watchBody(body: unknown, idleMs: number): BodyProgress {
 	let stalled = false;
 	let stopped = false;
 	let lastProgressAt = Date.now();
-	stream.pause();
-	stream.on('data', (chunk: Buffer) => {
-		received += chunk.length;
+	const push = stream.push.bind(stream);
+	stream.push = (chunk: unknown, encoding?: string) => {
+		received += sizeOf(chunk);
 		lastProgressAt = Date.now();
-	});
+		return push(chunk, encoding);
+	};
 	const checkEveryMs = Math.min(LONGEST_CHECK_INTERVAL_MS, Math.max(50, Math.floor(idleMs / 5)));
 	void (async () => {
 		while (!stopped) {

@@ -18,6 +18,15 @@ function announcedLength(headers: IDataObject | undefined): number | undefined {
 	return Number.isFinite(length) ? length : undefined;
 }
 
+/** Whether an error of reading the body is the connection ending, not the store refusing it. */
+function connectionEnded(error: unknown): boolean {
+	const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+	return (
+		['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'UND_ERR_SOCKET'].includes(String(code)) ||
+		/aborted|premature close|socket hang up|terminated/i.test(String(message))
+	);
+}
+
 function stalledError(
 	fault: (problem: string, description: string) => NodeOperationError,
 	idleMs: number,
@@ -81,9 +90,17 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		binary = await this.helpers.prepareBinaryData(response.body as BinaryBody, fileName, contentType);
 	} catch (error) {
 		if (progress.silentForIdleTime) throw stalledError(fault, client.idleTimeoutMs, ofTotal());
+		if (connectionEnded(error)) {
+			throw fault(
+				`was cut short after ${ofTotal()}: ${(error as Error).message}`,
+				'The connection ended early. Run the node again.',
+			);
+		}
+		// n8n's binary store refused the file (e.g. over the database mode's size limit): its
+		// own words say which setting to change.
 		throw fault(
-			`was cut short after ${ofTotal()}: ${(error as Error).message}`,
-			'The connection ended early. Run the node again.',
+			`could not be stored by n8n: ${(error as Error).message}`,
+			"The file arrived, but n8n's binary data store did not take it.",
 		);
 	} finally {
 		progress.stop();
