@@ -40,6 +40,8 @@ async function main(): Promise<number> {
 	return await run(process.execPath, [
 		jest,
 		'--runInBand',
+		// fetch keeps idle connections to the stopped n8n open for a while; nothing else is left.
+		'--forceExit',
 		'--testPathIgnorePatterns',
 		'/node_modules/',
 		'--',

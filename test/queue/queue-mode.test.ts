@@ -39,6 +39,7 @@ const queue = useQueueStack({
 			id: EXAMPLE_IDS.webhook,
 			webhookPath: UPLOAD_PATH,
 		},
+		{ file: exampleWorkflowFiles().find((file) => file.endsWith('upload-file.json'))!, id: EXAMPLE_IDS.upload },
 		{
 			file: path.join(__dirname, 'workflows', 'download-then-upload.json'),
 			id: 'fsQueueCopy00001',
@@ -194,6 +195,41 @@ describe("the credential's Test button, with manual executions offloaded", () =>
 		const bad = await testCredential(context, { ...good, secretKey: 'queue-wrong-secret-7f2e' });
 		expect(bad.status).toBe('Error');
 		expect(bad.message).toMatch(/Invalid authentication credentials/);
+	});
+});
+
+describe('a manual run from the editor, offloaded', () => {
+	it('runs the upload example on a worker and stores its file', async () => {
+		const context = queue();
+		const { workers } = context.stack;
+		const cookie = await login(context.url, OWNER.email, OWNER.password);
+		const before = startedCounts(workers);
+		// What the editor sends for "Execute workflow" from the example's Manual Trigger.
+		const response = await fetch(`${context.url}/rest/workflows/${EXAMPLE_IDS.upload}/run`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', cookie },
+			body: JSON.stringify({ triggerToStartFrom: { name: "When clicking 'Execute workflow'" } }),
+			signal: AbortSignal.timeout(60000),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`manual run answered ${response.status}: ${text}`);
+		const executionId = String((JSON.parse(text) as { data: { executionId: string } }).data.executionId);
+		const started = await waitForStarted(workers, before, 1);
+		expect(started.flat()).toEqual([executionId]);
+		const deadline = Date.now() + 60000;
+		let status = '';
+		while (Date.now() < deadline) {
+			const execution = await fetch(`${context.url}/rest/executions/${executionId}`, {
+				headers: { cookie },
+				signal: AbortSignal.timeout(30000),
+			});
+			status = ((await execution.json()) as { data?: { status?: string } }).data?.status ?? '';
+			if (status !== 'new' && status !== 'running' && status !== '') break;
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+		expect(status).toBe('success');
+		const stored = await context.emulator.readObject(BUCKET.name, BUCKET.region, 'examples/hello.txt');
+		expect(stored?.body.toString('utf8')).toBe('Hello from n8n!\nThis file was uploaded by the File Storage node.\n');
 	});
 });
 

@@ -38,8 +38,8 @@ export interface QueueContext {
 }
 
 export interface QueueOptions {
-	/** Workflow files to import and publish (webhook workflows). */
-	workflows: Array<{ file: string; id: string; webhookPath: string }>;
+	/** Workflow files to import; those with a webhook path are published too. */
+	workflows: Array<{ file: string; id: string; webhookPath?: string }>;
 	binaryDatabaseMaxMiB?: number;
 	concurrency?: number;
 }
@@ -66,15 +66,21 @@ export function useQueueStack(options: QueueOptions): () => QueueContext {
 			env: ownerEnv(runtime, OWNER),
 			binaryDatabaseMaxMiB: options.binaryDatabaseMaxMiB,
 			concurrency: options.concurrency,
-			webhookPaths: options.workflows.map((workflow) => workflow.webhookPath),
+			webhookPaths: options.workflows.flatMap((workflow) => (workflow.webhookPath ? [workflow.webhookPath] : [])),
 			prepare: async (instance) => {
 				await linkPackage(instance.userFolder);
+				// The first n8n command migrates the new database: it runs alone.
 				await importCredential(instance, credential);
 				await importWorkflows(
 					instance,
 					options.workflows.map((workflow) => workflow.file),
 				);
-				for (const workflow of options.workflows) await activateWorkflow(instance, workflow.id);
+				// Each n8n command costs seconds of start-up: these run side by side.
+				await Promise.all(
+					options.workflows
+						.filter((workflow) => workflow.webhookPath)
+						.map((workflow) => activateWorkflow(instance, workflow.id)),
+				);
 			},
 		});
 		context = { stack, emulator, url: stack.main.url };
