@@ -5,6 +5,7 @@
  *
  *   DEV_N8N_PORT (5678)  DEV_EMULATOR_PORT (9480)  DEV_OWNER_EMAIL  DEV_OWNER_PASSWORD
  *   npm run dev -- --reset    start from empty data (deletes .dev-data/)
+ *   npm run dev -- --queue    n8n in queue mode: PostgreSQL, Redis, one main and two workers
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
@@ -14,6 +15,7 @@ import { DEFAULTS as EMULATOR_DEFAULTS } from '../../test/emulator/config';
 import { ensureRuntime } from '../real-n8n/install';
 import { stopStarted, track } from '../real-n8n/process';
 import { PACKAGE_ROOT, PROFILES } from '../real-n8n/profiles';
+import { startQueueDev } from '../queue/dev';
 import { preparePackageCopy, startStack, type Stack } from './stack';
 
 const DATA_DIR = path.join(PACKAGE_ROOT, '.dev-data');
@@ -75,11 +77,14 @@ async function watch(outDir: string): Promise<ChildProcess> {
 }
 
 let stopping: Promise<void> | undefined;
+/** Queue mode stops its own processes first: PostgreSQL gets a fast shutdown, not a kill. */
+let stopQueue: (() => Promise<void>) | undefined;
 
 /** Ends everything started so far, whichever step of the start-up we are in. */
 function shutdown(why: string, code: number): Promise<void> {
 	return (stopping ??= (async () => {
 		say(`${why}: stopping what was started (n8n, the emulator, the compiler)`);
+		await stopQueue?.().catch(() => undefined);
 		await stopStarted(20000);
 		say('stopped');
 		process.exit(code);
@@ -99,6 +104,10 @@ async function main(): Promise<void> {
 	say(`building the package into ${path.relative(process.cwd(), packageDir)} and watching nodes/ and credentials/`);
 	await preparePackageCopy(packageDir);
 	await watch(path.join(packageDir, 'dist'));
+	if (process.argv.includes('--queue')) {
+		await mainQueue(packageDir, started);
+		return;
+	}
 	let stack: Stack;
 	try {
 		stack = await startStack({
@@ -132,6 +141,43 @@ async function main(): Promise<void> {
 	);
 	const why = await stack.died;
 	await shutdown(`${why}; see ${path.relative(process.cwd(), stack.logDir)}/`, 1);
+}
+
+async function mainQueue(packageDir: string, started: number): Promise<void> {
+	let dev;
+	try {
+		dev = await startQueueDev({
+			dataDir: DATA_DIR,
+			packageDir,
+			n8nPort: port('DEV_N8N_PORT', 5678),
+			emulatorPort: port('DEV_EMULATOR_PORT', EMULATOR_DEFAULTS.port),
+			log: say,
+		});
+	} catch (err) {
+		say(`could not start: ${(err as Error).message}`);
+		await shutdown('start failed', 1);
+		return;
+	}
+	stopQueue = dev.stack.stop;
+	const up = dev.stack.workers.filter((worker) => worker.child.exitCode === null && worker.child.signalCode === null);
+	const seconds = Math.round((Date.now() - started) / 1000);
+	process.stdout.write(
+		[
+			'',
+			`  n8n editor   ${dev.editorUrl} (queue mode: main + ${up.length} workers up, PostgreSQL, Redis)`,
+			`  log in as    ${dev.owner.email} / ${dev.owner.password}`,
+			`  emulator     ${dev.emulatorUrl} (bucket ${EMULATOR_DEFAULTS.buckets[0].name}, region ${EMULATOR_DEFAULTS.buckets[0].region})`,
+			`  credential   "File Storage (local emulator)"`,
+			'  workflows    the examples; every run (webhook or editor) runs on a worker: see "Worker started',
+			'               execution" in the workers\' logs',
+			`  webhook      curl -H 'content-type: application/octet-stream' --data-binary @some-file '${dev.editorUrl}/webhook/file-storage-upload?key=some-file'`,
+			`  logs         ${path.relative(process.cwd(), dev.logDir)}/ (main.log, worker-1.log, worker-2.log, postgres.log, redis.log)`,
+			`  ready after ${seconds} s. No hot reload in queue mode: restart to load a rebuilt node. Ctrl-C stops everything.`,
+			'',
+		].join('\n') + '\n',
+	);
+	const why = await dev.died;
+	await shutdown(`${why}; see ${path.relative(process.cwd(), dev.logDir)}/`, 1);
 }
 
 main().catch((err: Error) => {

@@ -56,7 +56,7 @@ export interface Stack {
 }
 
 /** The emulator CLI as a child process; resolves with its URL once it listens. */
-async function startEmulator(
+export async function startEmulator(
 	port: number,
 	dataDir: string,
 	logFile: string,

@@ -1,0 +1,167 @@
+/**
+ * A throw-away PostgreSQL cluster for queue mode: `initdb` into a folder of our own, a server on a
+ * private port of 127.0.0.1 and a private socket folder, never a system service. PostgreSQL refuses
+ * to run as root; as root, its programs run as the unprivileged `postgres` user the Debian package
+ * creates.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, promises as fsp, readdirSync } from 'node:fs';
+import * as path from 'node:path';
+
+import { exited, freePort, killGroup, sleep, stopGroup, track, capture } from '../real-n8n/process';
+
+export const INSTALL_HINT =
+	'sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql redis-server';
+
+const RUN_AS = 'postgres';
+
+export interface Postgres {
+	host: string;
+	port: number;
+	user: string;
+	password: string;
+	database: string;
+	child: ChildProcess;
+	stop(): Promise<void>;
+}
+
+/** The newest PostgreSQL server installed from Debian's packages, or undefined. */
+export function postgresBinDir(): string | undefined {
+	const root = '/usr/lib/postgresql';
+	if (!existsSync(root)) return undefined;
+	const versions = readdirSync(root)
+		.filter((name) => /^\d+$/.test(name) && existsSync(path.join(root, name, 'bin', 'initdb')))
+		.sort((a, b) => Number(b) - Number(a));
+	return versions.length > 0 ? path.join(root, versions[0], 'bin') : undefined;
+}
+
+const asRoot = () => process.getuid?.() === 0;
+
+/** The command line for one PostgreSQL program, as the unprivileged user when we are root. */
+function command(binDir: string, program: string, args: string[]): [string, string[]] {
+	const bin = path.join(binDir, program);
+	return asRoot() ? ['runuser', ['-u', RUN_AS, '--', bin, ...args]] : [bin, args];
+}
+
+async function chownForServer(dir: string): Promise<void> {
+	if (!asRoot()) return;
+	const result = await capture('chown', ['-R', `${RUN_AS}:`, dir], { timeoutMs: 30000 });
+	if (result.code !== 0) throw new Error(`chown of ${dir} failed: ${result.stderr}`);
+}
+
+/**
+ * Starts PostgreSQL on `dir` (created with `initdb` on first use; the password is kept there) and
+ * creates the database. Resolves once it accepts connections.
+ */
+export async function startPostgres(dir: string, logFile: string): Promise<Postgres> {
+	const binDir = postgresBinDir();
+	if (!binDir) throw new Error(`PostgreSQL is not installed. On Debian or Ubuntu: ${INSTALL_HINT}`);
+	const dataDir = path.join(dir, 'data');
+	const socketDir = path.join(dir, 'socket');
+	const passwordFile = path.join(dir, 'password');
+	const user = 'n8n';
+	const database = 'n8n';
+	await fsp.mkdir(socketDir, { recursive: true, mode: 0o700 });
+	if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+		await fsp.rm(dataDir, { recursive: true, force: true });
+		await fsp.writeFile(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
+		await chownForServer(dir);
+		const [cmd, args] = command(binDir, 'initdb', [
+			'-D',
+			dataDir,
+			'-U',
+			user,
+			`--pwfile=${passwordFile}`,
+			'--auth=scram-sha-256',
+			'--encoding=UTF8',
+			'--no-sync',
+		]);
+		const result = await capture(cmd, args, { timeoutMs: 120000, cwd: dir });
+		if (result.code !== 0) throw new Error(`initdb failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
+	}
+	await chownForServer(dir);
+	const password = (await fsp.readFile(passwordFile, 'utf8')).trim();
+	const port = await freePort();
+	const [cmd, args] = command(binDir, 'postgres', [
+		'-D',
+		dataDir,
+		'-p',
+		String(port),
+		'-k',
+		socketDir,
+		'-c',
+		'listen_addresses=127.0.0.1',
+		// A throw-away cluster: speed over durability.
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+		'-c',
+		'max_connections=100',
+	]);
+	const child = track(spawn(cmd, args, { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }));
+	const log = createWriteStream(logFile, { flags: 'a' });
+	let output = '';
+	for (const stream of [child.stdout, child.stderr]) {
+		stream?.setEncoding('utf8').on('data', (chunk: string) => {
+			output = (output + chunk).slice(-20000);
+			log.write(chunk);
+		});
+	}
+	child.once('exit', () => log.end());
+	const stop = async () => {
+		// SIGINT is PostgreSQL's fast shutdown: it does not wait for n8n's pooled connections.
+		killGroup(child, 'SIGINT');
+		await Promise.race([exited(child), sleep(15000)]);
+		await stopGroup(child, 5000);
+	};
+	const env = { ...process.env, PGPASSWORD: password };
+	const deadline = Date.now() + 60000;
+	for (;;) {
+		if (child.exitCode !== null || child.signalCode !== null) {
+			throw new Error(`PostgreSQL exited (${child.exitCode ?? child.signalCode}) while starting:\n${output}`);
+		}
+		const ready = await capture(
+			path.join(binDir, 'pg_isready'),
+			['-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', 'postgres'],
+			{ timeoutMs: 10000, env },
+		);
+		if (ready.code === 0) break;
+		if (Date.now() > deadline) {
+			await stop();
+			throw new Error(`PostgreSQL did not accept connections in time:\n${output}`);
+		}
+		await sleep(200);
+	}
+	const exists = await capture(
+		path.join(binDir, 'psql'),
+		[
+			'-h',
+			'127.0.0.1',
+			'-p',
+			String(port),
+			'-U',
+			user,
+			'-d',
+			'postgres',
+			'-tAc',
+			`SELECT 1 FROM pg_database WHERE datname = '${database}'`,
+		],
+		{ timeoutMs: 30000, env },
+	);
+	if (exists.stdout.trim() !== '1') {
+		const created = await capture(
+			path.join(binDir, 'createdb'),
+			['-h', '127.0.0.1', '-p', String(port), '-U', user, database],
+			{ timeoutMs: 30000, env },
+		);
+		if (created.code !== 0) {
+			await stop();
+			throw new Error(`createdb failed: ${created.stderr}`);
+		}
+	}
+	return { host: '127.0.0.1', port, user, password, database, child, stop };
+}
