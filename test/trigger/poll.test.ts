@@ -316,6 +316,26 @@ describe('cost and n8n versions', () => {
 		expect(await trigger.changes({ pollBudgetMs: null })).toEqual([['created', 'old-n8n/a.txt']]);
 	});
 
+	it('stops downloading when the poll budget runs out; the rest come with the next poll', async () => {
+		const trigger = watch('budget-download', { options: { downloadFile: true } });
+		await trigger.poll();
+		const keys = ['1', '2', '3', '4'].map((name) => `budget-download/${name}.txt`);
+		for (const key of keys) await put(api(), key, key);
+		// 100 ms per request: the scan takes one, each download two; 90 % of 500 ms is spent after two or so.
+		emulator().setLatency(100);
+		const first = await trigger.poll({ pollBudgetMs: 500 });
+		emulator().setLatency(0);
+		expect(first.error).toBeUndefined();
+		expect(first.items.length).toBeGreaterThanOrEqual(1);
+		expect(first.items.length).toBeLessThan(keys.length);
+		const rest = await trigger.poll();
+		expect([...first.items, ...rest.items].map((item) => item.json.key)).toEqual(keys);
+		for (const item of [...first.items, ...rest.items]) {
+			expect((await first.readBinary(item)).toString()).toBe(item.json.key);
+		}
+		expect(await trigger.changes()).toEqual([]);
+	});
+
 	it('fails without touching the state when the scan outlasts the poll budget', async () => {
 		const trigger = watch('budget');
 		await put(api(), 'budget/a.txt');
