@@ -14,6 +14,12 @@ import { apiFor, put } from '../trigger/support';
 const TRIGGER_WORKFLOW_ID = 'fsExampleTrigger';
 const n8n = useRealN8n({ workflows: exampleWorkflowFiles().filter((file) => file.endsWith('watch-inbox.json')) });
 let server: RunningN8n | undefined;
+/**
+ * n8n 2.x's default. n8n 1.123's default (binary data in memory) makes the Download step of the
+ * example hang after the trigger emitted (seen in `npm run compat`); that is Download's, not the
+ * trigger's, and is tracked apart.
+ */
+const N8N_ENV = { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' };
 
 jest.setTimeout(600000);
 
@@ -38,7 +44,7 @@ it('emits a file added after activation once, and the workflow runs with it', as
 	await activateWorkflow(instance, TRIGGER_WORKFLOW_ID);
 
 	// Activation: the first poll records what exists and emits nothing.
-	server = await startN8n(instance);
+	server = await startN8n(instance, { env: N8N_ENV });
 	await waitFor('the activation poll', async () => (emulator.stats().requests.list > 0 ? true : undefined), 60000);
 	await server.stop();
 	expect(await emulator.readObject(BUCKET.name, BUCKET.region, 'processed/before.txt')).toBeUndefined();
@@ -47,7 +53,7 @@ it('emits a file added after activation once, and the workflow runs with it', as
 	await put(api, 'inbox/new file.bin', body, { contentType: 'application/octet-stream' });
 
 	// Activated again: this poll finds the new file, and the workflow copies it.
-	server = await startN8n(instance);
+	server = await startN8n(instance, { env: N8N_ENV });
 	const copied = await waitFor(
 		'the copy of the new file',
 		async () => await emulator.objectSha256(BUCKET.name, BUCKET.region, 'processed/new file.bin'),
