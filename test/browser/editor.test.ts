@@ -1,8 +1,9 @@
 /**
  * The node in n8n's real editor, in headless Chromium: the `npm run dev` stack (on free ports, in a
  * temporary folder) is logged in to, the upload example runs green with the example credential
- * selected, and the node's panel offers the operations. Saves a screenshot of the panel; with
- * UPDATE_SCREENSHOTS=1 it becomes the one the README shows (docs/screenshots/).
+ * selected, and the node's panel offers the operations; File Storage Trigger is offered as a first
+ * step and its panel opens. Saves screenshots of both panels; with UPDATE_SCREENSHOTS=1 they become
+ * the ones the README shows (docs/screenshots/).
  *
  * The browser is the Chromium shipped in the npm package @sparticuz/chromium (unpacked into .cache/
  * on first use), or the one CHROMIUM_PATH names: see scripts/browser/chromium.ts.
@@ -37,6 +38,8 @@ const screenshotPath = (name: string) =>
 		name,
 	);
 const SCREENSHOT = screenshotPath('file-storage-node.png');
+const TRIGGER_SCREENSHOT = screenshotPath('file-storage-trigger.png');
+const TRIGGER_EXAMPLE_ID = 'fsExampleTrigger';
 const STEP_TIMEOUT_MS = 60000;
 
 let root = '';
@@ -158,4 +161,31 @@ it('the Download panel picks the file By URL, from the location Upload returned'
 	const file = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-fileKey"]');
 	await expect(file.locator('[data-test-id="rlc-mode-selector"] input').inputValue()).resolves.toBe('By URL');
 	await page.screenshot({ path: screenshotPath('download.png') });
+});
+
+it("lists File Storage Trigger among the triggers of a new workflow's first step", async () => {
+	await page.goto(`${stack!.editorUrl}/workflow/new`);
+	await page.click('[data-test-id="canvas-add-button"]');
+	await page.fill('[data-test-id="node-creator-search-bar"]', 'File Storage');
+	// n8n lists a trigger under "What triggers this workflow?" by its name without " Trigger".
+	const creator = page.locator('[data-test-id="node-creator"]');
+	await creator.getByText('What triggers this workflow?').waitFor();
+	await creator
+		.locator('[data-test-id="node-creator-item-description"]')
+		.filter({ hasText: 'Starts the workflow when files are created, updated or deleted' })
+		.first()
+		.waitFor();
+	await page.keyboard.press('Escape');
+});
+
+it('shows the trigger panel with its parameters', async () => {
+	await page.goto(`${stack!.editorUrl}/workflow/${TRIGGER_EXAMPLE_ID}`);
+	await page.dblclick(canvasNode('New file in inbox'));
+	const ndv = page.locator('[data-test-id="ndv"]');
+	await ndv.locator('[data-test-id="parameter-input-watchFor"]').waitFor();
+	await ndv.locator('[data-test-id="parameter-input-folder"]').waitFor();
+	const credential = ndv.locator('[data-test-id="node-credentials-select"] input');
+	await expect(credential.inputValue()).resolves.toBe('File Storage (local emulator)');
+	await fsp.mkdir(path.dirname(TRIGGER_SCREENSHOT), { recursive: true });
+	await page.screenshot({ path: TRIGGER_SCREENSHOT });
 });

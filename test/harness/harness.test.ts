@@ -306,7 +306,10 @@ const built = existsSync(join(repoRoot, 'dist', 'nodes', 'FileStorage', 'FileSto
 (built ? describe : describe.skip)('this repository (default packageDir)', () => {
 	it('loads the package as n8n names it', async () => {
 		const pkg = await loadPackage(repoRoot);
-		expect(Object.keys(pkg.nodeTypes.getKnownTypes())).toEqual(['n8n-nodes-file-storage.fileStorage']);
+		expect(Object.keys(pkg.nodeTypes.getKnownTypes())).toEqual([
+			'n8n-nodes-file-storage.fileStorage',
+			'n8n-nodes-file-storage.fileStorageTrigger',
+		]);
 		expect(pkg.credentialTypes.recognizes('fileStorageApi')).toBe(true);
 	});
 

@@ -25,7 +25,7 @@ export const bucketFields: INodeProperties[] = [
 	},
 ];
 
-const requestOptionFields: INodeProperties[] = [
+export const requestOptionFields: INodeProperties[] = [
 	{
 		displayName: 'Timeout (Seconds)',
 		name: 'timeout',

@@ -5,6 +5,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -72,7 +73,7 @@ export const SLOWEST_SEND_BYTES_PER_SECOND = 1024 * 1024;
 const MAX_REDIRECTS = 5;
 const CLEANUP_RETRIES = 2;
 
-type Context = IExecuteFunctions | ILoadOptionsFunctions;
+type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 interface NetworkProblem {
 	code: string;

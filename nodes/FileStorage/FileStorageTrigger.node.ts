@@ -1,0 +1,115 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { bucketFields, requestOptionFields } from './actions/common';
+import { DEFAULT_MAX_FILES_PER_POLL, pollFileStorage } from './trigger/poll';
+
+export class FileStorageTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'File Storage Trigger',
+		name: 'fileStorageTrigger',
+		icon: { light: 'file:fileStorage.svg', dark: 'file:fileStorage.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{"Watch " + $parameter["bucketName"] + ($parameter["folder"] ? "/" + $parameter["folder"] : "")}}',
+		description: 'Starts the workflow when files are created, updated or deleted in a File Storage API bucket',
+		defaults: { name: 'File Storage Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'fileStorageApi', required: true }],
+		properties: [
+			...bucketFields,
+			{
+				displayName: 'Folder',
+				name: 'folder',
+				type: 'string',
+				default: '',
+				placeholder: 'invoices/2026/',
+				description: 'Folder to watch, e.g. invoices/. Leave empty to watch the whole bucket.',
+			},
+			{
+				displayName: 'Include Subfolders',
+				name: 'includeSubfolders',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to watch the files in all folders below the folder too (one listing request per 1000 entries of each folder)',
+			},
+			{
+				displayName: 'Watch For',
+				name: 'watchFor',
+				type: 'multiOptions',
+				required: true,
+				options: [
+					{ name: 'File Created', value: 'created', description: 'A key that was not there before' },
+					{
+						name: 'File Deleted',
+						value: 'deleted',
+						description: 'A key that went away (its size, type and date are no longer known)',
+					},
+					{
+						name: 'File Updated',
+						value: 'updated',
+						description: 'A key whose size, date, content type or visibility changed',
+					},
+				],
+				default: ['created'],
+				description: 'Which changes start the workflow; each change gives one item',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Download File',
+						name: 'downloadFile',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to attach each created or updated file as binary data (streamed into n8n storage)',
+					},
+					{
+						displayName: 'Emit Existing Files',
+						name: 'emitExistingFiles',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether the first poll emits every file that already exists as created. Off: the first poll only records them.',
+					},
+					{
+						displayName: 'File Name Filter',
+						name: 'fileNameFilter',
+						type: 'string',
+						default: '',
+						placeholder: '*.pdf',
+						description:
+							'Only files matching this pattern: * any characters but /, ** any folders, ?, [abc], {pdf,csv}. Without a / it is matched against the file name, with a / against the whole key (e.g. invoices/*.csv).',
+					},
+					{
+						displayName: 'Max Files Per Poll',
+						name: 'maxFilesPerPoll',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: DEFAULT_MAX_FILES_PER_POLL,
+						description: 'Most changes to emit per poll, oldest first; the rest come with the next polls',
+					},
+					{
+						displayName: 'Put Output File in Field',
+						name: 'binaryPropertyName',
+						type: 'string',
+						default: 'data',
+						description: 'Name of the binary field that receives the file when Download File is on',
+					},
+					...requestOptionFields,
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollFileStorage(this);
+	}
+}

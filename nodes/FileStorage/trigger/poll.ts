@@ -1,0 +1,238 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { downloadToBinary } from '../helpers/download';
+import { folderPrefix } from '../helpers/keys';
+import { MAX_PAGE_SIZE, walkEntries } from '../helpers/listing';
+import type { BucketRef } from '../transport/api';
+import { DEFAULT_SETTINGS, FileStorageClient } from '../transport/request';
+import { keyFilter, type KeyFilter } from './glob';
+import {
+	CHANGE_EVENTS,
+	advance,
+	decodeState,
+	diff,
+	emptyState,
+	encodeState,
+	scopeOf,
+	stateOf,
+	type Change,
+	type ChangeEvent,
+	type ListedFile,
+} from './state';
+
+/** Where the trigger keeps its state in the node's static data. */
+export const STATE_FIELD = 'fileStorageTrigger';
+export const DEFAULT_MAX_FILES_PER_POLL = 100;
+/** n8n's own default budget (2.40), used where n8n does not tell (1.x). */
+const DEFAULT_POLL_BUDGET_MS = 5 * 60 * 1000;
+/** Part of the budget kept free, so the poll returns before n8n gives up on it. */
+const BUDGET_RESERVE = 0.1;
+
+interface TriggerSettings {
+	where: BucketRef;
+	prefix: string;
+	recursive: boolean;
+	watch: Set<ChangeEvent>;
+	filterPattern: string;
+	filter: KeyFilter;
+	download: boolean;
+	binaryField: string;
+	maxFiles: number;
+	emitExisting: boolean;
+	timeoutMs: number;
+	maxRetries: number;
+}
+
+function required(ctx: IPollFunctions, name: string, label: string): string {
+	const value = String(ctx.getNodeParameter(name, '') ?? '').trim();
+	if (!value) throw new NodeOperationError(ctx.getNode(), `The parameter '${label}' is empty`);
+	return value;
+}
+
+function readSettings(ctx: IPollFunctions): TriggerSettings {
+	const node = ctx.getNode();
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const watchFor = ctx.getNodeParameter('watchFor', ['created']) as string[];
+	const watch = new Set(CHANGE_EVENTS.filter((event) => watchFor.includes(event)));
+	if (watch.size === 0) {
+		throw new NodeOperationError(node, "The parameter 'Watch For' is empty", {
+			description: 'Choose at least one of File Created, File Updated and File Deleted.',
+		});
+	}
+	const filterPattern = String(options.fileNameFilter ?? '');
+	let filter: KeyFilter;
+	try {
+		filter = keyFilter(filterPattern);
+	} catch (error) {
+		throw new NodeOperationError(
+			node,
+			`The File Name Filter "${filterPattern}" is not valid: ${(error as Error).message}`,
+			{ description: 'Use * (any characters but /), ** (any folders), ? and [abc], e.g. *.pdf or invoices/*.csv.' },
+		);
+	}
+	const maxFiles = Number(options.maxFilesPerPoll ?? DEFAULT_MAX_FILES_PER_POLL);
+	const timeoutSeconds = Number(options.timeout ?? DEFAULT_SETTINGS.timeoutMs / 1000);
+	const maxRetries = Number(options.maxRetries ?? DEFAULT_SETTINGS.maxRetries);
+	return {
+		where: {
+			bucket: required(ctx, 'bucketName', 'Bucket Name'),
+			region: required(ctx, 'region', 'Region'),
+		},
+		prefix: folderPrefix(String(ctx.getNodeParameter('folder', '') ?? '')),
+		recursive: Boolean(ctx.getNodeParameter('includeSubfolders', false)),
+		watch,
+		filterPattern,
+		filter,
+		download: options.downloadFile === true,
+		binaryField: String(options.binaryPropertyName || 'data'),
+		maxFiles: Number.isFinite(maxFiles) && maxFiles >= 1 ? Math.floor(maxFiles) : DEFAULT_MAX_FILES_PER_POLL,
+		emitExisting: options.emitExistingFiles === true,
+		timeoutMs: Math.max(1, timeoutSeconds) * 1000,
+		maxRetries: Math.min(Math.max(0, Math.floor(maxRetries)), 10),
+	};
+}
+
+function pollBudgetMs(ctx: IPollFunctions): number {
+	// n8n 1.x has no budget; 2.40 gives one (5 minutes unless configured).
+	const budget = (ctx as Partial<IPollFunctions>).getPollBudgetMs?.call(ctx);
+	return typeof budget === 'number' && budget > 0 ? budget : DEFAULT_POLL_BUDGET_MS;
+}
+
+/** Every matching file under the folder; throws (and nothing is saved) if any page fails. */
+async function scan(
+	ctx: IPollFunctions,
+	client: FileStorageClient,
+	settings: TriggerSettings,
+	deadline: number,
+): Promise<ListedFile[]> {
+	const files: ListedFile[] = [];
+	for await (const entry of walkEntries(client, settings.where, settings.prefix, MAX_PAGE_SIZE, settings.recursive)) {
+		if (Date.now() > deadline) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The scan of '${settings.where.bucket}' did not finish within this poll's time`,
+				{
+					description:
+						'Nothing was emitted and the saved state is unchanged. Watch a smaller folder (or turn off Include Subfolders), or give polls more time.',
+				},
+			);
+		}
+		if (entry.type !== 'file' || !settings.filter(entry.path)) continue;
+		files.push({
+			key: entry.path,
+			name: String(entry.name ?? entry.path.slice(entry.path.lastIndexOf('/') + 1)),
+			size: typeof entry.size === 'number' ? entry.size : null,
+			content_type: typeof entry.content_type === 'string' ? entry.content_type : null,
+			last_modified: typeof entry.last_modified === 'string' ? entry.last_modified : null,
+			visibility: typeof entry.visibility === 'string' ? entry.visibility : null,
+		});
+	}
+	return files;
+}
+
+function outputJson(settings: TriggerSettings, change: Change): IDataObject {
+	const file = change.file;
+	return {
+		event: change.event,
+		key: change.key,
+		name: file?.name ?? change.key.slice(change.key.lastIndexOf('/') + 1),
+		size: file?.size ?? null,
+		content_type: file?.content_type ?? null,
+		last_modified: file?.last_modified ?? null,
+		visibility: file?.visibility ?? null,
+		bucket: settings.where.bucket,
+		region: settings.where.region,
+	};
+}
+
+async function toItem(
+	ctx: IPollFunctions,
+	client: FileStorageClient,
+	settings: TriggerSettings,
+	change: Change,
+): Promise<INodeExecutionData> {
+	const item: INodeExecutionData = { json: outputJson(settings, change) };
+	if (settings.download && change.file) {
+		const { binary } = await downloadToBinary(ctx, client, settings.where, change.key, change.file.name, 0);
+		item.binary = { [settings.binaryField]: binary };
+	}
+	return item;
+}
+
+function newest(files: ListedFile[]): ListedFile | undefined {
+	let best: ListedFile | undefined;
+	let bestTime = Number.NEGATIVE_INFINITY;
+	for (const file of files) {
+		const time = Date.parse(String(file.last_modified ?? ''));
+		const at = Number.isFinite(time) ? time : Number.NEGATIVE_INFINITY;
+		if (!best || at > bestTime || (at === bestTime && file.key > best.key)) {
+			best = file;
+			bestTime = at;
+		}
+	}
+	return best;
+}
+
+/**
+ * One poll: a complete scan of the folder compared with the saved state. The state moves
+ * forward only after the scan and every download succeeded, and only past what is emitted.
+ */
+export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const startedAt = Date.now();
+	const deadline = startedAt + pollBudgetMs(ctx) * (1 - BUDGET_RESERVE);
+	const settings = readSettings(ctx);
+	const client = await FileStorageClient.create(ctx, 0, {
+		timeoutMs: settings.timeoutMs,
+		maxRetries: settings.maxRetries,
+	});
+	const files = await scan(ctx, client, settings, deadline);
+
+	if (ctx.getMode() === 'manual') {
+		// Fetch Test Event: a sample, and the saved state is left alone.
+		const sample = newest(files);
+		if (!sample) {
+			const where = `${settings.where.bucket}/${settings.prefix}`;
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`No file matches in '${where}'${settings.filterPattern.trim() ? ` for the filter "${settings.filterPattern.trim()}"` : ''}`,
+				{
+					description:
+						'Upload a matching file (or change Folder, Include Subfolders or File Name Filter) and fetch again.',
+				},
+			);
+		}
+		return [[await toItem(ctx, client, settings, { event: 'created', key: sample.key, file: sample })]];
+	}
+
+	const keepKeys = settings.watch.has('deleted');
+	const scope = scopeOf({
+		bucket: settings.where.bucket,
+		region: settings.where.region,
+		prefix: settings.prefix,
+		recursive: settings.recursive,
+		filter: settings.filterPattern,
+		keepKeys,
+	});
+	const staticData = ctx.getWorkflowStaticData('node');
+	let previous = decodeState(staticData[STATE_FIELD], scope);
+	if (!previous) {
+		if (!settings.emitExisting) {
+			// First poll (or the watched files changed): what exists now is the baseline.
+			staticData[STATE_FIELD] = encodeState(stateOf(files, keepKeys), scope) as unknown as IDataObject;
+			return null;
+		}
+		previous = emptyState(keepKeys);
+	}
+
+	const watched = diff(previous, files).filter((change) => settings.watch.has(change.event));
+	const items: INodeExecutionData[] = [];
+	for (const change of watched.slice(0, settings.maxFiles)) {
+		// Out of time: return what is ready, the rest comes with the next poll.
+		if (items.length > 0 && Date.now() > deadline) break;
+		items.push(await toItem(ctx, client, settings, change));
+	}
+	const withheld = watched.slice(items.length);
+	staticData[STATE_FIELD] = encodeState(advance(previous, files, withheld), scope) as unknown as IDataObject;
+	return items.length > 0 ? [items] : null;
+}

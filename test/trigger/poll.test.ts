@@ -1,0 +1,361 @@
+/**
+ * The File Storage Trigger polled through n8n-core's PollContext against the emulator over real
+ * HTTP. Each test watches a folder of its own; static data passes from poll to poll as n8n keeps it.
+ */
+import { apiFor, nextSecond, Poller, put, remove, useEmulator } from './support';
+import { runPoll } from '../harness';
+import { credentialsFor, BUCKET } from '../node/support';
+
+const emulator = useEmulator();
+const api = () => apiFor(emulator());
+
+function watch(folder: string, parameters: Record<string, unknown> = {}) {
+	return new Poller(emulator, { folder, ...parameters } as never);
+}
+
+describe('first activation', () => {
+	it('records what exists and emits nothing; nothing is emitted later for those files', async () => {
+		await put(api(), 'base/a.txt');
+		await put(api(), 'base/b.txt');
+		const trigger = watch('base', { watchFor: ['created', 'updated', 'deleted'] });
+		const first = await trigger.poll();
+		expect(first.error).toBeUndefined();
+		expect(first.returnedNull).toBe(true);
+		expect(trigger.staticData).not.toEqual({});
+		expect(await trigger.changes()).toEqual([]);
+	});
+
+	it('with Emit Existing Files, emits every existing file once', async () => {
+		await put(api(), 'existing/a.txt');
+		await put(api(), 'existing/b.txt');
+		const trigger = watch('existing', { options: { emitExistingFiles: true } });
+		expect((await trigger.changes()).sort()).toEqual([
+			['created', 'existing/a.txt'],
+			['created', 'existing/b.txt'],
+		]);
+		expect(await trigger.changes()).toEqual([]);
+	});
+});
+
+describe('Fetch Test Event (manual)', () => {
+	it('returns the newest matching file and leaves the saved state as it was', async () => {
+		await put(api(), 'manual/old.txt');
+		await nextSecond();
+		await put(api(), 'manual/new.txt', 'newest');
+		const trigger = watch('manual');
+		const before = await trigger.poll({ mode: 'manual' });
+		expect(before.items.map((item) => item.json.key)).toEqual(['manual/new.txt']);
+		// No state is created by a manual run...
+		expect(before.staticData).toEqual({});
+		await trigger.poll();
+		const saved = structuredClone(trigger.staticData);
+		await nextSecond();
+		await put(api(), 'manual/later.txt');
+		// ...nor changed: the file that came after the activation is still emitted by the next poll.
+		const sample = await trigger.poll({ mode: 'manual' });
+		expect(sample.items[0].json).toMatchObject({ event: 'created', key: 'manual/later.txt' });
+		expect(sample.staticData).toEqual(saved);
+		expect(await trigger.changes()).toEqual([['created', 'manual/later.txt']]);
+	});
+
+	it('fails clearly when no file matches', async () => {
+		await put(api(), 'nomatch/a.txt');
+		const result = await watch('nomatch', { options: { fileNameFilter: '*.pdf' } }).poll({ mode: 'manual' });
+		expect(result.error?.message).toMatch(/No file matches in 'my-bucket\/nomatch\/' for the filter "\*\.pdf"/);
+	});
+});
+
+describe('created files', () => {
+	it('emits each new file once, with its listing fields, oldest first', async () => {
+		const trigger = watch('create');
+		await trigger.poll();
+		await put(api(), 'create/first.txt', 'one', { contentType: 'text/csv', visibility: 'public' });
+		await nextSecond();
+		await put(api(), 'create/second.txt', 'second');
+		const result = await trigger.poll();
+		expect(result.items.map((item) => item.json)).toEqual([
+			{
+				event: 'created',
+				key: 'create/first.txt',
+				name: 'first.txt',
+				size: 3,
+				content_type: 'text/csv',
+				last_modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+				visibility: 'public',
+				bucket: BUCKET.bucketName,
+				region: BUCKET.region,
+			},
+			expect.objectContaining({ event: 'created', key: 'create/second.txt', size: 6 }),
+		]);
+		expect(await trigger.changes()).toEqual([]);
+	});
+
+	it('emits files uploaded in the same second exactly once, also when a poll runs within that second', async () => {
+		const trigger = watch('same');
+		await trigger.poll();
+		await nextSecond();
+		await put(api(), 'same/1.txt');
+		await put(api(), 'same/2.txt');
+		const first = await trigger.poll();
+		await put(api(), 'same/3.txt');
+		await put(api(), 'same/4.txt');
+		const second = await trigger.poll();
+		const stamps = new Set([...first.items, ...second.items].map((item) => item.json.last_modified));
+		// The whole test ran within one second of the listing's clock (otherwise it proves less).
+		expect(stamps.size).toBe(1);
+		expect(first.items.map((item) => item.json.key)).toEqual(['same/1.txt', 'same/2.txt']);
+		expect(second.items.map((item) => item.json.key)).toEqual(['same/3.txt', 'same/4.txt']);
+		expect(await trigger.changes()).toEqual([]);
+	});
+
+	it('attaches the file with Download File', async () => {
+		const trigger = watch('download', { options: { downloadFile: true } });
+		await trigger.poll();
+		await put(api(), 'download/report.csv', 'a,b\n1,2\n', { contentType: 'text/csv' });
+		const result = await trigger.poll();
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].binary?.data).toMatchObject({ fileName: 'report.csv', mimeType: 'text/csv' });
+		expect((await result.readBinary(result.items[0])).toString()).toBe('a,b\n1,2\n');
+	});
+});
+
+describe('updated files', () => {
+	it('emits a file replaced with the same size (in a later second) once, and only when watched', async () => {
+		await put(api(), 'update/a.txt', 'aaaa');
+		const updates = watch('update', { watchFor: ['updated'] });
+		const creations = watch('update', { watchFor: ['created'] });
+		await updates.poll();
+		await creations.poll();
+		await nextSecond();
+		await put(api(), 'update/a.txt', 'bbbb');
+		const result = await updates.poll();
+		expect(result.items.map((item) => item.json)).toEqual([
+			expect.objectContaining({ event: 'updated', key: 'update/a.txt', size: 4 }),
+		]);
+		expect(await updates.changes()).toEqual([]);
+		expect(await creations.changes()).toEqual([]);
+	});
+
+	it('sees a change of content type or visibility alone', async () => {
+		await put(api(), 'meta/a.txt', 'same', { visibility: 'private' });
+		const trigger = watch('meta', { watchFor: ['updated'] });
+		await trigger.poll();
+		await put(api(), 'meta/a.txt', 'same', { visibility: 'public' });
+		expect(await trigger.changes()).toEqual([['updated', 'meta/a.txt']]);
+		await put(api(), 'meta/a.txt', 'same', { visibility: 'public', contentType: 'text/csv' });
+		expect(await trigger.changes()).toEqual([['updated', 'meta/a.txt']]);
+	});
+});
+
+describe('deleted files', () => {
+	it('emits the key of a deleted file once', async () => {
+		await put(api(), 'delete/a.txt');
+		await put(api(), 'delete/b.txt');
+		const trigger = watch('delete', { watchFor: ['deleted'] });
+		await trigger.poll();
+		await remove(api(), 'delete/a.txt');
+		const result = await trigger.poll();
+		expect(result.items.map((item) => item.json)).toEqual([
+			{
+				event: 'deleted',
+				key: 'delete/a.txt',
+				name: 'a.txt',
+				size: null,
+				content_type: null,
+				last_modified: null,
+				visibility: null,
+				bucket: BUCKET.bucketName,
+				region: BUCKET.region,
+			},
+		]);
+		expect(await trigger.changes()).toEqual([]);
+	});
+
+	it('a file deleted and re-created between two polls is one update; deleted, polled, re-created is one creation', async () => {
+		await put(api(), 'recreate/a.txt', 'first');
+		const trigger = watch('recreate', { watchFor: ['created', 'updated', 'deleted'] });
+		await trigger.poll();
+		await nextSecond();
+		await remove(api(), 'recreate/a.txt');
+		await put(api(), 'recreate/a.txt', 'again');
+		expect(await trigger.changes()).toEqual([['updated', 'recreate/a.txt']]);
+		await remove(api(), 'recreate/a.txt');
+		expect(await trigger.changes()).toEqual([['deleted', 'recreate/a.txt']]);
+		await put(api(), 'recreate/a.txt', 'third');
+		expect(await trigger.changes()).toEqual([['created', 'recreate/a.txt']]);
+		expect(await trigger.changes()).toEqual([]);
+	});
+
+	it('a file deleted while only creations are watched is new again when re-created', async () => {
+		await put(api(), 'gone/a.txt');
+		const trigger = watch('gone');
+		await trigger.poll();
+		await remove(api(), 'gone/a.txt');
+		expect(await trigger.changes()).toEqual([]);
+		await put(api(), 'gone/a.txt');
+		expect(await trigger.changes()).toEqual([['created', 'gone/a.txt']]);
+	});
+});
+
+describe('a failed scan', () => {
+	afterEach(() => emulator().setFaults([]));
+
+	it.each([
+		['failing-500', { status: 500 as const }, {}],
+		['failing-timeout', { hang: true }, { timeout: 1 }],
+	])(
+		'%s: a failed page fails the poll clearly, keeps the state, and the next poll catches up',
+		async (folder, fault, options) => {
+			await put(api(), `${folder}/top.txt`);
+			await put(api(), `${folder}/sub/deep.txt`);
+			const trigger = watch(folder, {
+				includeSubfolders: true,
+				watchFor: ['created', 'deleted'],
+				options: { maxRetries: 0, ...options },
+			});
+			await trigger.poll();
+			const saved = structuredClone(trigger.staticData);
+			await put(api(), `${folder}/new.txt`);
+			await put(api(), `${folder}/sub/new-deep.txt`);
+			await remove(api(), `${folder}/sub/deep.txt`);
+			// The first page (the folder itself) answers; the sub-folder's page fails.
+			emulator().setFaults([{ operation: 'list', nth: [2], ...fault }]);
+			const failed = await trigger.poll();
+			emulator().setFaults([]);
+			expect(failed.error?.message).toMatch(/List Contents of 'my-bucket'/);
+			expect(failed.items).toEqual([]);
+			expect(trigger.staticData).toEqual(saved);
+			expect((await trigger.changes()).sort()).toEqual([
+				['created', `${folder}/new.txt`],
+				['created', `${folder}/sub/new-deep.txt`],
+				['deleted', `${folder}/sub/deep.txt`],
+			]);
+			expect(await trigger.changes()).toEqual([]);
+		},
+	);
+});
+
+describe('Max Files Per Poll', () => {
+	it('emits at most that many, oldest first, and the rest with the next polls, none lost or repeated', async () => {
+		const trigger = watch('max', { watchFor: ['created', 'deleted'], options: { maxFilesPerPoll: 2 } });
+		await put(api(), 'max/kept.txt');
+		await trigger.poll();
+		for (const name of ['e', 'd', 'c']) await put(api(), `max/${name}.txt`);
+		await nextSecond();
+		for (const name of ['b', 'a']) await put(api(), `max/${name}.txt`);
+		await remove(api(), 'max/kept.txt');
+		const polls = [await trigger.changes(), await trigger.changes(), await trigger.changes()];
+		expect(polls).toEqual([
+			[
+				['created', 'max/c.txt'],
+				['created', 'max/d.txt'],
+			],
+			[
+				['created', 'max/e.txt'],
+				['created', 'max/a.txt'],
+			],
+			[
+				['created', 'max/b.txt'],
+				['deleted', 'max/kept.txt'],
+			],
+		]);
+		expect(await trigger.changes()).toEqual([]);
+	});
+});
+
+describe('File Name Filter and folders', () => {
+	it('emits only files whose name (or key, for a pattern with /) matches', async () => {
+		const byName = watch('filter', { includeSubfolders: true, options: { fileNameFilter: '*.pdf' } });
+		const byKey = watch('', { includeSubfolders: true, options: { fileNameFilter: 'filter/invoices/*.csv' } });
+		await byName.poll();
+		await byKey.poll();
+		for (const key of ['a.pdf', 'a.txt', 'invoices/b.pdf', 'invoices/jan.csv', 'invoices/2026/feb.csv']) {
+			await put(api(), `filter/${key}`);
+		}
+		expect((await byName.changes()).map(([, key]) => key).sort()).toEqual(['filter/a.pdf', 'filter/invoices/b.pdf']);
+		expect((await byKey.changes()).map(([, key]) => key)).toEqual(['filter/invoices/jan.csv']);
+	});
+
+	it('without Include Subfolders watches the folder itself only', async () => {
+		const trigger = watch('flat');
+		await trigger.poll();
+		await put(api(), 'flat/top.txt');
+		await put(api(), 'flat/sub/deep.txt');
+		expect(await trigger.changes()).toEqual([['created', 'flat/top.txt']]);
+	});
+
+	it('starts afresh (no flood) when the watched folder changes', async () => {
+		await put(api(), 'moved-a/a.txt');
+		await put(api(), 'moved-b/b.txt');
+		const trigger = watch('moved-a');
+		await trigger.poll();
+		const moved = await trigger.poll({ parameters: { folder: 'moved-b' } });
+		expect(moved.returnedNull).toBe(true);
+	});
+});
+
+describe('cost and n8n versions', () => {
+	it(`scans n files of a folder with ceil(n / 1000) list requests`, async () => {
+		const keys = Array.from({ length: 1001 }, (_, i) => `many/${String(i).padStart(4, '0')}.txt`);
+		for (let i = 0; i < keys.length; i += 20) await Promise.all(keys.slice(i, i + 20).map((key) => put(api(), key)));
+		const trigger = watch('many');
+		emulator().resetStats();
+		await trigger.poll();
+		expect(emulator().stats().requests.list).toBe(2);
+		await put(api(), 'many/new.txt');
+		emulator().resetStats();
+		expect(await trigger.changes()).toEqual([['created', 'many/new.txt']]);
+		expect(emulator().stats().requests.list).toBe(2);
+	});
+
+	it('works without getPollBudgetMs (n8n 1.x)', async () => {
+		const trigger = watch('old-n8n');
+		await trigger.poll({ pollBudgetMs: null });
+		await put(api(), 'old-n8n/a.txt');
+		expect(await trigger.changes({ pollBudgetMs: null })).toEqual([['created', 'old-n8n/a.txt']]);
+	});
+
+	it('stops downloading when the poll budget runs out; the rest come with the next poll', async () => {
+		const trigger = watch('budget-download', { options: { downloadFile: true } });
+		await trigger.poll();
+		const keys = ['1', '2', '3', '4'].map((name) => `budget-download/${name}.txt`);
+		for (const key of keys) await put(api(), key, key);
+		// 100 ms per request: the scan takes one, each download two; 90 % of 500 ms is spent after two or so.
+		emulator().setLatency(100);
+		const first = await trigger.poll({ pollBudgetMs: 500 });
+		emulator().setLatency(0);
+		expect(first.error).toBeUndefined();
+		expect(first.items.length).toBeGreaterThanOrEqual(1);
+		expect(first.items.length).toBeLessThan(keys.length);
+		const rest = await trigger.poll();
+		expect([...first.items, ...rest.items].map((item) => item.json.key)).toEqual(keys);
+		for (const item of [...first.items, ...rest.items]) {
+			expect((await first.readBinary(item)).toString()).toBe(item.json.key);
+		}
+		expect(await trigger.changes()).toEqual([]);
+	});
+
+	it('fails without touching the state when the scan outlasts the poll budget', async () => {
+		const trigger = watch('budget');
+		await put(api(), 'budget/a.txt');
+		await trigger.poll();
+		const saved = structuredClone(trigger.staticData);
+		await put(api(), 'budget/b.txt');
+		emulator().setLatency(50);
+		const late = await trigger.poll({ pollBudgetMs: 20 });
+		emulator().setLatency(0);
+		expect(late.error?.message).toMatch(/did not finish within this poll's time/);
+		expect(trigger.staticData).toEqual(saved);
+		expect(await trigger.changes()).toEqual([['created', 'budget/b.txt']]);
+	});
+});
+
+it('runPoll leaves static data of other nodes alone', async () => {
+	const result = await runPoll({
+		credentials: credentialsFor(emulator()),
+		parameters: { ...BUCKET, folder: 'other' },
+		staticData: { 'node:Another': { kept: true } },
+	});
+	expect(result.staticData['node:Another']).toEqual({ kept: true });
+});

@@ -1,0 +1,73 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { ApiClient } from '../emulator/conformance/client';
+import type { Emulator } from '../emulator';
+import { runPoll, type RunPollOptions, type RunPollResult } from '../harness';
+import { BUCKET, credentialsFor } from '../node/support';
+
+export { BUCKET, useEmulator } from '../node/support';
+
+/** A plain API client (not the node) to change the bucket between polls. */
+export function apiFor(emulator: Emulator): ApiClient {
+	return new ApiClient({
+		baseUrl: emulator.url,
+		credentials: { accessKey: emulator.accessKey, secretKey: emulator.secretKey },
+		bucket: BUCKET.bucketName,
+		region: BUCKET.region,
+		checkContract: false,
+	});
+}
+
+export async function put(
+	api: ApiClient,
+	key: string,
+	data: string | Buffer = 'hello',
+	options: { contentType?: string; visibility?: string } = {},
+): Promise<void> {
+	const response = await api.upload(key, Buffer.from(data), { contentType: 'text/plain', ...options });
+	if (response.status !== 200) throw new Error(`upload of ${key}: ${response.status} ${response.body.toString()}`);
+}
+
+export async function remove(api: ApiClient, key: string): Promise<void> {
+	const response = await api.delete(key);
+	if (response.status !== 200) throw new Error(`delete of ${key}: ${response.status} ${response.body.toString()}`);
+}
+
+/** Resolves just after the wall clock enters a new second (the listing's precision). */
+export async function nextSecond(): Promise<void> {
+	const wait = 1000 - (Date.now() % 1000) + 20;
+	await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
+/**
+ * A chain of polls of one trigger, each handed the static data the previous one left (what n8n
+ * saves), through n8n-core's PollContext.
+ */
+export class Poller {
+	staticData: IDataObject = {};
+
+	constructor(
+		private readonly emulator: () => Emulator,
+		private readonly parameters: INodeParameters,
+	) {}
+
+	async poll(extra: Partial<RunPollOptions> = {}): Promise<RunPollResult> {
+		const result = await runPoll({
+			credentials: credentialsFor(this.emulator()),
+			staticData: this.staticData,
+			...extra,
+			parameters: { ...BUCKET, ...this.parameters, ...extra.parameters },
+		});
+		// An active workflow keeps its static data in memory from poll to poll, also after a poll
+		// that threw (the next emitting poll saves it); a manual run's is never kept.
+		if ((extra.mode ?? 'trigger') === 'trigger') this.staticData = result.staticData;
+		return result;
+	}
+
+	/** A poll that must succeed; returns `[event, key]` of every item. */
+	async changes(extra: Partial<RunPollOptions> = {}): Promise<Array<[string, string]>> {
+		const result = await this.poll(extra);
+		if (result.error) throw result.error;
+		return result.items.map((item) => [String(item.json.event), String(item.json.key)]);
+	}
+}

@@ -1,0 +1,202 @@
+import { keyFilter } from '../../nodes/FileStorage/trigger/glob';
+import {
+	advance,
+	decodeState,
+	diff,
+	emptyState,
+	encodeState,
+	fingerprint,
+	frontCode,
+	frontDecode,
+	scopeOf,
+	stateOf,
+	type ListedFile,
+} from '../../nodes/FileStorage/trigger/state';
+
+function file(key: string, over: Partial<ListedFile> = {}): ListedFile {
+	return {
+		key,
+		name: key.slice(key.lastIndexOf('/') + 1),
+		size: 10,
+		content_type: 'text/plain',
+		last_modified: '2026-11-23T10:00:00Z',
+		visibility: 'private',
+		...over,
+	};
+}
+
+const SCOPE = scopeOf({ bucket: 'b', region: 'r', prefix: '', recursive: true, filter: '', keepKeys: true });
+
+function roundTrip(files: ListedFile[], keepKeys: boolean) {
+	return decodeState(JSON.parse(JSON.stringify(encodeState(stateOf(files, keepKeys), SCOPE))), SCOPE)!;
+}
+
+describe('File Name Filter', () => {
+	it.each([
+		['*.pdf', 'a.pdf', true],
+		['*.pdf', 'deep/down/a.pdf', true],
+		['*.pdf', 'a.pdf.txt', false],
+		['*.pdf', 'a.PDF', false],
+		['invoices/*.csv', 'invoices/jan.csv', true],
+		['invoices/*.csv', 'invoices/2026/jan.csv', false],
+		['invoices/*.csv', 'other/invoices/jan.csv', false],
+		['invoices/**/*.csv', 'invoices/jan.csv', true],
+		['invoices/**/*.csv', 'invoices/2026/11/jan.csv', true],
+		['**', 'any/thing', true],
+		['report-??.txt', 'report-07.txt', true],
+		['report-??.txt', 'report-7.txt', false],
+		['[ab]*.txt', 'b1.txt', true],
+		['[!ab]*.txt', 'b1.txt', false],
+		['[a-c]?.txt', 'c9.txt', true],
+		['*.{pdf,csv}', 'x.csv', true],
+		['*.{pdf,csv}', 'x.txt', false],
+		['a+b (1).txt', 'a+b (1).txt', true],
+		['a+b (1).txt', 'aab (1).txt', false],
+		['', 'anything/at/all', true],
+		['*.pdf', 'résumé 🚀.pdf', true],
+	])('%j on %j is %s', (pattern, key, expected) => {
+		expect(keyFilter(pattern)(key)).toBe(expected);
+	});
+
+	it('refuses a malformed pattern with the reason', () => {
+		expect(() => keyFilter('[abc')).toThrow(/no closing '\]'/);
+		expect(() => keyFilter('{a,b')).toThrow(/no closing '}'/);
+	});
+});
+
+describe('state encoding', () => {
+	it('front-codes sorted keys and decodes them back, whatever characters they hold', () => {
+		const keys = [
+			'a',
+			'a,b',
+			'a,b,1,c',
+			'invoices/2026/11/001.pdf',
+			'invoices/2026/11/002.pdf',
+			'line\nbreak',
+			'résumé 🚀.pdf',
+			'x'.repeat(1024),
+		].sort();
+		expect(frontDecode(frontCode(keys))).toEqual(keys);
+		expect(frontDecode('')).toEqual([]);
+		expect(() => frontDecode('0,5,ab')).toThrow();
+	});
+
+	it('survives a JSON round trip (as n8n saves static data) with every file and fingerprint', () => {
+		const files = [file('a.txt'), file('b/c.txt', { size: 11 }), file('d', { size: null, last_modified: null })];
+		const state = roundTrip(files, true);
+		expect(diff(state, files)).toEqual([]);
+		expect(state.keys).toEqual(['a.txt', 'b/c.txt', 'd']);
+		expect(roundTrip(files, false).keys).toBeUndefined();
+	});
+
+	it('is ignored when it was saved for another bucket, folder, filter or Watch For', () => {
+		const stored = encodeState(stateOf([file('a')], true), SCOPE);
+		expect(decodeState(stored, SCOPE)).toBeDefined();
+		const others = [
+			{ bucket: 'b2', region: 'r', prefix: '', recursive: true, filter: '', keepKeys: true },
+			{ bucket: 'b', region: 'r2', prefix: '', recursive: true, filter: '', keepKeys: true },
+			{ bucket: 'b', region: 'r', prefix: 'x/', recursive: true, filter: '', keepKeys: true },
+			{ bucket: 'b', region: 'r', prefix: '', recursive: false, filter: '', keepKeys: true },
+			{ bucket: 'b', region: 'r', prefix: '', recursive: true, filter: '*.pdf', keepKeys: true },
+			{ bucket: 'b', region: 'r', prefix: '', recursive: true, filter: '', keepKeys: false },
+		];
+		for (const other of others) expect(decodeState(stored, scopeOf(other))).toBeUndefined();
+		expect(decodeState({ ...stored, count: 5 }, SCOPE)).toBeUndefined();
+		expect(decodeState({ ...stored, version: 2 }, SCOPE)).toBeUndefined();
+		expect(decodeState(undefined, SCOPE)).toBeUndefined();
+	});
+});
+
+describe('diff', () => {
+	const before = [file('a'), file('b'), file('c')];
+
+	it('names created, updated and deleted files, oldest first, deletions last', () => {
+		const previous = roundTrip(before, true);
+		const now = [
+			file('a', { last_modified: '2026-11-23T10:00:05Z', size: 11 }),
+			file('c'),
+			file('n2', { last_modified: '2026-11-23T10:00:03Z' }),
+			file('n1', { last_modified: '2026-11-23T10:00:03Z' }),
+		];
+		expect(diff(previous, now).map((c) => [c.event, c.key])).toEqual([
+			['created', 'n1'],
+			['created', 'n2'],
+			['updated', 'a'],
+			['deleted', 'b'],
+		]);
+	});
+
+	it.each([
+		['size', { size: 11 }],
+		['last_modified', { last_modified: '2026-11-23T10:00:01Z' }],
+		['content_type', { content_type: 'text/csv' }],
+		['visibility', { visibility: 'public' }],
+	])('sees an update of %s alone', (_field, change) => {
+		expect(fingerprint(file('a'))).not.toBe(fingerprint(file('a', change)));
+		expect(diff(roundTrip(before, false), [file('a', change), file('b'), file('c')])).toMatchObject([
+			{ event: 'updated', key: 'a' },
+		]);
+	});
+
+	it('cannot name deletions without kept keys, and forgets them silently', () => {
+		const previous = roundTrip(before, false);
+		expect(diff(previous, [file('a')])).toEqual([]);
+		const next = roundTrip([file('a')], false);
+		// A re-created file is then new again.
+		expect(diff(next, [file('a'), file('b')])).toMatchObject([{ event: 'created', key: 'b' }]);
+	});
+
+	it('finds everything against an empty state (Emit Existing Files)', () => {
+		expect(diff(emptyState(true), before).map((c) => c.event)).toEqual(['created', 'created', 'created']);
+	});
+});
+
+describe('advance', () => {
+	it('keeps withheld changes for the next poll and takes in the rest', () => {
+		const previous = roundTrip([file('old'), file('gone1'), file('gone2'), file('changed')], true);
+		const now = [
+			file('old'),
+			file('changed', { size: 99, last_modified: '2026-11-23T10:00:09Z' }),
+			file('new1', { last_modified: '2026-11-23T10:00:01Z' }),
+			file('new2', { last_modified: '2026-11-23T10:00:02Z' }),
+		];
+		const changes = diff(previous, now);
+		expect(changes.map((c) => c.key)).toEqual(['new1', 'new2', 'changed', 'gone1', 'gone2']);
+		// Emitted the first two; the rest are withheld.
+		const next = advance(previous, now, changes.slice(2));
+		expect(diff(next, now).map((c) => [c.event, c.key])).toEqual([
+			['updated', 'changed'],
+			['deleted', 'gone1'],
+			['deleted', 'gone2'],
+		]);
+		const last = advance(next, now, []);
+		expect(diff(last, now)).toEqual([]);
+	});
+});
+
+describe('state size', () => {
+	const COUNT = 100_000;
+	// Keys as a bucket of invoices might hold them: a few folders, long shared prefixes.
+	const files = Array.from({ length: COUNT }, (_, i) =>
+		file(
+			`invoices/${2020 + (i % 7)}/${String((i % 12) + 1).padStart(2, '0')}/customer-${String(i).padStart(6, '0')}-invoice.pdf`,
+			{ size: 1000 + i, last_modified: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString() },
+		),
+	);
+	const rawKeyBytes = files.reduce((sum, f) => sum + Buffer.byteLength(f.key), 0);
+
+	it('is at most 16 bytes per file, as saved, when only created and updated files are watched', () => {
+		const saved = JSON.stringify(encodeState(stateOf(files, false), SCOPE));
+		process.stdout.write(`state for ${COUNT} files without keys: ${saved.length} bytes\n`);
+		expect(saved.length).toBeLessThanOrEqual(COUNT * 16 + 200);
+	});
+
+	it('keeps keys front-coded, far below their plain size, when deletions are watched', () => {
+		const saved = JSON.stringify(encodeState(stateOf(files, true), SCOPE));
+		process.stdout.write(
+			`state for ${COUNT} files with keys: ${saved.length} bytes (keys alone plain: ${rawKeyBytes} bytes)\n`,
+		);
+		expect(saved.length - COUNT * 16).toBeLessThan(rawKeyBytes / 2);
+		expect(roundTrip(files, true).keys).toHaveLength(COUNT);
+	});
+});
