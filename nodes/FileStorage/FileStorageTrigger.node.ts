@@ -2,6 +2,8 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { bucketFields, requestOptionFields } from './actions/common';
+import { folderPicker } from './actions/folder';
+import { searchFolders } from './methods/listSearch';
 import { DEFAULT_MAX_FILES_PER_POLL, pollFileStorage } from './trigger/poll';
 
 export class FileStorageTrigger implements INodeType {
@@ -11,7 +13,8 @@ export class FileStorageTrigger implements INodeType {
 		icon: { light: 'file:fileStorage.svg', dark: 'file:fileStorage.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"Watch " + $parameter["bucketName"] + ($parameter["folder"] ? "/" + $parameter["folder"] : "")}}',
+		subtitle:
+			'={{"Watch " + $parameter["bucketName"] + ($parameter["folder"] && $parameter["folder"].value ? "/" + $parameter["folder"].value : "")}}',
 		description: 'Starts the workflow when files are created, updated or deleted in a File Storage API bucket',
 		defaults: { name: 'File Storage Trigger' },
 		polling: true,
@@ -20,14 +23,7 @@ export class FileStorageTrigger implements INodeType {
 		credentials: [{ name: 'fileStorageApi', required: true }],
 		properties: [
 			...bucketFields,
-			{
-				displayName: 'Folder',
-				name: 'folder',
-				type: 'string',
-				default: '',
-				placeholder: 'invoices/2026/',
-				description: 'Folder to watch, e.g. invoices/. Leave empty to watch the whole bucket.',
-			},
+			folderPicker('Folder to watch, e.g. invoices/. Leave empty to watch the whole bucket.'),
 			{
 				displayName: 'Include Subfolders',
 				name: 'includeSubfolders',
@@ -108,6 +104,8 @@ export class FileStorageTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { listSearch: { searchFolders } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollFileStorage(this);

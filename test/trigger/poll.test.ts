@@ -37,6 +37,19 @@ describe('first activation', () => {
 	});
 });
 
+describe('the Folder picker', () => {
+	it('a folder picked from the list (or by path) is watched like a typed one', async () => {
+		for (const mode of ['list', 'path']) {
+			await put(api(), `picked-${mode}/a.txt`);
+			const trigger = new Poller(emulator, { folder: { __rl: true, mode, value: `picked-${mode}/` } } as never);
+			expect((await trigger.poll()).returnedNull).toBe(true);
+			await put(api(), `picked-${mode}/b.txt`);
+			await put(api(), `elsewhere-${mode}/c.txt`);
+			expect(await trigger.changes()).toEqual([['created', `picked-${mode}/b.txt`]]);
+		}
+	});
+});
+
 describe('Fetch Test Event (manual)', () => {
 	it('returns the newest matching file and leaves the saved state as it was', async () => {
 		await put(api(), 'manual/old.txt');

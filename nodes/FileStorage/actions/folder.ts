@@ -15,31 +15,36 @@ export function folderFields(show: Record<string, string[]>, description: string
 			description,
 			displayOptions: { show: { ...show, '@version': [1] } },
 		},
-		{
-			displayName: 'Folder',
-			name: 'folder',
-			type: 'resourceLocator',
-			default: { mode: 'list', value: '' },
-			description,
-			displayOptions: { show: { ...show, '@version': [2] } },
-			modes: [
-				{
-					displayName: 'From List',
-					name: 'list',
-					type: 'list',
-					placeholder: 'Select a folder...',
-					typeOptions: { searchListMethod: 'searchFolders', searchable: true, searchFilterRequired: false },
-				},
-				{
-					displayName: 'By Path',
-					name: 'path',
-					type: 'string',
-					placeholder: 'e.g. reports/2026/',
-					hint: 'The path of the folder in the bucket; empty for the top of the bucket',
-				},
-			],
-		},
+		folderPicker(description, { show: { ...show, '@version': [2] } }),
 	];
+}
+
+/** The Folder picker: the bucket's folders (navigable by typing a path), or a path typed in. */
+export function folderPicker(description: string, displayOptions?: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'Folder',
+		name: 'folder',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		description,
+		...(displayOptions ? { displayOptions } : {}),
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a folder...',
+				typeOptions: { searchListMethod: 'searchFolders', searchable: true, searchFilterRequired: false },
+			},
+			{
+				displayName: 'By Path',
+				name: 'path',
+				type: 'string',
+				placeholder: 'e.g. reports/2026/',
+				hint: 'The path of the folder in the bucket; empty for the top of the bucket',
+			},
+		],
+	};
 }
 
 export function readFolder(ctx: IExecuteFunctions, itemIndex: number): string {

@@ -79,7 +79,7 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 			bucket: required(ctx, 'bucketName', 'Bucket Name'),
 			region: required(ctx, 'region', 'Region'),
 		},
-		prefix: folderPrefix(String(ctx.getNodeParameter('folder', '') ?? '')),
+		prefix: folderPrefix(String(ctx.getNodeParameter('folder', '', { extractValue: true }) ?? '')),
 		recursive: Boolean(ctx.getNodeParameter('includeSubfolders', false)),
 		watch,
 		filterPattern,
