@@ -50,21 +50,35 @@ const queue = useQueueStack({
 			id: 'fsQueueDownload1',
 			webhookPath: DOWNLOAD_PATH,
 		},
+		// Activated before n8n starts: its activation poll on main finds the waiting file.
+		{ file: path.join(__dirname, 'workflows', 'trigger-emit-existing.json'), id: 'fsQueueTrigger01', activate: true },
 	],
+	beforeStart: async (emulator) => {
+		const response = await apiOf(emulator).upload(WAITING_KEY, WAITING_BODY, {
+			contentType: 'application/octet-stream',
+		});
+		if (response.status !== 200) throw new Error(`seeding ${WAITING_KEY} failed: HTTP ${response.status}`);
+	},
 });
+
+const WAITING_KEY = 'inbox/waiting.bin';
+const WAITING_BODY = randomBytes(3 * MIB + 5);
 
 jest.setTimeout(300000);
 
-/** Puts an object on the emulator directly, through its API (not through n8n). */
-async function seedObject(context: QueueContext, key: string, body: Buffer): Promise<void> {
-	const api = new ApiClient({
-		baseUrl: context.emulator.url,
-		credentials: { accessKey: context.emulator.accessKey, secretKey: context.emulator.secretKey },
+/** A client of the emulator's API, to put objects there directly (not through n8n). */
+function apiOf(emulator: QueueContext['emulator']): ApiClient {
+	return new ApiClient({
+		baseUrl: emulator.url,
+		credentials: { accessKey: emulator.accessKey, secretKey: emulator.secretKey },
 		bucket: BUCKET.name,
 		region: BUCKET.region,
 		checkContract: false,
 	});
-	const response = await api.upload(key, body, { contentType: 'application/octet-stream' });
+}
+
+async function seedObject(context: QueueContext, key: string, body: Buffer): Promise<void> {
+	const response = await apiOf(context.emulator).upload(key, body, { contentType: 'application/octet-stream' });
 	if (response.status !== 200) throw new Error(`seeding ${key} failed: HTTP ${response.status}`);
 }
 
@@ -80,6 +94,22 @@ async function uploadOverWebhook(context: QueueContext, name: string, body: Buff
 	const started = await waitForStarted(workers, before, 1);
 	return { answer, started };
 }
+
+// First: the trigger's execution starts with n8n, and must not be counted by the tests after it.
+describe('File Storage Trigger in queue mode', () => {
+	it('polls on main at activation; the execution it starts runs on a worker and copies the file', async () => {
+		const context = queue();
+		const deadline = Date.now() + 120000;
+		let copied: string | undefined;
+		while (!(copied = await storedSha(context, 'processed/waiting.bin')) && Date.now() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+		expect(copied).toBe(sha256(WAITING_BODY));
+		const started = (await waitForStarted(context.stack.workers, [0, 0], 1)).flat();
+		expect(started).toHaveLength(1);
+		expect(context.stack.main.output()).not.toMatch(new RegExp(`started execution ${started[0]}\\b`));
+	});
+});
 
 describe('production webhook uploads run on a worker', () => {
 	it.each([

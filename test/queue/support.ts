@@ -38,8 +38,10 @@ export interface QueueContext {
 }
 
 export interface QueueOptions {
-	/** Workflow files to import; those with a webhook path are published too. */
-	workflows: Array<{ file: string; id: string; webhookPath?: string }>;
+	/** Workflow files to import; those with a webhook path, or marked `activate`, are published too. */
+	workflows: Array<{ file: string; id: string; webhookPath?: string; activate?: boolean }>;
+	/** Runs once the emulator is up, before n8n starts (e.g. files a trigger finds at activation). */
+	beforeStart?: (emulator: Emulator) => Promise<void>;
 	binaryDatabaseMaxMiB?: number;
 	concurrency?: number;
 }
@@ -59,6 +61,7 @@ export function useQueueStack(options: QueueOptions): () => QueueContext {
 		// PostgreSQL runs as its own user, which must be able to reach its folder inside.
 		await fsp.chmod(root, 0o711);
 		emulator = await start({ port: 0 });
+		await options.beforeStart?.(emulator);
 		const credential = { accessKey: emulator.accessKey, secretKey: emulator.secretKey, baseUrl: emulator.url };
 		stack = await startQueueStack({
 			runtime,
@@ -78,7 +81,7 @@ export function useQueueStack(options: QueueOptions): () => QueueContext {
 				// Each n8n command costs seconds of start-up: these run side by side.
 				await Promise.all(
 					options.workflows
-						.filter((workflow) => workflow.webhookPath)
+						.filter((workflow) => workflow.webhookPath || workflow.activate)
 						.map((workflow) => activateWorkflow(instance, workflow.id)),
 				);
 			},
