@@ -306,3 +306,25 @@ async function postForCookie(address: string, what: string, payload: object): Pr
 	if (!cookie) throw new Error(`${what} answered 200 but set no n8n-auth cookie`);
 	return cookie.split(';')[0];
 }
+
+/**
+ * The credential's Test button: n8n's `POST /rest/credentials/test` for the example credential
+ * with `data` as its fields. Returns n8n's verdict, `{ status: 'OK' | 'Error', message }`.
+ */
+export async function testCredential(
+	url: string,
+	cookie: string,
+	data: Record<string, string>,
+): Promise<{ status: string; message: string }> {
+	const response = await fetch(`${url}/rest/credentials/test`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', cookie },
+		body: JSON.stringify({
+			credentials: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)', type: 'fileStorageApi', data },
+		}),
+		signal: AbortSignal.timeout(60000),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`credential test answered ${response.status}: ${text}`);
+	return (JSON.parse(text) as { data: { status: string; message: string } }).data;
+}

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { executeWorkflow, importWorkflows, nodeJson, startN8n, tail, useRealN8n, workflowFrom } from './support';
-import { setUpOwner, type RunningN8n } from '../../scripts/real-n8n/n8n';
+import { setUpOwner, testCredential as testCredentialOverRest, type RunningN8n } from '../../scripts/real-n8n/n8n';
 import { start, type Emulator } from '../emulator';
 
 const n8n = useRealN8n({ workflows: [] });
@@ -44,19 +44,8 @@ describe("the credential's Test button", () => {
 		await server?.stop();
 	});
 
-	async function testCredential(data: Record<string, string>) {
-		const response = await fetch(`${server!.url}/rest/credentials/test`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', cookie },
-			body: JSON.stringify({
-				credentials: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)', type: 'fileStorageApi', data },
-			}),
-			signal: AbortSignal.timeout(60000),
-		});
-		const text = await response.text();
-		if (!response.ok) throw new Error(`credential test answered ${response.status}: ${text}`);
-		return (JSON.parse(text) as { data: { status: string; message: string } }).data;
-	}
+	const testCredential = async (data: Record<string, string>) =>
+		await testCredentialOverRest(server!.url, cookie, data);
 
 	it('passes for valid keys against the emulator', async () => {
 		const { credential } = n8n();

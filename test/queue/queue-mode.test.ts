@@ -7,7 +7,7 @@ import * as path from 'node:path';
 
 import { ApiClient } from '../emulator/conformance/client';
 import { EXAMPLE_IDS, exampleWorkflowFiles } from '../../scripts/real-n8n/instance';
-import { login } from '../../scripts/real-n8n/n8n';
+import { login, testCredential as testCredentialOverRest } from '../../scripts/real-n8n/n8n';
 import { killWorker } from '../../scripts/queue/stack';
 import {
 	BUCKET,
@@ -199,18 +199,7 @@ describe('Download in database binary mode', () => {
 
 describe("the credential's Test button, with manual executions offloaded", () => {
 	async function testCredential(context: QueueContext, data: Record<string, string>) {
-		const cookie = await login(context.url, OWNER.email, OWNER.password);
-		const response = await fetch(`${context.url}/rest/credentials/test`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', cookie },
-			body: JSON.stringify({
-				credentials: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)', type: 'fileStorageApi', data },
-			}),
-			signal: AbortSignal.timeout(60000),
-		});
-		const text = await response.text();
-		if (!response.ok) throw new Error(`credential test answered ${response.status}: ${text}`);
-		return (JSON.parse(text) as { data: { status: string; message: string } }).data;
+		return await testCredentialOverRest(context.url, await login(context.url, OWNER.email, OWNER.password), data);
 	}
 
 	it('passes for the right keys and fails for a wrong secret', async () => {
