@@ -131,3 +131,36 @@ describe('the credential Base URL', () => {
 		);
 	});
 });
+
+describe('every error a user can cause says what to do', () => {
+	const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
+	it.each([
+		[
+			'an empty Put Output File in Field',
+			{ resource: 'file', operation: 'download', fileKey: byKey('a'), binaryPropertyName: '={{ "" }}' },
+		],
+		[
+			'Parts that are not a JSON array',
+			{
+				resource: 'multipartUpload',
+				operation: 'complete',
+				uploadId: 'u',
+				key: 'k',
+				partsSource: 'json',
+				partsJson: '{}',
+			},
+		],
+		['an empty Upload ID', { resource: 'multipartUpload', operation: 'cancel', uploadId: '={{ "" }}', key: 'k' }],
+		['a Total Parts of 0', { resource: 'multipartUpload', operation: 'start', key: 'k', totalParts: '={{ 0 }}' }],
+		['an Expires In of 0', { resource: 'file', operation: 'getSignedUrl', fileKey: byKey('a'), expiresIn: '={{ 0 }}' }],
+		['a Page Size of 0', { resource: 'bucket', operation: 'listContents', options: { pageSize: '={{ 0 }}' } }],
+		['a key with a ".." segment', { resource: 'file', operation: 'delete', fileKey: byKey('a/../b') }],
+		['an empty Bucket Name', { resource: 'file', operation: 'delete', fileKey: byKey('a'), bucketName: '={{ "" }}' }],
+	])('%s', async (_name, parameters) => {
+		emulator().resetStats();
+		const result = await runFileStorage(emulator(), parameters as never);
+		expect(result.error?.message).toEqual(expect.any(String));
+		expect(result.error?.description).toMatch(/\w{3,}.*\w{3,}/);
+		expect(Object.values(emulator().stats().requests).reduce((a, b) => a + b, 0)).toBe(0);
+	});
+});

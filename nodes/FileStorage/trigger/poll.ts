@@ -46,7 +46,11 @@ interface TriggerSettings {
 
 function required(ctx: IPollFunctions, name: string, label: string): string {
 	const value = String(ctx.getNodeParameter(name, '') ?? '').trim();
-	if (!value) throw new NodeOperationError(ctx.getNode(), `The parameter '${label}' is empty`);
+	if (!value) {
+		throw new NodeOperationError(ctx.getNode(), `The parameter '${label}' is empty`, {
+			description: `Enter the ${label} of the bucket to watch.`,
+		});
+	}
 	return value;
 }
 

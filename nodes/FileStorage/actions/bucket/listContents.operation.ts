@@ -89,6 +89,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			`Page Size must be a whole number from 1 to ${MAX_PAGE_SIZE} (got ${pageSize})`,
 			{
 				itemIndex,
+				description: `Set Page Size to at most ${MAX_PAGE_SIZE}, or remove the option to use ${MAX_PAGE_SIZE}.`,
 			},
 		);
 	}

@@ -35,7 +35,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const key = readFileKey(this, itemIndex);
 	const field = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim();
 	if (!field) {
-		throw new NodeOperationError(this.getNode(), "The parameter 'Put Output File in Field' is empty", { itemIndex });
+		throw new NodeOperationError(this.getNode(), "The parameter 'Put Output File in Field' is empty", {
+			itemIndex,
+			description: "Enter the name of the output binary field that receives the file, usually 'data'.",
+		});
 	}
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const fileName = String(options.fileName || fileNameOf(key));

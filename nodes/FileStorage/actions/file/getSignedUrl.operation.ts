@@ -35,6 +35,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			`Expires In must be a whole number of seconds from 1 to ${MAX_EXPIRY_SECONDS} (got ${expiresIn})`,
 			{
 				itemIndex,
+				description: `Set Expires In to how long the link should work, in seconds: at most ${MAX_EXPIRY_SECONDS} (7 days).`,
 			},
 		);
 	}

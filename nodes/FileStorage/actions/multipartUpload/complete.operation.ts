@@ -38,6 +38,8 @@ export const description: INodeProperties[] = [
 	optionsCollection(showFor('complete').show),
 ];
 
+const PARTS_JSON_HINT = 'Enter a JSON array such as [{ "partNumber": 1, "ETag": "\\"…\\"" }].';
+
 function toPart(raw: unknown): UploadedPart | string {
 	if (!raw || typeof raw !== 'object') return 'is not an object';
 	const entry = raw as IDataObject;
@@ -84,13 +86,16 @@ function partsFromJson(ctx: IExecuteFunctions, itemIndex: number): UploadedPart[
 				`The parameter 'Parts' is not valid JSON: ${(error as Error).message}`,
 				{
 					itemIndex,
-					description: 'Enter a JSON array such as [{ "partNumber": 1, "ETag": "\\"…\\"" }].',
+					description: PARTS_JSON_HINT,
 				},
 			);
 		}
 	}
 	if (!Array.isArray(list)) {
-		throw new NodeOperationError(ctx.getNode(), "The parameter 'Parts' must be a JSON array", { itemIndex });
+		throw new NodeOperationError(ctx.getNode(), "The parameter 'Parts' must be a JSON array", {
+			itemIndex,
+			description: PARTS_JSON_HINT,
+		});
 	}
 	return collectParts(ctx, itemIndex, list, "the parameter 'Parts'");
 }

@@ -50,7 +50,10 @@ export function totalPartsField(operation: string): INodeProperties {
 export function readText(ctx: IExecuteFunctions, itemIndex: number, name: string, label: string): string {
 	const value = String(ctx.getNodeParameter(name, itemIndex, '') ?? '').trim();
 	if (!value) {
-		throw new NodeOperationError(ctx.getNode(), `The parameter '${label}' is empty`, { itemIndex });
+		throw new NodeOperationError(ctx.getNode(), `The parameter '${label}' is empty`, {
+			itemIndex,
+			description: `Enter the ${label} that Start returned, e.g. with the expression {{ $json.uploadId }}.`,
+		});
 	}
 	return value;
 }
@@ -70,6 +73,7 @@ export function readWholeNumber(
 	if (!Number.isInteger(value) || value < 1 || value > max) {
 		throw new NodeOperationError(ctx.getNode(), `${label} must be a whole number from 1 to ${max} (got ${value})`, {
 			itemIndex,
+			description: `Set ${label} to a whole number from 1 to ${max}; an expression must give a number.`,
 		});
 	}
 	return value;
