@@ -14,7 +14,7 @@ export class FileStorageTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle:
-			'={{"Watch " + $parameter["bucketName"] + ($parameter["folder"] && $parameter["folder"].value ? "/" + $parameter["folder"].value : "")}}',
+			'={{ (function (folder) { return "Watch " + $parameter["bucketName"] + (folder ? "/" + folder : ""); })(typeof $parameter["folder"] === "object" && $parameter["folder"] !== null ? $parameter["folder"].value : $parameter["folder"]) }}',
 		description: 'Starts the workflow when files are created, updated or deleted in a File Storage API bucket',
 		defaults: { name: 'File Storage Trigger' },
 		polling: true,

@@ -140,6 +140,8 @@ it('offers Upload and Multipart Upload for a file', async () => {
 });
 
 it('offers List Contents for a bucket', async () => {
+	await page.goto(`${stack!.editorUrl}/workflow/${EXAMPLE_IDS.list}`);
+	await page.locator(canvasNode('List bucket contents')).getByText('List Contents: Bucket', { exact: true }).waitFor();
 	await openNode(EXAMPLE_IDS.list, 'List bucket contents');
 	const operation = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"] input');
 	await expect(operation.inputValue()).resolves.toBe('List Contents');
@@ -180,6 +182,7 @@ it("lists File Storage Trigger among the triggers of a new workflow's first step
 
 it('shows the trigger panel with its parameters', async () => {
 	await page.goto(`${stack!.editorUrl}/workflow/${TRIGGER_EXAMPLE_ID}`);
+	await page.locator(canvasNode('New file in inbox')).getByText('Watch my-bucket/inbox/', { exact: true }).waitFor();
 	await page.dblclick(canvasNode('New file in inbox'));
 	const ndv = page.locator('[data-test-id="ndv"]');
 	await ndv.locator('[data-test-id="parameter-input-watchFor"]').waitFor();
