@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 
-import { ApiClient } from '../emulator/conformance/client';
+import { emulatorClient } from '../emulator/conformance/client';
 import { EXAMPLE_IDS, exampleWorkflowFiles } from '../../scripts/real-n8n/instance';
 import { login, testCredential as testCredentialOverRest } from '../../scripts/real-n8n/n8n';
 import { killWorker } from '../../scripts/queue/stack';
@@ -54,7 +54,7 @@ const queue = useQueueStack({
 		{ file: path.join(__dirname, 'workflows', 'trigger-emit-existing.json'), id: 'fsQueueTrigger01', activate: true },
 	],
 	beforeStart: async (emulator) => {
-		const response = await apiOf(emulator).upload(WAITING_KEY, WAITING_BODY, {
+		const response = await emulatorClient(emulator).upload(WAITING_KEY, WAITING_BODY, {
 			contentType: 'application/octet-stream',
 		});
 		if (response.status !== 200) throw new Error(`seeding ${WAITING_KEY} failed: HTTP ${response.status}`);
@@ -66,19 +66,10 @@ const WAITING_BODY = randomBytes(3 * MIB + 5);
 
 jest.setTimeout(300000);
 
-/** A client of the emulator's API, to put objects there directly (not through n8n). */
-function apiOf(emulator: QueueContext['emulator']): ApiClient {
-	return new ApiClient({
-		baseUrl: emulator.url,
-		credentials: { accessKey: emulator.accessKey, secretKey: emulator.secretKey },
-		bucket: BUCKET.name,
-		region: BUCKET.region,
-		checkContract: false,
-	});
-}
-
 async function seedObject(context: QueueContext, key: string, body: Buffer): Promise<void> {
-	const response = await apiOf(context.emulator).upload(key, body, { contentType: 'application/octet-stream' });
+	const response = await emulatorClient(context.emulator).upload(key, body, {
+		contentType: 'application/octet-stream',
+	});
 	if (response.status !== 200) throw new Error(`seeding ${key} failed: HTTP ${response.status}`);
 }
 

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { ApiClient } from '../emulator/conformance/client';
+import { ApiClient, emulatorClient } from '../emulator/conformance/client';
 import type { Emulator } from '../emulator';
 import { runPoll, type RunPollOptions, type RunPollResult } from '../harness';
 import { BUCKET, credentialsFor } from '../node/support';
@@ -9,13 +9,7 @@ export { BUCKET, useEmulator } from '../node/support';
 
 /** A plain API client (not the node) to change the bucket between polls. */
 export function apiFor(emulator: Emulator): ApiClient {
-	return new ApiClient({
-		baseUrl: emulator.url,
-		credentials: { accessKey: emulator.accessKey, secretKey: emulator.secretKey },
-		bucket: BUCKET.bucketName,
-		region: BUCKET.region,
-		checkContract: false,
-	});
+	return emulatorClient(emulator, BUCKET.bucketName, BUCKET.region);
 }
 
 export async function put(
