@@ -21,9 +21,11 @@ export interface NetworkSettings {
 
 const MIB = 1024 * 1024;
 /**
- * What one connection may read ahead of its rate: 100 ms of it (at least 64 KiB). A pause lasts
- * until a quarter of that is back, so the cap is kept with a few timers per second, and a timer
- * that fires late under load is made up from the bucket instead of lowering the rate.
+ * The bucket holds at most 100 ms of the rate (at least 64 KiB): a pause lasts until a quarter of
+ * that is back, so the cap is kept with a few timers per second, and a timer that fires late under
+ * load is made up from the bucket instead of lowering the rate. Each body starts with an empty
+ * bucket: a new or idle TCP connection starts slow, it never opens with a burst, so reads never
+ * get ahead of the rate counted from a body's first byte.
  */
 const BURST_SECONDS = 0.1;
 const MIN_BURST = 64 * 1024;
@@ -31,7 +33,8 @@ const MIN_BURST = 64 * 1024;
 interface Connection {
 	delayed: boolean;
 	tokens: number;
-	refilledAt: number;
+	/** performance.now() of the last refill; undefined until the current body's first bytes. */
+	refilledAt: number | undefined;
 	paused: boolean;
 	timer: NodeJS.Timeout | undefined;
 	/** Resumes reading for the request now on the connection, if it asked for data meanwhile. */
@@ -64,7 +67,7 @@ export class Network {
 		const socket = req.socket;
 		let conn = this.connections.get(socket);
 		if (!conn) {
-			conn = { delayed: false, tokens: 0, refilledAt: 0, paused: false, timer: undefined, resume: undefined };
+			conn = { delayed: false, tokens: 0, refilledAt: undefined, paused: false, timer: undefined, resume: undefined };
 			this.connections.set(socket, conn);
 			this.stats.connectionOpened();
 			const c = conn;
@@ -91,6 +94,7 @@ export class Network {
 		const push = req.push.bind(req);
 		const read = req._read.bind(req);
 		let wantsData = false;
+		conn.refilledAt = undefined;
 		conn.resume = () => {
 			// Between requests the socket must read again, or the next request's head never arrives.
 			if (req.complete) return void req.socket.resume();
@@ -115,9 +119,8 @@ export class Network {
 		if (rate <= 0) return;
 		const burst = Math.max(MIN_BURST, rate * BURST_SECONDS);
 		const now = performance.now();
-		// A connection's first bytes find a full bucket, as a fresh TCP window would.
 		conn.tokens =
-			conn.refilledAt === 0 ? burst : Math.min(burst, conn.tokens + ((now - conn.refilledAt) / 1000) * rate);
+			conn.refilledAt === undefined ? 0 : Math.min(burst, conn.tokens + ((now - conn.refilledAt) / 1000) * rate);
 		conn.refilledAt = now;
 		conn.tokens -= bytes;
 		if (conn.tokens >= 0 || conn.paused) return;
