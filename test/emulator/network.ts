@@ -74,7 +74,8 @@ export class Network {
 			socket.once('close', () => clearTimeout(c.timer));
 		}
 		this.stats.requestServed();
-		this.throttle(req, conn);
+		// Without a cap the request is left exactly as Node made it (the loopback figures stay comparable).
+		if (this.settings.connectionRateMiBps > 0) this.throttle(req, conn);
 		if (!conn.delayed && this.settings.connectionDelayMs > 0) {
 			conn.delayed = true;
 			this.stats.connectionDelayed();
