@@ -20,6 +20,8 @@ Local File Storage API v1 emulator (development and tests only).
   --min-part-size <bytes>   minimum size of every multipart part but the last (default ${DEFAULTS.minPartSize})
   --max-body-bytes <bytes>  larger request bodies get 413 (default ${DEFAULTS.maxBodyBytes})
   --latency <ms>            delay added before every API response (default 0)
+  --connection-delay <ms>   delay before the first request of each new connection is read (default 0)
+  --connection-rate <MiB/s> cap on how fast one connection's request bodies are read; 0 = none (default 0)
   --etags <md5|random>      part ETags: md5 of the bytes, or random without hashing (default ${DEFAULTS.etags})
   --fault <spec>            inject faults; repeatable. <spec> is
                             <op>:<kind>[:p=<0..1>][:nth=1,3][:times=N][:seed=N][:parts=1,2]
@@ -91,6 +93,15 @@ export function parseArgs(argv: string[]): EmulatorOptions | 'help' {
 				break;
 			case '--latency':
 				options.latencyMs = integer(flag, value);
+				break;
+			case '--connection-delay':
+				options.connectionDelayMs = integer(flag, value);
+				break;
+			case '--connection-rate':
+				if (!/^\d+(\.\d+)?$/.test(value)) {
+					throw new UsageError(`${flag} needs MiB/s as a non-negative number, got "${value}"`);
+				}
+				options.connectionRateMiBps = Number(value);
 				break;
 			case '--etags':
 				if (value !== 'md5' && value !== 'random') throw new UsageError(`--etags needs md5 or random, got "${value}"`);

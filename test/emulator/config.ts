@@ -13,6 +13,8 @@ export const DEFAULTS = {
 	/** One part may be 5 GiB (spec §4); the form around it needs a little more. */
 	maxBodyBytes: 5 * 1024 * 1024 * 1024 + 1024 * 1024,
 	latencyMs: 0,
+	connectionDelayMs: 0,
+	connectionRateMiBps: 0,
 	etags: 'md5' as EtagMode,
 } as const;
 
@@ -41,6 +43,8 @@ export interface ResolvedConfig {
 	minPartSize: number;
 	maxBodyBytes: number;
 	latencyMs: number;
+	connectionDelayMs: number;
+	connectionRateMiBps: number;
 	faults: FaultRule[];
 	etags: EtagMode;
 	now: () => number;
@@ -63,11 +67,20 @@ export function resolveConfig(options: EmulatorOptions = {}): ResolvedConfig {
 		minPartSize: options.minPartSize ?? DEFAULTS.minPartSize,
 		maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
 		latencyMs: options.latencyMs ?? DEFAULTS.latencyMs,
+		connectionDelayMs: options.connectionDelayMs ?? DEFAULTS.connectionDelayMs,
+		connectionRateMiBps: options.connectionRateMiBps ?? DEFAULTS.connectionRateMiBps,
 		faults: options.faults ?? [],
 		etags: options.etags ?? DEFAULTS.etags,
 		now: options.now ?? Date.now,
 	};
-	const nonNegative: Array<keyof ResolvedConfig> = ['port', 'clockToleranceSeconds', 'minPartSize', 'latencyMs'];
+	const nonNegative: Array<keyof ResolvedConfig> = [
+		'port',
+		'clockToleranceSeconds',
+		'minPartSize',
+		'latencyMs',
+		'connectionDelayMs',
+		'connectionRateMiBps',
+	];
 	for (const name of nonNegative) {
 		const value = config[name] as number;
 		if (!Number.isFinite(value) || value < 0) throw new Error(`invalid ${name}: ${value}`);

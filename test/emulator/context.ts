@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResolvedConfig } from './config';
 import type { FaultInjector } from './faults';
 import type { TempDir } from './fsutil';
+import type { Network } from './network';
 import type { ParsedTarget } from './query';
 import type { StatsRecorder } from './stats';
 import type { ObjectStore } from './storage';
@@ -19,6 +20,7 @@ export interface ServerContext {
 	stats: StatsRecorder;
 	faults: FaultInjector;
 	latencyMs: number;
+	network: Network;
 }
 
 export interface RouteRequest {

@@ -9,6 +9,7 @@ import { resolveConfig, type ResolvedConfig } from './config';
 import type { ServerContext } from './context';
 import { FaultInjector } from './faults';
 import { readJson, TempDir } from './fsutil';
+import { Network, setNetworkProfile } from './network';
 import { openUploads } from './routes/hooks';
 import { createRequestHandler } from './server';
 import { StatsRecorder } from './stats';
@@ -105,15 +106,21 @@ async function run(config: ResolvedConfig, dataDir: string, cleanupData: () => P
 
 	const faults = new FaultInjector();
 	faults.set(config.faults);
+	const stats = new StatsRecorder();
+	const network = new Network(
+		{ connectionDelayMs: config.connectionDelayMs, connectionRateMiBps: config.connectionRateMiBps },
+		stats,
+	);
 	const ctx: ServerContext = {
 		config,
 		baseUrl: '',
 		objects,
 		uploads,
 		tmp,
-		stats: new StatsRecorder(),
+		stats,
 		faults,
 		latencyMs: config.latencyMs,
+		network,
 	};
 
 	const inFlight = new Set<Promise<void>>();
@@ -169,10 +176,8 @@ async function run(config: ResolvedConfig, dataDir: string, cleanupData: () => P
 		stats: () => ctx.stats.snapshot(uploads.openCount),
 		resetStats: () => ctx.stats.reset(),
 		setFaults: (rules) => faults.set(rules),
-		setLatency: (ms) => {
-			if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`invalid latency ${ms}`);
-			ctx.latencyMs = ms;
-		},
+		setLatency: (ms) => setNetworkProfile(ctx, { latencyMs: ms }),
+		setNetworkProfile: (profile) => setNetworkProfile(ctx, profile),
 		listOpenUploads: () => openUploads(ctx),
 		readObject: async (bucket, region, key) => {
 			if (!objects.hasBucket(bucket, region)) return undefined;

@@ -120,6 +120,8 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
 	const method = req.method ?? '';
 	const target = parseTarget(req.url ?? '');
 	if (isHookPath(target.path)) return handleHook(ctx, req, res, target.path);
+	// The far-service profile: a new connection's handshake, then its rate cap on the body.
+	if (!(await ctx.network.admit(req))) return;
 
 	// The emulator's clock (skewable for tests) is the one its answers carry, as a real server's would.
 	res.setHeader('Date', new Date(ctx.config.now()).toUTCString());

@@ -1,7 +1,11 @@
-import { OPERATIONS, type EmulatorStats, type Operation } from './types';
+import { OPERATIONS, type ConnectionStats, type EmulatorStats, type Operation } from './types';
 
 function zeroRequests(): Record<Operation, number> {
 	return Object.fromEntries(OPERATIONS.map((op) => [op, 0])) as Record<Operation, number>;
+}
+
+function zeroConnections(): ConnectionStats {
+	return { opened: 0, requests: 0, delayed: 0, throttlePauses: 0, throttledMs: 0 };
 }
 
 /** What the server saw, for tests to assert on without reading its files. */
@@ -13,6 +17,7 @@ export class StatsRecorder {
 	private currentPartUploads = 0;
 	private maxConcurrentPartUploads = 0;
 	private lastCdnAcceptEncoding: string | null = null;
+	private connections = zeroConnections();
 
 	request(op: Operation): void {
 		this.requests[op]++;
@@ -25,6 +30,23 @@ export class StatsRecorder {
 	/** What a client asked the CDN for, so tests can check it asks for what it can decode. */
 	cdnRequest(acceptEncoding: string | undefined): void {
 		this.lastCdnAcceptEncoding = acceptEncoding ?? null;
+	}
+
+	connectionOpened(): void {
+		this.connections.opened++;
+	}
+
+	requestServed(): void {
+		this.connections.requests++;
+	}
+
+	connectionDelayed(): void {
+		this.connections.delayed++;
+	}
+
+	throttled(ms: number): void {
+		this.connections.throttlePauses++;
+		this.connections.throttledMs += ms;
 	}
 
 	fault(): void {
@@ -55,6 +77,7 @@ export class StatsRecorder {
 		this.authFailures = 0;
 		this.maxConcurrentPartUploads = this.currentPartUploads;
 		this.lastCdnAcceptEncoding = null;
+		this.connections = zeroConnections();
 	}
 
 	snapshot(openMultipartUploads: number): EmulatorStats {
@@ -67,6 +90,7 @@ export class StatsRecorder {
 			openMultipartUploads,
 			authFailures: this.authFailures,
 			lastCdnAcceptEncoding: this.lastCdnAcceptEncoding,
+			connections: { ...this.connections },
 		};
 	}
 }

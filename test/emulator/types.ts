@@ -69,6 +69,9 @@ export interface EmulatorOptions {
 	minPartSize?: number;
 	maxBodyBytes?: number;
 	latencyMs?: number;
+	/** See NetworkProfile. */
+	connectionDelayMs?: number;
+	connectionRateMiBps?: number;
 	faults?: FaultRule[];
 	/**
 	 * How part ETags are made: `md5` (default) is `"` + md5 hex of the part + `"`; `random` is
@@ -90,6 +93,30 @@ export interface EmulatorStats {
 	authFailures: number;
 	/** The Accept-Encoding header of the last CDN request; null when it had none (or none came yet). */
 	lastCdnAcceptEncoding: string | null;
+	connections: ConnectionStats;
+}
+
+/** TCP connections as the far-service profile sees them; test hooks aside. */
+export interface ConnectionStats {
+	/** Connections that carried at least one API or CDN request. */
+	opened: number;
+	/** API and CDN requests over them: `requests / opened` is the reuse a client achieved. */
+	requests: number;
+	/** Connections that waited the connection delay (each new one, while a delay is set). */
+	delayed: number;
+	/** Times the rate cap paused a connection's reading, and the pauses' scheduled total in ms. */
+	throttlePauses: number;
+	throttledMs: number;
+}
+
+/** The far-service profile, changeable while running. */
+export interface NetworkProfile {
+	/** Delay before every API and CDN answer. */
+	latencyMs?: number;
+	/** Delay before the first request of each new TCP connection is read (a handshake). */
+	connectionDelayMs?: number;
+	/** Cap on the rate one connection's request bodies are read at, MiB/s; 0 is no cap. */
+	connectionRateMiBps?: number;
 }
 
 export interface OpenUploadInfo {
@@ -118,6 +145,8 @@ export interface Emulator {
 	resetStats(): void;
 	setFaults(rules: FaultRule[]): void;
 	setLatency(ms: number): void;
+	/** Change any of latency, connection delay and rate cap; the others stay. */
+	setNetworkProfile(profile: NetworkProfile): void;
 	listOpenUploads(): OpenUploadInfo[];
 	readObject(bucket: string, region: string, key: string): Promise<StoredObject | undefined>;
 	objectSha256(bucket: string, region: string, key: string): Promise<string | undefined>;

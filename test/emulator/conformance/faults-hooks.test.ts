@@ -171,6 +171,13 @@ describe('HTTP test hooks', () => {
 			openMultipartUploads: r.emu.stats().openMultipartUploads,
 			authFailures: expect.any(Number),
 			lastCdnAcceptEncoding: null,
+			connections: {
+				opened: expect.any(Number),
+				requests: expect.any(Number),
+				delayed: 0,
+				throttlePauses: 0,
+				throttledMs: 0,
+			},
 			openUploads: expect.arrayContaining([{ uploadId, bucket: 'my-bucket', region: 'us-east-1', key, parts: [3] }]),
 		});
 		await r.api.cancel(uploadId, key);

@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from '../context';
 import { validateFaultRule } from '../faults';
 import { readJsonBody, sendJson, type Reply } from '../http';
-import type { FaultRule, OpenUploadInfo } from '../types';
+import { setNetworkProfile } from '../network';
+import type { FaultRule, NetworkProfile, OpenUploadInfo } from '../types';
 
 /**
  * Test hooks under `/_emulator/`, for processes that cannot call the in-process API (a real n8n
@@ -54,6 +55,20 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
 		}
 		ctx.faults.set(faults);
 		if (latencyMs !== undefined) ctx.latencyMs = latencyMs;
+		return { status: 200, body: { ok: true } };
+	}
+	if (req.method === 'POST' && path === '/_emulator/network') {
+		const body = await readJsonBody(req, res, 1 << 20);
+		if (!body.ok) return { status: 400, body: { error: 'Invalid network profile', message: body.reason } };
+		try {
+			const profile = body.value as NetworkProfile | null;
+			if (!profile || typeof profile !== 'object' || Array.isArray(profile)) {
+				throw new Error('body must be { "latencyMs"?, "connectionDelayMs"?, "connectionRateMiBps"? }');
+			}
+			setNetworkProfile(ctx, profile);
+		} catch (err) {
+			return { status: 400, body: { error: 'Invalid network profile', message: (err as Error).message } };
+		}
 		return { status: 200, body: { ok: true } };
 	}
 	return { status: 404, body: { error: 'Resource not found', message: `No test hook ${req.method} ${path}` } };
