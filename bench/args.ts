@@ -1,7 +1,9 @@
 /** Command-line flags of `npm run bench -- ...`. */
 
-export const SCENARIOS = ['throughput', 'sweep', 'latency', 'single', 'list', 'real-n8n'] as const;
-export type ScenarioName = (typeof SCENARIOS)[number];
+export const SCENARIOS = ['throughput', 'sweep', 'latency', 'connections', 'single', 'list', 'real-n8n'] as const;
+/** Asked for by name only (`--only scale`): too long and too much disk for every run. */
+export const EXTRA_SCENARIOS = ['scale'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number] | (typeof EXTRA_SCENARIOS)[number];
 
 export interface BenchOptions {
 	/** Bytes of the large file (ceiling, multipart, automatic switch, real n8n). */
@@ -16,6 +18,10 @@ export interface BenchOptions {
 	listEntries: number;
 	/** Delay the emulator adds before every answer in the latency scenario. */
 	latencyMs: number;
+	/** The large file of the scale scenario (real n8n, next to a run of --size). */
+	scaleSize: number;
+	/** The far profile of the connections scenario. */
+	far: { latencyMs: number; connectionDelayMs: number; connectionRateMiBps: number };
 	only: Set<ScenarioName>;
 	/** Where the report goes; undefined: print only. */
 	out: string | undefined;
@@ -36,7 +42,12 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --single-size <n>[..]    file of the Single Upload scenario (default 50MB)
   --list-entries <n>       entries listed by List Contents, Return All (default 10000)
   --latency-ms <n>         delay per request in the latency scenario (default 20)
-  --only <a,b>             scenarios: ${SCENARIOS.join(', ')} (default all)
+  --far <l,d,r>            connections scenario: latency ms, delay per new connection ms, MiB/s per
+                           connection (0: no cap) (default 40,80,16)
+  --only <a,b>             scenarios: ${SCENARIOS.join(', ')} (default all);
+                           also scale: --scale-size and --size through real n8n (needs about
+                           3 × --scale-size of free disk while it runs; not part of the default)
+  --scale-size <n>[..]     large file of the scale scenario (default 10GiB)
   --out <file>             report file (default BENCHMARKS.md; --no-write prints only)
   --no-write               do not write the report
   --etags <random|md5>     part ETags of the emulator (default random: no hashing on this machine)
@@ -79,6 +90,8 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 		singleSize: 50e6,
 		listEntries: 10_000,
 		latencyMs: 20,
+		scaleSize: 10 * 1024 ** 3,
+		far: { latencyMs: 40, connectionDelayMs: 80, connectionRateMiBps: 16 },
 		only: new Set(SCENARIOS),
 		out: 'BENCHMARKS.md',
 		profile: undefined,
@@ -99,6 +112,9 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 			case '--size':
 				options.size = parseSize(value());
 				break;
+			case '--scale-size':
+				options.scaleSize = parseSize(value());
+				break;
 			case '--sweep-size':
 				options.sweepSize = parseSize(value());
 				break;
@@ -117,14 +133,22 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 			case '--latency-ms':
 				options.latencyMs = positiveInt(flag, value());
 				break;
+			case '--far': {
+				const parts = value().split(',');
+				if (parts.length !== 3 || parts.some((p) => !/^\d+$/.test(p.trim())))
+					throw new Error('--far needs three whole numbers: latency ms, connection delay ms, MiB/s per connection');
+				const [latencyMs, connectionDelayMs, connectionRateMiBps] = parts.map(Number);
+				options.far = { latencyMs, connectionDelayMs, connectionRateMiBps };
+				break;
+			}
 			case '--only': {
 				const names = value()
 					.split(',')
 					.map((s) => s.trim())
 					.filter(Boolean);
+				const known: readonly string[] = [...SCENARIOS, ...EXTRA_SCENARIOS];
 				for (const name of names) {
-					if (!(SCENARIOS as readonly string[]).includes(name))
-						throw new Error(`unknown scenario "${name}"; known: ${SCENARIOS.join(', ')}`);
+					if (!known.includes(name)) throw new Error(`unknown scenario "${name}"; known: ${known.join(', ')}`);
 				}
 				options.only = new Set(names as ScenarioName[]);
 				break;

@@ -3,7 +3,7 @@
  * The parent talks to it over the IPC channel: each message `{ id, cmd, ... }` gets one
  * reply `{ id, ok, value | error }`.
  */
-import type { Emulator, EmulatorOptions } from '../test/emulator';
+import type { Emulator, EmulatorOptions, NetworkProfile } from '../test/emulator';
 
 import { procStatus } from './memory';
 
@@ -12,6 +12,7 @@ type Command =
 	| { id: number; cmd: 'stats' }
 	| { id: number; cmd: 'resetStats' }
 	| { id: number; cmd: 'setLatency'; ms: number }
+	| { id: number; cmd: 'setNetworkProfile'; profile: NetworkProfile }
 	| { id: number; cmd: 'sha256'; bucket: string; region: string; key: string }
 	| { id: number; cmd: 'stop' };
 
@@ -29,6 +30,9 @@ async function handle(emulator: Emulator, message: Command): Promise<unknown> {
 			return true;
 		case 'setLatency':
 			emulator.setLatency(message.ms);
+			return true;
+		case 'setNetworkProfile':
+			emulator.setNetworkProfile(message.profile);
 			return true;
 		case 'sha256':
 			return await emulator.objectSha256(message.bucket, message.region, message.key);

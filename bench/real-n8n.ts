@@ -52,7 +52,7 @@ function title(runtime?: InstalledRuntime): string {
 }
 
 /** Read file → this node (Multipart Upload at its defaults), or → No Operation for the control. */
-function workflow(id: string, filePath: string, upload: boolean): object {
+export function workflow(id: string, filePath: string, upload: boolean): object {
 	const last = upload
 		? {
 				id: `${id}-3`,
@@ -112,11 +112,13 @@ function workflow(id: string, filePath: string, upload: boolean): object {
 }
 
 /** `n8n execute` spawned here rather than through the helpers, to sample the process's RSS while it runs. */
-async function execute(
+export async function execute(
 	instance: N8nInstance,
 	emulator: EmulatorProcess,
 	id: string,
 	profileDir: string | undefined,
+	/** Called with the n8n process's pid once it runs (the scale scenario watches its memory). */
+	onStarted?: (pid: number) => void,
 ): Promise<Execution> {
 	const emulatorCpuBefore = await emulator.cpuSeconds();
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
@@ -140,6 +142,7 @@ async function execute(
 	);
 	const sampler = new RssSampler(child.pid as number);
 	sampler.start();
+	onStarted?.(child.pid as number);
 	let stdout = '';
 	let stderr = '';
 	child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
@@ -197,6 +200,49 @@ async function inProcess(emulator: EmulatorProcess, filePath: string, size: numb
 	return run;
 }
 
+export interface N8nSetUp {
+	instance: N8nInstance;
+	runtime: InstalledRuntime;
+	/** The folder n8n may read files from. */
+	files: string;
+}
+
+/**
+ * A real n8n user folder under `dir`: filesystem binary mode with its store in `dir/binary-data`
+ * (so a run's binary copy can be deleted), this build linked as an installed package, and the
+ * emulator's credential imported.
+ */
+export async function setUpN8n(emulator: EmulatorProcess, dir: string): Promise<N8nSetUp | { skipped: string }> {
+	const runtime = installedRuntime(profileByName('current'));
+	if (!runtime) {
+		return {
+			skipped: `real n8n not installed (run \`${INSTALL}\`, ~10 min, then \`npm run bench -- --only real-n8n\`)`,
+		};
+	}
+	const userFolder = join(dir, 'n8n-user');
+	const files = join(dir, 'n8n-files');
+	mkdirSync(files, { recursive: true });
+	const instance: N8nInstance = {
+		runtime,
+		userFolder,
+		env: {
+			N8N_RESTRICT_FILE_ACCESS_TO: files,
+			N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
+			N8N_BINARY_DATA_STORAGE_PATH: binaryStore(dir),
+		},
+	};
+	// The same build the other scenarios measured (see main.ts), as a user's installed package.
+	await linkPackage(userFolder, process.env.BENCH_PACKAGE_DIR ?? undefined);
+	const { info } = emulator;
+	await importCredential(instance, { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url });
+	return { instance, runtime, files };
+}
+
+/** Where n8n keeps the binary copies Read Files from Disk makes. */
+export function binaryStore(dir: string): string {
+	return join(dir, 'binary-data');
+}
+
 export async function realN8nRow(
 	emulator: EmulatorProcess,
 	dir: string,
@@ -205,9 +251,9 @@ export async function realN8nRow(
 	log: (line: string) => void,
 	profileDir?: string,
 ): Promise<RealN8nResult> {
-	const runtime = installedRuntime(profileByName('current'));
-	if (!runtime) {
-		const reason = `real n8n not installed (run \`${INSTALL}\`, ~10 min, then \`npm run bench -- --only real-n8n\`)`;
+	const setUp = await setUpN8n(emulator, dir);
+	if ('skipped' in setUp) {
+		const reason = setUp.skipped;
 		log(`  skipped: ${reason}`);
 		return {
 			skipped: reason,
@@ -218,18 +264,7 @@ export async function realN8nRow(
 			},
 		};
 	}
-	const userFolder = join(dir, 'n8n-user');
-	const files = join(dir, 'n8n-files');
-	mkdirSync(files, { recursive: true });
-	const instance: N8nInstance = {
-		runtime,
-		userFolder,
-		env: { N8N_RESTRICT_FILE_ACCESS_TO: files, N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' },
-	};
-	// The same build the other scenarios measured (see main.ts), as a user's installed package.
-	await linkPackage(userFolder, process.env.BENCH_PACKAGE_DIR ?? undefined);
-	const { info } = emulator;
-	await importCredential(instance, { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url });
+	const { instance, files, runtime } = setUp;
 	const large = join(files, 'large.bin');
 	const settleDisk = () => spawnSync('sync');
 	writeRandomFile(large, size);

@@ -9,6 +9,7 @@ import type { BenchOptions } from './args';
 import type { ListConfig } from './list';
 import type { RealN8nResult } from './real-n8n';
 import type { Config } from './runner';
+import { scaleSection } from './scale';
 import { fmt } from './stats';
 import { renderTable, type Table } from './table';
 import { DEFAULT_ID, DEFAULTS, memoryBound, type Summary } from './throughput';
@@ -105,6 +106,7 @@ export function renderReport(report: ReportInput): string {
 		'',
 		...targets(report),
 		'',
+		...scaleSection(),
 		...(findings ? [findings, ''] : []),
 	].join('\n');
 }
