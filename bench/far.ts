@@ -67,7 +67,9 @@ function parallelOf(config: Config): number {
 
 /** What the network lets a configuration reach in a round whose loopback ceiling was `ceiling` MiB/s. */
 export function limitOf(config: Config, profile: FarProfile, ceiling: number): number {
-	return Math.min(parallelOf(config) * profile.connectionRateMiBps, ceiling);
+	// No cap (0): only the loopback ceiling limits.
+	const cap = profile.connectionRateMiBps || Infinity;
+	return Math.min(parallelOf(config) * cap, ceiling);
 }
 
 function farSummaries(
@@ -289,7 +291,7 @@ export function farChart(far: FarResult): string | undefined {
 		})),
 		reference: {
 			name: 'limit',
-			values: parallelisms.map((n) => Math.min(n * cap, ceiling?.rate ?? Infinity)),
+			values: parallelisms.map((n) => Math.min(n * (cap || Infinity), ceiling?.rate ?? Infinity)),
 		},
 		mark: {
 			series: `Part Size ${DEFAULTS.partSizeMiB} MiB`,

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 
 import { parseArgs, USAGE, type BenchOptions, type ScenarioName } from './args';
 import { EmulatorProcess, profileChildrenInto } from './children';
+import { connectionConfigs, connectionsTable, runConnections } from './connections';
 import { curlVersion } from './curl';
 import { writeRandomFile } from './data';
 import { FAR_CHART, farTables, runFar } from './far';
@@ -18,6 +19,7 @@ import { realN8nRow } from './real-n8n';
 import { olderNode, restartOnCurrentNode } from './runtime';
 import { renderReport, type ReportInput } from './report';
 import { runRounds, verified, type InputFile } from './runner';
+import { runScale, writeScaleSection } from './scale';
 import { singleConfigs, singleTable } from './single';
 import { fmt } from './stats';
 import { renderTable, type Table } from './table';
@@ -132,6 +134,18 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 			report.far = far;
 			farTables(far).forEach(print);
 		}
+		if (options.only.has('connections')) {
+			const file = makeInput(dir, 'connections.bin', options.sweepSize);
+			const configs = connectionConfigs();
+			const { latencyMs, connectionDelayMs, connectionRateMiBps } = options.far;
+			log(
+				`\nfar service (${latencyMs} ms per answer, ${connectionDelayMs} ms per new connection, ${connectionRateMiBps || 'no'} MiB/s cap per connection), ` +
+					`${fmt.size(options.sweepSize)}: ${configs.length} configurations × ${options.runs} rounds`,
+			);
+			const results = await runConnections(configs, file, emulator, options.far, options.runs, log);
+			print(connectionsTable(results, options.sweepSize, options.runs, options.far));
+			rmSync(file.path, { force: true });
+		}
 		if (options.only.has('single')) {
 			const file = makeInput(dir, 'single.bin', options.singleSize);
 			const configs = singleConfigs();
@@ -161,6 +175,13 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 			);
 			report.realN8n = row;
 			print(row.table);
+		}
+		if (options.only.has('scale')) {
+			log(`\nscale: ${fmt.size(options.size)} and ${fmt.size(options.scaleSize)} through real n8n`);
+			const loadBefore = loadAverage();
+			const scale = await runScale(emulator, join(dir, 'scale'), [options.size, options.scaleSize], log);
+			print(scale.table);
+			if (!scale.skipped) writeScaleSection(scale, `${loadBefore}; after: ${loadAverage()}`, log);
 		}
 	} finally {
 		await emulator.stop();

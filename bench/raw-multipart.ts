@@ -53,8 +53,10 @@ export async function rawMultipartUpload(
 	key: string,
 	partSize: number,
 	parallel: number,
+	/** false: a new connection per request, as n8n's request helpers make (bench/connections.ts). */
+	reuseConnections = true,
 ): Promise<{ ms: number; parts: number; completeMs: number }> {
-	const agent = new Agent({ keepAlive: true, maxSockets: parallel });
+	const agent = new Agent({ keepAlive: reuseConnections, maxSockets: parallel });
 	const file = await open(filePath, 'r');
 	const started = process.hrtime.bigint();
 	try {

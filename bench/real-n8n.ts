@@ -2,10 +2,11 @@
  * The large multipart workflow in a real n8n (`n8n execute`): Read Files from Disk streams the
  * file into n8n's filesystem binary store, then this node uploads it at its defaults. Peak RSS is
  * the n8n process's own (its task runner is a separate process and does not take part). A control
- * run that reads the same file but uploads nothing gives the RSS n8n needs anyway. Uses the
- * install of scripts/real-n8n.
+ * run that reads the same file but uploads nothing gives the RSS n8n needs anyway. Each round also
+ * runs the same upload in-process (the harness, n8n-core's engine without the n8n application),
+ * so the ratio of the two is measured in the same run. Uses the install of scripts/real-n8n.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -15,9 +16,10 @@ import { baseEnv, parseRun, type N8nInstance } from '../scripts/real-n8n/n8n';
 import { freePort } from '../scripts/real-n8n/process';
 import { profileByName } from '../scripts/real-n8n/profiles';
 
-import type { EmulatorProcess } from './children';
+import { runScenario, type EmulatorProcess, type MeasuredRun } from './children';
 import { writeRandomFile } from './data';
 import { RssSampler } from './memory';
+import { OBJECT_KEY } from './runner';
 import { fmt, median, mibPerSecond, runsOf } from './stats';
 import type { Table } from './table';
 import { DEFAULTS } from './throughput';
@@ -31,6 +33,10 @@ export interface RealN8nResult {
 	peakRss?: number;
 	controlPeakRss?: number;
 	uploadMs?: number;
+	/** The same upload in-process, median over the same rounds. */
+	inProcessMs?: number;
+	/** Median over rounds of in-process time ÷ real n8n time (1 = as fast as in-process). */
+	vsInProcess?: number;
 }
 
 interface Execution {
@@ -38,6 +44,7 @@ interface Execution {
 	uploadMs: number;
 	peakRss: number;
 	partCount: number;
+	emulatorCpuSeconds: number;
 }
 
 function title(runtime?: InstalledRuntime): string {
@@ -45,7 +52,7 @@ function title(runtime?: InstalledRuntime): string {
 }
 
 /** Read file → this node (Multipart Upload at its defaults), or → No Operation for the control. */
-function workflow(id: string, filePath: string, upload: boolean): object {
+export function workflow(id: string, filePath: string, upload: boolean): object {
 	const last = upload
 		? {
 				id: `${id}-3`,
@@ -105,7 +112,15 @@ function workflow(id: string, filePath: string, upload: boolean): object {
 }
 
 /** `n8n execute` spawned here rather than through the helpers, to sample the process's RSS while it runs. */
-async function execute(instance: N8nInstance, id: string, profileDir: string | undefined): Promise<Execution> {
+export async function execute(
+	instance: N8nInstance,
+	emulator: EmulatorProcess,
+	id: string,
+	profileDir: string | undefined,
+	/** Called with the n8n process's pid once it runs (the scale scenario watches its memory). */
+	onStarted?: (pid: number) => void,
+): Promise<Execution> {
+	const emulatorCpuBefore = await emulator.cpuSeconds();
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 	const profile = profileDir
 		? [
@@ -127,6 +142,7 @@ async function execute(instance: N8nInstance, id: string, profileDir: string | u
 	);
 	const sampler = new RssSampler(child.pid as number);
 	sampler.start();
+	onStarted?.(child.pid as number);
 	let stdout = '';
 	let stderr = '';
 	child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
@@ -156,7 +172,75 @@ async function execute(instance: N8nInstance, id: string, profileDir: string | u
 		uploadMs: task?.executionTime ?? NaN,
 		peakRss,
 		partCount: Number(json.partCount ?? 0),
+		emulatorCpuSeconds: (await emulator.cpuSeconds()) - emulatorCpuBefore,
 	};
+}
+
+/** The same upload through the in-process harness, from the same file, at the same defaults. */
+async function inProcess(emulator: EmulatorProcess, filePath: string, size: number): Promise<MeasuredRun> {
+	const { info } = emulator;
+	const run = await runScenario(
+		{
+			parameters: {
+				resource: 'file',
+				operation: 'multipartUpload',
+				bucketName: info.bucket.name,
+				region: info.bucket.region,
+				key: OBJECT_KEY,
+			},
+			credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url },
+			file: { path: filePath, name: 'large.bin', mimeType: 'application/octet-stream' },
+			label: 'in-process-vs-real-n8n',
+		},
+		emulator,
+	);
+	if (run.error) throw new Error(`in-process run failed: ${run.error}`);
+	if (run.first?.size !== size)
+		throw new Error(`in-process run stored ${String(run.first?.size)} bytes, expected ${size}`);
+	return run;
+}
+
+export interface N8nSetUp {
+	instance: N8nInstance;
+	runtime: InstalledRuntime;
+	/** The folder n8n may read files from. */
+	files: string;
+}
+
+/**
+ * A real n8n user folder under `dir`: filesystem binary mode with its store in `dir/binary-data`
+ * (so a run's binary copy can be deleted), this build linked as an installed package, and the
+ * emulator's credential imported.
+ */
+export async function setUpN8n(emulator: EmulatorProcess, dir: string): Promise<N8nSetUp | { skipped: string }> {
+	const runtime = installedRuntime(profileByName('current'));
+	if (!runtime) {
+		return {
+			skipped: `real n8n not installed (run \`${INSTALL}\`, ~10 min, then \`npm run bench -- --only real-n8n\`)`,
+		};
+	}
+	const userFolder = join(dir, 'n8n-user');
+	const files = join(dir, 'n8n-files');
+	mkdirSync(files, { recursive: true });
+	const instance: N8nInstance = {
+		runtime,
+		userFolder,
+		env: {
+			N8N_RESTRICT_FILE_ACCESS_TO: files,
+			N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
+			N8N_BINARY_DATA_STORAGE_PATH: binaryStore(dir),
+		},
+	};
+	// The same build the other scenarios measured (see main.ts), as a user's installed package.
+	await linkPackage(userFolder, process.env.BENCH_PACKAGE_DIR ?? undefined);
+	const { info } = emulator;
+	await importCredential(instance, { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url });
+	return { instance, runtime, files };
+}
+
+/** Where n8n keeps the binary copies Read Files from Disk makes. */
+export function binaryStore(dir: string): string {
+	return join(dir, 'binary-data');
 }
 
 export async function realN8nRow(
@@ -167,9 +251,9 @@ export async function realN8nRow(
 	log: (line: string) => void,
 	profileDir?: string,
 ): Promise<RealN8nResult> {
-	const runtime = installedRuntime(profileByName('current'));
-	if (!runtime) {
-		const reason = `real n8n not installed (run \`${INSTALL}\`, ~10 min, then \`npm run bench -- --only real-n8n\`)`;
+	const setUp = await setUpN8n(emulator, dir);
+	if ('skipped' in setUp) {
+		const reason = setUp.skipped;
 		log(`  skipped: ${reason}`);
 		return {
 			skipped: reason,
@@ -180,19 +264,9 @@ export async function realN8nRow(
 			},
 		};
 	}
-	const userFolder = join(dir, 'n8n-user');
-	const files = join(dir, 'n8n-files');
-	mkdirSync(files, { recursive: true });
-	const instance: N8nInstance = {
-		runtime,
-		userFolder,
-		env: { N8N_RESTRICT_FILE_ACCESS_TO: files, N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' },
-	};
-	// The same build the other scenarios measured (see main.ts), as a user's installed package.
-	await linkPackage(userFolder, process.env.BENCH_PACKAGE_DIR ?? undefined);
-	const { info } = emulator;
-	await importCredential(instance, { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url });
+	const { instance, files, runtime } = setUp;
 	const large = join(files, 'large.bin');
+	const settleDisk = () => spawnSync('sync');
 	writeRandomFile(large, size);
 	const workflowFiles = (
 		[
@@ -208,31 +282,55 @@ export async function realN8nRow(
 
 	const largeRuns: Execution[] = [];
 	const controlRuns: Execution[] = [];
+	const inProcessRuns: MeasuredRun[] = [];
 	for (let round = 1; round <= runs; round++) {
-		const c = await execute(instance, 'benchCtrlUpload', undefined);
+		const c = await execute(instance, emulator, 'benchCtrlUpload', undefined);
 		controlRuns.push(c);
 		log(`  [${round}/${runs}] control (read the file, no upload): peak RSS ${fmt.mib(c.peakRss)}`);
-		const l = await execute(instance, 'benchLargeUpld1', profileDir);
+		settleDisk();
+		const p = await inProcess(emulator, large, size);
+		inProcessRuns.push(p);
+		log(
+			`  [${round}/${runs}] in-process: upload ${fmt.seconds(p.nodeExecutionMs)} (${fmt.rate(mibPerSecond(size, p.nodeExecutionMs))})`,
+		);
+		settleDisk();
+		const l = await execute(instance, emulator, 'benchLargeUpld1', profileDir);
 		largeRuns.push(l);
 		log(
-			`  [${round}/${runs}] ${fmt.size(size)}: upload ${fmt.seconds(l.uploadMs)} (${fmt.rate(mibPerSecond(size, l.uploadMs))}), peak RSS ${fmt.mib(l.peakRss)}`,
+			`  [${round}/${runs}] real n8n: upload ${fmt.seconds(l.uploadMs)} (${fmt.rate(mibPerSecond(size, l.uploadMs))}), peak RSS ${fmt.mib(l.peakRss)}`,
 		);
 	}
 	const peakRss = median(largeRuns.map((r) => r.peakRss));
 	const controlPeakRss = median(controlRuns.map((r) => r.peakRss));
 	const uploadMs = median(largeRuns.map((r) => r.uploadMs));
+	const inProcessMs = median(inProcessRuns.map((r) => r.nodeExecutionMs));
+	const vsInProcess = median(largeRuns.map((r, i) => inProcessRuns[i].nodeExecutionMs / r.uploadMs));
 	const rows = [
 		[
 			`Read file → Multipart Upload, ${fmt.size(size)} (${largeRuns[0].partCount} parts)`,
 			fmt.seconds(median(largeRuns.map((r) => r.wallMs))),
 			fmt.seconds(uploadMs),
 			fmt.rate(mibPerSecond(size, uploadMs)),
+			fmt.ratio(vsInProcess),
+			fmt.cpu(median(largeRuns.map((r) => r.emulatorCpuSeconds))),
 			fmt.mib(peakRss),
 			fmt.mib(peakRss - controlPeakRss),
 		],
 		[
+			'same upload in-process (harness, same rounds)',
+			'',
+			fmt.seconds(inProcessMs),
+			fmt.rate(mibPerSecond(size, inProcessMs)),
+			'1.00×',
+			fmt.cpu(median(inProcessRuns.map((r) => r.emulatorCpuSeconds))),
+			'',
+			'',
+		],
+		[
 			'control: Read file → No Operation (no upload)',
 			fmt.seconds(median(controlRuns.map((r) => r.wallMs))),
+			'',
+			'',
 			'',
 			'',
 			fmt.mib(controlPeakRss),
@@ -243,14 +341,18 @@ export async function realN8nRow(
 		peakRss,
 		controlPeakRss,
 		uploadMs,
+		inProcessMs,
+		vsInProcess,
 		table: {
 			title: title(runtime),
-			note: `Node ${runtime.profile.nodeVersion.split('.')[0]}.x, filesystem binary mode, node defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel}). Upload time is the node's own execution time from the run data; the wall time includes n8n's start and reading the file into its binary store. ${runsOf(runs).replace(/^./, (c) => c.toUpperCase())}.`,
+			note: `Node ${runtime.profile.nodeVersion.split('.')[0]}.x, filesystem binary mode, node defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel}). Upload time is the node's own execution time from the run data (in both rows); the wall time includes n8n's start and reading the file into its binary store. × in-process is the median of per-round ratios (in-process time ÷ real n8n time) over the same rounds. ${runsOf(runs).replace(/^./, (c) => c.toUpperCase())}.`,
 			head: [
 				'Workflow',
 				'Wall time of `n8n execute`',
 				'Upload (node execution time)',
 				'Upload throughput',
+				'× in-process',
+				'Emulator CPU',
 				'Peak RSS of n8n',
 				'Peak − control peak',
 			],

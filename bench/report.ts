@@ -10,6 +10,7 @@ import { describeProfile, farTargets, type FarResult } from './far';
 import type { ListConfig } from './list';
 import type { RealN8nResult } from './real-n8n';
 import type { Config } from './runner';
+import { scaleSection } from './scale';
 import { fmt } from './stats';
 import { renderTable, type Table } from './table';
 import { DEFAULT_ID, DEFAULTS, memoryBound, type Summary } from './throughput';
@@ -116,6 +117,7 @@ export function renderReport(report: ReportInput): string {
 		...targets(report),
 		...(options.only.has('far') ? farTargets(report.far) : []),
 		'',
+		...scaleSection(),
 		...(findings ? [findings, ''] : []),
 	].join('\n');
 }

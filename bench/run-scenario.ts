@@ -42,6 +42,11 @@ export interface ScenarioResult {
 	buffersHeld: number;
 	/** Main-thread GC pauses during the run: where a copy-heavy client loses its time. */
 	gc: { pauseMs: number; majorCount: number };
+	/**
+	 * The node's own execution time from the run data, as n8n records it (what the real-n8n
+	 * table reads from `n8n execute`), without the engine's start and end around it.
+	 */
+	nodeExecutionMs: number;
 	items: number;
 	first?: Record<string, unknown>;
 	error?: string;
@@ -111,8 +116,10 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 	const hwm = procStatus().hwm;
 
 	const first = result.items[0]?.json as Record<string, unknown> | undefined;
+	const executionTimes = Object.values(result.runData).flatMap((tasks) => tasks.map((t) => t.executionTime ?? 0));
 	return {
 		ms,
+		nodeExecutionMs: Math.max(0, ...executionTimes),
 		baselineRss,
 		peakRss: exactPeak ? Math.max(hwm, sampledPeak) : sampledPeak,
 		exactPeak,

@@ -21,7 +21,15 @@ export interface InputFile {
 
 export type Config =
 	| { id: string; label: string; kind: 'curl' }
-	| { id: string; label: string; kind: 'raw'; partSizeMiB: number; parallel: number }
+	| {
+			id: string;
+			label: string;
+			kind: 'raw';
+			partSizeMiB: number;
+			parallel: number;
+			/** As n8n's request helpers do; by default the minimal client keeps its connections. */
+			newConnectionPerRequest?: boolean;
+	  }
 	| {
 			id: string;
 			label: string;
@@ -49,11 +57,11 @@ export const OBJECT_KEY = 'bench/object.bin';
 export const verified = { uploads: 0 };
 
 /** Write-back of the previous run's files would otherwise land in the middle of the next one. */
-function settleDisk(): void {
+export function settleDisk(): void {
 	spawnSync('sync');
 }
 
-async function runOnce(config: Config, file: InputFile, emulator: EmulatorProcess): Promise<Run> {
+export async function runOnce(config: Config, file: InputFile, emulator: EmulatorProcess): Promise<Run> {
 	const { info } = emulator;
 	if (config.kind === 'node') {
 		const node = await runScenario(
@@ -78,7 +86,14 @@ async function runOnce(config: Config, file: InputFile, emulator: EmulatorProces
 	if (config.kind === 'curl') {
 		ms = (await curlUpload(info, file.path, OBJECT_KEY)).ms;
 	} else {
-		const raw = await rawMultipartUpload(info, file.path, OBJECT_KEY, config.partSizeMiB * MIB, config.parallel);
+		const raw = await rawMultipartUpload(
+			info,
+			file.path,
+			OBJECT_KEY,
+			config.partSizeMiB * MIB,
+			config.parallel,
+			!config.newConnectionPerRequest,
+		);
 		ms = raw.ms;
 		parts = raw.parts;
 	}

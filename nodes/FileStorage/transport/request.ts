@@ -1,4 +1,6 @@
 import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -162,6 +164,18 @@ async function readSmallBody(stream: unknown): Promise<unknown> {
 }
 
 /**
+ * The credential as read once for an item, handed to every request of that item. Without it
+ * n8n reads and decrypts the credential again for each request: in n8n itself that is a
+ * database query per part (in the in-process test engine a map lookup), a serial step in
+ * front of every part of a large upload. Each request gets its own copy of the fields, so
+ * nothing n8n does to them while signing one request reaches the next.
+ */
+function decryptedOnce(ctx: Context, data: ICredentialDataDecryptedObject): ICredentialsDecrypted {
+	const details = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+	return { id: details?.id ?? '', name: details?.name ?? '', type: CREDENTIAL_TYPE, data };
+}
+
+/**
  * The one place that knows URLs, query encoding, request options, retries and error
  * shapes. Operations describe a call; this sends it signed through the credential.
  */
@@ -171,6 +185,7 @@ export class FileStorageClient {
 		private readonly origin: string,
 		private readonly settings: TransportSettings,
 		private readonly itemIndex: number,
+		private readonly credentials: ICredentialsDecrypted,
 	) {}
 
 	static async create(ctx: Context, itemIndex: number, settings: Partial<TransportSettings> = {}) {
@@ -182,7 +197,13 @@ export class FileStorageClient {
 				description: 'Open the credential and correct its Base URL field.',
 			});
 		}
-		return new FileStorageClient(ctx, base.origin, { ...DEFAULT_SETTINGS, ...settings }, itemIndex);
+		return new FileStorageClient(
+			ctx,
+			base.origin,
+			{ ...DEFAULT_SETTINGS, ...settings },
+			itemIndex,
+			decryptedOnce(ctx, credentials),
+		);
 	}
 
 	/** The Timeout option in ms: how long the service may take to answer or to send the next bytes. */
@@ -235,9 +256,12 @@ export class FileStorageClient {
 		return await this.withRetries(
 			call,
 			async () =>
-				(await this.ctx.helpers.httpRequestWithAuthentication.call(this.ctx, CREDENTIAL_TYPE, {
-					...options,
-				})) as IN8nHttpFullResponse,
+				(await this.ctx.helpers.httpRequestWithAuthentication.call(
+					this.ctx,
+					CREDENTIAL_TYPE,
+					{ ...options },
+					{ credentialsDecrypted: { ...this.credentials, data: { ...this.credentials.data } } },
+				)) as IN8nHttpFullResponse,
 		);
 	}
 
@@ -246,8 +270,7 @@ export class FileStorageClient {
 	 * (unlike the authenticated one) keeps the signal it is given instead of the execution's.
 	 */
 	private async sendDetached(options: IHttpRequestOptions, boundMs: number): Promise<IN8nHttpFullResponse> {
-		const credentials = await this.ctx.getCredentials(CREDENTIAL_TYPE, this.itemIndex);
-		const signed = await new FileStorageApi().authenticate(credentials, options);
+		const signed = await new FileStorageApi().authenticate({ ...this.credentials.data }, options);
 		return (await this.ctx.helpers.httpRequest({
 			...signed,
 			timeout: Math.min(signed.timeout ?? boundMs, boundMs),

@@ -1,0 +1,257 @@
+/**
+ * `--only scale`: whether the upload's cost stays linear in the file's size. The same Read file →
+ * Multipart Upload workflow in a real n8n (filesystem binary mode, node defaults) with a 1 GiB
+ * and a 10 GiB file in one invocation: throughput of both, and how much the n8n process's RSS
+ * grows while the node uploads (from the moment the emulator sees the upload start, with the
+ * kernel's peak reset there). The stored object's sha256 is checked against the input's. Every
+ * large file is deleted after its run, failed or not: the input, n8n's binary copy of it and the
+ * stored object, about three times the file's size on disk while it runs.
+ */
+import { existsSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { EmulatorProcess } from './children';
+import { writeRandomFile } from './data';
+import { procStatus, resetPeak } from './memory';
+import { binaryStore, execute, setUpN8n, workflow } from './real-n8n';
+import { importWorkflows } from '../scripts/real-n8n/instance';
+import { signedHeaders, target } from './signing';
+import { fmt, mibPerSecond, MIB } from './stats';
+import { renderTable, type Table } from './table';
+import { DEFAULTS, memoryBound } from './throughput';
+
+/** The key workflow() stores under. */
+const STORED_KEY = 'bench/real-n8n.bin';
+const GIB = 1024 ** 3;
+
+export interface ScaleRun {
+	size: number;
+	uploadMs: number;
+	wallMs: number;
+	rssBefore: number;
+	rssGrowth: number;
+	partCount: number;
+	verified: boolean;
+}
+
+export interface ScaleResult {
+	table: Table;
+	runs: ScaleRun[];
+	skipped?: string;
+}
+
+interface Stats {
+	requests: { start: number };
+}
+
+/**
+ * The n8n process's RSS from the moment the upload starts: the emulator's count of started
+ * multipart uploads tells when, so n8n's start-up and Read file's copy stay out of the growth.
+ */
+class UploadMemoryWatch {
+	private timer: NodeJS.Timeout | undefined;
+	private startsBefore = NaN;
+	private pid = 0;
+	private polling = false;
+	before = NaN;
+	private peak = 0;
+
+	constructor(private readonly emulator: EmulatorProcess) {}
+
+	async arm(): Promise<void> {
+		this.startsBefore = (await this.emulator.call<Stats>('stats')).requests.start;
+	}
+
+	start(pid: number): void {
+		this.pid = pid;
+		this.timer = setInterval(() => void this.poll(), 50);
+	}
+
+	private async poll(): Promise<void> {
+		if (this.polling) return;
+		this.polling = true;
+		try {
+			if (Number.isNaN(this.before)) {
+				const starts = (await this.emulator.call<Stats>('stats')).requests.start;
+				if (starts > this.startsBefore) {
+					this.before = procStatus(this.pid).rss;
+					// From here the kernel's peak is the upload's: nothing between two samples is missed.
+					if (!resetPeak(this.pid)) this.peak = this.before;
+				}
+				return;
+			}
+			const { rss, hwm } = procStatus(this.pid);
+			for (const value of [rss, hwm]) if (Number.isFinite(value)) this.peak = Math.max(this.peak, value);
+		} catch {
+			// The process ended; the readings so far stand.
+		} finally {
+			this.polling = false;
+		}
+	}
+
+	/** Call before the process is reaped (the `close` of its pipes comes first). */
+	growth(): number {
+		clearInterval(this.timer);
+		return this.peak - this.before;
+	}
+}
+
+async function deleteStored(emulator: EmulatorProcess): Promise<void> {
+	const { info } = emulator;
+	const requestTarget = target('/api/v1/files/delete', [
+		['bucket_name', info.bucket.name],
+		['region', info.bucket.region],
+		['key', STORED_KEY],
+	]);
+	await fetch(`${info.url}${requestTarget}`, {
+		method: 'DELETE',
+		headers: signedHeaders(info, 'DELETE', requestTarget),
+	}).catch(() => undefined);
+}
+
+function freeBytes(dir: string): number {
+	const { bavail, bsize } = statfsSync(dir);
+	return bavail * bsize;
+}
+
+export async function runScale(
+	emulator: EmulatorProcess,
+	dir: string,
+	sizes: number[],
+	log: (line: string) => void,
+): Promise<ScaleResult> {
+	const title = `Scale: ${sizes.map((s) => fmt.size(s)).join(' and ')} through real n8n`;
+	const needed = 3 * Math.max(...sizes) + 2 * GIB;
+	const skip = (reason: string): ScaleResult => {
+		log(`  skipped: ${reason}`);
+		return {
+			skipped: reason,
+			runs: [],
+			table: { title, head: ['Scale', 'Result'], rows: [['', `skipped: ${reason}`]] },
+		};
+	};
+	if (freeBytes(dir) < needed) {
+		return skip(`needs ${fmt.size(needed)} free on the disk of ${dir}, has ${fmt.mib(freeBytes(dir))}`);
+	}
+	const setUp = await setUpN8n(emulator, dir);
+	if ('skipped' in setUp) return skip(setUp.skipped);
+	const { instance, files, runtime } = setUp;
+
+	const runs: ScaleRun[] = [];
+	for (const [index, size] of sizes.entries()) {
+		const id = `benchScaleRun${String(index).padStart(2, '0')}`;
+		const input = join(files, `${id}.bin`);
+		try {
+			let started = Date.now();
+			const sha256 = writeRandomFile(input, size);
+			log(`  generated ${fmt.size(size)} in ${fmt.seconds(Date.now() - started)}`);
+			const definition = join(dir, `${id}.json`);
+			writeFileSync(definition, JSON.stringify(workflow(id, input, true)));
+			await importWorkflows(instance, [definition]);
+			const watch = new UploadMemoryWatch(emulator);
+			await watch.arm();
+			let growth = NaN;
+			started = Date.now();
+			const execution = await execute(instance, emulator, id, undefined, (pid) => watch.start(pid)).finally(() => {
+				growth = watch.growth();
+			});
+			log(
+				`  ${fmt.size(size)}: upload ${fmt.seconds(execution.uploadMs)} (${fmt.rate(mibPerSecond(size, execution.uploadMs))}), ` +
+					`RSS ${fmt.mib(watch.before)} before the upload, +${fmt.mib(growth)} during it; wall ${fmt.seconds(Date.now() - started)}`,
+			);
+			const stored = await emulator.call<string>('sha256', {
+				bucket: emulator.info.bucket.name,
+				region: emulator.info.bucket.region,
+				key: STORED_KEY,
+			});
+			if (stored !== sha256) throw new Error(`scale ${fmt.size(size)}: the stored object differs from the input file`);
+			runs.push({
+				size,
+				uploadMs: execution.uploadMs,
+				wallMs: execution.wallMs,
+				rssBefore: watch.before,
+				rssGrowth: growth,
+				partCount: execution.partCount,
+				verified: true,
+			});
+		} finally {
+			rmSync(input, { force: true });
+			rmSync(binaryStore(dir), { recursive: true, force: true });
+			await deleteStored(emulator);
+		}
+	}
+
+	const bound = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
+	const held = DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * MIB + MIB;
+	const first = runs[0];
+	return {
+		runs,
+		table: {
+			title,
+			note:
+				`${runtime.profile.n8nVersion} on Node ${runtime.profile.nodeVersion.split('.')[0]}.x, filesystem binary mode, node defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel}), ` +
+				"one run each, in one invocation. Upload time is the node execution time from the run data. RSS growth is the n8n process's peak RSS " +
+				'during the upload (kernel peak, reset when the emulator saw the upload start) minus its RSS at that moment. ' +
+				`Bounds: the README's memory the upload holds, ${fmt.mib(held)}, and the bench's RSS growth bound, ${fmt.mib(bound)}. ` +
+				"The stored object was checked by sha256 against the input; input, n8n's binary copy and the stored object were deleted after each run.",
+			head: [
+				'File',
+				'Parts',
+				'Upload time',
+				'Throughput',
+				'× first row',
+				'RSS before upload',
+				'RSS growth during upload',
+				'Within bound',
+				'sha256',
+			],
+			rows: runs.map((r) => [
+				fmt.size(r.size),
+				String(r.partCount),
+				fmt.seconds(r.uploadMs),
+				fmt.rate(mibPerSecond(r.size, r.uploadMs)),
+				fmt.ratio(mibPerSecond(r.size, r.uploadMs) / mibPerSecond(first.size, first.uploadMs)),
+				fmt.mib(r.rssBefore),
+				fmt.mib(r.rssGrowth),
+				r.rssGrowth <= held ? `${fmt.mib(held)}: yes` : r.rssGrowth <= bound ? `${fmt.mib(bound)}: yes` : '**no**',
+				r.verified ? 'same' : '**differs**',
+			]),
+		},
+	};
+}
+
+/**
+ * The scale scenario is too long for every bench run, so its last result is kept in a file of
+ * its own and BENCHMARKS.md includes it whichever scenarios a later run measured.
+ */
+export const SCALE_FILE = join(__dirname, 'scale-results.md');
+
+export function writeScaleSection(result: ScaleResult, load: string, log: (line: string) => void): void {
+	const [small, large] = result.runs;
+	const lines = [
+		'## Scale',
+		'',
+		`From \`npm run bench -- --only scale\` (${new Date().toISOString().slice(0, 10)}); load average (1/5/15 min) before: ${load}.`,
+		'',
+		renderTable(result.table),
+		'',
+	];
+	if (small && large) {
+		const ratio = mibPerSecond(large.size, large.uploadMs) / mibPerSecond(small.size, small.uploadMs);
+		const held = DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * MIB + MIB;
+		const bound = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
+		lines.push(
+			`- Throughput at ${fmt.size(large.size)} within 10 % of ${fmt.size(small.size)}: ${fmt.ratio(ratio)} — ${Math.abs(1 - ratio) <= 0.1 ? '**met**' : '**not met**'}.`,
+			`- n8n's RSS growth during the ${fmt.size(large.size)} upload ≤ ${fmt.mib(bound)} (part size × (parallelism + 1) + 64 MiB): ${fmt.mib(large.rssGrowth)} — ${large.rssGrowth <= bound ? '**met**' : '**not met**'} ` +
+				`(README: the upload holds at most ${fmt.mib(held)}; at ${fmt.size(small.size)} the growth was ${fmt.mib(small.rssGrowth)}).`,
+			'',
+		);
+	}
+	writeFileSync(SCALE_FILE, lines.join('\n'));
+	log(`wrote ${SCALE_FILE}`);
+}
+
+/** The kept scale section, for BENCHMARKS.md. */
+export function scaleSection(): string[] {
+	return existsSync(SCALE_FILE) ? [readFileSync(SCALE_FILE, 'utf8').trim(), ''] : [];
+}
