@@ -43,7 +43,7 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --list-entries <n>       entries listed by List Contents, Return All (default 10000)
   --latency-ms <n>         delay per request in the latency scenario (default 20)
   --far <l,d,r>            connections scenario: latency ms, delay per new connection ms, MiB/s per
-                           connection (0: no cap) (default 40,80,16)
+                           connection (0: no cap) (default 40,80,0)
   --only <a,b>             scenarios: ${SCENARIOS.join(', ')} (default all);
                            also scale: --scale-size and --size through real n8n (needs about
                            3 × --scale-size of free disk while it runs; not part of the default)
@@ -91,7 +91,7 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 		listEntries: 10_000,
 		latencyMs: 20,
 		scaleSize: 10 * 1024 ** 3,
-		far: { latencyMs: 40, connectionDelayMs: 80, connectionRateMiBps: 16 },
+		far: { latencyMs: 40, connectionDelayMs: 80, connectionRateMiBps: 0 },
 		only: new Set(SCENARIOS),
 		out: 'BENCHMARKS.md',
 		profile: undefined,

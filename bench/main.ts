@@ -159,7 +159,7 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 		if (options.only.has('scale')) {
 			log(`\nscale: ${fmt.size(options.size)} and ${fmt.size(options.scaleSize)} through real n8n`);
 			const loadBefore = loadAverage();
-			const scale = await runScale(emulator, join(dir, 'scale'), [options.size, options.scaleSize], log);
+			const scale = await runScale(emulator, join(dir, 'scale'), [options.size, options.scaleSize, options.size], log);
 			print(scale.table);
 			if (!scale.skipped) writeScaleSection(scale, `${loadBefore}; after: ${loadAverage()}`, log);
 		}
