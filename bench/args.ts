@@ -66,9 +66,9 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --single-size <n>[..]    file of the Single Upload scenario (default 50MB)
   --list-entries <n>       entries listed by List Contents, Return All (default 10000)
   --latency-ms <n>         delay per request in the latency scenario (default 20)
-  --far <ms>,<ms>,<MiB/s>  far-service profile of the far and connections scenarios: latency per
-                           answer, delay per new connection, rate cap per connection (0: no cap)
-                           (default ${FAR_DEFAULT.latencyMs},${FAR_DEFAULT.connectionDelayMs},${FAR_DEFAULT.connectionRateMiBps})
+  --far <ms>,<ms>,<MiB/s>  far-service profile: latency per answer, delay per new connection, rate
+                           cap per connection (0: no cap) (default ${FAR_DEFAULT.latencyMs},${FAR_DEFAULT.connectionDelayMs},${FAR_DEFAULT.connectionRateMiBps});
+                           the connections scenario uses it without the rate cap
   --far-size <n>[..]       file of the far scenario's main table (default: --size)
   --far-sweep-size <n>[..] file per point of the far sweep (default 256MiB, at most --far-size)
   --quick                  smoke run of every scenario at small sizes, one run each (under 3 min);

@@ -137,13 +137,15 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 		if (options.only.has('connections')) {
 			const file = makeInput(dir, 'connections.bin', options.sweepSize);
 			const configs = connectionConfigs();
-			const { latencyMs, connectionDelayMs, connectionRateMiBps } = options.far;
+			// Without the rate cap: the cost of a new connection is what this scenario isolates.
+			const far = { ...options.far, connectionRateMiBps: 0 };
+			const { latencyMs, connectionDelayMs, connectionRateMiBps } = far;
 			log(
 				`\nfar service (${latencyMs} ms per answer, ${connectionDelayMs} ms per new connection, ${connectionRateMiBps || 'no'} MiB/s cap per connection), ` +
 					`${fmt.size(options.sweepSize)}: ${configs.length} configurations × ${options.runs} rounds`,
 			);
-			const results = await runConnections(configs, file, emulator, options.far, options.runs, log);
-			print(connectionsTable(results, options.sweepSize, options.runs, options.far));
+			const results = await runConnections(configs, file, emulator, far, options.runs, log);
+			print(connectionsTable(results, options.sweepSize, options.runs, far));
 			rmSync(file.path, { force: true });
 		}
 		if (options.only.has('single')) {
@@ -179,7 +181,7 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 		if (options.only.has('scale')) {
 			log(`\nscale: ${fmt.size(options.size)} and ${fmt.size(options.scaleSize)} through real n8n`);
 			const loadBefore = loadAverage();
-			const scale = await runScale(emulator, join(dir, 'scale'), [options.size, options.scaleSize], log);
+			const scale = await runScale(emulator, join(dir, 'scale'), [options.size, options.scaleSize, options.size], log);
 			print(scale.table);
 			if (!scale.skipped) writeScaleSection(scale, `${loadBefore}; after: ${loadAverage()}`, log);
 		}
