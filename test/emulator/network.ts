@@ -75,14 +75,17 @@ export class Network {
 			socket.once('close', () => clearTimeout(c.timer));
 		}
 		this.stats.requestServed();
-		// Without a cap the request is left exactly as Node made it (the loopback figures stay comparable).
-		if (this.settings.connectionRateMiBps > 0) this.throttle(req, conn);
 		if (!conn.delayed && this.settings.connectionDelayMs > 0) {
 			conn.delayed = true;
 			this.stats.connectionDelayed();
+			// Nothing is read during the handshake: a body cannot arrive before the connection is up.
+			socket.pause();
 			await sleep(this.settings.connectionDelayMs);
 			if (socket.destroyed || req.destroyed) return false;
+			socket.resume();
 		}
+		// Without a cap the request is left exactly as Node made it (the loopback figures stay comparable).
+		if (this.settings.connectionRateMiBps > 0) this.throttle(req, conn);
 		conn.delayed = true;
 		return true;
 	}

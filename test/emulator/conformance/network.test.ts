@@ -136,6 +136,18 @@ describe('per-connection rate cap', () => {
 		expect(elapsedMs).toBeGreaterThanOrEqual(((data.length - headStart) / (rate * MIB)) * 1000);
 	});
 
+	test('the connection delay is no credit for the body: its pacing starts after the delay', async () => {
+		const rate = 8;
+		const delayMs = 300;
+		r.emu.setNetworkProfile({ connectionRateMiBps: rate, connectionDelayMs: delayMs });
+		const data = Buffer.alloc(3 * MIB, 9);
+		const started = Date.now();
+		expect((await r.api.upload('far/delayed-and-capped.bin', data)).status).toBe(200);
+		const headStart = rate * MIB * 0.025 + 64 * 1024;
+		expect(Date.now() - started).toBeGreaterThanOrEqual(delayMs + ((data.length - headStart) / (rate * MIB)) * 1000);
+		expect(r.emu.stats().connections).toMatchObject({ opened: 1, delayed: 1 });
+	});
+
 	test('a kept-alive connection carries capped bodies one after another', async () => {
 		r.emu.setNetworkProfile({ connectionRateMiBps: 16 });
 		const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
