@@ -1,6 +1,15 @@
 /** Command-line flags of `npm run bench -- ...`. */
 
-export const SCENARIOS = ['throughput', 'sweep', 'latency', 'connections', 'single', 'list', 'real-n8n'] as const;
+export const SCENARIOS = [
+	'throughput',
+	'sweep',
+	'latency',
+	'far',
+	'connections',
+	'single',
+	'list',
+	'real-n8n',
+] as const;
 /** Asked for by name only (`--only scale`): too long and too much disk for every run. */
 export const EXTRA_SCENARIOS = ['scale'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number] | (typeof EXTRA_SCENARIOS)[number];
@@ -20,8 +29,6 @@ export interface BenchOptions {
 	latencyMs: number;
 	/** The large file of the scale scenario (real n8n, next to a run of --size). */
 	scaleSize: number;
-	/** The far profile of the connections scenario. */
-	far: { latencyMs: number; connectionDelayMs: number; connectionRateMiBps: number };
 	only: Set<ScenarioName>;
 	/** Where the report goes; undefined: print only. */
 	out: string | undefined;
@@ -31,7 +38,24 @@ export interface BenchOptions {
 	etags: 'random' | 'md5';
 	/** Measure on the Node.js the bench was started with, even if n8n 2.x cannot run there. */
 	onThisNode: boolean;
+	/** The far-service profile of the emulator in the `far` scenario. */
+	far: FarProfile;
+	/** Bytes of the far scenario's main table (defaults, sequential); 0: --size. */
+	farSize: number;
+	/** Bytes per point of the far sweep. */
+	farSweepSize: number;
+	/** A smoke run: small sizes, one run, a smaller far sweep, the report in a temp folder. */
+	quick: boolean;
 }
+
+export interface FarProfile {
+	latencyMs: number;
+	connectionDelayMs: number;
+	connectionRateMiBps: number;
+}
+
+/** What the issue asks the bench to assume of a far service. */
+export const FAR_DEFAULT: FarProfile = { latencyMs: 40, connectionDelayMs: 80, connectionRateMiBps: 16 };
 
 export const USAGE = `Usage: npm run bench -- [flags]
 
@@ -42,8 +66,13 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --single-size <n>[..]    file of the Single Upload scenario (default 50MB)
   --list-entries <n>       entries listed by List Contents, Return All (default 10000)
   --latency-ms <n>         delay per request in the latency scenario (default 20)
-  --far <l,d,r>            connections scenario: latency ms, delay per new connection ms, MiB/s per
-                           connection (0: no cap) (default 40,80,0)
+  --far <ms>,<ms>,<MiB/s>  far-service profile: latency per answer, delay per new connection, rate
+                           cap per connection (0: no cap) (default ${FAR_DEFAULT.latencyMs},${FAR_DEFAULT.connectionDelayMs},${FAR_DEFAULT.connectionRateMiBps});
+                           the connections scenario uses it without the rate cap
+  --far-size <n>[..]       file of the far scenario's main table (default: --size)
+  --far-sweep-size <n>[..] file per point of the far sweep (default 256MiB, at most --far-size)
+  --quick                  smoke run of every scenario at small sizes, one run each (under 3 min);
+                           writes the report into a temp folder unless --out is given
   --only <a,b>             scenarios: ${SCENARIOS.join(', ')} (default all);
                            also scale: --scale-size and --size through real n8n (needs about
                            3 × --scale-size of free disk while it runs; not part of the default)
@@ -76,6 +105,31 @@ export function parseSize(text: string): number {
 	return Math.round(Number(match[1]) * unit);
 }
 
+function farProfile(text: string): FarProfile {
+	const parts = text.split(',').map((v) => v.trim());
+	if (parts.length !== 3 || parts.some((v) => !/^\d+(\.\d+)?$/.test(v))) {
+		throw new Error(`--far needs <latency ms>,<connection ms>,<MiB/s>, e.g. 40,80,16; got "${text}"`);
+	}
+	const [latencyMs, connectionDelayMs, connectionRateMiBps] = parts.map(Number);
+	return { latencyMs, connectionDelayMs, connectionRateMiBps };
+}
+
+/** Sizes of the smoke run: every scenario, in well under the 3 minutes the test allows. */
+function quickPreset(options: BenchOptions): void {
+	Object.assign(options, {
+		size: 48 * 1024 ** 2,
+		sweepSize: 16 * 1024 ** 2,
+		runs: 1,
+		smallRuns: 1,
+		singleSize: 8 * 1024 ** 2,
+		listEntries: 1000,
+		farSize: 24 * 1024 ** 2,
+		farSweepSize: 16 * 1024 ** 2,
+		quick: true,
+		out: undefined,
+	});
+}
+
 function positiveInt(flag: string, text: string): number {
 	if (!/^\d+$/.test(text) || Number(text) < 1) throw new Error(`${flag} needs a whole number >= 1, got "${text}"`);
 	return Number(text);
@@ -91,13 +145,18 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 		listEntries: 10_000,
 		latencyMs: 20,
 		scaleSize: 10 * 1024 ** 3,
-		far: { latencyMs: 40, connectionDelayMs: 80, connectionRateMiBps: 0 },
 		only: new Set(SCENARIOS),
 		out: 'BENCHMARKS.md',
 		profile: undefined,
 		etags: 'random',
 		onThisNode: false,
+		far: { ...FAR_DEFAULT },
+		farSize: 0,
+		farSweepSize: 0,
+		quick: false,
 	};
+	// Flags after --quick still apply on top of it, wherever it stands.
+	if (argv.includes('--quick')) quickPreset(options);
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
 		const value = () => {
@@ -133,14 +192,6 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 			case '--latency-ms':
 				options.latencyMs = positiveInt(flag, value());
 				break;
-			case '--far': {
-				const parts = value().split(',');
-				if (parts.length !== 3 || parts.some((p) => !/^\d+$/.test(p.trim())))
-					throw new Error('--far needs three whole numbers: latency ms, connection delay ms, MiB/s per connection');
-				const [latencyMs, connectionDelayMs, connectionRateMiBps] = parts.map(Number);
-				options.far = { latencyMs, connectionDelayMs, connectionRateMiBps };
-				break;
-			}
 			case '--only': {
 				const names = value()
 					.split(',')
@@ -165,6 +216,17 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 				options.etags = mode;
 				break;
 			}
+			case '--quick':
+				break;
+			case '--far':
+				options.far = farProfile(value());
+				break;
+			case '--far-size':
+				options.farSize = parseSize(value());
+				break;
+			case '--far-sweep-size':
+				options.farSweepSize = parseSize(value());
+				break;
 			case '--on-this-node':
 				options.onThisNode = true;
 				break;
@@ -177,6 +239,9 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 	}
 	if (options.size < 5 * 1024 ** 2) throw new Error('--size must be at least 5MiB (one multipart part)');
 	options.sweepSize ||= Math.min(options.size, 256 * 1024 ** 2);
+	options.farSize ||= options.size;
+	if (options.farSize < 5 * 1024 ** 2) throw new Error('--far-size must be at least 5MiB (one multipart part)');
+	options.farSweepSize ||= Math.min(options.farSize, 256 * 1024 ** 2);
 	// Small scenarios are cheap: more runs steady their medians, unless a quick single run was asked for.
 	options.smallRuns ||= options.runs === 1 ? 1 : options.runs + 2;
 	return options;

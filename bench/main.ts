@@ -5,20 +5,21 @@
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
-import { parseArgs, USAGE, type BenchOptions } from './args';
+import { parseArgs, USAGE, type BenchOptions, type ScenarioName } from './args';
 import { EmulatorProcess, profileChildrenInto } from './children';
 import { connectionConfigs, connectionsTable, runConnections } from './connections';
 import { curlVersion } from './curl';
 import { writeRandomFile } from './data';
+import { FAR_CHART, farTables, runFar } from './far';
 import { LIST_CONFIGS, listTable, runList, seedFolder } from './list';
 import { loadAverage, machineDescription } from './machine';
 import { realN8nRow } from './real-n8n';
 import { olderNode, restartOnCurrentNode } from './runtime';
 import { renderReport, type ReportInput } from './report';
+import { runRounds, verified, type InputFile } from './runner';
 import { runScale, writeScaleSection } from './scale';
-import { runRounds, type InputFile } from './runner';
 import { singleConfigs, singleTable } from './single';
 import { fmt } from './stats';
 import { renderTable, type Table } from './table';
@@ -69,6 +70,7 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 		command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
 		tables: [],
 		durationMs: 0,
+		verifiedUploads: 0,
 	};
 	const print = (table: Table) => {
 		report.tables.push(table);
@@ -78,7 +80,7 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 
 	const emulator = await EmulatorProcess.start();
 	try {
-		if ((options.only.has('throughput') || options.only.has('sweep')) && !curlVersion()) {
+		if (['throughput', 'sweep', 'far'].some((s) => options.only.has(s as ScenarioName)) && !curlVersion()) {
 			throw new Error('curl is not installed (apt-get install curl): it measures the ceiling');
 		}
 		if (options.only.has('throughput')) {
@@ -92,7 +94,8 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 		}
 		if (options.only.has('sweep')) {
 			const file = makeInput(dir, 'sweep.bin', options.sweepSize);
-			const configs = sweepConfigs();
+			// The smoke run keeps one point off the defaults on each axis.
+			const configs = options.quick ? sweepConfigs([16], [1]) : sweepConfigs();
 			log(`\nsweeps at ${fmt.size(options.sweepSize)}: ${configs.length} configurations × ${options.runs} rounds`);
 			const summaries = summarize(await runRounds(configs, file, emulator, options.runs, log), options.sweepSize);
 			report.sweep = { configs, summaries };
@@ -114,16 +117,35 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 			}
 			rmSync(file.path, { force: true });
 		}
+		if (options.only.has('far')) {
+			const far = await runFar(
+				emulator,
+				{
+					profile: options.far,
+					size: options.farSize,
+					sweepSize: options.farSweepSize,
+					runs: options.runs,
+					quick: options.quick,
+					input: (name, size) => makeInput(dir, name, size),
+					done: (file) => rmSync(file.path, { force: true }),
+				},
+				log,
+			);
+			report.far = far;
+			farTables(far).forEach(print);
+		}
 		if (options.only.has('connections')) {
 			const file = makeInput(dir, 'connections.bin', options.sweepSize);
 			const configs = connectionConfigs();
-			const { latencyMs, connectionDelayMs, connectionRateMiBps } = options.far;
+			// Without the rate cap: the cost of a new connection is what this scenario isolates.
+			const far = { ...options.far, connectionRateMiBps: 0 };
+			const { latencyMs, connectionDelayMs, connectionRateMiBps } = far;
 			log(
 				`\nfar service (${latencyMs} ms per answer, ${connectionDelayMs} ms per new connection, ${connectionRateMiBps || 'no'} MiB/s cap per connection), ` +
 					`${fmt.size(options.sweepSize)}: ${configs.length} configurations × ${options.runs} rounds`,
 			);
-			const results = await runConnections(configs, file, emulator, options.far, options.runs, log);
-			print(connectionsTable(results, options.sweepSize, options.runs, options.far));
+			const results = await runConnections(configs, file, emulator, far, options.runs, log);
+			print(connectionsTable(results, options.sweepSize, options.runs, far));
 			rmSync(file.path, { force: true });
 		}
 		if (options.only.has('single')) {
@@ -166,9 +188,22 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 	} finally {
 		await emulator.stop();
 	}
+	report.verifiedUploads = verified.uploads;
 	report.loadAfter = loadAverage();
 	report.durationMs = Date.now() - started;
 	return report;
+}
+
+/** The report and, beside it, the chart it embeds (docs/bench/ relative to the report). */
+function writeReport(report: ReportInput, out: string): void {
+	if (report.far?.chartSvg) {
+		const chart = join(dirname(resolve(out)), FAR_CHART);
+		mkdirSync(dirname(chart), { recursive: true });
+		writeFileSync(chart, report.far.chartSvg);
+		log(`wrote ${chart}`);
+	}
+	writeFileSync(out, renderReport(report));
+	log(`wrote ${out}`);
 }
 
 async function main(): Promise<void> {
@@ -192,6 +227,10 @@ async function main(): Promise<void> {
 		if (exitCode !== undefined) process.exit(exitCode);
 	}
 	process.env.BENCH_ETAGS = options.etags;
+	// A smoke run never overwrites the committed report: it writes into a folder of its own.
+	if (options.quick && options.out === undefined && !process.argv.includes('--no-write')) {
+		options.out = join(mkdtempSync(join(tmpdir(), 'file-storage-bench-quick-')), 'BENCHMARKS.md');
+	}
 	const dir = mkdtempSync(join(tmpdir(), 'file-storage-bench-'));
 	snapshotPackage(dir);
 	const cleanUp = () => rmSync(dir, { recursive: true, force: true });
@@ -202,10 +241,8 @@ async function main(): Promise<void> {
 	try {
 		const report = await bench(options, dir);
 		log(`\nbench finished in ${fmt.seconds(report.durationMs)}; load average after: ${report.loadAfter}`);
-		if (options.out) {
-			writeFileSync(options.out, renderReport(report));
-			log(`wrote ${options.out}`);
-		}
+		log(`bytes checked: ${report.verifiedUploads} uploads stored exactly the input (sha256)`);
+		if (options.out) writeReport(report, options.out);
 		if (options.profile && existsSync(options.profile)) {
 			log(
 				`CPU profiles in ${options.profile}: node -r ts-node/register/transpile-only bench/profile-summary.ts <file>`,

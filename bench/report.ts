@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { BenchOptions } from './args';
+import { describeProfile, farTargets, type FarResult } from './far';
 import type { ListConfig } from './list';
 import type { RealN8nResult } from './real-n8n';
 import type { Config } from './runner';
@@ -22,11 +23,14 @@ export interface ReportInput {
 	command: string;
 	tables: Table[];
 	durationMs: number;
+	/** Uploads whose stored bytes matched the input's sha256. */
+	verifiedUploads: number;
 	throughput?: { configs: Config[]; summaries: Map<string, Summary> };
 	sweep?: { configs: Config[]; summaries: Map<string, Summary> };
 	single?: Map<string, Summary>;
 	list?: { configs: ListConfig[]; results: Map<ListConfig, unknown[]> };
 	realN8n?: RealN8nResult;
+	far?: FarResult;
 }
 
 function verdict(ok: boolean): string {
@@ -85,6 +89,7 @@ export function renderReport(report: ReportInput): string {
 		"  every byte costs CPU on both sides of the loopback: the ceiling is the machine's, not the network's.",
 		`- Load average (1/5/15 min) before: ${report.loadBefore}; after: ${report.loadAfter}. Other work on the machine shows up as spread between rounds.`,
 		`- Runs: ${options.runs} per large-file configuration, ${options.smallRuns} for Single Upload and List Contents; tables show medians.`,
+		`- Bytes: each configuration's stored object is compared with the input's sha256 in its first round: ${report.verifiedUploads} uploads matched.`,
 		'',
 		'## Method',
 		'',
@@ -103,13 +108,19 @@ export function renderReport(report: ReportInput): string {
 		`- Sweeps: part size at the default parallelism and parallelism at the default part size, at ${fmt.size(options.sweepSize)} per run:`,
 		'  two axes crossing at the defaults instead of the full 5 × 4 grid, and a smaller file, to keep the whole bench near 20 minutes.',
 		`- Latency: the sweep file again, with the emulator waiting ${options.latencyMs} ms before every answer, as a service farther away would.`,
+		`- Far service: the emulator's far-service profile (${describeProfile(options.far)}; \`test/emulator\` README) at`,
+		`  ${fmt.size(options.farSize)} for the main table and ${fmt.size(options.farSweepSize)} per point of the Part Size × Parallel Uploads sweep (one run per point,`,
+		'  to keep the bench near 25 minutes: the sweep shows the shape, the main table the targets). Every configuration is held',
+		'  against what the network allows it: min(Parallel Uploads × the per-connection cap, the loopback ceiling of the same',
+		'  round), and the emulator counts the TCP connections each run opened. The chart is made by the bench (`bench/chart.ts`).',
 		'',
 		'## Results',
 		'',
-		...report.tables.flatMap((t) => [renderTable(t), '']),
+		...report.tables.flatMap((t) => [renderTable(t), '', ...(t.after ? [t.after, ''] : [])]),
 		'## Targets',
 		'',
 		...targets(report),
+		...(options.only.has('far') ? farTargets(report.far) : []),
 		'',
 		...scaleSection(),
 		...(findings ? [findings, ''] : []),

@@ -47,9 +47,14 @@ export interface Run {
 	node?: MeasuredRun;
 	emulatorCpuSeconds: number;
 	parts?: number;
+	/** TCP connections that carried the run's requests, and those requests (the emulator's count). */
+	connections?: { opened: number; requests: number };
 }
 
 export const OBJECT_KEY = 'bench/object.bin';
+
+/** Uploads whose stored object was compared with the input's sha256 (the report says how many). */
+export const verified = { uploads: 0 };
 
 /** Write-back of the previous run's files would otherwise land in the middle of the next one. */
 export function settleDisk(): void {
@@ -101,12 +106,17 @@ export async function runRounds(
 	emulator: EmulatorProcess,
 	rounds: number,
 	log: (line: string) => void,
+	/** Before each run, e.g. to set the emulator's network profile for this configuration. */
+	prepare?: (config: Config) => Promise<void>,
 ): Promise<Map<string, Run[]>> {
 	const runs = new Map<string, Run[]>(configs.map((c) => [c.id, []]));
 	for (let round = 1; round <= rounds; round++) {
 		for (const config of configs) {
 			settleDisk();
+			await prepare?.(config);
+			await emulator.call('resetStats');
 			const run = await runOnce(config, file, emulator);
+			run.connections = (await emulator.call<{ connections: Run['connections'] }>('stats')).connections;
 			// Every configuration's bytes are checked once; later rounds trust the size the node reports.
 			// BENCH_VERIFY=0 skips it, for timing an emulator experiment that does not store real bytes.
 			if (round === 1 && process.env.BENCH_VERIFY !== '0') {
@@ -116,6 +126,7 @@ export async function runRounds(
 					key: OBJECT_KEY,
 				});
 				if (stored !== file.sha256) throw new Error(`${config.label}: the stored object differs from the input file`);
+				verified.uploads++;
 			}
 			runs.get(config.id)!.push(run);
 			const memory = run.node ? `, RSS +${fmt.mib(run.node.peakRss - run.node.baselineRss)}` : '';

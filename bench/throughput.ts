@@ -29,7 +29,7 @@ export function memoryBound(partSizeMiB: number, parallel: number): number {
 
 type NodeConfig = Extract<Config, { kind: 'node' }>;
 
-const multipart = (partSizeMiB: number, parallel: number, label?: string): NodeConfig => ({
+export const multipart = (partSizeMiB: number, parallel: number, label?: string): NodeConfig => ({
 	id: `node-${partSizeMiB}x${parallel}`,
 	label: label ?? `Multipart Upload, ${partSizeMiB} MiB × ${parallel}`,
 	kind: 'node',
@@ -119,12 +119,12 @@ export function latencyTable(
  * axes crossing at the defaults, with the ceiling and the sequential approach in the same rounds
  * for the ratios.
  */
-export function sweepConfigs(): Config[] {
+export function sweepConfigs(partSizes = PART_SIZES, parallelisms = PARALLELISMS): Config[] {
 	const configs: Config[] = [CEILING, multipart(5, 1)];
 	const have = new Set(configs.map((c) => c.id));
 	for (const config of [
-		...PART_SIZES.map((p) => multipart(p, DEFAULTS.parallel)),
-		...PARALLELISMS.map((n) => multipart(DEFAULTS.partSizeMiB, n)),
+		...partSizes.map((p) => multipart(p, DEFAULTS.parallel)),
+		...parallelisms.map((n) => multipart(DEFAULTS.partSizeMiB, n)),
 	]) {
 		if (!have.has(config.id)) configs.push(config);
 		have.add(config.id);

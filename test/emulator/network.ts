@@ -23,12 +23,13 @@ const MIB = 1024 * 1024;
 /**
  * The bucket holds at most 100 ms of the rate (at least 64 KiB): a pause lasts until a quarter of
  * that is back, so the cap is kept with a few timers per second, and a timer that fires late under
- * load is made up from the bucket instead of lowering the rate. Each body starts with an empty
- * bucket: a new or idle TCP connection starts slow, it never opens with a burst, so reads never
- * get ahead of the rate counted from a body's first byte.
+ * load is made up from the bucket instead of lowering the rate. Each body starts with that quarter
+ * (25 ms of the rate), not a full bucket: a new or idle TCP connection never opens with a burst,
+ * and reads then follow the rate from the body's first byte, on average neither ahead nor behind.
  */
 const BURST_SECONDS = 0.1;
 const MIN_BURST = 64 * 1024;
+const RESUME_AT = 1 / 4;
 
 interface Connection {
 	delayed: boolean;
@@ -74,13 +75,17 @@ export class Network {
 			socket.once('close', () => clearTimeout(c.timer));
 		}
 		this.stats.requestServed();
-		this.throttle(req, conn);
 		if (!conn.delayed && this.settings.connectionDelayMs > 0) {
 			conn.delayed = true;
 			this.stats.connectionDelayed();
+			// Nothing is read during the handshake: a body cannot arrive before the connection is up.
+			socket.pause();
 			await sleep(this.settings.connectionDelayMs);
 			if (socket.destroyed || req.destroyed) return false;
+			socket.resume();
 		}
+		// Without a cap the request is left exactly as Node made it (the loopback figures stay comparable).
+		if (this.settings.connectionRateMiBps > 0) this.throttle(req, conn);
 		conn.delayed = true;
 		return true;
 	}
@@ -120,11 +125,13 @@ export class Network {
 		const burst = Math.max(MIN_BURST, rate * BURST_SECONDS);
 		const now = performance.now();
 		conn.tokens =
-			conn.refilledAt === undefined ? 0 : Math.min(burst, conn.tokens + ((now - conn.refilledAt) / 1000) * rate);
+			conn.refilledAt === undefined
+				? burst * RESUME_AT
+				: Math.min(burst, conn.tokens + ((now - conn.refilledAt) / 1000) * rate);
 		conn.refilledAt = now;
 		conn.tokens -= bytes;
 		if (conn.tokens >= 0 || conn.paused) return;
-		const waitMs = Math.ceil(((burst / 4 - conn.tokens) / rate) * 1000);
+		const waitMs = Math.ceil(((burst * RESUME_AT - conn.tokens) / rate) * 1000);
 		conn.paused = true;
 		this.stats.throttled(waitMs);
 		socket.pause();

@@ -130,9 +130,22 @@ describe('per-connection rate cap', () => {
 		const { connections } = r.emu.stats();
 		expect(connections.throttlePauses).toBeGreaterThan(0);
 		expect(connections.throttledMs).toBeGreaterThan(0);
-		// The bucket lets a fresh connection read 100 ms of its rate at once, then the rate.
-		const burst = rate * MIB * 0.1;
-		expect(elapsedMs).toBeGreaterThanOrEqual(((data.length - burst) / (rate * MIB)) * 1000);
+		// A body starts with 25 ms of the rate in hand; past that the reads never get ahead of the rate
+		// (but for the chunk that tipped the bucket over).
+		const headStart = rate * MIB * 0.025 + 64 * 1024;
+		expect(elapsedMs).toBeGreaterThanOrEqual(((data.length - headStart) / (rate * MIB)) * 1000);
+	});
+
+	test('the connection delay is no credit for the body: its pacing starts after the delay', async () => {
+		const rate = 8;
+		const delayMs = 300;
+		r.emu.setNetworkProfile({ connectionRateMiBps: rate, connectionDelayMs: delayMs });
+		const data = Buffer.alloc(3 * MIB, 9);
+		const started = Date.now();
+		expect((await r.api.upload('far/delayed-and-capped.bin', data)).status).toBe(200);
+		const headStart = rate * MIB * 0.025 + 64 * 1024;
+		expect(Date.now() - started).toBeGreaterThanOrEqual(delayMs + ((data.length - headStart) / (rate * MIB)) * 1000);
+		expect(r.emu.stats().connections).toMatchObject({ opened: 1, delayed: 1 });
 	});
 
 	test('a kept-alive connection carries capped bodies one after another', async () => {

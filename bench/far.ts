@@ -1,0 +1,337 @@
+/**
+ * The far-service scenario: the emulator made to behave like a service tens of milliseconds away
+ * (latency per answer, a delay per new connection, a rate cap per connection; test/emulator
+ * README), and uploads measured against what that network allows: min(Parallel Uploads × the
+ * per-connection cap, the loopback ceiling of the same run). A main table at the large size and a
+ * sweep of Part Size × Parallel Uploads, drawn as a chart.
+ */
+import type { FarProfile } from './args';
+import { renderLineChart } from './chart';
+import type { EmulatorProcess } from './children';
+import { runRounds, type Config, type InputFile, type Run } from './runner';
+import { fmt, median, mibPerSecond, runsOf } from './stats';
+import type { Table } from './table';
+import {
+	CEILING,
+	DEFAULT_ID,
+	DEFAULTS,
+	memoryBound,
+	multipart,
+	SEQUENTIAL_ID,
+	summarize,
+	type Summary,
+} from './throughput';
+
+/** Where the sweep's chart goes, relative to the report that embeds it. */
+export const FAR_CHART = 'docs/bench/far-sweep.svg';
+
+export const FAR_PART_SIZES = [5, 8, 16, 32, 64];
+export const FAR_PARALLELISMS = [1, 2, 4, 8, 16];
+/** The smoke run's grid: still every kind of point, the defaults among them. */
+const QUICK_PART_SIZES = [5, DEFAULTS.partSizeMiB];
+const QUICK_PARALLELISMS = [1, DEFAULTS.parallel];
+
+export interface FarSummary extends Summary {
+	/** Median over rounds of this run's speed / what the network allowed it in that round. */
+	vsLimit: number;
+	/** Median limit: min(parallel × cap, the round's loopback ceiling), MiB/s. */
+	limit: number;
+	connectionsOpened: number;
+	requests: number;
+}
+
+export interface FarPart {
+	configs: Config[];
+	summaries: Map<string, FarSummary>;
+	size: number;
+	rounds: number;
+}
+
+export interface FarResult {
+	profile: FarProfile;
+	main?: FarPart;
+	sweep?: FarPart;
+	/** The sweep drawn as an SVG, with the limit line. */
+	chartSvg?: string;
+	grid: { partSizes: number[]; parallelisms: number[] };
+}
+
+export function describeProfile(p: FarProfile): string {
+	return `${p.latencyMs} ms per answer, ${p.connectionDelayMs} ms per new connection, ${p.connectionRateMiBps} MiB/s per connection`;
+}
+
+function parallelOf(config: Config): number {
+	if (config.kind === 'curl') return 1;
+	return config.parallel ?? DEFAULTS.parallel;
+}
+
+/** What the network lets a configuration reach in a round whose loopback ceiling was `ceiling` MiB/s. */
+export function limitOf(config: Config, profile: FarProfile, ceiling: number): number {
+	// No cap (0): only the loopback ceiling limits.
+	const cap = profile.connectionRateMiBps || Infinity;
+	return Math.min(parallelOf(config) * cap, ceiling);
+}
+
+function farSummaries(
+	configs: Config[],
+	runs: Map<string, Run[]>,
+	size: number,
+	profile: FarProfile,
+): Map<string, FarSummary> {
+	const base = summarize(runs, size);
+	const ceilingRuns = runs.get(CEILING.id) ?? [];
+	const out = new Map<string, FarSummary>();
+	for (const config of configs) {
+		const list = runs.get(config.id);
+		const s = base.get(config.id);
+		if (!list || !s) continue;
+		const limits = list.map((_, i) =>
+			ceilingRuns[i] ? limitOf(config, profile, mibPerSecond(size, ceilingRuns[i].ms)) : NaN,
+		);
+		out.set(config.id, {
+			...s,
+			vsLimit: median(list.map((run, i) => mibPerSecond(size, run.ms) / limits[i])),
+			limit: median(limits),
+			connectionsOpened: median(list.map((r) => r.connections?.opened ?? NaN)),
+			requests: median(list.map((r) => r.connections?.requests ?? NaN)),
+		});
+	}
+	return out;
+}
+
+/** The main table: the loopback ceiling, a keep-alive minimal client, the defaults, the sequential approach. */
+export function farMainConfigs(): Config[] {
+	return [
+		CEILING,
+		{
+			id: 'raw',
+			label: `minimal multipart client, keep-alive, ${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel}`,
+			kind: 'raw',
+			partSizeMiB: DEFAULTS.partSizeMiB,
+			parallel: DEFAULTS.parallel,
+		},
+		multipart(
+			DEFAULTS.partSizeMiB,
+			DEFAULTS.parallel,
+			`this node, defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`,
+		),
+		multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)'),
+	];
+}
+
+export function farSweepConfigs(partSizes: number[], parallelisms: number[]): Config[] {
+	return [CEILING, ...partSizes.flatMap((p) => parallelisms.map((n) => multipart(p, n)))];
+}
+
+/** The loopback ceiling runs without the profile; everything else against the far service. */
+function profileFor(profile: FarProfile) {
+	return (emulator: EmulatorProcess) => async (config: Config) => {
+		const far = config.kind !== 'curl';
+		await emulator.call('setNetworkProfile', {
+			profile: far ? profile : { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 },
+		});
+	};
+}
+
+export async function runFar(
+	emulator: EmulatorProcess,
+	o: {
+		profile: FarProfile;
+		size: number;
+		sweepSize: number;
+		runs: number;
+		quick: boolean;
+		input: (name: string, size: number) => InputFile;
+		done: (file: InputFile) => void;
+	},
+	log: (line: string) => void,
+): Promise<FarResult> {
+	const grid = o.quick
+		? { partSizes: QUICK_PART_SIZES, parallelisms: QUICK_PARALLELISMS }
+		: { partSizes: FAR_PART_SIZES, parallelisms: FAR_PARALLELISMS };
+	const result: FarResult = { profile: o.profile, grid };
+	const prepare = profileFor(o.profile)(emulator);
+	try {
+		const mainFile = o.input('far.bin', o.size);
+		const mainConfigs = farMainConfigs();
+		log(
+			`\nfar service (${describeProfile(o.profile)}), ${fmt.size(o.size)}: ${mainConfigs.length} configurations × ${o.runs} rounds`,
+		);
+		const mainRuns = await runRounds(mainConfigs, mainFile, emulator, o.runs, log, prepare);
+		result.main = {
+			configs: mainConfigs,
+			summaries: farSummaries(mainConfigs, mainRuns, o.size, o.profile),
+			size: o.size,
+			rounds: o.runs,
+		};
+		o.done(mainFile);
+
+		// One round: the sweep shows the shape; the main table's rounds carry the targets.
+		const sweepFile = o.input('far-sweep.bin', o.sweepSize);
+		const sweepConfigs = farSweepConfigs(grid.partSizes, grid.parallelisms);
+		log(`\nfar service sweep, ${fmt.size(o.sweepSize)}: ${sweepConfigs.length} configurations × 1 round`);
+		const sweepRuns = await runRounds(sweepConfigs, sweepFile, emulator, 1, log, prepare);
+		result.sweep = {
+			configs: sweepConfigs,
+			summaries: farSummaries(sweepConfigs, sweepRuns, o.sweepSize, o.profile),
+			size: o.sweepSize,
+			rounds: 1,
+		};
+		o.done(sweepFile);
+		result.chartSvg = farChart(result);
+	} finally {
+		await emulator.call('setNetworkProfile', {
+			profile: { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 },
+		});
+	}
+	return result;
+}
+
+const HEAD = [
+	'Configuration',
+	'Time',
+	'Throughput',
+	'Limit',
+	'× limit',
+	'× sequential 5 MiB',
+	'Connections opened',
+	'Requests',
+	'RSS growth (max)',
+	'Growth bound',
+];
+
+function row(config: Config, s: FarSummary, label = config.label): string[] {
+	const isCurl = config.kind === 'curl';
+	const isNode = config.kind === 'node';
+	const bound =
+		isNode && config.partSizeMiB !== undefined && config.parallel !== undefined
+			? memoryBound(config.partSizeMiB, config.parallel)
+			: NaN;
+	return [
+		label,
+		fmt.seconds(s.ms),
+		fmt.rate(s.rate),
+		isCurl ? '' : fmt.rate(s.limit),
+		isCurl ? '' : fmt.ratio(s.vsLimit),
+		isCurl ? '' : fmt.ratio(s.vsSequential),
+		Number.isFinite(s.connectionsOpened) ? String(s.connectionsOpened) : '–',
+		Number.isFinite(s.requests) ? String(s.requests) : '–',
+		isNode ? fmt.mib(s.maxGrowth) : '',
+		isNode ? `${fmt.mib(bound)} ${s.maxGrowth <= bound ? 'met' : '**not met**'}` : '',
+	];
+}
+
+export function farTables(far: FarResult): Table[] {
+	const tables: Table[] = [];
+	const profile = describeProfile(far.profile);
+	const cap = far.profile.connectionRateMiBps;
+	if (far.main) {
+		const { configs, summaries, size, rounds } = far.main;
+		tables.push({
+			title: `Far service: upload of ${fmt.size(size)} at ${profile}`,
+			note:
+				`The emulator waits ${far.profile.latencyMs} ms before each answer, ${far.profile.connectionDelayMs} ms before the first request of each new ` +
+				`connection (the TCP and TLS handshakes) and reads each connection's bodies at ${cap} MiB/s at most. Limit = ` +
+				`min(Parallel Uploads × ${cap} MiB/s, the loopback ceiling of the same round: the curl row, run without the profile). ` +
+				`Connections opened and requests are the emulator's counts for one run; ${runsOf(rounds)}; ratios are medians of per-round ratios.`,
+			head: HEAD,
+			rows: configs
+				.filter((c) => summaries.has(c.id))
+				.map((c) =>
+					row(
+						c,
+						summaries.get(c.id)!,
+						c.kind === 'curl' ? 'curl, one streamed PUT on loopback, no profile (ceiling)' : c.label,
+					),
+				),
+		});
+	}
+	if (far.sweep) {
+		const { configs, summaries, size } = far.sweep;
+		const nodeConfigs = configs.filter((c) => c.kind === 'node' && summaries.has(c.id));
+		const ceiling = summaries.get(CEILING.id);
+		tables.push({
+			title: `Far service sweep: Part Size × Parallel Uploads, ${fmt.size(size)} per run`,
+			note:
+				`${profile}; one run per point, the loopback ceiling (${ceiling ? fmt.rate(ceiling.rate) : '–'}) in the same round. ` +
+				`A ${fmt.size(size)} file has ${far.grid.partSizes.map((p) => `${Math.ceil(size / (p * 1024 * 1024))}`).join(' / ')} parts at ` +
+				`${far.grid.partSizes.join(' / ')} MiB: more parallel uploads than parts cannot all be busy.`,
+			after: `![Far service sweep: throughput by Parallel Uploads, one line per Part Size, and the limit](${FAR_CHART})`,
+			head: ['Part Size', 'Parallel Uploads', 'Parts', ...HEAD.slice(1)],
+			rows: nodeConfigs.map((c) => {
+				const s = summaries.get(c.id)!;
+				const cells = row(c, s);
+				return [
+					`${c.kind === 'node' ? c.partSizeMiB : ''} MiB`,
+					String(parallelOf(c)),
+					String(s.parts),
+					...cells.slice(1),
+				];
+			}),
+		});
+	}
+	return tables;
+}
+
+export function farChart(far: FarResult): string | undefined {
+	if (!far.sweep) return undefined;
+	const { summaries, size } = far.sweep;
+	const { partSizes, parallelisms } = far.grid;
+	const ceiling = summaries.get(CEILING.id);
+	const cap = far.profile.connectionRateMiBps;
+	return renderLineChart({
+		title: 'Upload throughput against a far service',
+		subtitle: `${describeProfile(far.profile)}; ${fmt.size(size)} per run`,
+		xLabel: 'Parallel Uploads',
+		yLabel: 'MiB/s',
+		x: parallelisms.map(String),
+		series: partSizes.map((p) => ({
+			name: `Part Size ${p} MiB`,
+			values: parallelisms.map((n) => summaries.get(`node-${p}x${n}`)?.rate ?? NaN),
+		})),
+		reference: {
+			name: 'limit',
+			values: parallelisms.map((n) => Math.min(n * (cap || Infinity), ceiling?.rate ?? Infinity)),
+		},
+		mark: {
+			series: `Part Size ${DEFAULTS.partSizeMiB} MiB`,
+			x: String(DEFAULTS.parallel),
+			label: 'defaults',
+		},
+	});
+}
+
+/** The targets of the far scenario, for the report. */
+export function farTargets(far: FarResult | undefined): string[] {
+	const node = far?.main?.summaries.get(DEFAULT_ID);
+	if (!far || !node) return ['- Far service targets: not measured in this run (`--only` left them out).'];
+	const lines = [
+		`- Far service (${describeProfile(far.profile)}), defaults ≥ 0.85 × the limit (${fmt.rate(node.limit)}): ${fmt.ratio(node.vsLimit)} — ${node.vsLimit >= 0.85 ? '**met**' : '**not met**'}.`,
+		`- Far service, defaults ≥ 3 × the sequential 5 MiB approach: ${fmt.ratio(node.vsSequential)} — ${node.vsSequential >= 3 ? '**met**' : '**not met**'}.`,
+	];
+	const raw = far.main?.summaries.get('raw');
+	const sequential = far.main?.summaries.get(SEQUENTIAL_ID);
+	if (raw && sequential) {
+		lines.push(
+			`- Connections: the node opened ${node.connectionsOpened} for ${node.requests} requests (the sequential approach ${sequential.connectionsOpened} for ${sequential.requests}); ` +
+				`the keep-alive minimal client ${raw.connectionsOpened} for ${raw.requests}, at ${fmt.ratio(raw.vsLimit)} of the same limit.`,
+		);
+	}
+	const best = bestSweepPoint(far);
+	if (best) {
+		lines.push(
+			`- Sweep: fastest point ${best.label} at ${fmt.rate(best.s.rate)} (${fmt.ratio(best.s.vsLimit)} of its limit); see the chart.`,
+		);
+	}
+	return lines;
+}
+
+function bestSweepPoint(far: FarResult): { label: string; s: FarSummary } | undefined {
+	let best: { label: string; s: FarSummary } | undefined;
+	for (const config of far.sweep?.configs ?? []) {
+		const s = far.sweep!.summaries.get(config.id);
+		if (config.kind !== 'node' || !s) continue;
+		if (!best || s.rate > best.s.rate) best = { label: `${config.partSizeMiB} MiB × ${config.parallel}`, s };
+	}
+	return best;
+}
