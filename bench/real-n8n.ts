@@ -212,7 +212,12 @@ export interface N8nSetUp {
  * (so a run's binary copy can be deleted), this build linked as an installed package, and the
  * emulator's credential imported.
  */
-export async function setUpN8n(emulator: EmulatorProcess, dir: string): Promise<N8nSetUp | { skipped: string }> {
+export async function setUpN8n(
+	emulator: EmulatorProcess,
+	dir: string,
+	/** Another build than the measured one, and the folder of an instance whose input files it shares. */
+	other: { packageDir?: string; files?: string } = {},
+): Promise<N8nSetUp | { skipped: string }> {
 	const runtime = installedRuntime(profileByName('current'));
 	if (!runtime) {
 		return {
@@ -220,7 +225,7 @@ export async function setUpN8n(emulator: EmulatorProcess, dir: string): Promise<
 		};
 	}
 	const userFolder = join(dir, 'n8n-user');
-	const files = join(dir, 'n8n-files');
+	const files = other.files ?? join(dir, 'n8n-files');
 	mkdirSync(files, { recursive: true });
 	const instance: N8nInstance = {
 		runtime,
@@ -232,7 +237,7 @@ export async function setUpN8n(emulator: EmulatorProcess, dir: string): Promise<
 		},
 	};
 	// The same build the other scenarios measured (see main.ts), as a user's installed package.
-	await linkPackage(userFolder, process.env.BENCH_PACKAGE_DIR ?? undefined);
+	await linkPackage(userFolder, other.packageDir ?? process.env.BENCH_PACKAGE_DIR ?? undefined);
 	const { info } = emulator;
 	await importCredential(instance, { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url });
 	return { instance, runtime, files };
@@ -279,6 +284,14 @@ export async function realN8nRow(
 		return path;
 	});
 	await importWorkflows(instance, workflowFiles);
+	// BENCH_COMPARE_PACKAGE_DIR: another build (e.g. before a change) in a second n8n, in the same rounds.
+	const compareDir = process.env.BENCH_COMPARE_PACKAGE_DIR;
+	const compare = compareDir
+		? await setUpN8n(emulator, join(dir, 'compare'), { packageDir: compareDir, files })
+		: undefined;
+	if (compare && 'skipped' in compare) throw new Error(compare.skipped);
+	if (compare) await importWorkflows(compare.instance, [workflowFiles[0]]);
+	const compareRuns: Execution[] = [];
 
 	const largeRuns: Execution[] = [];
 	const controlRuns: Execution[] = [];
@@ -299,6 +312,14 @@ export async function realN8nRow(
 		log(
 			`  [${round}/${runs}] real n8n: upload ${fmt.seconds(l.uploadMs)} (${fmt.rate(mibPerSecond(size, l.uploadMs))}), peak RSS ${fmt.mib(l.peakRss)}`,
 		);
+		if (compare) {
+			settleDisk();
+			const other = await execute(compare.instance, emulator, 'benchLargeUpld1', undefined);
+			compareRuns.push(other);
+			log(
+				`  [${round}/${runs}] real n8n, compared build: upload ${fmt.seconds(other.uploadMs)} (${fmt.rate(mibPerSecond(size, other.uploadMs))})`,
+			);
+		}
 	}
 	const peakRss = median(largeRuns.map((r) => r.peakRss));
 	const controlPeakRss = median(controlRuns.map((r) => r.peakRss));
@@ -316,6 +337,20 @@ export async function realN8nRow(
 			fmt.mib(peakRss),
 			fmt.mib(peakRss - controlPeakRss),
 		],
+		...(compare
+			? [
+					[
+						`the same in real n8n, build of BENCH_COMPARE_PACKAGE_DIR`,
+						fmt.seconds(median(compareRuns.map((r) => r.wallMs))),
+						fmt.seconds(median(compareRuns.map((r) => r.uploadMs))),
+						fmt.rate(mibPerSecond(size, median(compareRuns.map((r) => r.uploadMs)))),
+						fmt.ratio(median(compareRuns.map((r, i) => inProcessRuns[i].nodeExecutionMs / r.uploadMs))),
+						fmt.cpu(median(compareRuns.map((r) => r.emulatorCpuSeconds))),
+						fmt.mib(median(compareRuns.map((r) => r.peakRss))),
+						'',
+					],
+				]
+			: []),
 		[
 			'same upload in-process (harness, same rounds)',
 			'',

@@ -62,6 +62,11 @@ function targets(report: ReportInput): string[] {
 			`- Real n8n: peak RSS of the n8n process ${fmt.mib(real.peakRss)} for ${fmt.size(report.options.size)}; the same workflow without the upload peaks at ` +
 				`${fmt.mib(real.controlPeakRss)} (n8n's start-up sets much of both peaks, so the difference is not the upload's own growth).`,
 		);
+	}
+	if (real?.vsInProcess !== undefined) {
+		lines.push(
+			`- Real n8n ≥ 0.85 × the same upload in-process, same rounds: ${fmt.ratio(real.vsInProcess)} — ${verdict(real.vsInProcess >= 0.85)}.`,
+		);
 	} else if (real?.skipped) {
 		lines.push(`- Real n8n: ${real.skipped}.`);
 	}
