@@ -77,6 +77,22 @@ async function isFolder(ctx: IExecuteFunctions, resolved: ResolvedFilePath): Pro
 	);
 }
 
+/**
+ * A path that need not exist yet, resolved as n8n resolves it: its folder's real path plus its
+ * name. n8n's helper does this itself, but only for errors that are `instanceof Error` of its own
+ * realm, which fails when the file system's errors come from another (as under test runners).
+ */
+async function resolveMaybeMissing(ctx: IExecuteFunctions, path: string): Promise<ResolvedFilePath> {
+	return await ctx.helpers.resolvePath(path).then(
+		(resolved) => resolved,
+		async (error: unknown) => {
+			if (codeOf(error) !== 'ENOENT') throw error as Error;
+			const folder = await ctx.helpers.resolvePath(dirOf(path) || '.');
+			return `${folder.replace(/[\\/]+$/, '')}/${baseNameOf(path)}` as ResolvedFilePath;
+		},
+	);
+}
+
 /** The path resolved (symlinks of its folders followed, as n8n does), checked against n8n's rules. */
 async function resolveAllowed(ctx: IExecuteFunctions, itemIndex: number, text: string): Promise<ResolvedFilePath> {
 	const shown = text.trim();
@@ -96,7 +112,7 @@ async function resolveAllowed(ctx: IExecuteFunctions, itemIndex: number, text: s
 			'Update n8n, or read the file with Read/Write Files from Disk and use Binary Field.',
 		);
 	}
-	const resolved = await ctx.helpers.resolvePath(shown).then(
+	const resolved = await resolveMaybeMissing(ctx, shown).then(
 		(path) => path,
 		(error: unknown) => {
 			throw codeOf(error) === 'ENOENT' || codeOf(error) === 'ENOTDIR'
@@ -240,6 +256,7 @@ export async function fileTarget(ctx: IExecuteFunctions, itemIndex: number, text
 interface WritableEnd {
 	write(chunk: Buffer): boolean;
 	once(event: string, listener: () => void): unknown;
+	removeListener(event: string, listener: () => void): unknown;
 	end(): unknown;
 	destroy(error?: Error): unknown;
 	readonly destroyed?: boolean;
@@ -261,8 +278,13 @@ export function fileContentFrom(chunks: AsyncIterable<Buffer>): { content: FileC
 					written += chunk.length;
 					if (!file.write(chunk)) {
 						await new Promise<void>((resolve) => {
-							file.once('drain', resolve);
-							file.once('close', resolve);
+							const done = () => {
+								file.removeListener('drain', done);
+								file.removeListener('close', done);
+								resolve();
+							};
+							file.once('drain', done);
+							file.once('close', done);
 						});
 					}
 				}
