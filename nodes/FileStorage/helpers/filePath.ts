@@ -221,7 +221,8 @@ export async function openFileSource(ctx: IExecuteFunctions, itemIndex: number, 
 		fileName,
 		mimeType: typeOfName(fileName),
 		size: undefined,
-		parts: (partSize, nextPart) => splitIntoParts(checkedChunks(stream, { fail: fault }), partSize, nextPart),
+		parts: (partSize, nextPart) =>
+			splitIntoParts(checkedChunks(stream, { fail: fault, copiedBeforeNext: true }), partSize, nextPart),
 		discard: () => stream.destroy(),
 		output: { source: 'filePath', filePath: resolved },
 	};

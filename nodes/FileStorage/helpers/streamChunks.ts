@@ -17,6 +17,12 @@ export interface ChunkRules {
 	/** Fail when the source sends nothing for this long while the reader waits for it. */
 	idleMs?: number;
 	fail: (problem: StreamProblem) => Error;
+	/**
+	 * The reader copies each chunk before it asks for the next, so a file read's buffer may be
+	 * freed then (see releaseReadBuffer). Not for a reader that hands chunks on, e.g. to a file
+	 * write that may still be queued.
+	 */
+	copiedBeforeNext?: boolean;
 }
 
 const LONGEST_CHECK_INTERVAL_MS = 1000;
@@ -67,7 +73,7 @@ export function readFailureReason(error: unknown): string {
  */
 export async function* checkedChunks(stream: unknown, rules: ChunkRules): AsyncGenerator<Buffer> {
 	const iterator = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-	const ownsItsReads = isFileReadStream(stream);
+	const ownsItsReads = rules.copiedBeforeNext === true && isFileReadStream(stream);
 	let received = 0;
 	let waitingSince: number | undefined;
 	let stalled = false;

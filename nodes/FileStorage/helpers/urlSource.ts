@@ -181,7 +181,11 @@ export async function openUrlSource(
 		mimeType: mimeType || 'application/octet-stream',
 		size,
 		parts: (partSize, nextPart) =>
-			splitIntoParts(checkedChunks(body, { expected: size, idleMs: settings.timeoutMs, fail }), partSize, nextPart),
+			splitIntoParts(
+				checkedChunks(body, { expected: size, idleMs: settings.timeoutMs, fail, copiedBeforeNext: true }),
+				partSize,
+				nextPart,
+			),
 		discard: () => destroyBody(response as IN8nHttpFullResponse),
 		output: { source: 'url', url: shown },
 	};
