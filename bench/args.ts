@@ -1,6 +1,6 @@
 /** Command-line flags of `npm run bench -- ...`. */
 
-export const SCENARIOS = ['throughput', 'sweep', 'latency', 'single', 'list', 'real-n8n'] as const;
+export const SCENARIOS = ['throughput', 'sweep', 'latency', 'single', 'list', 'real-n8n', 'sources'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {

@@ -17,8 +17,10 @@ const SIZE = Number(process.env.E2E_LARGE_BYTES ?? 2 * 1024 * MIB);
 const WARM_UP_SIZE = 24 * MIB + 5;
 /** The node's defaults: 8 MiB parts, 4 at once. */
 const MULTIPART_BOUND = 8 * MIB * (4 + 1) + MIB;
-const WORKFLOW_ID = 'fsE2eLargeSrc001';
-const WEBHOOK_PATH = 'large-transfer';
+const UPLOAD_WORKFLOW_ID = 'fsE2eLargeUp0001';
+const DOWNLOAD_WORKFLOW_ID = 'fsE2eLargeDown01';
+const UPLOAD_PATH = 'large-from-url';
+const DOWNLOAD_PATH = 'large-to-path';
 const CREDENTIALS = { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } };
 
 const n8n = useRealN8n({ workflows: [] });
@@ -27,35 +29,23 @@ let source: BigSource;
 
 jest.setTimeout(30 * 60_000);
 
-/** Webhook (?url, key, path) → Upload from the URL → Download to the path; answers with the download's output. */
-function workflow(): object {
+const WEBHOOK = (id: string, path: string) => ({
+	id: `${id}-1`,
+	name: 'Webhook',
+	type: 'n8n-nodes-base.webhook',
+	typeVersion: 2,
+	position: [0, 0],
+	webhookId: `${id}-hook`,
+	parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+});
+
+/** Webhook (?url, key) → Upload from the URL, or Webhook (?key, path) → Download to the path; answers with the node's output. */
+function workflow(step: 'upload' | 'download'): object {
 	const storage = { bucketName: BUCKET.name, region: BUCKET.region };
-	return {
-		id: WORKFLOW_ID,
-		name: 'e2e: URL → storage → file path',
-		nodes: [
-			{
-				id: 'b0000000-0000-4000-8000-000000000001',
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: 'b0000000-0000-4000-8000-0000000000aa',
-				parameters: {
-					httpMethod: 'POST',
-					path: WEBHOOK_PATH,
-					responseMode: 'lastNode',
-					responseData: 'firstEntryJson',
-					options: {},
-				},
-			},
-			{
-				id: 'b0000000-0000-4000-8000-000000000002',
-				name: 'Upload from URL',
-				type: 'n8n-nodes-file-storage.fileStorage',
-				typeVersion: 2,
-				position: [220, 0],
-				parameters: {
+	const id = step === 'upload' ? UPLOAD_WORKFLOW_ID : DOWNLOAD_WORKFLOW_ID;
+	const parameters =
+		step === 'upload'
+			? {
 					resource: 'file',
 					operation: 'upload',
 					...storage,
@@ -63,31 +53,32 @@ function workflow(): object {
 					sourceUrl: '={{ $json.query.url }}',
 					key: '={{ $json.query.key }}',
 					options: {},
-				},
-				credentials: CREDENTIALS,
-			},
-			{
-				id: 'b0000000-0000-4000-8000-000000000003',
-				name: 'Download to path',
-				type: 'n8n-nodes-file-storage.fileStorage',
-				typeVersion: 2,
-				position: [440, 0],
-				parameters: {
+				}
+			: {
 					resource: 'file',
 					operation: 'download',
 					...storage,
-					fileKey: { __rl: true, mode: 'key', value: '={{ $json.key }}' },
+					fileKey: { __rl: true, mode: 'key', value: '={{ $json.query.key }}' },
 					destination: 'filePath',
-					destinationFilePath: "={{ $('Webhook').item.json.query.path }}",
+					destinationFilePath: '={{ $json.query.path }}',
 					options: {},
-				},
+				};
+	return {
+		id,
+		name: `e2e: large file, ${step}`,
+		nodes: [
+			WEBHOOK(id, step === 'upload' ? UPLOAD_PATH : DOWNLOAD_PATH),
+			{
+				id: `${id}-2`,
+				name: 'File Storage',
+				type: 'n8n-nodes-file-storage.fileStorage',
+				typeVersion: 2,
+				position: [220, 0],
+				parameters,
 				credentials: CREDENTIALS,
 			},
 		],
-		connections: {
-			Webhook: { main: [[{ node: 'Upload from URL', type: 'main', index: 0 }]] },
-			'Upload from URL': { main: [[{ node: 'Download to path', type: 'main', index: 0 }]] },
-		},
+		connections: { Webhook: { main: [[{ node: 'File Storage', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 		pinData: {},
 		active: false,
@@ -100,13 +91,8 @@ async function fileSha256(file: string): Promise<string> {
 	return hash.digest('hex');
 }
 
-async function transfer(size: number, key: string, file: string): Promise<Record<string, unknown>> {
-	const query = new URLSearchParams({
-		url: `${source.url}/${key}?size=${size}&signature=not-to-be-shown`,
-		key,
-		path: file,
-	});
-	const response = await fetch(`${server!.url}/webhook/${WEBHOOK_PATH}?${query.toString()}`, {
+async function call(webhookPath: string, query: Record<string, string>): Promise<Record<string, unknown>> {
+	const response = await fetch(`${server!.url}/webhook/${webhookPath}?${new URLSearchParams(query).toString()}`, {
 		method: 'POST',
 		signal: AbortSignal.timeout(25 * 60_000),
 	});
@@ -116,14 +102,29 @@ async function transfer(size: number, key: string, file: string): Promise<Record
 	return JSON.parse(text) as Record<string, unknown>;
 }
 
+const upload = async (size: number, key: string) =>
+	await call(UPLOAD_PATH, { url: `${source.url}/${key}?size=${size}&signature=not-to-be-shown`, key });
+const download = async (key: string, file: string) => await call(DOWNLOAD_PATH, { key, path: file });
+
+/** How far n8n's resident memory rose above where it was before `step`, at its peak. */
+async function growthOf<T>(step: () => Promise<T>): Promise<{ result: T; growth: number; before: number }> {
+	const pid = server!.child.pid as number;
+	const before = procStatus(pid).rss;
+	if (!resetPeak(pid)) throw new Error('cannot reset the peak RSS (/proc/<pid>/clear_refs) on this machine');
+	const result = await step();
+	return { result, growth: procStatus(pid).hwm - before, before };
+}
+
 beforeAll(async () => {
 	const { instance, filesDir } = n8n();
 	source = await startBigSource();
-	const file = path.join(filesDir, 'large-sources.json');
-	await fsp.writeFile(file, JSON.stringify(workflow()));
-	await importWorkflows(instance, [file]);
-	await activateWorkflow(instance, WORKFLOW_ID);
-	server = await startN8n(instance, { webhookPaths: [WEBHOOK_PATH] });
+	const files = (['upload', 'download'] as const).map((step) => path.join(filesDir, `large-${step}.json`));
+	await fsp.writeFile(files[0], JSON.stringify(workflow('upload')));
+	await fsp.writeFile(files[1], JSON.stringify(workflow('download')));
+	await importWorkflows(instance, files);
+	await activateWorkflow(instance, UPLOAD_WORKFLOW_ID);
+	await activateWorkflow(instance, DOWNLOAD_WORKFLOW_ID);
+	server = await startN8n(instance, { webhookPaths: [UPLOAD_PATH, DOWNLOAD_PATH] });
 }, 300_000);
 
 afterAll(async () => {
@@ -131,31 +132,39 @@ afterAll(async () => {
 	await source?.stop();
 });
 
+const mib = (bytes: number) => `${(bytes / MIB).toFixed(1)} MiB`;
+
 it(`moves ${SIZE} bytes URL → storage → file path byte-identical, n8n growing by at most the multipart bound`, async () => {
 	const { emulator, filesDir } = n8n();
-	// The first run loads and compiles what the node needs; the measured run starts from there.
+	// The first runs load and compile what the node needs; the measured runs start from there.
 	const warmUpFile = path.join(filesDir, 'warm-up.bin');
-	await transfer(WARM_UP_SIZE, 'e2e/warm-up.bin', warmUpFile);
+	await upload(WARM_UP_SIZE, 'e2e/warm-up.bin');
+	await download('e2e/warm-up.bin', warmUpFile);
 	expect(await fileSha256(warmUpFile)).toBe(source.sent.get('/e2e/warm-up.bin'));
 
-	const pid = server!.child.pid as number;
-	const before = procStatus(pid).rss;
-	const peakReset = resetPeak(pid);
 	const file = path.join(filesDir, 'large.bin');
-	const answer = await transfer(SIZE, 'e2e/large.bin', file);
-	const growth = procStatus(pid).hwm - before;
-	process.stderr.write(
-		`large-sources: ${SIZE} bytes; n8n RSS before ${(before / MIB).toFixed(1)} MiB, peak growth ${(growth / MIB).toFixed(1)} MiB (bound ${MULTIPART_BOUND / MIB} MiB, peak reset ${peakReset})\n`,
-	);
 	try {
-		expect(answer).toMatchObject({ key: 'e2e/large.bin', destination: 'filePath', filePath: file, size: SIZE });
+		const up = await growthOf(async () => await upload(SIZE, 'e2e/large.bin'));
+		const down = await growthOf(async () => await download('e2e/large.bin', file));
+		process.stderr.write(
+			`large-sources: ${SIZE} bytes; n8n RSS growth at its peak: URL → storage ${mib(up.growth)} (from ${mib(up.before)}), ` +
+				`storage → file path ${mib(down.growth)} (from ${mib(down.before)}); bound ${mib(MULTIPART_BOUND)}\n`,
+		);
 		const sent = source.sent.get('/e2e/large.bin');
 		expect(sent).toBeDefined();
+		expect(up.result).toMatchObject({
+			key: 'e2e/large.bin',
+			size: SIZE,
+			source: 'url',
+			partCount: Math.ceil(SIZE / (8 * MIB)),
+		});
+		expect(JSON.stringify(up.result)).not.toContain('not-to-be-shown');
 		expect(await emulator.objectSha256(BUCKET.name, BUCKET.region, 'e2e/large.bin')).toBe(sent);
-		expect(await fileSha256(file)).toBe(sent);
 		expect(emulator.stats().openMultipartUploads).toBe(0);
-		expect(peakReset).toBe(true);
-		expect(growth).toBeLessThanOrEqual(MULTIPART_BOUND);
+		expect(down.result).toMatchObject({ key: 'e2e/large.bin', destination: 'filePath', filePath: file, size: SIZE });
+		expect(await fileSha256(file)).toBe(sent);
+		expect(up.growth).toBeLessThanOrEqual(MULTIPART_BOUND);
+		expect(down.growth).toBeLessThanOrEqual(MULTIPART_BOUND);
 	} finally {
 		await fsp.rm(file, { force: true });
 		await fsp.rm(warmUpFile, { force: true });
