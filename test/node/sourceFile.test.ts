@@ -99,6 +99,14 @@ describe('Upload from a file path that cannot be read', () => {
 		expect(emulator().stats().requests.upload).toBe(0);
 	});
 
+	it('an empty (0-byte) file', async () => {
+		const path = join(allowed, 'empty.bin');
+		writeFileSync(path, Buffer.alloc(0));
+		const result = await fromPath(path);
+		expect(result.error?.message).toBe(`The file '${path}' is empty (0 bytes)`);
+		expect(emulator().stats().requests.start + emulator().stats().requests.upload).toBe(0);
+	});
+
 	it('an empty File Path', async () => {
 		const result = await fromPath('  ');
 		expect(result.error?.message).toBe("The parameter 'File Path' is empty");

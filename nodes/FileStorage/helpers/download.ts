@@ -177,6 +177,8 @@ export async function downloadToFile(
 					),
 	);
 	if (downloadFailure) {
+		// The write may have failed before it read a byte (e.g. a path n8n refused).
+		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
 		await emptyTemporary();
 		throw downloadFailure;
 	}
@@ -204,8 +206,9 @@ async function copyInto(
 	size: number,
 	itemIndex: number,
 ): Promise<void> {
+	const stream = await ctx.helpers.createReadStream(target.temporary);
 	const copy = fileContentFrom(
-		checkedChunks(await ctx.helpers.createReadStream(target.temporary), {
+		checkedChunks(stream, {
 			expected: size,
 			fail: (problem) =>
 				new NodeOperationError(ctx.getNode(), `Copying the download of '${key}' into '${target.shown}' failed`, {
@@ -214,5 +217,10 @@ async function copyInto(
 				}),
 		}),
 	);
-	await ctx.helpers.writeContentToFile(target.resolved, copy.content);
+	try {
+		await ctx.helpers.writeContentToFile(target.resolved, copy.content);
+	} finally {
+		// Closes the file also when the write failed before it read a byte (e.g. a symlink at the path).
+		stream.destroy();
+	}
 }

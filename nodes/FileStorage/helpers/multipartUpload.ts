@@ -15,7 +15,7 @@ import {
 import { failedOnRetryWith, timedOut } from '../transport/errors';
 import { PartBodyPool, formEnvelope } from '../transport/formData';
 import type { FileStorageClient } from '../transport/request';
-import type { UploadSource } from './uploadSource';
+import { atStart, type UploadSource } from './uploadSource';
 
 export const MIB = 1024 * 1024;
 export const MIN_PART_SIZE_MIB = 5;
@@ -198,7 +198,7 @@ async function* partsAfter(
 		if (count > MAX_PARTS) {
 			throw new NodeOperationError(
 				ctx.getNode(),
-				`${source.label} is longer than ${MAX_PARTS} parts of ${partSize / MIB} MiB, the most the service allows`,
+				`${atStart(source)} is longer than ${MAX_PARTS} parts of ${partSize / MIB} MiB, the most the service allows`,
 				{ itemIndex, description: 'Raise Part Size: the size of the source was not known in advance.' },
 			);
 		}
@@ -261,7 +261,7 @@ export async function multipartUpload(
 				if (!next.done && next.value.length < partSize) ended = true;
 			}
 			if (ahead.length === 0) {
-				throw new NodeOperationError(ctx.getNode(), `${source.label} is empty (0 bytes)`, {
+				throw new NodeOperationError(ctx.getNode(), `${atStart(source)} is empty (0 bytes)`, {
 					itemIndex,
 					description: 'There is nothing to upload. Check the source.',
 				});

@@ -54,10 +54,15 @@ export async function readWholeAsForm(
 		form = body.form(bytes);
 	}
 	if (!form || parts !== 1 || form.body.length !== envelope.head.length + source.size + envelope.tail.length) {
-		throw new NodeOperationError(ctx.getNode(), `${source.label} is not ${source.size} bytes long as recorded`, {
+		throw new NodeOperationError(ctx.getNode(), `${atStart(source)} is not ${source.size} bytes long as recorded`, {
 			itemIndex,
 			description: 'The data changed or is damaged; nothing was stored.',
 		});
 	}
 	return form;
+}
+
+/** The source's label at the start of a message. */
+export function atStart(source: UploadSource): string {
+	return source.label.charAt(0).toUpperCase() + source.label.slice(1);
 }

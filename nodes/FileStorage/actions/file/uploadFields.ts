@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { assertNotEmpty, resolveBinarySource } from '../../helpers/binaryInput';
 import { openFileSource } from '../../helpers/filePath';
 import { joinKey } from '../../helpers/keys';
-import { binaryUploadSource, type UploadSource } from '../../helpers/uploadSource';
+import { atStart, binaryUploadSource, type UploadSource } from '../../helpers/uploadSource';
 import { fileNameOfUrl, openUrlSource, parseSourceUrl } from '../../helpers/urlSource';
 import type { BucketRef, Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
@@ -215,7 +215,7 @@ export async function prepareUpload(ctx: IExecuteFunctions, itemIndex: number): 
 	const { source, key } = await openSource(ctx, itemIndex, options);
 	if (source.size === 0) {
 		source.discard();
-		throw new NodeOperationError(ctx.getNode(), `${source.label} is empty (0 bytes)`, {
+		throw new NodeOperationError(ctx.getNode(), `${atStart(source)} is empty (0 bytes)`, {
 			itemIndex,
 			description: 'There is nothing to upload. Check the source.',
 		});
