@@ -10,8 +10,8 @@ export const SCENARIOS = [
 	'list',
 	'real-n8n',
 ] as const;
-/** Asked for by name only (`--only scale`): too long and too much disk for every run. */
-export const EXTRA_SCENARIOS = ['scale'] as const;
+/** Asked for by name only (`--only scale`, `--only sources`): too long and too much disk for every run. */
+export const EXTRA_SCENARIOS = ['scale', 'sources'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number] | (typeof EXTRA_SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -75,7 +75,9 @@ export const USAGE = `Usage: npm run bench -- [flags]
                            writes the report into a temp folder unless --out is given
   --only <a,b>             scenarios: ${SCENARIOS.join(', ')} (default all);
                            also scale: --scale-size and --size through real n8n (needs about
-                           3 × --scale-size of free disk while it runs; not part of the default)
+                           3 × --scale-size of free disk while it runs; not part of the default);
+                           also sources: Binary Field, URL and File Path sources side by side
+                           (not part of the default)
   --scale-size <n>[..]     large file of the scale scenario (default 10GiB)
   --out <file>             report file (default BENCHMARKS.md; --no-write prints only)
   --no-write               do not write the report

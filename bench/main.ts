@@ -21,6 +21,7 @@ import { renderReport, type ReportInput } from './report';
 import { runRounds, verified, type InputFile } from './runner';
 import { runScale, writeScaleSection } from './scale';
 import { singleConfigs, singleTable } from './single';
+import { sourcesTable } from './sources';
 import { fmt } from './stats';
 import { renderTable, type Table } from './table';
 import {
@@ -164,6 +165,11 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 			const results = await runList(emulator, options.listEntries, options.smallRuns, log);
 			report.list = { configs: LIST_CONFIGS, results };
 			print(listTable(results, options.listEntries, options.smallRuns));
+		}
+		if (options.only.has('sources')) {
+			const file = makeInput(dir, 'sources.bin', options.size);
+			print(await sourcesTable(file, emulator, options.runs, log));
+			rmSync(file.path, { force: true });
 		}
 		if (options.only.has('real-n8n')) {
 			log('\nreal n8n');

@@ -9,6 +9,7 @@ import { emulatorClient } from '../emulator/conformance/client';
 import { EXAMPLE_IDS, exampleWorkflowFiles } from '../../scripts/real-n8n/instance';
 import { login, testCredential as testCredentialOverRest } from '../../scripts/real-n8n/n8n';
 import { killWorker } from '../../scripts/queue/stack';
+import { startBigSource } from '../e2e/bigSource';
 import {
 	BUCKET,
 	MIB,
@@ -25,6 +26,7 @@ import {
 const UPLOAD_PATH = 'file-storage-upload';
 const COPY_PATH = 'queue-copy';
 const DOWNLOAD_PATH = 'queue-download';
+const FROM_URL_PATH = 'queue-from-url';
 /** N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE for this stack: above the 40 MiB upload, below the 49 MiB download. */
 const DB_LIMIT_MIB = 48;
 /** Jobs per worker: 8 uploads at once cannot all fit on one worker. */
@@ -49,6 +51,11 @@ const queue = useQueueStack({
 			file: path.join(__dirname, 'workflows', 'download-only.json'),
 			id: 'fsQueueDownload1',
 			webhookPath: DOWNLOAD_PATH,
+		},
+		{
+			file: path.join(__dirname, 'workflows', 'upload-from-url.json'),
+			id: 'fsQueueFromUrl01',
+			webhookPath: FROM_URL_PATH,
 		},
 		// Activated before n8n starts: its activation poll on main finds the waiting file.
 		{ file: path.join(__dirname, 'workflows', 'trigger-emit-existing.json'), id: 'fsQueueTrigger01', activate: true },
@@ -185,6 +192,31 @@ describe('Download in database binary mode', () => {
 		const small = randomBytes(1000);
 		await postWebhook(context, UPLOAD_PATH, { key: 'after-limit.bin' }, small);
 		expect(await storedSha(context, 'incoming/after-limit.bin')).toBe(sha256(small));
+	});
+});
+
+describe('Upload from a URL', () => {
+	it(`of a file above the ${DB_LIMIT_MIB} MiB database limit goes source → storage on a worker, never an n8n binary`, async () => {
+		const context = queue();
+		const source = await startBigSource();
+		try {
+			const size = (DB_LIMIT_MIB + 16) * MIB + 3;
+			const key = 'from-url/above-limit.bin';
+			const before = startedCounts(context.stack.workers);
+			const answer = await postWebhook(
+				context,
+				FROM_URL_PATH,
+				{ url: `${source.url}/above-limit.bin?size=${size}&signature=not-to-be-shown`, key },
+				undefined,
+			);
+			expect(answer.error).toBeUndefined();
+			expect(answer).toMatchObject({ key, size, source: 'url', url: `${source.url}/above-limit.bin`, partCount: 9 });
+			expect(await storedSha(context, key)).toBe(source.sent.get('/above-limit.bin'));
+			expect((await waitForStarted(context.stack.workers, before, 1)).flat()).toHaveLength(1);
+			expect(context.emulator.listOpenUploads()).toEqual([]);
+		} finally {
+			await source.stop();
+		}
 	});
 });
 

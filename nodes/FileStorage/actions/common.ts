@@ -75,7 +75,7 @@ export function getBucketRef(ctx: IExecuteFunctions, itemIndex: number): BucketR
 	};
 }
 
-function transportSettings(options: IDataObject): TransportSettings {
+export function transportSettings(options: IDataObject): TransportSettings {
 	const timeoutSeconds = Number(options.timeout ?? DEFAULT_SETTINGS.timeoutMs / 1000);
 	const maxRetries = Number(options.maxRetries ?? DEFAULT_SETTINGS.maxRetries);
 	return {

@@ -97,7 +97,7 @@ export async function readAsForm(
 const READ_CHUNK_SIZE = 1024 * 1024;
 
 /** A file read stream, as n8n's filesystem store returns: every read lands in a new buffer of its own. */
-function isFileReadStream(stream: BinaryStream): boolean {
+export function isFileReadStream(stream: unknown): boolean {
 	const candidate = stream as unknown as { constructor?: { name?: string }; bytesRead?: unknown };
 	return candidate.constructor?.name === 'ReadStream' && typeof candidate.bytesRead === 'number';
 }
@@ -111,11 +111,66 @@ function isFileReadStream(stream: BinaryStream): boolean {
  * such a buffer spans all of its memory and nothing else refers to it. `transfer` exists from
  * Node.js 21 on (n8n 2.x runs on 24); on older runtimes the collector frees it as before.
  */
-function releaseReadBuffer(chunk: Buffer, readSize: number): void {
+export function releaseReadBuffer(chunk: Buffer, readSize: number): void {
 	const memory = chunk.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
 	if (typeof memory.transfer !== 'function') return;
 	if (chunk.byteOffset !== 0 || chunk.byteLength !== memory.byteLength || chunk.byteLength > readSize) return;
 	memory.transfer(0);
+}
+
+/**
+ * Copies a stream of chunks into parts of exactly `partSize` bytes (the last one shorter), each
+ * written into the buffer `nextPart()` hands out. The next chunk is asked for only once the last
+ * one is copied, so a source may reuse or free a chunk as soon as it is asked for the next.
+ */
+export async function* splitIntoParts(
+	chunks: AsyncIterable<Buffer>,
+	partSize: number,
+	nextPart: () => Buffer,
+): AsyncGenerator<Buffer> {
+	let target: Buffer | undefined;
+	let filled = 0;
+	for await (const chunk of chunks) {
+		let offset = 0;
+		while (offset < chunk.length) {
+			target ??= nextPart();
+			const copied = chunk.copy(target, filled, offset, Math.min(chunk.length, offset + partSize - filled));
+			filled += copied;
+			offset += copied;
+			if (filled === partSize) {
+				const part = target;
+				target = undefined;
+				filled = 0;
+				yield part;
+			}
+		}
+	}
+	if (target && filled > 0) yield target.subarray(0, filled);
+}
+
+/** The chunks of a stored binary, failing once they run past its recorded size. */
+async function* storedChunks(
+	ctx: IExecuteFunctions,
+	source: BinarySource,
+	stream: BinaryStream,
+	readSize: number,
+): AsyncGenerator<Buffer> {
+	const ownsItsReads = isFileReadStream(stream);
+	let total = 0;
+	for await (const chunk of stream as AsyncIterable<Buffer>) {
+		total += chunk.length;
+		if (total > source.size) {
+			// Reading on would send parts past the count announced at Start.
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The file in binary field '${source.field}' is longer than its recorded ${source.size} bytes`,
+				{ description: 'The binary data changed while it was read.' },
+			);
+		}
+		yield chunk;
+		// Resumed only when the next chunk is asked for: this one is copied by then.
+		if (ownsItsReads) releaseReadBuffer(chunk, readSize);
+	}
 }
 
 /**
@@ -139,37 +194,8 @@ export async function* readParts(
 	}
 	const readSize = Math.min(partSize, READ_CHUNK_SIZE);
 	const stream: BinaryStream = await ctx.helpers.getBinaryStream(source.id as string, readSize);
-	const ownsItsReads = isFileReadStream(stream);
-	let target: Buffer | undefined;
-	let filled = 0;
-	let total = 0;
 	try {
-		for await (const chunk of stream as AsyncIterable<Buffer>) {
-			total += chunk.length;
-			if (total > source.size) {
-				// Reading on would send parts past the count announced at Start.
-				throw new NodeOperationError(
-					ctx.getNode(),
-					`The file in binary field '${source.field}' is longer than its recorded ${source.size} bytes`,
-					{ description: 'The binary data changed while it was read.' },
-				);
-			}
-			let offset = 0;
-			while (offset < chunk.length) {
-				target ??= nextPart();
-				const copied = chunk.copy(target, filled, offset, Math.min(chunk.length, offset + partSize - filled));
-				filled += copied;
-				offset += copied;
-				if (filled === partSize) {
-					const part = target;
-					target = undefined;
-					filled = 0;
-					yield part;
-				}
-			}
-			if (ownsItsReads) releaseReadBuffer(chunk, readSize);
-		}
-		if (target && filled > 0) yield target.subarray(0, filled);
+		yield* splitIntoParts(storedChunks(ctx, source, stream, readSize), partSize, nextPart);
 	} finally {
 		stream.destroy();
 	}

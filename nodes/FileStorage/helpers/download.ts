@@ -4,6 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { getSignedUrl, type BucketRef } from '../transport/api';
 import { watchBody } from '../transport/bodyWatch';
 import type { FileStorageClient } from '../transport/request';
+import { fileContentFrom, type FileTarget } from './filePath';
+import { checkedChunks, readFailureReason, type StreamProblem } from './streamChunks';
 
 /** Only needs to outlive the start of the transfer that follows at once. */
 const LINK_LIFETIME_SECONDS = 900;
@@ -103,4 +105,122 @@ export async function downloadToBinary(
 		);
 	}
 	return { binary, size };
+}
+
+export interface FileDownload {
+	size: number;
+	contentType?: string;
+	filePath: string;
+}
+
+/**
+ * Streams a file to a path on the n8n host. The bytes go to a temporary sibling first and are
+ * copied under the final name only once all of them arrived: n8n gives community nodes no
+ * rename, so a download cut off midway never touches the final name (an older file there keeps
+ * its content). The temporary file is emptied afterwards; it cannot be deleted either.
+ */
+export async function downloadToFile(
+	ctx: IExecuteFunctions,
+	client: FileStorageClient,
+	where: BucketRef,
+	key: string,
+	target: FileTarget,
+	itemIndex: number,
+): Promise<FileDownload> {
+	const link = await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS);
+	const response = await client.fetchLink(link.url, `Download of '${key}'`);
+	const contentType = String(response.headers?.['content-type'] ?? '').split(';')[0] || undefined;
+	const announced = announcedLength(response.headers);
+	const untouched = `Nothing was written to '${target.shown}'.`;
+	const fault = (problem: string, description: string) =>
+		new NodeOperationError(ctx.getNode(), `Download of '${key}' ${problem}`, {
+			itemIndex,
+			description: `${untouched} ${description}`,
+		});
+	const fail = (problem: StreamProblem): Error => {
+		if (problem.kind === 'stalled') {
+			return stalledError(
+				fault,
+				client.idleTimeoutMs,
+				`${problem.received} of ${announced ?? 'an unknown number of'} bytes`,
+			);
+		}
+		if (problem.kind === 'short') {
+			return fault(
+				`was cut short: received ${problem.received} of ${problem.expected} bytes`,
+				'The connection ended early. Run the node again.',
+			);
+		}
+		const received = 'received' in problem ? problem.received : 0;
+		const reason = problem.kind === 'broke' ? problem.reason : problem.kind;
+		return fault(
+			`was cut short after ${received} of ${announced ?? 'an unknown number of'} bytes: ${reason}`,
+			'The connection ended early. Run the node again.',
+		);
+	};
+	const emptyTemporary = async () =>
+		await ctx.helpers.writeContentToFile(target.temporary, Buffer.alloc(0)).then(
+			() => undefined,
+			() => undefined,
+		);
+	const incoming = fileContentFrom(
+		checkedChunks(response.body, { expected: announced, longerIsFine: true, idleMs: client.idleTimeoutMs, fail }),
+	);
+	const downloadFailure = await ctx.helpers.writeContentToFile(target.temporary, incoming.content).then(
+		() => undefined,
+		(error: unknown) =>
+			error instanceof NodeOperationError
+				? error
+				: fault(
+						`could not be written next to '${target.shown}': ${readFailureReason(error)}`,
+						'Check that n8n may write in that folder and that the disk has room.',
+					),
+	);
+	if (downloadFailure) {
+		// The write may have failed before it read a byte (e.g. a path n8n refused).
+		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
+		await emptyTemporary();
+		throw downloadFailure;
+	}
+	const size = incoming.written();
+	const copyFailure = await copyInto(ctx, key, target, size, itemIndex).then(
+		() => undefined,
+		(error: unknown) =>
+			error instanceof NodeOperationError
+				? error
+				: new NodeOperationError(ctx.getNode(), `Writing '${target.shown}' failed: ${readFailureReason(error)}`, {
+						itemIndex,
+						description: `The download of '${key}' was complete; the file at '${target.shown}' may be incomplete. Check that n8n may write it and that the disk has room, then run the node again.`,
+					}),
+	);
+	await emptyTemporary();
+	if (copyFailure) throw copyFailure;
+	return { size, contentType, filePath: target.resolved };
+}
+
+/** The complete download, copied from its temporary file under the final name. */
+async function copyInto(
+	ctx: IExecuteFunctions,
+	key: string,
+	target: FileTarget,
+	size: number,
+	itemIndex: number,
+): Promise<void> {
+	const stream = await ctx.helpers.createReadStream(target.temporary);
+	const copy = fileContentFrom(
+		checkedChunks(stream, {
+			expected: size,
+			fail: (problem) =>
+				new NodeOperationError(ctx.getNode(), `Copying the download of '${key}' into '${target.shown}' failed`, {
+					itemIndex,
+					description: `Reading the temporary file ${target.temporary} gave ${problem.kind === 'broke' ? problem.reason : problem.kind}. The file at '${target.shown}' may be incomplete: run the node again.`,
+				}),
+		}),
+	);
+	try {
+		await ctx.helpers.writeContentToFile(target.resolved, copy.content);
+	} finally {
+		// Closes the file also when the write failed before it read a byte (e.g. a symlink at the path).
+		stream.destroy();
+	}
 }

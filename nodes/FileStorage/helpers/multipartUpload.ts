@@ -5,6 +5,7 @@ import {
 	cancelMultipartUpload,
 	completeMultipartUpload,
 	startMultipartUpload,
+	uploadFile,
 	uploadPart,
 	type BucketRef,
 	type StoredFile,
@@ -14,7 +15,7 @@ import {
 import { failedOnRetryWith, timedOut } from '../transport/errors';
 import { PartBodyPool, formEnvelope } from '../transport/formData';
 import type { FileStorageClient } from '../transport/request';
-import { readParts, type BinarySource } from './binaryInput';
+import { atStart, type UploadSource } from './uploadSource';
 
 export const MIB = 1024 * 1024;
 export const MIN_PART_SIZE_MIB = 5;
@@ -34,9 +35,9 @@ export interface MultipartTarget extends BucketRef {
 }
 
 export interface MultipartResult extends IDataObject {
-	uploadId: string;
-	partCount: number;
-	partSize: number;
+	uploadId?: string;
+	partCount?: number;
+	partSize?: number;
 }
 
 export type PartPlan = { partSize: number; totalParts: number } | { problem: string; hint?: string };
@@ -128,12 +129,9 @@ function partBodies(
 	target: MultipartTarget,
 	partSize: number,
 	settings: MultipartSettings,
+	contentType = 'application/octet-stream',
 ) {
-	const bodies = new PartBodyPool(
-		formEnvelope(target.key, 'application/octet-stream'),
-		partSize,
-		settings.parallelUploads + 1,
-	);
+	const bodies = new PartBodyPool(formEnvelope(target.key, contentType), partSize, settings.parallelUploads + 1);
 	try {
 		bodies.release(bodies.take());
 	} catch (error) {
@@ -181,29 +179,124 @@ async function cancelAfterFailure(
 			: `${before}The multipart upload ${uploadId} was cancelled on the service; nothing was stored.`;
 }
 
+/** The parts, after the ones already read ahead; no more than the service allows. */
+async function* partsAfter(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	ahead: Buffer[],
+	rest: AsyncGenerator<Buffer>,
+	source: UploadSource,
+	partSize: number,
+): AsyncGenerator<Buffer> {
+	let count = 0;
+	for (const part of ahead) {
+		count += 1;
+		yield part;
+	}
+	for await (const part of rest) {
+		count += 1;
+		if (count > MAX_PARTS) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${atStart(source)} is longer than ${MAX_PARTS} parts of ${partSize / MIB} MiB, the most the service allows`,
+				{ itemIndex, description: 'Raise Part Size: the size of the source was not known in advance.' },
+			);
+		}
+		yield part;
+	}
+}
+
+export interface MultipartOptions {
+	/**
+	 * A source of unknown length that turns out to fit in one part goes in one request instead
+	 * (Upload does this; Multipart Upload always uses parts).
+	 */
+	oneRequestIfOnePart?: boolean;
+}
+
+/**
+ * Uploads a source in parts with a fixed pool of part bodies. A source of unknown length (a URL
+ * without Content-Length, a file path) is read two parts ahead: when it ends there its length is
+ * known after all; otherwise Start announces the most parts the service allows, since the
+ * spec treats totalParts as informational, and the parts are numbered as they come.
+ */
 export async function multipartUpload(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	client: FileStorageClient,
 	target: MultipartTarget,
-	source: BinarySource,
+	source: UploadSource,
 	settings: MultipartSettings,
+	options: MultipartOptions = {},
 ): Promise<StoredFile & MultipartResult> {
-	const { partSize, totalParts } = checkedPlan(ctx, itemIndex, source.size, settings);
+	const known = source.size;
+	const plan = checkedPlan(ctx, itemIndex, known ?? 0, settings);
+	const { partSize } = plan;
+	let totalParts = plan.totalParts;
 	// At most parallelUploads parts are in flight while the next one is read.
 	// A file smaller than one part needs no more than its own size per body.
-	const bodies = partBodies(ctx, itemIndex, target, Math.min(partSize, source.size), settings);
-	const started = await startMultipartUpload(client, target, {
-		key: target.key,
-		contentType: target.contentType,
-		visibility: target.visibility,
-		totalParts,
-	});
+	const bodies = partBodies(
+		ctx,
+		itemIndex,
+		target,
+		known === undefined ? partSize : Math.min(partSize, known),
+		settings,
+		known === undefined ? target.contentType : undefined,
+	);
+	const reader = source.parts(partSize, () => bodies.take());
+	// A generator not started yet runs no `finally` on return: the source is let go of as well.
+	const abandon = async () => {
+		await reader.return(undefined);
+		source.discard();
+	};
+	const ahead: Buffer[] = [];
+	try {
+		if (known === undefined) {
+			let ended = false;
+			while (ahead.length < 2 && !ended) {
+				const next = await reader.next();
+				if (next.done) ended = true;
+				else ahead.push(next.value);
+				// Only the last part is shorter than Part Size.
+				if (!next.done && next.value.length < partSize) ended = true;
+			}
+			if (ahead.length === 0) {
+				throw new NodeOperationError(ctx.getNode(), `${atStart(source)} is empty (0 bytes)`, {
+					itemIndex,
+					description: 'There is nothing to upload. Check the source.',
+				});
+			}
+			totalParts = ended ? ahead.length : MAX_PARTS;
+			if (ended && ahead.length === 1 && options.oneRequestIfOnePart) {
+				const stored = await uploadFile(client, target, {
+					key: target.key,
+					visibility: target.visibility,
+					form: bodies.form(ahead[0]),
+				});
+				return { ...stored };
+			}
+		}
+	} catch (error) {
+		await abandon();
+		throw asNodeError(ctx, error, itemIndex);
+	}
+	let started: Awaited<ReturnType<typeof startMultipartUpload>>;
+	try {
+		started = await startMultipartUpload(client, target, {
+			key: target.key,
+			contentType: target.contentType,
+			visibility: target.visibility,
+			totalParts,
+		});
+	} catch (error) {
+		await abandon();
+		throw asNodeError(ctx, error, itemIndex);
+	}
 	const { uploadId } = started;
 	let completing = false;
 	try {
 		const { uploaded, bytesRead } = await sendParts(
-			readParts(ctx, source, partSize, () => bodies.take()),
+			partsAfter(ctx, itemIndex, ahead, reader, source, partSize),
 			settings.parallelUploads,
 			async (partNumber, bytes) => {
 				try {
@@ -214,10 +307,11 @@ export async function multipartUpload(
 				}
 			},
 		);
-		if (bytesRead !== source.size || uploaded.length !== totalParts) {
+		const expectedParts = known === undefined ? Math.ceil(bytesRead / partSize) : totalParts;
+		if ((known !== undefined && bytesRead !== known) || uploaded.length !== expectedParts) {
 			throw new NodeOperationError(
 				ctx.getNode(),
-				`Read ${bytesRead} bytes in ${uploaded.length} parts from binary field '${source.field}', but the file is ${source.size} bytes (${totalParts} parts)`,
+				`Read ${bytesRead} bytes in ${uploaded.length} parts from ${source.label}, but the file is ${known ?? bytesRead} bytes (${expectedParts} parts)`,
 				{ itemIndex, description: 'The binary data changed or is damaged.' },
 			);
 		}

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { downloadToBinary } from '../../helpers/download';
+import { downloadToBinary, downloadToFile } from '../../helpers/download';
+import { baseNameOf, fileTarget } from '../../helpers/filePath';
+import type { BucketRef } from '../../transport/api';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { fileKeyField, fileNameOf, readFileKey } from './fileKey';
 
@@ -10,6 +12,27 @@ const show = { resource: ['file'], operation: ['download'] };
 export const description: INodeProperties[] = [
 	fileKeyField(['download']),
 	{
+		displayName: 'Destination',
+		name: 'destination',
+		type: 'options',
+		default: 'binary',
+		description: 'Where the downloaded file goes',
+		options: [
+			{
+				name: 'Binary Field',
+				value: 'binary',
+				description: "A binary field of the output item, in n8n's binary store",
+			},
+			{
+				name: 'File Path',
+				value: 'filePath',
+				description:
+					"A file on the n8n host, streamed to disk and never stored in n8n: for files too large for n8n's binary store",
+			},
+		],
+		displayOptions: { show },
+	},
+	{
 		displayName: 'Put Output File in Field',
 		name: 'binaryPropertyName',
 		type: 'string',
@@ -17,7 +40,18 @@ export const description: INodeProperties[] = [
 		required: true,
 		hint: 'The name of the output binary field to put the file in',
 		description: 'Name of the binary field of the output item that receives the file, usually data',
-		displayOptions: { show },
+		displayOptions: { show: { ...show, destination: ['binary'] } },
+	},
+	{
+		displayName: 'File Path',
+		name: 'destinationFilePath',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. /home/node/.n8n-files/video.mp4',
+		description:
+			'Full path of the file to write on the n8n host (in queue mode, on the worker that runs the execution), in a folder n8n allows (N8N_RESTRICT_FILE_ACCESS_TO). An existing file is replaced once the download is complete.',
+		displayOptions: { show: { ...show, destination: ['filePath'] } },
 	},
 	optionsCollection(show, [
 		{
@@ -25,7 +59,8 @@ export const description: INodeProperties[] = [
 			name: 'fileName',
 			type: 'string',
 			default: '',
-			description: 'Name to give the downloaded file. Leave empty to use the last part of its key.',
+			description:
+				'Name to give the downloaded file. Leave empty to use the last part of its key. Not used with Destination File Path.',
 		},
 	]),
 ];
@@ -33,6 +68,9 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const where = getBucketRef(this, itemIndex);
 	const key = readFileKey(this, itemIndex);
+	if (this.getNodeParameter('destination', itemIndex, 'binary') === 'filePath') {
+		return await toFilePath(this, itemIndex, where, key);
+	}
 	const field = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim();
 	if (!field) {
 		throw new NodeOperationError(this.getNode(), "The parameter 'Put Output File in Field' is empty", {
@@ -68,4 +106,30 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		pairedItem: { item: itemIndex },
 	};
 	return [item];
+}
+
+async function toFilePath(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	where: BucketRef,
+	key: string,
+): Promise<INodeExecutionData[]> {
+	const target = await fileTarget(ctx, itemIndex, String(ctx.getNodeParameter('destinationFilePath', itemIndex, '')));
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const client = await clientFor(ctx, itemIndex, options);
+	const { size, contentType, filePath } = await downloadToFile(ctx, client, where, key, target, itemIndex);
+	const json: IDataObject = {
+		key,
+		bucket: where.bucket,
+		region: where.region,
+		destination: 'filePath',
+		filePath,
+		fileName: baseNameOf(filePath),
+		content_type: contentType ?? null,
+		size,
+	};
+	// Version 2 keeps the incoming item's binary fields, as it does with Destination Binary Field.
+	const incoming = ctx.getInputData()[itemIndex];
+	const binary = ctx.getNode().typeVersion >= 2 ? incoming.binary : undefined;
+	return [{ json, ...(binary ? { binary } : {}), pairedItem: { item: itemIndex } }];
 }

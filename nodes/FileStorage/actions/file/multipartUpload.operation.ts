@@ -57,5 +57,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		parallelUploads: this.getNodeParameter('parallelUploads', itemIndex, DEFAULT_PARALLEL_UPLOADS) as number,
 	});
 	const stored = await multipartUpload(this, itemIndex, client, { ...where, ...inputs }, source, settings);
-	return [{ json: stored, pairedItem: { item: itemIndex } }];
+	return [{ json: { ...stored, ...source.output }, pairedItem: { item: itemIndex } }];
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { readAsForm } from '../../helpers/binaryInput';
 import { MIB, multipartUpload } from '../../helpers/multipartUpload';
+import { readWholeAsForm } from '../../helpers/uploadSource';
 import { uploadFile } from '../../transport/api';
 import { formEnvelope } from '../../transport/formData';
 import { optionsCollection } from '../common';
@@ -21,7 +21,7 @@ export const description: INodeProperties[] = [
 			typeOptions: { minValue: 5 },
 			default: DEFAULT_MULTIPART_THRESHOLD_MIB,
 			description:
-				'Files larger than this many MiB are uploaded in parts, a few MiB at a time, instead of in one request that holds the whole file in memory',
+				'Files larger than this many MiB are uploaded in parts, a few MiB at a time, instead of in one request that holds the whole file in memory. A source whose size is not known in advance (File Path, a URL without Content-Length) goes in one request only when it fits in one part.',
 		},
 		...partSettingFields.map((field) => ({ ...field, displayOptions: undefined })),
 	]),
@@ -31,11 +31,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { where, options, source, inputs, client } = await prepareUpload(this, itemIndex);
 	const thresholdBytes = Number(options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD_MIB) * MIB;
 	let stored: IDataObject;
-	if (source.size > thresholdBytes) {
-		stored = await multipartUpload(this, itemIndex, client, { ...where, ...inputs }, source, partSettings(options));
+	const { size } = source;
+	if (size === undefined || size > thresholdBytes) {
+		stored = await multipartUpload(this, itemIndex, client, { ...where, ...inputs }, source, partSettings(options), {
+			oneRequestIfOnePart: true,
+		});
 	} else {
-		const form = await readAsForm(this, itemIndex, source, formEnvelope(inputs.key, inputs.contentType));
+		const form = await readWholeAsForm(
+			this,
+			itemIndex,
+			{ ...source, size },
+			formEnvelope(inputs.key, inputs.contentType),
+		);
 		stored = await uploadFile(client, where, { key: inputs.key, visibility: inputs.visibility, form });
 	}
-	return [{ json: stored, pairedItem: { item: itemIndex } }];
+	return [{ json: { ...stored, ...source.output }, pairedItem: { item: itemIndex } }];
 }

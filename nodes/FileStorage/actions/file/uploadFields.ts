@@ -1,17 +1,47 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { assertNotEmpty, resolveBinarySource, type BinarySource } from '../../helpers/binaryInput';
+import { assertNotEmpty, resolveBinarySource } from '../../helpers/binaryInput';
+import { openFileSource } from '../../helpers/filePath';
 import { joinKey } from '../../helpers/keys';
+import { atStart, binaryUploadSource, type UploadSource } from '../../helpers/uploadSource';
+import { fileNameOfUrl, openUrlSource, parseSourceUrl } from '../../helpers/urlSource';
 import type { BucketRef, Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
-import { assertValidKey, clientFor, getBucketRef } from '../common';
+import { assertValidKey, clientFor, getBucketRef, transportSettings } from '../common';
 import { folderFields, readFolder } from '../folder';
 
 /** Fields shared by Upload and Multipart Upload, shown for the given operation. */
 export function uploadFields(operation: string): INodeProperties[] {
 	const show = { resource: ['file'], operation: [operation] };
 	return [
+		{
+			displayName: 'Source',
+			name: 'source',
+			type: 'options',
+			default: 'binary',
+			description: 'Where the file to upload comes from',
+			options: [
+				{
+					name: 'Binary Field',
+					value: 'binary',
+					description: 'A binary field of the input item, e.g. from Read/Write Files from Disk or HTTP Request',
+				},
+				{
+					name: 'URL',
+					value: 'url',
+					description:
+						'Fetched by the node and streamed into the upload, never stored in n8n: for files too large for n8n',
+				},
+				{
+					name: 'File Path',
+					value: 'filePath',
+					description:
+						'A file on the n8n host, streamed into the upload. n8n restricts which folders nodes may read (N8N_RESTRICT_FILE_ACCESS_TO).',
+				},
+			],
+			displayOptions: { show },
+		},
 		{
 			displayName: 'Input Binary Field',
 			name: 'binaryPropertyName',
@@ -20,7 +50,49 @@ export function uploadFields(operation: string): INodeProperties[] {
 			required: true,
 			hint: 'The name of the input binary field containing the file to be uploaded',
 			description: 'Name of the binary field of the input item that holds the file, usually data',
-			displayOptions: { show },
+			displayOptions: { show: { ...show, source: ['binary'] } },
+		},
+		{
+			displayName: 'URL',
+			name: 'sourceUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. https://example.com/videos/talk.mp4',
+			description:
+				'Address of the file. Redirects are followed. Its query (e.g. the signature of a signed link) never appears in the output or in errors.',
+			displayOptions: { show: { ...show, source: ['url'] } },
+		},
+		{
+			displayName: 'Source Headers',
+			name: 'sourceHeaders',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Header',
+			default: {},
+			description: 'Headers sent with the request for the URL, e.g. Authorization',
+			options: [
+				{
+					displayName: 'Header',
+					name: 'header',
+					values: [
+						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+						{ displayName: 'Value', name: 'value', type: 'string', default: '', typeOptions: { password: true } },
+					],
+				},
+			],
+			displayOptions: { show: { ...show, source: ['url'] } },
+		},
+		{
+			displayName: 'File Path',
+			name: 'sourceFilePath',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. /home/node/.n8n-files/video.mp4',
+			description:
+				'Full path of the file on the n8n host (in queue mode, on the worker that runs the execution). It must be in a folder n8n allows (N8N_RESTRICT_FILE_ACCESS_TO).',
+			displayOptions: { show: { ...show, source: ['filePath'] } },
 		},
 		{
 			displayName: 'Key',
@@ -62,34 +134,31 @@ export interface UploadInputs {
 	contentType: string;
 }
 
-function readUploadInputs(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	source: BinarySource,
-	options: IDataObject,
-): UploadInputs {
+function readKey(ctx: IExecuteFunctions, itemIndex: number, fileName: string | undefined, from: string): string {
 	const typedKey = String(ctx.getNodeParameter('key', itemIndex, '') ?? '');
 	const folder = readFolder(ctx, itemIndex);
-	const name = typedKey || source.fileName || '';
+	const name = typedKey || fileName || '';
 	if (!name) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			"The parameter 'Key' is empty and the input file has no name to use instead",
+			`The parameter 'Key' is empty and the ${from} has no name to use instead`,
 			{
 				itemIndex,
 				description: 'Enter a Key such as reports/q1.pdf.',
 			},
 		);
 	}
-	const key = assertValidKey(
-		ctx,
-		itemIndex,
-		joinKey(folder, name),
-		typedKey ? 'Key' : 'Key (taken from the file name)',
-	);
-	const visibility = ctx.getNodeParameter('visibility', itemIndex, 'private') as Visibility;
-	const contentType = String(options.contentType || source.mimeType || 'application/octet-stream');
-	return { key, visibility, contentType };
+	return assertValidKey(ctx, itemIndex, joinKey(folder, name), typedKey ? 'Key' : `Key (taken from the ${from})`);
+}
+
+function headersOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const entries = ((ctx.getNodeParameter('sourceHeaders', itemIndex, {}) as IDataObject).header ?? []) as IDataObject[];
+	const headers: IDataObject = {};
+	for (const entry of entries) {
+		const name = String(entry.name ?? '').trim();
+		if (name) headers[name] = String(entry.value ?? '');
+	}
+	return headers;
 }
 
 export const contentTypeOption: INodeProperties = {
@@ -104,19 +173,60 @@ export const contentTypeOption: INodeProperties = {
 export interface PreparedUpload {
 	where: BucketRef;
 	options: IDataObject;
-	source: BinarySource;
+	source: UploadSource;
 	inputs: UploadInputs;
 	client: FileStorageClient;
+}
+
+/** The source opened, with the key it gives; the key is checked before a URL is fetched. */
+async function openSource(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+): Promise<{ source: UploadSource; key: string }> {
+	const kind = String(ctx.getNodeParameter('source', itemIndex, 'binary'));
+	if (kind === 'url') {
+		const url = parseSourceUrl(ctx, itemIndex, String(ctx.getNodeParameter('sourceUrl', itemIndex, '') ?? ''));
+		const key = readKey(ctx, itemIndex, fileNameOfUrl(url), 'URL');
+		const source = await openUrlSource(ctx, itemIndex, url, headersOf(ctx, itemIndex), transportSettings(options));
+		return { source, key };
+	}
+	if (kind === 'filePath') {
+		const path = String(ctx.getNodeParameter('sourceFilePath', itemIndex, '') ?? '');
+		const source = await openFileSource(ctx, itemIndex, path);
+		try {
+			return { source, key: readKey(ctx, itemIndex, source.fileName, 'file name') };
+		} catch (error) {
+			source.discard();
+			throw error as NodeOperationError;
+		}
+	}
+	const field = String(ctx.getNodeParameter('binaryPropertyName', itemIndex));
+	const binary = await resolveBinarySource(ctx, itemIndex, field);
+	assertNotEmpty(ctx, itemIndex, binary);
+	return { source: binaryUploadSource(ctx, binary), key: readKey(ctx, itemIndex, binary.fileName, 'input file') };
 }
 
 /** Everything Upload and Multipart Upload check before the first request. */
 export async function prepareUpload(ctx: IExecuteFunctions, itemIndex: number): Promise<PreparedUpload> {
 	const where = getBucketRef(ctx, itemIndex);
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const field = String(ctx.getNodeParameter('binaryPropertyName', itemIndex));
-	const source = await resolveBinarySource(ctx, itemIndex, field);
-	assertNotEmpty(ctx, itemIndex, source);
-	const inputs = readUploadInputs(ctx, itemIndex, source, options);
-	const client = await clientFor(ctx, itemIndex, options);
-	return { where, options, source, inputs, client };
+	const visibility = ctx.getNodeParameter('visibility', itemIndex, 'private') as Visibility;
+	const { source, key } = await openSource(ctx, itemIndex, options);
+	if (source.size === 0) {
+		source.discard();
+		throw new NodeOperationError(ctx.getNode(), `${atStart(source)} is empty (0 bytes)`, {
+			itemIndex,
+			description: 'There is nothing to upload. Check the source.',
+		});
+	}
+	const client = await clientFor(ctx, itemIndex, options).then(
+		(made) => made,
+		(error: unknown) => {
+			source.discard();
+			throw error as NodeOperationError;
+		},
+	);
+	const contentType = String(options.contentType || source.mimeType || 'application/octet-stream');
+	return { where, options, source, inputs: { key, visibility, contentType }, client };
 }

@@ -1,0 +1,68 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { PartBodyPool, type FileForm, type FormEnvelope } from '../transport/formData';
+import { readParts, type BinarySource } from './binaryInput';
+
+export type SourceKind = 'binary' | 'url' | 'filePath';
+
+/** Where the bytes of an upload come from, read once, part by part. */
+export interface UploadSource {
+	kind: SourceKind;
+	/** The source in error messages, e.g. "binary field 'data'", "the source URL 'https://…/a.mp4'". */
+	label: string;
+	fileName?: string;
+	mimeType: string;
+	/** Undefined when it is only known once read (a URL without Content-Length, a file path). */
+	size?: number;
+	/** The bytes as parts of exactly `partSize` (the last one shorter), in buffers `nextPart` hands out. */
+	parts(partSize: number, nextPart: () => Buffer): AsyncGenerator<Buffer>;
+	/** Lets go of a source that will not be read (a check failed after it was opened). */
+	discard(): void;
+	/** What the output says about the source: `source`, and `url` or `filePath`. */
+	output: IDataObject;
+}
+
+export function binaryUploadSource(ctx: IExecuteFunctions, source: BinarySource): UploadSource {
+	return {
+		kind: 'binary',
+		label: `binary field '${source.field}'`,
+		fileName: source.fileName,
+		mimeType: source.mimeType,
+		size: source.size,
+		parts: (partSize, nextPart) => readParts(ctx, source, partSize, nextPart),
+		discard: () => {},
+		output: { source: 'binary' },
+	};
+}
+
+/**
+ * A source of known size as one form body, read straight into it: memory is its size once.
+ * Only for sizes the caller has bounded (single-request uploads).
+ */
+export async function readWholeAsForm(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	source: UploadSource & { size: number },
+	envelope: FormEnvelope,
+): Promise<FileForm> {
+	const body = new PartBodyPool(envelope, source.size, 1);
+	let form: FileForm | undefined;
+	let parts = 0;
+	for await (const bytes of source.parts(source.size, () => body.take())) {
+		parts += 1;
+		form = body.form(bytes);
+	}
+	if (!form || parts !== 1 || form.body.length !== envelope.head.length + source.size + envelope.tail.length) {
+		throw new NodeOperationError(ctx.getNode(), `${atStart(source)} is not ${source.size} bytes long as recorded`, {
+			itemIndex,
+			description: 'The data changed or is damaged; nothing was stored.',
+		});
+	}
+	return form;
+}
+
+/** The source's label at the start of a message. */
+export function atStart(source: UploadSource): string {
+	return source.label.charAt(0).toUpperCase() + source.label.slice(1);
+}

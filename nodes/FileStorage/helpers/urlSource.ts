@@ -1,0 +1,217 @@
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { checkedChunks, readFailureReason, type StreamProblem } from './streamChunks';
+import { splitIntoParts } from './binaryInput';
+import type { UploadSource } from './uploadSource';
+
+const MAX_REDIRECTS = 5;
+const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
+const RETRYABLE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'EAI_AGAIN']);
+
+const STATUS_WORDS: Record<number, string> = {
+	400: 'Bad Request',
+	401: 'Unauthorized',
+	403: 'Forbidden',
+	404: 'Not Found',
+	410: 'Gone',
+	429: 'Too Many Requests',
+	500: 'Internal Server Error',
+	502: 'Bad Gateway',
+	503: 'Service Unavailable',
+	504: 'Gateway Timeout',
+};
+
+export interface UrlSourceSettings {
+	timeoutMs: number;
+	maxRetries: number;
+}
+
+/**
+ * The URL as it may be shown: scheme, host and path. The query and the user info go: signed
+ * links carry their secret in the query.
+ */
+export function shownUrl(url: URL): string {
+	return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
+/** The last path segment of the URL, decoded: the default key. */
+export function fileNameOfUrl(url: URL): string | undefined {
+	const segment = url.pathname.split('/').pop() ?? '';
+	if (!segment) return undefined;
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+}
+
+export function parseSourceUrl(ctx: IExecuteFunctions, itemIndex: number, text: string): URL {
+	const trimmed = text.trim();
+	let url: URL | undefined;
+	try {
+		url = new URL(trimmed);
+	} catch {
+		url = undefined;
+	}
+	if (!url || !['http:', 'https:'].includes(url.protocol)) {
+		const shown = trimmed.split(/[?#]/)[0].slice(0, 120);
+		throw new NodeOperationError(
+			ctx.getNode(),
+			trimmed ? `The parameter 'URL' is not an http(s) URL: '${shown}'` : "The parameter 'URL' is empty",
+			{ itemIndex, description: 'Enter the full address of the file, e.g. https://example.com/videos/talk.mp4.' },
+		);
+	}
+	return url;
+}
+
+function networkReason(error: unknown): { code: string; words: string; timedOut: boolean } {
+	let current: unknown = error;
+	let code = '';
+	let text = '';
+	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+		const { code: c, message, cause } = current as IDataObject;
+		if (!code && typeof c === 'string') code = c;
+		text += ` ${String(message ?? '')}`;
+		current = cause;
+	}
+	const timedOut = code === 'ETIMEDOUT' || /timeout|timed out/i.test(text);
+	const words: Record<string, string> = {
+		ECONNREFUSED: 'the connection was refused',
+		ENOTFOUND: 'its host name could not be resolved',
+		EAI_AGAIN: 'its host name could not be resolved',
+		ECONNRESET: 'the connection was closed',
+		ERR_FR_TOO_MANY_REDIRECTS: `it redirected more than ${MAX_REDIRECTS} times`,
+	};
+	return {
+		code,
+		timedOut,
+		words: timedOut ? 'no answer within the timeout' : (words[code] ?? readFailureReason(error)),
+	};
+}
+
+function headerValue(headers: IDataObject | undefined, name: string): string | undefined {
+	const value = headers?.[name];
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+function backoffMs(attempt: number): number {
+	const exponential = Math.min(300 * 2 ** attempt, 20_000);
+	return exponential / 2 + Math.random() * (exponential / 2);
+}
+
+function destroyBody(response: IN8nHttpFullResponse): void {
+	(response.body as { destroy?: () => void } | undefined)?.destroy?.();
+}
+
+/**
+ * Opens a URL as the source of an upload: a plain GET (the source is not the storage service,
+ * so it is not signed), redirects followed, the body left unread until the parts ask for it.
+ * Failures are named as the source's, never as the service's.
+ */
+export async function openUrlSource(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	url: URL,
+	headers: IDataObject,
+	settings: UrlSourceSettings,
+): Promise<UploadSource> {
+	const shown = shownUrl(url);
+	const node = ctx.getNode();
+	const options: IHttpRequestOptions = {
+		method: 'GET',
+		url: url.href,
+		// Identity, so that Content-Length is the length of what arrives.
+		headers: { 'Accept-Encoding': 'identity', ...headers },
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: false,
+		maxRedirects: MAX_REDIRECTS,
+		timeout: settings.timeoutMs,
+		abortSignal: ctx.getExecutionCancelSignal?.(),
+	};
+	let response: IN8nHttpFullResponse | undefined;
+	for (let attempt = 0; ; attempt++) {
+		const tries = attempt > 0 ? ` (${attempt + 1} attempts)` : '';
+		let answer: IN8nHttpFullResponse;
+		try {
+			answer = (await ctx.helpers.httpRequest({ ...options })) as IN8nHttpFullResponse;
+		} catch (error) {
+			const reason = networkReason(error);
+			if (attempt < settings.maxRetries && !reason.timedOut && RETRYABLE_CODES.has(reason.code)) {
+				await sleep(backoffMs(attempt));
+				continue;
+			}
+			throw new NodeOperationError(node, `The source URL '${shown}' could not be reached: ${reason.words}${tries}`, {
+				itemIndex,
+				description: reason.timedOut
+					? 'The source did not answer within the Timeout option. Check the URL, or raise Timeout.'
+					: 'Check the URL and that its server is reachable from the n8n host. Nothing was uploaded.',
+			});
+		}
+		const status = answer.statusCode;
+		if (status >= 200 && status < 300) {
+			response = answer;
+			break;
+		}
+		destroyBody(answer);
+		if (attempt < settings.maxRetries && RETRYABLE_STATUSES.has(status)) {
+			await sleep(backoffMs(attempt));
+			continue;
+		}
+		const words = STATUS_WORDS[status] ? ` (${STATUS_WORDS[status]})` : '';
+		throw new NodeOperationError(node, `The source URL '${shown}' answered HTTP ${status}${words}${tries}`, {
+			itemIndex,
+			description:
+				status === 401 || status === 403
+					? 'The source refused the request: check the URL (a signed link may have expired) and the Source Headers (e.g. its Authorization header). Nothing was uploaded.'
+					: 'The source URL did not give the file. Check the URL. Nothing was uploaded.',
+		});
+	}
+	const length = Number(headerValue(response.headers, 'content-length'));
+	const size = Number.isFinite(length) && length >= 0 ? length : undefined;
+	const mimeType = (headerValue(response.headers, 'content-type') ?? '').split(';')[0].trim();
+	const fail = (problem: StreamProblem) => sourceFault(ctx, itemIndex, shown, problem);
+	const body = response.body;
+	return {
+		kind: 'url',
+		label: `the source URL '${shown}'`,
+		fileName: fileNameOfUrl(url),
+		mimeType: mimeType || 'application/octet-stream',
+		size,
+		parts: (partSize, nextPart) =>
+			splitIntoParts(
+				checkedChunks(body, { expected: size, idleMs: settings.timeoutMs, fail, copiedBeforeNext: true }),
+				partSize,
+				nextPart,
+			),
+		discard: () => destroyBody(response as IN8nHttpFullResponse),
+		output: { source: 'url', url: shown },
+	};
+}
+
+function sourceFault(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	shown: string,
+	problem: StreamProblem,
+): NodeOperationError {
+	const of = (received: number, expected?: number) =>
+		expected === undefined ? `${received} bytes` : `${received} of ${expected} bytes`;
+	let message: string;
+	let description = 'Run the node again; if it keeps happening, check the source.';
+	if (problem.kind === 'broke') {
+		message = `The connection to the source URL '${shown}' broke after ${of(problem.received, problem.expected)}: ${problem.reason}`;
+	} else if (problem.kind === 'stalled') {
+		message = `The source URL '${shown}' sent no data for ${problem.idleSeconds} s after ${of(problem.received, problem.expected)}`;
+		description = 'The source stopped sending. Run the node again; on a very slow source raise the Timeout option.';
+	} else if (problem.kind === 'short') {
+		message = `The source URL '${shown}' ended after ${of(problem.received, problem.expected)} (its Content-Length)`;
+	} else {
+		message = `The source URL '${shown}' sent more than the ${problem.expected} bytes its Content-Length announced`;
+		description =
+			'The body is not what the source announced (it may have compressed it although asked not to). Nothing is kept of a body whose length is wrong.';
+	}
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+}

@@ -1,0 +1,228 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import { runNode } from '../harness';
+import { useProxy, viaProxy } from './proxy';
+import { SOURCE_TOKEN, startSourceServer, type SourceServer } from './sourceServer';
+import { BUCKET, MIB, randomFile, runFileStorage, sha256, useEmulator } from './support';
+
+const emulator = useEmulator();
+const proxy = useProxy(emulator);
+const small = randomFile(3 * MIB + 5);
+const large = randomFile(20 * MIB + 123);
+/** Compresses well, so its gzip body is much shorter than the file. */
+const text = Buffer.from('a line of text that packs well\n'.repeat(400_000));
+const SECRET_QUERY = 'X-Signature=query-secret-91c2&Expires=1';
+let source: SourceServer;
+
+beforeAll(async () => {
+	source = await startSourceServer({ 'small.mp4': small, 'large.mp4': large, 'text.txt': text });
+});
+afterAll(async () => await source.stop());
+beforeEach(() => {
+	emulator().resetStats();
+	source.requests.splice(0);
+});
+
+const fromUrl = async (url: string, extra: INodeParameters = {}, operation = 'upload', continueOnFail = false) =>
+	await runFileStorage(
+		emulator(),
+		{ resource: 'file', operation, source: 'url', sourceUrl: url, ...extra },
+		{ continueOnFail },
+	);
+
+async function stored(key: string) {
+	return await emulator().objectSha256(BUCKET.bucketName, BUCKET.region, key);
+}
+
+function expectNothingLeft() {
+	expect(emulator().listOpenUploads()).toEqual([]);
+}
+
+describe('Upload from a URL', () => {
+	it('with Content-Length: stored byte-identical under the last path segment; the output names the URL without its query', async () => {
+		const result = await fromUrl(`${source.url}/file/small.mp4?${SECRET_QUERY}`);
+		expect(result.error).toBeUndefined();
+		const json = result.items[0].json;
+		expect(json).toMatchObject({ key: 'small.mp4', size: small.length, source: 'url', content_type: 'video/mp4' });
+		expect(json.url).toBe(`${source.url}/file/small.mp4`);
+		expect(JSON.stringify(result.items)).not.toContain('query-secret');
+		expect(await stored('small.mp4')).toBe(sha256(small));
+		// One request, as Upload sends files below its threshold; the source was asked for identity.
+		expect(emulator().stats().requests.start).toBe(0);
+		expect(source.requests[0].headers['accept-encoding']).toBe('identity');
+		expect(result.items[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('with Content-Length above the threshold: in parts, Start told the exact part count', async () => {
+		const result = await runNode({
+			credentials: viaProxy(emulator(), proxy()),
+			parameters: {
+				...BUCKET,
+				resource: 'file',
+				operation: 'upload',
+				source: 'url',
+				sourceUrl: `${source.url}/file/large.mp4`,
+				key: 'big/known.mp4',
+				options: { multipartThreshold: 8 },
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ partCount: 3, partSize: 8 * MIB, source: 'url' });
+		expect(await stored('big/known.mp4')).toBe(sha256(large));
+		const start = proxy().exchanges.find((e) => e.operation === 'start');
+		expect(start?.target).toMatch(/[?&]totalParts=3(&|$)/);
+	});
+
+	it('without Content-Length (chunked): in parts; Start announces 10000 parts, the most the service allows, and Complete has the real ones', async () => {
+		const result = await runNode({
+			credentials: viaProxy(emulator(), proxy()),
+			parameters: {
+				...BUCKET,
+				resource: 'file',
+				operation: 'upload',
+				source: 'url',
+				sourceUrl: `${source.url}/chunked/large.mp4`,
+				key: 'big/chunked.mp4',
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(source.requests[0].headers['content-length']).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ partCount: 3, partSize: 8 * MIB, size: large.length });
+		expect(await stored('big/chunked.mp4')).toBe(sha256(large));
+		const targets = proxy().exchanges.map((e) => `${e.operation} ${e.target}`);
+		expect(targets.find((t) => t.startsWith('start '))).toMatch(/[?&]totalParts=10000(&|$)/);
+		expect(targets.filter((t) => t.startsWith('uploadPart '))).toHaveLength(3);
+		expectNothingLeft();
+	});
+
+	it('without Content-Length, a body that fits in one part goes in one request', async () => {
+		const result = await fromUrl(`${source.url}/chunked/small.mp4`, { key: 'one-request.mp4' });
+		expect(result.error).toBeUndefined();
+		expect(emulator().stats().requests.start).toBe(0);
+		expect(emulator().stats().requests.upload).toBe(1);
+		expect(await stored('one-request.mp4')).toBe(sha256(small));
+	});
+
+	it('without Content-Length, Multipart Upload learns the count when the body ends within two parts', async () => {
+		const result = await runNode({
+			credentials: viaProxy(emulator(), proxy()),
+			parameters: {
+				...BUCKET,
+				resource: 'file',
+				operation: 'multipartUpload',
+				source: 'url',
+				sourceUrl: `${source.url}/chunked/large.mp4`,
+				key: 'big/two-parts.mp4',
+				partSize: 16,
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ partCount: 2, partSize: 16 * MIB });
+		const start = proxy().exchanges.find((e) => e.operation === 'start');
+		expect(start?.target).toMatch(/[?&]totalParts=2(&|$)/);
+		expect(await stored('big/two-parts.mp4')).toBe(sha256(large));
+	});
+
+	it('follows a redirect of the source', async () => {
+		const result = await fromUrl(`${source.url}/redirect/small.mp4?${SECRET_QUERY}`, { key: 'redirected.mp4' });
+		expect(result.error).toBeUndefined();
+		expect(source.requests.map((r) => r.path)).toEqual(['/redirect/small.mp4', '/file/small.mp4']);
+		expect(await stored('redirected.mp4')).toBe(sha256(small));
+	});
+
+	it('passes the Source Headers (an Authorization header) and never outputs them', async () => {
+		const result = await fromUrl(`${source.url}/auth/small.mp4`, {
+			key: 'with-auth.mp4',
+			sourceHeaders: { header: [{ name: 'Authorization', value: SOURCE_TOKEN }] },
+		});
+		expect(result.error).toBeUndefined();
+		expect(source.requests[0].headers.authorization).toBe(SOURCE_TOKEN);
+		expect(JSON.stringify(result.items)).not.toContain('source-token');
+		expect(await stored('with-auth.mp4')).toBe(sha256(small));
+	});
+});
+
+describe('Upload from a URL that fails', () => {
+	it("a 404 of the source is named as the source's, before anything reaches the service", async () => {
+		const result = await fromUrl(`${source.url}/status/404?${SECRET_QUERY}`, { key: 'x.mp4' });
+		expect(result.error?.message).toBe(`The source URL '${source.url}/status/404' answered HTTP 404 (Not Found)`);
+		expect(result.error?.description).toMatch(/Nothing was uploaded/);
+		// n8n keeps the node's parameters with its errors, as typed; what the node writes leaves the query out.
+		expect(`${result.error?.message} ${result.error?.description}`).not.toContain('query-secret');
+		expect(emulator().stats().requests.upload + emulator().stats().requests.start).toBe(0);
+	});
+
+	it('a 500 of the source, after the retries', async () => {
+		const result = await fromUrl(`${source.url}/status/500`, { key: 'x.mp4', options: { maxRetries: 1 } });
+		expect(result.error?.message).toBe(
+			`The source URL '${source.url}/status/500' answered HTTP 500 (Internal Server Error) (2 attempts)`,
+		);
+		expect(source.requests).toHaveLength(2);
+	});
+
+	it('a 401 of the source points at the Source Headers', async () => {
+		const result = await fromUrl(`${source.url}/auth/small.mp4`, { key: 'x.mp4' });
+		expect(result.error?.message).toMatch(/answered HTTP 401 \(Unauthorized\)$/);
+		expect(result.error?.description).toMatch(/Source Headers/);
+	});
+
+	it('an unreachable URL', async () => {
+		const closed = await startSourceServer({});
+		const url = `${closed.url}/file/gone.mp4`;
+		await closed.stop();
+		const result = await fromUrl(url, { options: { maxRetries: 0 } });
+		expect(result.error?.message).toBe(`The source URL '${url}' could not be reached: the connection was refused`);
+	});
+
+	it('a URL that is not http(s) is refused before any request', async () => {
+		const result = await fromUrl('ftp://example.com/a.mp4');
+		expect(result.error?.message).toBe("The parameter 'URL' is not an http(s) URL: 'ftp://example.com/a.mp4'");
+	});
+
+	it('a URL without a file name and no Key', async () => {
+		const result = await fromUrl(`${source.url}/`);
+		expect(result.error?.message).toBe("The parameter 'Key' is empty and the URL has no name to use instead");
+		expect(source.requests).toHaveLength(0);
+	});
+
+	it('a body cut off midway fails the upload and cancels it', async () => {
+		const result = await fromUrl(`${source.url}/short/large.mp4`, {
+			key: 'cut.mp4',
+			options: { multipartThreshold: 8, maxRetries: 0 },
+		});
+		expect(result.error?.message).toMatch(
+			new RegExp(`^The (connection to the )?source URL '${source.url}/short/large\\.mp4' (broke|ended) after \\d+`),
+		);
+		expect(result.error?.description).toMatch(/was cancelled on the service; nothing was stored/);
+		expect(emulator().stats().requests.cancel).toBe(1);
+		expectNothingLeft();
+		expect(await stored('cut.mp4')).toBeUndefined();
+	});
+
+	it('a body longer than its Content-Length (compressed although asked not to) fails the upload and cancels it', async () => {
+		const result = await fromUrl(`${source.url}/gzip/text.txt`, { key: 'long.mp4', partSize: 5 }, 'multipartUpload');
+		expect(result.error?.message).toMatch(/sent more than the \d+ bytes its Content-Length announced/);
+		expect(result.error?.description).toMatch(/was cancelled on the service; nothing was stored/);
+		expectNothingLeft();
+		expect(await stored('long.mp4')).toBeUndefined();
+	});
+
+	it('a body that stalls ends at the Timeout option', async () => {
+		const result = await fromUrl(`${source.url}/stall/large.mp4`, {
+			key: 'stalled.mp4',
+			options: { timeout: 2, maxRetries: 0, multipartThreshold: 8 },
+		});
+		expect(result.error?.message).toBe(
+			`The source URL '${source.url}/stall/large.mp4' sent no data for 2 s after 65536 of ${large.length} bytes`,
+		);
+		expectNothingLeft();
+	});
+
+	it('Continue on error: the failing item becomes an error item, paired with its input', async () => {
+		const result = await fromUrl(`${source.url}/status/404?${SECRET_QUERY}`, { key: 'x.mp4' }, 'upload', true);
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].json.error).toMatch(/answered HTTP 404/);
+		expect(result.items[0].pairedItem).toEqual({ item: 0 });
+		expect(JSON.stringify(result.items)).not.toContain('query-secret');
+	});
+});
