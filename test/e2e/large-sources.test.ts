@@ -2,7 +2,7 @@
  * A file far larger than n8n's binary store should ever see goes URL → storage → file path in a
  * real `n8n start`, never becoming an n8n binary: byte-identical, with the n8n process growing by
  * no more than the multipart bound of the README (Part Size × (Parallel Uploads + 1) + 1 MiB) for
- * storage → file path, and that plus runtime slack for URL → storage (see RUNTIME_SLACK).
+ * storage → file path, and that plus the runtime's share for URL → storage (see runtimeSlack).
  * The source is generated as it is served; the size is 2 GiB unless E2E_LARGE_BYTES says otherwise.
  */
 import { createHash } from 'node:crypto';
@@ -15,16 +15,23 @@ import { startBigSource, type BigSource } from './bigSource';
 import { BUCKET, MIB, activateWorkflow, importWorkflows, startN8n, tail, useRealN8n } from './support';
 
 const SIZE = Number(process.env.E2E_LARGE_BYTES ?? 2 * 1024 * MIB);
-const WARM_UP_SIZE = 24 * MIB + 5;
+/**
+ * The first transfer of each direction: large enough for the runtime to settle (its garbage
+ * collector and allocator reach the pace they keep), so the measured transfer shows what grows
+ * with the size. Its own growth is printed as the first-transfer figure.
+ */
+const WARM_UP_SIZE = Math.min(256 * MIB, SIZE / 2) + 5;
 /** The README's bound at the node's defaults: 8 MiB parts, 4 at once. */
 const MULTIPART_BOUND = 8 * MIB * (4 + 1) + MIB;
 /**
- * Reading a URL, n8n's HTTP client hands each response chunk over in a buffer of its own, and the
- * memory it read them into waits for the garbage collector (the bench: up to 110 MiB of buffers
- * for a 1 GiB URL, 34 MiB for a binary). At 2 GiB n8n grew by 37 and 55 MiB in two runs; the node holds 41.
- * The bench allows 64 MiB of runtime on top of the bound for RSS growth; so does this.
+ * Reading a URL, n8n's HTTP client reads the socket into buffers of its own and copies the body
+ * out of them; the node frees the copies once it has copied them into a part (from Node.js 21 on),
+ * but the socket reads are out of its reach and wait for V8's next collection. After a first
+ * transfer, 2 GiB made n8n 2.40.7 grow by 25 to 44 MiB in six runs (42 to 64 MiB before the node
+ * freed its copies; 21 to 27 MiB at 1 GiB in the bench). The runtime's share is allowed on top of
+ * the bound: 32 MiB where the node can free its copies, the bench's 64 MiB on an older Node.js.
  */
-const RUNTIME_SLACK = 64 * MIB;
+const runtimeSlack = (nodeVersion: string) => (Number(nodeVersion.split('.')[0]) >= 21 ? 32 : 64) * MIB;
 const UPLOAD_WORKFLOW_ID = 'fsE2eLargeUp0001';
 const DOWNLOAD_WORKFLOW_ID = 'fsE2eLargeDown01';
 const UPLOAD_PATH = 'large-from-url';
@@ -143,11 +150,15 @@ afterAll(async () => {
 const mib = (bytes: number) => `${(bytes / MIB).toFixed(1)} MiB`;
 
 it(`moves ${SIZE} bytes URL → storage → file path byte-identical, n8n growing by at most the multipart bound`, async () => {
-	const { emulator, filesDir } = n8n();
-	// The first runs load and compile what the node needs; the measured runs start from there.
+	const { emulator, filesDir, instance } = n8n();
+	// The first transfers load and compile what the node needs and settle the runtime (WARM_UP_SIZE).
 	const warmUpFile = path.join(filesDir, 'warm-up.bin');
-	await upload(WARM_UP_SIZE, 'e2e/warm-up.bin');
-	await download('e2e/warm-up.bin', warmUpFile);
+	const firstUp = await growthOf(async () => await upload(WARM_UP_SIZE, 'e2e/warm-up.bin'));
+	const firstDown = await growthOf(async () => await download('e2e/warm-up.bin', warmUpFile));
+	process.stderr.write(
+		`large-sources: first transfers of ${WARM_UP_SIZE} bytes: n8n RSS growth URL → storage ${mib(firstUp.growth)}, ` +
+			`storage → file path ${mib(firstDown.growth)}\n`,
+	);
 	expect(await fileSha256(warmUpFile)).toBe(source.sent.get('/e2e/warm-up.bin'));
 
 	const file = path.join(filesDir, 'large.bin');
@@ -171,7 +182,7 @@ it(`moves ${SIZE} bytes URL → storage → file path byte-identical, n8n growin
 		expect(emulator.stats().openMultipartUploads).toBe(0);
 		expect(down.result).toMatchObject({ key: 'e2e/large.bin', destination: 'filePath', filePath: file, size: SIZE });
 		expect(await fileSha256(file)).toBe(sent);
-		expect(up.growth).toBeLessThanOrEqual(MULTIPART_BOUND + RUNTIME_SLACK);
+		expect(up.growth).toBeLessThanOrEqual(MULTIPART_BOUND + runtimeSlack(instance.runtime.profile.nodeVersion));
 		expect(down.growth).toBeLessThanOrEqual(MULTIPART_BOUND);
 	} finally {
 		await fsp.rm(file, { force: true });

@@ -107,8 +107,9 @@ export function isFileReadStream(stream: unknown): boolean {
  * to it. V8 counts buffer memory allocated since its last full collection against the heap's
  * limit, and an upload allocates few other objects, so the reads alone started a full
  * collection of n8n's whole heap every 20 MiB or so (25 per 512 MiB, a third of the upload's
- * time: BENCHMARKS.md). Only for buffers a file read stream made for one read and handed over:
- * such a buffer spans all of its memory and nothing else refers to it. `transfer` exists from
+ * time: BENCHMARKS.md). Only for buffers that were handed over and that nothing else refers to: a
+ * file read stream's reads, the chunks of a response body (see ChunkRules.chunksAreItsOwn). A
+ * buffer that does not span all of its memory is a view on something else and is left alone. `transfer` exists from
  * Node.js 21 on (n8n 2.x runs on 24); on older runtimes the collector frees it as before.
  */
 export function releaseReadBuffer(chunk: Buffer, readSize: number): void {

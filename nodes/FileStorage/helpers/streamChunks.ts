@@ -23,6 +23,12 @@ export interface ChunkRules {
 	 * write that may still be queued.
 	 */
 	copiedBeforeNext?: boolean;
+	/**
+	 * Every chunk is a buffer that nothing else refers to once it is handed over, so it may be
+	 * freed once copied (with copiedBeforeNext): a response body from n8n's HTTP client, whose
+	 * chunks are the HTTP parser's copies. A file read stream's chunks are freed without it.
+	 */
+	chunksAreItsOwn?: boolean;
 }
 
 const LONGEST_CHECK_INTERVAL_MS = 1000;
@@ -73,7 +79,7 @@ export function readFailureReason(error: unknown): string {
  */
 export async function* checkedChunks(stream: unknown, rules: ChunkRules): AsyncGenerator<Buffer> {
 	const iterator = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-	const ownsItsReads = rules.copiedBeforeNext === true && isFileReadStream(stream);
+	const ownsItsReads = rules.copiedBeforeNext === true && (rules.chunksAreItsOwn === true || isFileReadStream(stream));
 	let received = 0;
 	let waitingSince: number | undefined;
 	let stalled = false;
