@@ -27,7 +27,7 @@ const MULTIPART_BOUND = 8 * MIB * (4 + 1) + MIB;
  * Reading a URL, n8n's HTTP client reads the socket into buffers of its own and copies the body
  * out of them; the node frees the copies once it has copied them into a part (from Node.js 21 on),
  * but the socket reads are out of its reach and wait for V8's next collection. After a first
- * transfer, 2 GiB made n8n 2.40.7 grow by 25 to 44 MiB in six runs (42 to 64 MiB before the node
+ * transfer, 2 GiB made n8n 2.40.7 grow by 21 to 44 MiB in eight runs (42 to 64 MiB before the node
  * freed its copies; 21 to 27 MiB at 1 GiB in the bench). The runtime's share is allowed on top of
  * the bound: 32 MiB where the node can free its copies, the bench's 64 MiB on an older Node.js.
  */
