@@ -11,7 +11,7 @@ import * as path from 'node:path';
 
 import { procStatus, resetPeak } from '../../bench/memory';
 import type { RunningN8n } from '../../scripts/real-n8n/n8n';
-import { startBigSource, type BigSource } from './bigSource';
+import { SOURCE_CERT_FILE, startBigSource, type BigSource } from './bigSource';
 import { BUCKET, MIB, activateWorkflow, importWorkflows, startN8n, tail, useRealN8n } from './support';
 
 const SIZE = Number(process.env.E2E_LARGE_BYTES ?? 2 * 1024 * MIB);
@@ -41,6 +41,7 @@ const CREDENTIALS = { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Stor
 const n8n = useRealN8n({ workflows: [] });
 let server: RunningN8n | undefined;
 let source: BigSource;
+let tlsSource: BigSource;
 
 jest.setTimeout(30 * 60_000);
 
@@ -133,18 +134,24 @@ async function growthOf<T>(step: () => Promise<T>): Promise<{ result: T; growth:
 beforeAll(async () => {
 	const { instance, filesDir } = n8n();
 	source = await startBigSource();
+	tlsSource = await startBigSource('127.0.0.1', { tls: true });
 	const files = (['upload', 'download'] as const).map((step) => path.join(filesDir, `large-${step}.json`));
 	await fsp.writeFile(files[0], JSON.stringify(workflow('upload')));
 	await fsp.writeFile(files[1], JSON.stringify(workflow('download')));
 	await importWorkflows(instance, files);
 	await activateWorkflow(instance, UPLOAD_WORKFLOW_ID);
 	await activateWorkflow(instance, DOWNLOAD_WORKFLOW_ID);
-	server = await startN8n(instance, { webhookPaths: [UPLOAD_PATH, DOWNLOAD_PATH] });
+	server = await startN8n(instance, {
+		webhookPaths: [UPLOAD_PATH, DOWNLOAD_PATH],
+		// n8n trusts the https source's throw-away certificate as a user's own CA would be trusted.
+		env: { NODE_EXTRA_CA_CERTS: SOURCE_CERT_FILE },
+	});
 }, 300_000);
 
 afterAll(async () => {
 	await server?.stop();
 	await source?.stop();
+	await tlsSource?.stop();
 });
 
 const mib = (bytes: number) => `${(bytes / MIB).toFixed(1)} MiB`;
@@ -188,4 +195,22 @@ it(`moves ${SIZE} bytes URL → storage → file path byte-identical, n8n growin
 		await fsp.rm(file, { force: true });
 		await fsp.rm(warmUpFile, { force: true });
 	}
+});
+
+/**
+ * The node frees each body chunk once it is in a part (Node.js 21+). Over https the chunks are TLS
+ * records, and a body compressed despite `Accept-Encoding: identity` arrives as slices of zlib's
+ * output: both must still arrive whole.
+ */
+it.each([
+	['https, with Content-Length', ''],
+	['https, gzip-compressed without Content-Length', '&gzip=1'],
+])('uploads from a URL over %s byte-identical', async (_label, query) => {
+	const { emulator } = n8n();
+	const size = 48 * MIB + 7;
+	const key = `e2e/tls${query ? '-gzip' : ''}.bin`;
+	const result = await call(UPLOAD_PATH, { url: `${tlsSource.url}/${key}?size=${size}${query}`, key });
+	expect(result).toMatchObject({ key, size, source: 'url', url: `${tlsSource.url}/${key}` });
+	expect(await emulator.objectSha256(BUCKET.name, BUCKET.region, key)).toBe(tlsSource.sent.get(`/${key}`));
+	expect(emulator.stats().openMultipartUploads).toBe(0);
 });
