@@ -109,8 +109,9 @@ export function isFileReadStream(stream: unknown): boolean {
  * collection of n8n's whole heap every 20 MiB or so (25 per 512 MiB, a third of the upload's
  * time: BENCHMARKS.md). Only for buffers that were handed over and that nothing else refers to: a
  * file read stream's reads, the chunks of a response body (see ChunkRules.chunksAreItsOwn). A
- * buffer that does not span all of its memory is a view on something else and is left alone. `transfer` exists from
- * Node.js 21 on (n8n 2.x runs on 24); on older runtimes the collector frees it as before.
+ * buffer that does not span all of its memory is a view on something else and is left alone.
+ * `transfer` exists from Node.js 21 on (n8n 2.x runs on 24); on older runtimes the collector
+ * frees it as before.
  */
 export function releaseReadBuffer(chunk: Buffer, readSize: number): void {
 	const memory = chunk.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
