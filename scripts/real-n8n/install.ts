@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { promises as fsp, existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
+import { explainNpmFailure } from './npm-failure';
 import { CACHE_ROOT, PROFILES, nodePackageName, profileByName, runtimePaths, type Profile } from './profiles';
 
 export interface InstalledRuntime {
@@ -216,7 +217,14 @@ export async function ensureRuntime(
 		log(
 			`  step 1/2: npm install (${haveLock ? 'versions pinned by the committed lock file' : 'no committed lock file for this platform: versions resolved today'})`,
 		);
-		await runNpm(['install', ...common], paths.dir, logFile, 'npm install', log);
+		try {
+			await runNpm(['install', ...common], paths.dir, logFile, 'npm install', log);
+		} catch (err) {
+			const logText = await fsp.readFile(logFile, 'utf8').catch(() => '');
+			// The log is appended to across attempts: judge only this attempt's lines.
+			const failure = explainNpmFailure(logText.slice(logText.lastIndexOf('\n$ npm install')), profile.n8nVersion);
+			throw new Error(`${failure.message}\n${(err as Error).message}`);
+		}
 		await provideSqlite(paths.dir, logFile, log);
 		const runtime = runtimeOf(profile);
 		for (const file of [runtime.nodeBin, runtime.n8nBin]) {

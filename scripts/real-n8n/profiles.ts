@@ -21,7 +21,7 @@ export interface Profile {
 export const PROFILES: Record<string, Profile> = {
 	current: {
 		name: 'current',
-		n8nVersion: '2.40.7',
+		n8nVersion: '2.41.1',
 		// n8n 2.36+ refuses to start on Node < 24.
 		nodeVersion: '24.21.0',
 		// Its refresh task calls a public MCP server registry every start; nothing here may leave the machine.
