@@ -1,3 +1,6 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { MIB, credentialsFor, fileItem, randomFile, runFileStorage, useEmulator } from './support';
 
 const emulator = useEmulator();
@@ -129,6 +132,50 @@ describe('the credential Base URL', () => {
 		expect(result.error?.message).toMatch(
 			/List Contents of 'my-bucket' \(page 1\) failed after 2 attempts: the service refused the connection/,
 		);
+	});
+});
+
+describe('a Base URL pointing at a server that is not the API', () => {
+	let web: Server;
+	let answer: [string, string] = ['text/html', ''];
+	const webUrl = () => `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+	beforeAll(async () => {
+		web = createServer((req, res) => {
+			req.resume();
+			res.writeHead(404, { 'Content-Type': answer[0] }).end(answer[1]);
+		});
+		await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+	});
+	afterAll(async () => await new Promise((resolve) => web.close(resolve)));
+
+	it.each([
+		['a 404 page', 'text/html', '<html><body><h1>Not Found</h1></body></html>'],
+		["a framework's JSON 404", 'application/json', '{"statusCode":404,"message":"Cannot GET /x","error":"Not Found"}'],
+		["another JSON API's 404", 'application/json', '{"message":"Not Found","documentation_url":"https://x"}'],
+		['an empty 404', 'text/plain', ''],
+	])('a 404 that is %s says the Base URL is probably wrong, not the bucket', async (_kind, type, body) => {
+		answer = [type, body];
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'bucket', operation: 'listContents', limit: 1 },
+			withBaseUrl(webUrl()),
+		);
+		expect(result.error?.message).toMatch(/\(HTTP 404\)/);
+		expect(result.error?.description).toMatch(
+			/did not answer like the File Storage API.*Base URL of the File Storage API credential/,
+		);
+		expect(result.error?.description).not.toMatch(/bucket name/);
+	});
+
+	it("the API's own 404 (an unknown bucket) still points at the bucket name and region", async () => {
+		const result = await runFileStorage(emulator(), {
+			resource: 'bucket',
+			operation: 'listContents',
+			limit: 1,
+			bucketName: 'no-such-bucket',
+		});
+		expect(result.error?.message).toMatch(/\(HTTP 404\)/);
+		expect(result.error?.description).toMatch(/Check the bucket name and region/);
 	});
 });
 
