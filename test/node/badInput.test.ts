@@ -203,7 +203,7 @@ describe('every error a user can cause says what to do', () => {
 		['a Page Size of 0', { resource: 'bucket', operation: 'listContents', options: { pageSize: '={{ 0 }}' } }],
 		['a key with a ".." segment', { resource: 'file', operation: 'delete', fileKey: byKey('a/../b') }],
 		['an empty Bucket Name', { resource: 'file', operation: 'delete', fileKey: byKey('a'), bucketName: '={{ "" }}' }],
-	])('%s', async (_name, parameters) => {
+	])('%s says what to do, before any request', async (_name, parameters) => {
 		emulator().resetStats();
 		const result = await runFileStorage(emulator(), parameters as never);
 		expect(result.error?.message).toEqual(expect.any(String));

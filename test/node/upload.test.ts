@@ -145,10 +145,12 @@ describe('File → Upload: bad input is named and nothing is sent', () => {
 		['a/../b.txt', /'\.\.' segment/],
 		['nul\u0000char', /NUL character \(U\+0000\)/],
 		['x'.repeat(1025), /1025 bytes/],
-	])('invalid key %j is refused naming the rule', async (key, rule) => {
+	])('invalid key %j is refused naming the rule, before any request', async (key, rule) => {
+		emulator().resetStats();
 		const result = await upload({ key });
 		expect(result.error?.message).toMatch(rule);
 		expect(result.error?.message).toMatch(/parameter 'Key'/);
+		expect(Object.values(emulator().stats().requests).reduce((a, b) => a + b, 0)).toBe(0);
 	});
 
 	it('an empty or blank region', async () => {

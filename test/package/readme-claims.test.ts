@@ -63,11 +63,19 @@ describe('the README claims check', () => {
 		].join('\n');
 		const problems = checkClaims({ readme: readme(rows), testFiles: TESTS });
 		expect(problems).toEqual([
-			expect.stringMatching(/^README\.md:7 \("## Reliability", row "no proof"\) names no test\. Add `fileName\.test\.ts` › "/),
-			expect.stringMatching(/^README\.md:8 .*row "wrong file".* cites `nope\.test\.ts`, but there is no such file under test\//),
-			expect.stringMatching(/^README\.md:9 .*cites "is fast" in test\/node\/good\.test\.ts, but no it\(\)\/test\(\) title/),
+			expect.stringMatching(
+				/^README\.md:7 \("## Reliability", row "no proof"\) names no test\. Add `fileName\.test\.ts` › "/,
+			),
+			expect.stringMatching(
+				/^README\.md:8 .*row "wrong file".* cites `nope\.test\.ts`, but there is no such file under test\//,
+			),
+			expect.stringMatching(
+				/^README\.md:9 .*cites "is fast" in test\/node\/good\.test\.ts, but no it\(\)\/test\(\) title/,
+			),
 			expect.stringMatching(/^README\.md:10 .*cites "group" in test\/node\/good\.test\.ts/),
-			expect.stringMatching(/^README\.md:11 .*`twin\.test\.ts`, which is ambiguous \(node\/twin\.test\.ts, unit\/twin\.test\.ts\)/),
+			expect.stringMatching(
+				/^README\.md:11 .*`twin\.test\.ts`, which is ambiguous \(node\/twin\.test\.ts, unit\/twin\.test\.ts\)/,
+			),
 		]);
 	});
 
@@ -80,6 +88,7 @@ describe('the README claims check', () => {
 
 	it("every row of this README's Reliability and Bad input tables names a test that exists", () => {
 		const problems = checkRepository();
-		if (problems.length > 0) throw new Error(`${problems.length} README claim(s) without a test:\n${problems.join('\n')}`);
+		if (problems.length > 0)
+			throw new Error(`${problems.length} README claim(s) without a test:\n${problems.join('\n')}`);
 	});
 });
