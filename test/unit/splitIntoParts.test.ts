@@ -18,6 +18,11 @@ describe('splitIntoParts', () => {
 		expect(Buffer.concat(parts)).toEqual(Buffer.concat(await collect(chunksOf(3, 7, 1, 4))));
 	});
 
+	it('takes a part buffer shorter than the part size when the source fits in it', async () => {
+		const parts = await collect(splitIntoParts(chunksOf(3, 2), 8, () => Buffer.alloc(5)));
+		expect(parts.map((part) => part.length)).toEqual([5]);
+	});
+
 	it('refuses a part buffer shorter than the part size instead of looping forever', async () => {
 		await expect(collect(splitIntoParts(chunksOf(10), 8, () => Buffer.alloc(5)))).rejects.toThrow(
 			'a part buffer of 5 bytes cannot hold a part of 8 bytes',

@@ -139,15 +139,15 @@ export async function* splitIntoParts(
 	for await (const chunk of chunks) {
 		let offset = 0;
 		while (offset < chunk.length) {
-			if (!target) {
-				target = nextPart();
-				if (target.length < partSize) {
-					throw new Error(
-						`splitIntoParts: a part buffer of ${target.length} bytes cannot hold a part of ${partSize} bytes`,
-					);
-				}
-			}
+			target ??= nextPart();
 			const copied = chunk.copy(target, filled, offset, Math.min(chunk.length, offset + partSize - filled));
+			// A buffer shorter than a part is fine for a source that fits in it (a small file gets
+			// a body of its own size); more bytes than it holds would copy nothing, for ever.
+			if (copied === 0) {
+				throw new Error(
+					`splitIntoParts: a part buffer of ${target.length} bytes cannot hold a part of ${partSize} bytes`,
+				);
+			}
 			filled += copied;
 			offset += copied;
 			if (filled === partSize) {
