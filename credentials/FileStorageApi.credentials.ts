@@ -16,6 +16,7 @@ import {
 	signatureHeaders,
 	splitUrl,
 } from '../nodes/FileStorage/transport/signing';
+import { GENERIC_NOT_FOUND_WORDS, notTheApi } from '../nodes/FileStorage/transport/apiAnswer';
 
 export const DEFAULT_BASE_URL = 'https://api.apexxcloud.com';
 
@@ -150,14 +151,10 @@ export class FileStorageApi implements ICredentialType {
 			...['Internal server error', 'Service unavailable', 'Too many requests'].map((error) =>
 				failOnError(error, `The File Storage API answered "${error}": try the test again later`),
 			),
-			failOnError(
-				undefined,
-				"The Base URL did not answer like the File Storage API (no API error body to a signed listing). Set it to the API's scheme and host, e.g. https://api.apexxcloud.com",
-			),
-			failOnError(
-				'Not Found',
-				'The Base URL did not answer like the File Storage API (a plain "Not Found"). Set it to the API\'s scheme and host, e.g. https://api.apexxcloud.com',
-			),
+			// isApiErrorAnswer, as far as rules that compare one field can say it: the API's
+			// answer to this listing always carries `error`.
+			failOnError(undefined, notTheApi('no API error body to a signed listing')),
+			...GENERIC_NOT_FOUND_WORDS.map((word) => failOnError(word, notTheApi(`a plain "${word}"`))),
 		],
 	};
 }

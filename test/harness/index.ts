@@ -7,6 +7,7 @@ import { removeHarnessTempDir } from './env';
 export type { HarnessBinaryInput, HarnessItem, HarnessNodeError, RunNodeOptions, RunNodeResult } from './types';
 export { runNode } from './run-node';
 export { runPoll, type RunPollOptions, type RunPollResult } from './run-poll';
+export { testCredential, type CredentialTestResult } from './credential-test';
 export { runListSearch, type ListSearchOptions } from './list-search';
 export { binarySha256, getBinaryDataService, readBinary, storeBinary, storeBinaryFile } from './binary';
 export { loadPackage } from './package-loader';

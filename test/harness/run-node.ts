@@ -10,6 +10,7 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeType,
+	INodeTypes,
 	IRun,
 	IVersionedNodeType,
 	IWorkflowBase,
@@ -21,7 +22,7 @@ import { resolve } from 'node:path';
 
 import { binarySha256, readBinary, toItemBinary } from './binary';
 import { HarnessCredentialsHelper } from './credentials-helper';
-import { loadPackage } from './package-loader';
+import { loadPackage, type PackageNodeTypes } from './package-loader';
 import type { HarnessItem, HarnessNodeError, RunNodeOptions, RunNodeResult } from './types';
 
 const REPO_ROOT = resolve(__dirname, '..', '..');
@@ -91,19 +92,32 @@ export function additionalDataFor(
 	return data as IWorkflowExecuteAdditionalData;
 }
 
+/** The package's node types, with `standIn` answering for `shortName`. */
+function withStandIn(types: PackageNodeTypes, shortName: string, standIn: INodeType): INodeTypes {
+	const name = types.fullName(shortName);
+	return {
+		getByName: (type) => (type === name ? standIn : types.getByName(type)),
+		getByNameAndVersion: (type, version) => (type === name ? standIn : types.getByNameAndVersion(type, version)),
+		getKnownTypes: () => ({ ...types.getKnownTypes(), [name]: {} }),
+	};
+}
+
 /** The node under test as the single node of a workflow, with the package's types. */
 export async function prepareWorkflow(options: RunNodeOptions) {
 	const pkg = await loadPackage(options.packageDir ?? REPO_ROOT);
 	const shortName = options.nodeType ?? 'fileStorage';
-	if (!(shortName in pkg.loader.known.nodes)) {
+	const nodeTypes = options.standInNodeType
+		? withStandIn(pkg.nodeTypes, shortName, options.standInNodeType)
+		: pkg.nodeTypes;
+	if (!options.standInNodeType && !(shortName in pkg.loader.known.nodes)) {
 		throw new UnexpectedError(
 			`Package ${pkg.packageName} has no node "${shortName}" (has: ${pkg.nodeTypes.shortNames().join(', ')})`,
 		);
 	}
 	const type = pkg.nodeTypes.fullName(shortName);
-	const nodeType = pkg.nodeTypes.getByName(type);
+	const nodeType = nodeTypes.getByName(type);
 	const typeVersion = options.typeVersion ?? defaultVersion(nodeType);
-	const versioned = pkg.nodeTypes.getByNameAndVersion(type, typeVersion);
+	const versioned = nodeTypes.getByNameAndVersion(type, typeVersion);
 	const { description } = versioned;
 
 	const credentials = options.credentials ?? {};
@@ -127,7 +141,7 @@ export async function prepareWorkflow(options: RunNodeOptions) {
 		nodes: [node],
 		connections: {},
 		active: false,
-		nodeTypes: pkg.nodeTypes,
+		nodeTypes,
 		settings: { executionOrder: 'v1' },
 	});
 	const credentialsHelper = new HarnessCredentialsHelper(pkg.credentialTypes, credentials);

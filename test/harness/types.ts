@@ -4,6 +4,7 @@ import type {
 	IDataObject,
 	INodeExecutionData,
 	INodeParameters,
+	INodeType,
 	IRunData,
 } from 'n8n-workflow';
 
@@ -44,6 +45,11 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 	/** Cancel the execution and reject when it takes longer than this. */
 	timeoutMs?: number;
+	/**
+	 * Runs this node type instead of one of the package's (with the package's credentials), under
+	 * the name `nodeType`: how `testCredential` runs a credential's Test request as n8n does.
+	 */
+	standInNodeType?: INodeType;
 }
 
 export type HarnessNodeError = Error & {

@@ -1,3 +1,6 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { MIB, credentialsFor, fileItem, randomFile, runFileStorage, useEmulator } from './support';
 
 const emulator = useEmulator();
@@ -132,6 +135,50 @@ describe('the credential Base URL', () => {
 	});
 });
 
+describe('a Base URL pointing at a server that is not the API', () => {
+	let web: Server;
+	let answer: [string, string] = ['text/html', ''];
+	const webUrl = () => `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+	beforeAll(async () => {
+		web = createServer((req, res) => {
+			req.resume();
+			res.writeHead(404, { 'Content-Type': answer[0] }).end(answer[1]);
+		});
+		await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+	});
+	afterAll(async () => await new Promise((resolve) => web.close(resolve)));
+
+	it.each([
+		['a 404 page', 'text/html', '<html><body><h1>Not Found</h1></body></html>'],
+		["a framework's JSON 404", 'application/json', '{"statusCode":404,"message":"Cannot GET /x","error":"Not Found"}'],
+		["another JSON API's 404", 'application/json', '{"message":"Not Found","documentation_url":"https://x"}'],
+		['an empty 404', 'text/plain', ''],
+	])('a 404 that is %s says the Base URL is probably wrong, not the bucket', async (_kind, type, body) => {
+		answer = [type, body];
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'bucket', operation: 'listContents', limit: 1 },
+			withBaseUrl(webUrl()),
+		);
+		expect(result.error?.message).toMatch(/\(HTTP 404\)/);
+		expect(result.error?.description).toMatch(
+			/did not answer like the File Storage API.*Base URL of the File Storage API credential/,
+		);
+		expect(result.error?.description).not.toMatch(/bucket name/);
+	});
+
+	it("the API's own 404 (an unknown bucket) still points at the bucket name and region", async () => {
+		const result = await runFileStorage(emulator(), {
+			resource: 'bucket',
+			operation: 'listContents',
+			limit: 1,
+			bucketName: 'no-such-bucket',
+		});
+		expect(result.error?.message).toMatch(/\(HTTP 404\)/);
+		expect(result.error?.description).toMatch(/Check the bucket name and region/);
+	});
+});
+
 describe('every error a user can cause says what to do', () => {
 	const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 	it.each([
@@ -156,7 +203,7 @@ describe('every error a user can cause says what to do', () => {
 		['a Page Size of 0', { resource: 'bucket', operation: 'listContents', options: { pageSize: '={{ 0 }}' } }],
 		['a key with a ".." segment', { resource: 'file', operation: 'delete', fileKey: byKey('a/../b') }],
 		['an empty Bucket Name', { resource: 'file', operation: 'delete', fileKey: byKey('a'), bucketName: '={{ "" }}' }],
-	])('%s', async (_name, parameters) => {
+	])('%s says what to do, before any request', async (_name, parameters) => {
 		emulator().resetStats();
 		const result = await runFileStorage(emulator(), parameters as never);
 		expect(result.error?.message).toEqual(expect.any(String));

@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, truncateSync } from 'node:fs';
 
 import { getBinaryDataService, storeBinary } from '../harness';
 import { MIB, randomFile, runFileStorage, useEmulator } from './support';
@@ -30,5 +30,26 @@ describe('reading the input binary fails while parts are on their way', () => {
 		expect(cancel).toBeDefined();
 		for (const part of parts) expect(part.answeredAt).toBeLessThanOrEqual(cancel!.startedAt);
 		expect(emulator().listOpenUploads()).toEqual([]);
+	});
+});
+
+describe('a stored binary shorter than its recorded size', () => {
+	it('fails naming the field and the bytes, cancels the upload and stores nothing', async () => {
+		// n8n recorded 11 MiB; the file now ends after 7 MiB (damaged or changed under it).
+		const stored = await storeBinary(randomFile(11 * MIB), { fileName: 'shrinks.bin' });
+		truncateSync((await getBinaryDataService()).getPath(stored.id!), 7 * MIB);
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'multipartUpload', key: 'read-error/shrinks.bin', partSize: 5 },
+			{ credentials: viaProxy(emulator(), proxy()), items: [{ json: {}, binary: { data: { stored } } }] },
+		);
+		expect(result.error?.message).toMatch(
+			/The file in binary field 'data' is shorter than its recorded 11534336 bytes: it ended after 7340032 bytes/,
+		);
+		expect(result.error?.description).toMatch(/cancelled on the service; nothing was stored/);
+		expect(proxy().exchanges.some((exchange) => exchange.operation === 'cancel')).toBe(true);
+		expect(proxy().exchanges.some((exchange) => exchange.operation === 'complete')).toBe(false);
+		expect(emulator().listOpenUploads()).toEqual([]);
+		expect(await emulator().objectSha256('my-bucket', 'us-east-1', 'read-error/shrinks.bin')).toBeUndefined();
 	});
 });

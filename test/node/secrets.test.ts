@@ -91,7 +91,7 @@ describe('the secret key never shows', () => {
 		],
 	];
 
-	it.each(cases)('%s', async (name, run) => {
+	it.each(cases)('the secret shows nowhere after %s', async (name, run) => {
 		const { value: result, printed } = await capturePrinted(run);
 		// Each case must really take its path: a run that fails where it should succeed (a
 		// broken signature, say) would leave the secret out for the wrong reason.

@@ -45,4 +45,19 @@ describe('Timeout is the wait for the service, not the time to send a body', () 
 		expect(result.error?.description).not.toMatch(/may remain/);
 		expect(await emulator().objectSha256('my-bucket', 'us-east-1', 'slow/late-complete.bin')).toBe(sha256(bytes));
 	});
+
+	it('a Complete answered late whose clean-up Cancel is answered late too says the file may exist', async () => {
+		proxy().setRules({ holdAnswer: { complete: 4000, cancel: 4000 } });
+		const bytes = randomFile(6 * MIB);
+		const result = await multipartThroughProxy('slow/late-both.bin', bytes, 5, 2);
+		expect(result.error?.message).toMatch(
+			/Completion of the multipart upload of 'slow\/late-both\.bin' failed: no response from the service within the timeout/,
+		);
+		expect(proxy().exchanges.filter((exchange) => exchange.operation === 'cancel')).toHaveLength(1);
+		expect(result.error?.description).toMatch(
+			/the completion may have gone through before its answer came\. Check whether 'slow\/late-both\.bin' exists/,
+		);
+		expect(result.error?.description).toMatch(/Cancelling the multipart upload \S+ failed as well \(.*no response/);
+		expect(await emulator().objectSha256('my-bucket', 'us-east-1', 'slow/late-both.bin')).toBe(sha256(bytes));
+	});
 });

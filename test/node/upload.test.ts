@@ -66,6 +66,20 @@ describe('File → Upload', () => {
 		expect(await emulator().objectSha256('my-bucket', 'us-east-1', 'auto/big.bin')).toBe(sha256(bytes));
 	});
 
+	it.each([
+		['exactly the threshold goes in one request', 5 * MIB, { upload: 1, start: 0 }],
+		['one byte over the threshold goes in parts', 5 * MIB + 1, { upload: 0, start: 1 }],
+	])('Multipart Threshold boundary: a file of %s', async (_name, size, requests) => {
+		emulator().resetStats();
+		const bytes = randomFile(size as number);
+		const result = await upload({ key: 'auto/edge.bin', options: { multipartThreshold: 5, partSize: 5 } }, [
+			fileItem(bytes),
+		]);
+		expect(result.error).toBeUndefined();
+		expect(emulator().stats().requests).toMatchObject(requests as object);
+		expect(await emulator().objectSha256('my-bucket', 'us-east-1', 'auto/edge.bin')).toBe(sha256(bytes));
+	});
+
 	const oddKeys = [
 		'spaces in name .txt',
 		' leading and trailing ',
@@ -131,10 +145,12 @@ describe('File → Upload: bad input is named and nothing is sent', () => {
 		['a/../b.txt', /'\.\.' segment/],
 		['nul\u0000char', /NUL character \(U\+0000\)/],
 		['x'.repeat(1025), /1025 bytes/],
-	])('invalid key %j is refused naming the rule', async (key, rule) => {
+	])('invalid key %j is refused naming the rule, before any request', async (key, rule) => {
+		emulator().resetStats();
 		const result = await upload({ key });
 		expect(result.error?.message).toMatch(rule);
 		expect(result.error?.message).toMatch(/parameter 'Key'/);
+		expect(Object.values(emulator().stats().requests).reduce((a, b) => a + b, 0)).toBe(0);
 	});
 
 	it('an empty or blank region', async () => {

@@ -130,6 +130,10 @@ export async function* splitIntoParts(
 	partSize: number,
 	nextPart: () => Buffer,
 ): AsyncGenerator<Buffer> {
+	// Either would copy nothing and never fill a part: a loop that never ends, not an error.
+	if (!Number.isInteger(partSize) || partSize <= 0) {
+		throw new Error(`splitIntoParts: the part size must be a whole number of bytes above 0 (got ${partSize})`);
+	}
 	let target: Buffer | undefined;
 	let filled = 0;
 	for await (const chunk of chunks) {
@@ -137,6 +141,13 @@ export async function* splitIntoParts(
 		while (offset < chunk.length) {
 			target ??= nextPart();
 			const copied = chunk.copy(target, filled, offset, Math.min(chunk.length, offset + partSize - filled));
+			// A buffer shorter than a part is fine for a source that fits in it (a small file gets
+			// a body of its own size); more bytes than it holds would copy nothing, for ever.
+			if (copied === 0) {
+				throw new Error(
+					`splitIntoParts: a part buffer of ${target.length} bytes cannot hold a part of ${partSize} bytes`,
+				);
+			}
 			filled += copied;
 			offset += copied;
 			if (filled === partSize) {
@@ -150,7 +161,7 @@ export async function* splitIntoParts(
 	if (target && filled > 0) yield target.subarray(0, filled);
 }
 
-/** The chunks of a stored binary, failing once they run past its recorded size. */
+/** The chunks of a stored binary, failing once they run past its recorded size or end short of it. */
 async function* storedChunks(
 	ctx: IExecuteFunctions,
 	source: BinarySource,
@@ -172,6 +183,14 @@ async function* storedChunks(
 		yield chunk;
 		// Resumed only when the next chunk is asked for: this one is copied by then.
 		if (ownsItsReads) releaseReadBuffer(chunk, readSize);
+	}
+	if (total < source.size) {
+		// Completing would store a file cut short of what the item says it holds.
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The file in binary field '${source.field}' is shorter than its recorded ${source.size} bytes: it ended after ${total} bytes`,
+			{ description: 'The binary data changed or is damaged.' },
+		);
 	}
 }
 

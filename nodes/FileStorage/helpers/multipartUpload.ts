@@ -168,7 +168,11 @@ async function cancelAfterFailure(
 		gone = (await cancelMultipartUpload(client, target, uploadId, target.key, { cleanup: true })).earlierAttempt;
 	} catch (cancelError) {
 		if (!(cancelError instanceof NodeApiError && cancelError.httpCode === '404')) {
-			failure.description = `${before}Cancelling the multipart upload ${uploadId} failed as well (${(cancelError as Error).message}); its parts may remain on the service.`;
+			const alsoFailed = `${before}Cancelling the multipart upload ${uploadId} failed as well (${(cancelError as Error).message})`;
+			// A Complete without an answer may have stored the file: leftover parts are the lesser news.
+			failure.description = completeMayHaveRun
+				? `${alsoFailed}: the completion may have gone through before its answer came. Check whether '${target.key}' exists before uploading again; if it does not, the upload's parts may remain on the service.`
+				: `${alsoFailed}; its parts may remain on the service.`;
 			return;
 		}
 		gone = true;

@@ -1,6 +1,8 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { isApiErrorAnswer, notTheApi } from './apiAnswer';
+
 /** What the service said, whichever of its error shapes it used. */
 export function serviceWords(body: unknown): string {
 	if (typeof body === 'string') return body.trim().slice(0, 300);
@@ -33,12 +35,16 @@ function clockHint(serverDate: string | undefined): string {
 	return ' If the keys are right, check that the clock of this n8n host is correct: requests are signed with the current time and the service rejects timestamps too far off.';
 }
 
-function hintFor(status: number, serverDate: string | undefined): string {
+function hintFor(failure: HttpFailure): string {
+	const { status, body, serverDate } = failure;
 	if (status === 401 || status === 403) {
 		return `Check the Access Key and Secret Key of the File Storage API credential.${clockHint(serverDate)}`;
 	}
-	if (status === 404)
+	if (status === 404) {
+		// Any web server answers 404 to the API's paths: only the API's own answer means a missing bucket.
+		if (!failure.link && !isApiErrorAnswer(body)) return notTheApi("a 404 without the API's error body");
 		return 'Check the bucket name and region (a bucket is identified by both) and the key or upload ID.';
+	}
 	if (status === 400) return 'The service refused a parameter; the message above names it.';
 	if (status === 413)
 		return 'The request body is larger than the service accepts; use Multipart Upload or a smaller Part Size.';
@@ -53,6 +59,8 @@ export interface HttpFailure {
 	body: unknown;
 	serverDate?: string;
 	attempts: number;
+	/** The answer came from a link the service handed out, not from the API at the Base URL. */
+	link?: boolean;
 }
 
 export function httpError(node: INode, what: string, failure: HttpFailure, itemIndex: number): NodeApiError {
@@ -66,7 +74,7 @@ export function httpError(node: INode, what: string, failure: HttpFailure, itemI
 	};
 	const error = new NodeApiError(node, errorBody, {
 		message: `${what} failed${tries}: ${words} (HTTP ${failure.status})`,
-		description: hintFor(failure.status, failure.serverDate),
+		description: hintFor(failure),
 		httpCode: String(failure.status),
 		itemIndex,
 	});

@@ -36,6 +36,8 @@ export interface ApiCall {
 	retry: RetryPolicy;
 	/** 'stream' hands back the response body unread (downloads). */
 	responseType?: 'json' | 'stream';
+	/** A URL the service handed out (a CDN link), not the API at the Base URL. */
+	link?: boolean;
 	/**
 	 * Clean-up calls (cancelling an upload after a failure) must still go out when the
 	 * execution was stopped: n8n aborts every authenticated request of a stopped execution,
@@ -292,6 +294,7 @@ export class FileStorageClient {
 			retry: 'idempotent',
 			responseType: 'stream',
 			headers: { 'Accept-Encoding': 'identity' },
+			link: true,
 		};
 		const options: IHttpRequestOptions = {
 			...this.requestOptions(url, call),
@@ -389,7 +392,13 @@ export class FileStorageClient {
 			const failure = httpError(
 				node,
 				call.what,
-				{ status, body, serverDate: response.headers?.date as string | undefined, attempts: attempt + 1 },
+				{
+					status,
+					body,
+					serverDate: response.headers?.date as string | undefined,
+					attempts: attempt + 1,
+					link: call.link,
+				},
 				this.itemIndex,
 			);
 			if (mayRetry) {

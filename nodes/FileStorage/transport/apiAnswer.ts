@@ -1,0 +1,29 @@
+/**
+ * Telling the File Storage API's own error answers from those of whatever else may sit at a
+ * Base URL (a web server, a proxy, another API). The credential's Test and the node's errors
+ * both decide by these, so a wrong Base URL is named the same way in both places.
+ */
+
+/**
+ * What web servers and frameworks put in `error` or `message` for a path they do not know. The
+ * API names what was not found ("Resource not found", "Bucket not found"), never just this.
+ */
+export const GENERIC_NOT_FOUND_WORDS = ['Not Found', 'Not found'] as const;
+
+/**
+ * True when an error body is the API's own: a JSON object with a non-empty string `error` or
+ * `message` (the spec's two fields), neither of them a web server's bare "Not Found". An HTML
+ * page, an empty body or a framework's JSON 404 is not.
+ */
+export function isApiErrorAnswer(body: unknown): boolean {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+	const { error, message } = body as Record<string, unknown>;
+	const words = [error, message].filter((word): word is string => typeof word === 'string' && word.trim() !== '');
+	const generic = GENERIC_NOT_FOUND_WORDS.map((word) => word.toLowerCase());
+	return words.length > 0 && !words.some((word) => generic.includes(word.trim().toLowerCase()));
+}
+
+/** Names a Base URL that is not the API, and the fix: the credential's Test and the node's errors say it alike. */
+export function notTheApi(why: string): string {
+	return `The Base URL did not answer like the File Storage API (${why}). Set the Base URL of the File Storage API credential to the API's scheme and host, e.g. https://api.apexxcloud.com`;
+}

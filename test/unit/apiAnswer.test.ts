@@ -1,0 +1,26 @@
+import { isApiErrorAnswer } from '../../nodes/FileStorage/transport/apiAnswer';
+
+describe("isApiErrorAnswer: the API's own error body, or another server's", () => {
+	it.each([
+		['a listing 404', { error: 'Resource not found', message: 'Bucket or file not found' }],
+		["Complete's 404", { message: 'Bucket not found' }],
+		['a 401', { error: 'Invalid authentication credentials' }],
+		['a validation error', { error: 'Validation failed', details: [{ field: 'key', message: 'required' }] }],
+	])("%s is the API's", (_name, body) => {
+		expect(isApiErrorAnswer(body)).toBe(true);
+	});
+
+	it.each([
+		['an HTML page', '<html><body>Not Found</body></html>'],
+		['an empty body', ''],
+		['no body', undefined],
+		['a JSON array', [{ error: 'x' }]],
+		["a framework's JSON 404", { statusCode: 404, message: 'Cannot GET /api/v1/files/list', error: 'Not Found' }],
+		["another API's 404", { message: 'Not Found', documentation_url: 'https://example.com' }],
+		['a lower-case "not found" with spaces', { error: ' not found ' }],
+		['an object without error or message', { detail: 'Not Found' }],
+		['empty words', { error: '', message: '  ' }],
+	])('%s is not', (_name, body) => {
+		expect(isApiErrorAnswer(body)).toBe(false);
+	});
+});
