@@ -137,6 +137,14 @@ describe('what the CDN says about the length', () => {
 		// Neither Content-Length nor chunked: the end of the connection is the end of the body.
 		'/close-delimited-cut': Buffer.concat([Buffer.from(head({})), whole.subarray(0, 64 * 1024)]),
 		'/plain': Buffer.concat([Buffer.from(head({ 'Content-Length': whole.length })), whole]),
+		// Chunked: the last (empty) chunk marks the end.
+		'/chunked': Buffer.concat([
+			Buffer.from(head({ 'Transfer-Encoding': 'chunked' })),
+			...[whole.subarray(0, 300_000), whole.subarray(300_000)].map((chunk) =>
+				Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]),
+			),
+			Buffer.from('0\r\n\r\n'),
+		]),
 	};
 
 	beforeAll(async () => {
@@ -241,6 +249,14 @@ describe('what the CDN says about the length', () => {
 		expect(file.error).toBeUndefined();
 		expect(file.items[0].json).toMatchObject({ size: whole.length, sizeConfirmed: true });
 		expect(sha256(readFileSync(path))).toBe(sha256(whole));
+	});
+
+	it('a chunked answer that reached its last chunk is marked size-confirmed', async () => {
+		servedFrom('/chunked');
+		const result = await asVersion1();
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ size: whole.length, sizeConfirmed: true });
+		expect(await result.binarySha256(result.items[0])).toBe(sha256(whole));
 	});
 
 	it('an answer with no stated length (close-delimited) cut after 64 KiB is kept but marked not size-confirmed, in both destinations', async () => {
