@@ -57,4 +57,32 @@ describe('the File picker By URL', () => {
 		);
 		expect(Object.values(emulator().stats().requests).reduce((a, b) => a + b, 0)).toBe(0);
 	});
+
+	it("a link it cannot read is shown without its user info or query: a signed link's signature never appears", async () => {
+		const link = 'https://someone:pa55word@cdn.example.com/files/q1.pdf?X-Signature=s3cr3tsig&expires=1#frag';
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'download',
+			fileKey: { __rl: true, mode: 'url', value: `={{ ${JSON.stringify(link)} }}` },
+		});
+		expect(result.error?.message).toBe(
+			`The URL "https://cdn.example.com/files/q1.pdf" is not a file location (parameter 'File')`,
+		);
+		// (n8n itself keeps the node's parameters, as typed, with the error's node.)
+		const shown = `${result.error?.message} ${result.error?.description}`;
+		for (const secret of ['pa55word', 'someone', 's3cr3tsig', 'X-Signature', 'frag'])
+			expect(shown).not.toContain(secret);
+	});
+
+	it('a file location whose key is not valid percent-encoding is refused, still without its query', async () => {
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'download',
+			fileKey: { __rl: true, mode: 'url', value: '={{ "https://cdn.example.com/f/id/bad%E0%A4.pdf?sig=s3cr3tsig" }}' },
+		});
+		expect(result.error?.message).toBe(
+			`The URL "https://cdn.example.com/f/id/bad%E0%A4.pdf" is not a file location (parameter 'File')`,
+		);
+		expect(`${result.error?.message} ${result.error?.description}`).not.toContain('s3cr3tsig');
+	});
 });

@@ -1,9 +1,17 @@
 import type { INodeParameters } from 'n8n-workflow';
+import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createRawServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import { MIB, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
+
+// The File Path destination writes only where n8n allows (n8n 2.x: ~/.n8n-files without this).
+const allowed = realpathSync(mkdtempSync(join(tmpdir(), 'fs-download-')));
+process.env.N8N_RESTRICT_FILE_ACCESS_TO = allowed;
+afterAll(() => rmSync(allowed, { recursive: true, force: true }));
 
 const emulator = useEmulator();
 const KEY = 'downloads/file.bin';
@@ -90,5 +98,177 @@ describe('a CDN that compresses although asked not to', () => {
 		const result = await download();
 		expect(result.error).toBeUndefined();
 		expect((await result.readBinary(result.items[0])).equals(text)).toBe(true);
+	});
+});
+
+/**
+ * A CDN written by hand on a plain socket, so the answer's framing is exactly what a test says:
+ * each path is one raw answer (headers and body bytes), after which the connection is closed.
+ */
+describe('what the CDN says about the length', () => {
+	let cdn: ReturnType<typeof createRawServer>;
+	const sockets = new Set<Socket>();
+	const random = randomFile(300_000);
+	const packedRandom = gzipSync(random);
+	const text = Buffer.from('compressible '.repeat(10_000));
+	const packedText = gzipSync(text);
+	const whole = randomFile(1 * MIB);
+	const head = (fields: Record<string, string | number>) =>
+		`HTTP/1.1 200 OK\r\n${Object.entries(fields)
+			.map(([name, value]) => `${name}: ${value}\r\n`)
+			.join('')}Connection: close\r\n\r\n`;
+	const answers: Record<string, Buffer> = {
+		// gzip although identity was asked for: the packed body is longer than the file.
+		'/gzip-random': Buffer.concat([
+			Buffer.from(head({ 'Content-Encoding': 'gzip', 'Content-Length': packedRandom.length })),
+			packedRandom,
+		]),
+		'/gzip-text': Buffer.concat([
+			Buffer.from(
+				head({ 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip', 'Content-Length': packedText.length }),
+			),
+			packedText,
+		]),
+		// Content-Length of the whole file, 64 KiB of it, then the connection ends cleanly.
+		'/short-plain': Buffer.concat([
+			Buffer.from(head({ 'Content-Length': whole.length })),
+			whole.subarray(0, 64 * 1024),
+		]),
+		// Neither Content-Length nor chunked: the end of the connection is the end of the body.
+		'/close-delimited-cut': Buffer.concat([Buffer.from(head({})), whole.subarray(0, 64 * 1024)]),
+		'/plain': Buffer.concat([Buffer.from(head({ 'Content-Length': whole.length })), whole]),
+		// Chunked: the last (empty) chunk marks the end.
+		'/chunked': Buffer.concat([
+			Buffer.from(head({ 'Transfer-Encoding': 'chunked' })),
+			...[whole.subarray(0, 300_000), whole.subarray(300_000)].map((chunk) =>
+				Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]),
+			),
+			Buffer.from('0\r\n\r\n'),
+		]),
+	};
+
+	beforeAll(async () => {
+		cdn = createRawServer((socket) => {
+			sockets.add(socket);
+			socket.on('close', () => sockets.delete(socket));
+			socket.on('error', () => undefined);
+			let request = '';
+			socket.on('data', (data) => {
+				request += data.toString('latin1');
+				if (!request.includes('\r\n\r\n')) return;
+				const path = request.split(' ')[1] ?? '';
+				socket.end(answers[path] ?? Buffer.from('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n'));
+			});
+		});
+		await new Promise<void>((resolve) => cdn.listen(0, '127.0.0.1', resolve));
+	});
+	afterAll(async () => {
+		for (const socket of sockets) socket.destroy();
+		await new Promise((resolve) => cdn.close(resolve));
+	});
+
+	const servedFrom = (path: string) => {
+		const { port } = cdn.address() as AddressInfo;
+		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `http://127.0.0.1:${port}${path}` } }]);
+	};
+	const toPath = async (path: string, options: INodeParameters = {}) =>
+		await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'download',
+			fileKey: { __rl: true, mode: 'key', value: KEY },
+			destination: 'filePath',
+			destinationFilePath: path,
+			options,
+		});
+	const asVersion1 = async (options: INodeParameters = {}) =>
+		await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'download', fileKey: { __rl: true, mode: 'key', value: KEY }, options },
+			{ typeVersion: 1 },
+		);
+	const freshFolder = () => mkdtempSync(join(allowed, 'dl-'));
+	const finals = (folder: string) => readdirSync(folder).filter((name) => !name.endsWith('.partial'));
+
+	it('an incompressible file gzipped by the CDN (packed longer than the file) is complete, not "cut short": binary field', async () => {
+		servedFrom('/gzip-random');
+		const result = await download();
+		expect(result.error).toBeUndefined();
+		expect(await result.binarySha256(result.items[0])).toBe(sha256(random));
+		// The CDN's length was that of the packed body: the file's own size was not stated.
+		expect(result.items[0].json.sizeConfirmed).toBe(false);
+	});
+
+	it('an incompressible file gzipped by the CDN is complete, not "cut short": File Path, byte-identical', async () => {
+		servedFrom('/gzip-random');
+		const path = join(freshFolder(), 'random.bin');
+		const result = await toPath(path);
+		expect(result.error).toBeUndefined();
+		expect(sha256(readFileSync(path))).toBe(sha256(random));
+		expect(result.items[0].json).toMatchObject({ size: random.length, sizeConfirmed: false });
+	});
+
+	it('a compressible file gzipped by the CDN (unpacked longer than announced) is written byte-identical to a File Path', async () => {
+		servedFrom('/gzip-text');
+		const path = join(freshFolder(), 'text.txt');
+		const result = await toPath(path);
+		expect(result.error).toBeUndefined();
+		expect(readFileSync(path).equals(text)).toBe(true);
+		expect(result.items[0].json).toMatchObject({ size: text.length, sizeConfirmed: false });
+	});
+
+	it('a plain answer that ends short of its Content-Length fails as cut short: binary field, nothing stored', async () => {
+		servedFrom('/short-plain');
+		const result = await download({ maxRetries: 0 });
+		expect(result.error?.message).toMatch(
+			new RegExp(`^Download of '${KEY}' was cut short (after \\d+|: received \\d+) of ${whole.length} bytes`),
+		);
+		expect(result.error?.description).toMatch(/^Nothing was stored\./);
+		expect(result.items).toEqual([]);
+	});
+
+	it('a plain answer that ends short of its Content-Length fails as cut short: File Path, the old file kept', async () => {
+		servedFrom('/short-plain');
+		const folder = freshFolder();
+		const path = join(folder, 'keep.bin');
+		writeFileSync(path, 'old bytes');
+		const result = await toPath(path, { maxRetries: 0 });
+		expect(result.error?.message).toMatch(
+			new RegExp(`^Download of '${KEY}' was cut short (after \\d+|: received \\d+) of ${whole.length} bytes`),
+		);
+		expect(readFileSync(path, 'utf8')).toBe('old bytes');
+		expect(finals(folder)).toEqual(['keep.bin']);
+	});
+
+	it('a plain answer with its Content-Length is marked size-confirmed, in both destinations', async () => {
+		servedFrom('/plain');
+		const binary = await asVersion1();
+		expect(binary.error).toBeUndefined();
+		expect(binary.items[0].json).toMatchObject({ size: whole.length, sizeConfirmed: true });
+		const path = join(freshFolder(), 'whole.bin');
+		const file = await toPath(path);
+		expect(file.error).toBeUndefined();
+		expect(file.items[0].json).toMatchObject({ size: whole.length, sizeConfirmed: true });
+		expect(sha256(readFileSync(path))).toBe(sha256(whole));
+	});
+
+	it('a chunked answer that reached its last chunk is marked size-confirmed', async () => {
+		servedFrom('/chunked');
+		const result = await asVersion1();
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ size: whole.length, sizeConfirmed: true });
+		expect(await result.binarySha256(result.items[0])).toBe(sha256(whole));
+	});
+
+	it('an answer with no stated length (close-delimited) cut after 64 KiB is kept but marked not size-confirmed, in both destinations', async () => {
+		servedFrom('/close-delimited-cut');
+		const binary = await asVersion1();
+		expect(binary.error).toBeUndefined();
+		expect(binary.items[0].json).toMatchObject({ size: 64 * 1024, sizeConfirmed: false });
+		// Version 2 keeps the incoming item's JSON, and adds the flag only when the size is unconfirmed.
+		const v2 = await download();
+		expect(v2.items[0].json).toEqual({ sizeConfirmed: false });
+		const file = await toPath(join(freshFolder(), 'cut.bin'));
+		expect(file.error).toBeUndefined();
+		expect(file.items[0].json).toMatchObject({ size: 64 * 1024, sizeConfirmed: false });
 	});
 });

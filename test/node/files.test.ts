@@ -75,13 +75,19 @@ describe('File → Download', () => {
 		expect(result.items[0].binary?.data?.fileName).toBe('greeting.txt');
 	});
 
-	it('a missing key is a 404 naming the key', async () => {
+	it('a missing file is "not found", naming the bucket and the key, without internal steps or unrelated hints', async () => {
 		const result = await runFileStorage(emulator(), {
 			resource: 'file',
 			operation: 'download',
-			fileKey: byKey('nope.txt'),
+			fileKey: byKey('nope/missing.pdf'),
 		});
-		expect(result.error?.message).toMatch(/'nope\.txt'.*HTTP 404/);
+		expect(result.error?.message).toBe(
+			"The file 'nope/missing.pdf' was not found in bucket 'my-bucket' (region us-east-1)",
+		);
+		expect(result.error?.description).toBe(
+			'Check the key, and the bucket name and region (a bucket is identified by both).',
+		);
+		expect(result.error?.httpCode).toBe('404');
 	});
 });
 

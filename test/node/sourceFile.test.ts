@@ -201,6 +201,46 @@ describe('Download to a file path', () => {
 		expect(readdirSync(folder).filter((name) => !name.endsWith('.partial'))).toEqual([]);
 	});
 
+	it('a stall after some bytes ends at the Timeout option: an existing file keeps its content, a new path gets no file', async () => {
+		const folder = mkdtempSync(join(allowed, 'dl-'));
+		const path = join(folder, 'keep.mp4');
+		writeFileSync(path, 'the file that was there before');
+		emulator().setFaults([{ operation: 'cdn', stall: 64 * 1024 }]);
+		const kept = await download(path, { timeout: 2, maxRetries: 0 });
+		expect(kept.error?.message).toMatch(
+			new RegExp(`^Download of '${KEY}' stalled: no data for 2 s after \\d+ of ${large.length} bytes`),
+		);
+		expect(kept.error?.description).toMatch(/^Nothing was written to '.*keep\.mp4'\. .*raise the Timeout option/);
+		expect(readFileSync(path, 'utf8')).toBe('the file that was there before');
+		const fresh = await download(join(folder, 'new.mp4'), { timeout: 2, maxRetries: 0 });
+		expect(fresh.error?.message).toMatch(/stalled: no data for 2 s/);
+		expect(readdirSync(folder).filter((name) => !name.endsWith('.partial'))).toEqual(['keep.mp4']);
+	});
+
+	it('a valid long file name (250 bytes) is written: the temporary name is no longer than the longest allowed', async () => {
+		const folder = mkdtempSync(join(allowed, 'dl-'));
+		const name = `${'a'.repeat(246)}.mp4`;
+		const result = await download(join(folder, name));
+		expect(result.error).toBeUndefined();
+		expect(sha256(readFileSync(join(folder, name)))).toBe(sha256(large));
+		for (const temporary of leftovers(folder)) expect(Buffer.byteLength(temporary)).toBeLessThanOrEqual(255);
+	});
+
+	it('a missing file is "not found", naming the bucket and the key; nothing is written', async () => {
+		const folder = mkdtempSync(join(allowed, 'dl-'));
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'download',
+			fileKey: { __rl: true, mode: 'key', value: 'nope/missing.pdf' },
+			destination: 'filePath',
+			destinationFilePath: join(folder, 'missing.pdf'),
+		});
+		expect(result.error?.message).toBe(
+			"The file 'nope/missing.pdf' was not found in bucket 'my-bucket' (region us-east-1)",
+		);
+		expect(readdirSync(folder)).toEqual([]);
+	});
+
 	it('a folder as the destination', async () => {
 		const result = await download(join(allowed, 'folder'));
 		expect(result.error?.message).toBe(`'${join(allowed, 'folder')}' is a folder (parameter 'File Path')`);

@@ -1,9 +1,11 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse, IPollFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { getSignedUrl, type BucketRef } from '../transport/api';
 import { watchBody } from '../transport/bodyWatch';
 import type { FileStorageClient } from '../transport/request';
+import { judgeLength, lengthFacts, type LengthFacts } from './downloadLength';
+import { emptyFile, replaceWithDownload } from './fileReplace';
 import { fileContentFrom, type FileTarget } from './filePath';
 import { checkedChunks, readFailureReason, type StreamProblem } from './streamChunks';
 
@@ -12,12 +14,6 @@ const LINK_LIFETIME_SECONDS = 900;
 
 type DownloadContext = IExecuteFunctions | IPollFunctions;
 type BinaryBody = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
-
-/** The body length the server announced, when it did. */
-function announcedLength(headers: IDataObject | undefined): number | undefined {
-	const length = Number(headers?.['content-length']);
-	return Number.isFinite(length) ? length : undefined;
-}
 
 /** Whether an error of reading the body is the connection ending, not the store refusing it. */
 function connectionEnded(error: unknown): boolean {
@@ -39,14 +35,47 @@ function stalledError(
 	);
 }
 
+function ofTotal(received: number, facts: LengthFacts): string {
+	return `${received} of ${facts.announced ?? facts.expected ?? 'an unknown number of'} bytes`;
+}
+
+/**
+ * The answer of the file's signed link. A missing file is said as such, whichever step found it
+ * (the signed link, or the CDN when the file went in between).
+ */
+async function openDownload(
+	ctx: DownloadContext,
+	client: FileStorageClient,
+	where: BucketRef,
+	key: string,
+	itemIndex: number,
+): Promise<IN8nHttpFullResponse> {
+	const notFound = (error: unknown) => {
+		if (!(error instanceof NodeApiError) || error.httpCode !== '404') throw error;
+		throw new NodeApiError(ctx.getNode(), { status: 404 } as JsonObject, {
+			message: `The file '${key}' was not found in bucket '${where.bucket}' (region ${where.region})`,
+			description: 'Check the key, and the bucket name and region (a bucket is identified by both).',
+			httpCode: '404',
+			itemIndex,
+		});
+	};
+	// A signed link works for private and public files alike, and keeps the transfer off
+	// the API host (the CDN serves the bytes).
+	const link = await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS).then((answer) => answer, notFound);
+	return await client.fetchLink(link.url, `Download of '${key}'`).then((answer) => answer, notFound);
+}
+
 export interface DownloadedFile {
 	binary: IBinaryData;
 	size: number;
+	/** False when nothing stated the file's size (see judgeLength): it may be incomplete. */
+	sizeConfirmed: boolean;
 }
 
 /**
  * Streams a file into n8n's binary store through a signed link, and fails when the body stalls
- * or ends short of what the server announced.
+ * or ends short of a stated length. `expectedSize` is the file's size as the service stated it
+ * (e.g. in a listing), when the caller knows it.
  */
 export async function downloadToBinary(
 	ctx: DownloadContext,
@@ -55,29 +84,26 @@ export async function downloadToBinary(
 	key: string,
 	fileName: string,
 	itemIndex: number,
+	expectedSize?: number,
 ): Promise<DownloadedFile> {
-	// A signed link works for private and public files alike, and keeps the transfer off
-	// the API host (the CDN serves the bytes).
-	const link = await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS);
-	const response = await client.fetchLink(link.url, `Download of '${key}'`);
+	const response = await openDownload(ctx, client, where, key, itemIndex);
 	const contentType = String(response.headers?.['content-type'] ?? '').split(';')[0] || undefined;
-	const announced = announcedLength(response.headers);
+	const facts = lengthFacts(response.headers, expectedSize);
 	const progress = watchBody(response.body, client.idleTimeoutMs);
 	const fault = (problem: string, description: string) =>
 		new NodeOperationError(ctx.getNode(), `Download of '${key}' ${problem}`, {
 			itemIndex,
 			description: `Nothing was stored. ${description}`,
 		});
-	const ofTotal = () => `${progress.received} of ${announced ?? 'an unknown number of'} bytes`;
 	let binary: IBinaryData;
 	try {
 		// The body is a stream: n8n's binary store writes it to disk as it arrives.
 		binary = await ctx.helpers.prepareBinaryData(response.body as BinaryBody, fileName, contentType);
 	} catch (error) {
-		if (progress.silentForIdleTime) throw stalledError(fault, client.idleTimeoutMs, ofTotal());
+		if (progress.silentForIdleTime) throw stalledError(fault, client.idleTimeoutMs, ofTotal(progress.received, facts));
 		if (connectionEnded(error)) {
 			throw fault(
-				`was cut short after ${ofTotal()}: ${(error as Error).message}`,
+				`was cut short after ${ofTotal(progress.received, facts)}: ${(error as Error).message}`,
 				'The connection ended early. Run the node again.',
 			);
 		}
@@ -90,34 +116,28 @@ export async function downloadToBinary(
 	} finally {
 		progress.stop();
 	}
-	if (progress.stalled) throw stalledError(fault, client.idleTimeoutMs, ofTotal());
+	if (progress.stalled) throw stalledError(fault, client.idleTimeoutMs, ofTotal(progress.received, facts));
 	const size = binary.id
 		? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
 		: Buffer.byteLength(binary.data, 'base64');
-	// Fewer bytes than announced is a cut-off body. More can only be a compressed body that
-	// n8n's HTTP client unpacked (it drops Content-Encoding then, keeping Content-Length):
-	// the link asks for identity, but a CDN may compress anyway, and a cut-off compressed
-	// body fails while it is unpacked.
-	if (announced !== undefined && size < announced) {
-		throw fault(
-			`was cut short: received ${size} of ${announced} bytes`,
-			'The connection ended early. Run the node again.',
-		);
-	}
-	return { binary, size };
+	const verdict = judgeLength(size, facts);
+	if (verdict.problem !== undefined) throw fault(verdict.problem, verdict.hint);
+	return { binary, size, sizeConfirmed: verdict.confirmed };
 }
 
 export interface FileDownload {
 	size: number;
 	contentType?: string;
 	filePath: string;
+	/** False when nothing stated the file's size (see judgeLength): it may be incomplete. */
+	sizeConfirmed: boolean;
 }
 
 /**
  * Streams a file to a path on the n8n host. The bytes go to a temporary sibling first and are
- * copied under the final name only once all of them arrived: n8n gives community nodes no
- * rename, so a download cut off midway never touches the final name (an older file there keeps
- * its content). The temporary file is emptied afterwards; it cannot be deleted either.
+ * copied under the final name only once all of them arrived (see replaceWithDownload): a
+ * download cut off midway never touches the final name. The temporary file is emptied
+ * afterwards; n8n gives community nodes no way to delete it.
  */
 export async function downloadToFile(
 	ctx: IExecuteFunctions,
@@ -126,46 +146,30 @@ export async function downloadToFile(
 	key: string,
 	target: FileTarget,
 	itemIndex: number,
+	expectedSize?: number,
 ): Promise<FileDownload> {
-	const link = await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS);
-	const response = await client.fetchLink(link.url, `Download of '${key}'`);
+	const response = await openDownload(ctx, client, where, key, itemIndex);
 	const contentType = String(response.headers?.['content-type'] ?? '').split(';')[0] || undefined;
-	const announced = announcedLength(response.headers);
-	const untouched = `Nothing was written to '${target.shown}'.`;
+	const facts = lengthFacts(response.headers, expectedSize);
 	const fault = (problem: string, description: string) =>
 		new NodeOperationError(ctx.getNode(), `Download of '${key}' ${problem}`, {
 			itemIndex,
-			description: `${untouched} ${description}`,
+			description: `Nothing was written to '${target.shown}'. ${description}`,
 		});
 	const fail = (problem: StreamProblem): Error => {
 		if (problem.kind === 'stalled') {
-			return stalledError(
-				fault,
-				client.idleTimeoutMs,
-				`${problem.received} of ${announced ?? 'an unknown number of'} bytes`,
-			);
-		}
-		if (problem.kind === 'short') {
-			return fault(
-				`was cut short: received ${problem.received} of ${problem.expected} bytes`,
-				'The connection ended early. Run the node again.',
-			);
+			return stalledError(fault, client.idleTimeoutMs, ofTotal(problem.received, facts));
 		}
 		const received = 'received' in problem ? problem.received : 0;
 		const reason = problem.kind === 'broke' ? problem.reason : problem.kind;
 		return fault(
-			`was cut short after ${received} of ${announced ?? 'an unknown number of'} bytes: ${reason}`,
+			`was cut short after ${ofTotal(received, facts)}: ${reason}`,
 			'The connection ended early. Run the node again.',
 		);
 	};
-	const emptyTemporary = async () =>
-		await ctx.helpers.writeContentToFile(target.temporary, Buffer.alloc(0)).then(
-			() => undefined,
-			() => undefined,
-		);
-	const incoming = fileContentFrom(
-		checkedChunks(response.body, { expected: announced, longerIsFine: true, idleMs: client.idleTimeoutMs, fail }),
-	);
+	// No expected length here: a compressed body n8n unpacked is longer or shorter than its
+	// Content-Length; judgeLength decides once the body ended.
+	const incoming = fileContentFrom(checkedChunks(response.body, { idleMs: client.idleTimeoutMs, fail }));
 	const downloadFailure = await ctx.helpers.writeContentToFile(target.temporary, incoming.content).then(
 		() => undefined,
 		(error: unknown) =>
@@ -176,51 +180,19 @@ export async function downloadToFile(
 						'Check that n8n may write in that folder and that the disk has room.',
 					),
 	);
-	if (downloadFailure) {
+	const size = incoming.written();
+	const verdict = judgeLength(size, facts);
+	const failure = downloadFailure ?? (verdict.problem !== undefined ? fault(verdict.problem, verdict.hint) : undefined);
+	if (failure) {
 		// The write may have failed before it read a byte (e.g. a path n8n refused).
 		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
-		await emptyTemporary();
-		throw downloadFailure;
+		await emptyFile(ctx, target.temporary);
+		throw failure;
 	}
-	const size = incoming.written();
-	const copyFailure = await copyInto(ctx, key, target, size, itemIndex).then(
-		() => undefined,
-		(error: unknown) =>
-			error instanceof NodeOperationError
-				? error
-				: new NodeOperationError(ctx.getNode(), `Writing '${target.shown}' failed: ${readFailureReason(error)}`, {
-						itemIndex,
-						description: `The download of '${key}' was complete; the file at '${target.shown}' may be incomplete. Check that n8n may write it and that the disk has room, then run the node again.`,
-					}),
-	);
-	await emptyTemporary();
-	if (copyFailure) throw copyFailure;
-	return { size, contentType, filePath: target.resolved };
-}
-
-/** The complete download, copied from its temporary file under the final name. */
-async function copyInto(
-	ctx: IExecuteFunctions,
-	key: string,
-	target: FileTarget,
-	size: number,
-	itemIndex: number,
-): Promise<void> {
-	const stream = await ctx.helpers.createReadStream(target.temporary);
-	const copy = fileContentFrom(
-		checkedChunks(stream, {
-			expected: size,
-			fail: (problem) =>
-				new NodeOperationError(ctx.getNode(), `Copying the download of '${key}' into '${target.shown}' failed`, {
-					itemIndex,
-					description: `Reading the temporary file ${target.temporary} gave ${problem.kind === 'broke' ? problem.reason : problem.kind}. The file at '${target.shown}' may be incomplete: run the node again.`,
-				}),
-		}),
-	);
 	try {
-		await ctx.helpers.writeContentToFile(target.resolved, copy.content);
+		await replaceWithDownload(ctx, key, target, size, itemIndex);
 	} finally {
-		// Closes the file also when the write failed before it read a byte (e.g. a symlink at the path).
-		stream.destroy();
+		await emptyFile(ctx, target.temporary);
 	}
+	return { size, contentType, filePath: target.resolved, sizeConfirmed: verdict.confirmed === true };
 }

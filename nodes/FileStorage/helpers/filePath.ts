@@ -248,10 +248,37 @@ export async function fileTarget(ctx: IExecuteFunctions, itemIndex: number, text
 			`Enter the path of the file to write, with its name, e.g. ${shown.replace(/[\\/]+$/, '')}/video.mp4.`,
 		);
 	}
-	const temporary =
-		`${dirOf(resolved)}/.${baseNameOf(resolved)}.${randomBytes(4).toString('hex')}.partial` as ResolvedFilePath;
+	const temporary = temporarySibling(resolved);
 	if (ctx.helpers.isFilePathBlocked(temporary)) throw refusedError(ctx, itemIndex, temporary, temporary);
 	return { shown, resolved, temporary };
+}
+
+/** What `.<name>.<8 hex digits>.partial` adds to a name, in bytes. */
+const TEMPORARY_EXTRA_BYTES = '..12345678.partial'.length;
+/** Names up to this long keep their whole name in the temporary one. */
+const SHORT_NAME_BYTES = 64;
+
+/** The longest start of `text` that is at most `bytes` long in UTF-8, whole characters only. */
+function startWithin(text: string, bytes: number): string {
+	let used = 0;
+	let end = 0;
+	for (const character of text) {
+		used += Buffer.byteLength(character);
+		if (used > bytes) break;
+		end += character.length;
+	}
+	return text.slice(0, end);
+}
+
+/**
+ * A new, unique name for a file in the same folder as `path` (so it is on the same disk). It is
+ * never longer than the target's own name, or than 82 bytes: a name the file system takes for
+ * the target it takes for the temporary file too (a 255-byte name is valid, 273 bytes is not).
+ */
+export function temporarySibling(path: string): ResolvedFilePath {
+	const name = baseNameOf(path);
+	const stem = startWithin(name, Math.max(Buffer.byteLength(name) - TEMPORARY_EXTRA_BYTES, SHORT_NAME_BYTES));
+	return `${dirOf(path)}/.${stem}.${randomBytes(4).toString('hex')}.partial` as ResolvedFilePath;
 }
 
 interface WritableEnd {

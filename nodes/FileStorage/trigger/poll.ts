@@ -158,7 +158,15 @@ async function toItem(
 ): Promise<INodeExecutionData> {
 	const item: INodeExecutionData = { json: outputJson(settings, change) };
 	if (settings.download && change.file) {
-		const { binary } = await downloadToBinary(ctx, client, settings.where, change.key, change.file.name, 0);
+		const { binary } = await downloadToBinary(
+			ctx,
+			client,
+			settings.where,
+			change.key,
+			change.file.name,
+			0,
+			change.file.size ?? undefined,
+		);
 		item.binary = { [settings.binaryField]: binary };
 	}
 	return item;

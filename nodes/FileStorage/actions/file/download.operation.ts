@@ -81,13 +81,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const fileName = String(options.fileName || fileNameOf(key));
 	const client = await clientFor(this, itemIndex, options);
-	const { binary, size } = await downloadToBinary(this, client, where, key, fileName, itemIndex);
+	const { binary, size, sizeConfirmed } = await downloadToBinary(this, client, where, key, fileName, itemIndex);
 	if (this.getNode().typeVersion >= 2) {
-		// As n8n's own download operations: the incoming item goes on, with the file added.
+		// As n8n's own download operations: the incoming item goes on, with the file added. Its
+		// JSON gets one field only when nothing stated the file's size: it may be incomplete.
 		const incoming = this.getInputData()[itemIndex];
 		return [
 			{
-				json: incoming.json,
+				json: sizeConfirmed ? incoming.json : { ...incoming.json, sizeConfirmed },
 				binary: { ...incoming.binary, [field]: binary },
 				pairedItem: { item: itemIndex },
 			},
@@ -101,6 +102,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			fileName,
 			content_type: binary.mimeType,
 			size,
+			sizeConfirmed,
 		},
 		binary: { [field]: binary },
 		pairedItem: { item: itemIndex },
@@ -117,7 +119,14 @@ async function toFilePath(
 	const target = await fileTarget(ctx, itemIndex, String(ctx.getNodeParameter('destinationFilePath', itemIndex, '')));
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const client = await clientFor(ctx, itemIndex, options);
-	const { size, contentType, filePath } = await downloadToFile(ctx, client, where, key, target, itemIndex);
+	const { size, contentType, filePath, sizeConfirmed } = await downloadToFile(
+		ctx,
+		client,
+		where,
+		key,
+		target,
+		itemIndex,
+	);
 	const json: IDataObject = {
 		key,
 		bucket: where.bucket,
@@ -127,6 +136,7 @@ async function toFilePath(
 		fileName: baseNameOf(filePath),
 		content_type: contentType ?? null,
 		size,
+		sizeConfirmed,
 	};
 	// Version 2 keeps the incoming item's binary fields, as it does with Destination Binary Field.
 	const incoming = ctx.getInputData()[itemIndex];

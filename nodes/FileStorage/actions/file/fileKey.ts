@@ -49,6 +49,18 @@ export function fileKeyField(operations: string[]): INodeProperties {
 	};
 }
 
+/**
+ * A link as an error may repeat it: without its query and fragment (a signed link's signature)
+ * and its user info (a password), also when it is too broken to parse as a URL.
+ */
+function shownLink(text: string): string {
+	return text
+		.trim()
+		.split(/[?#]/)[0]
+		.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?[^/]*@/i, '$1')
+		.slice(0, 200);
+}
+
 export function readFileKey(ctx: IExecuteFunctions, itemIndex: number): string {
 	const picked = ctx.getNodeParameter('fileKey', itemIndex) as INodeParameterResourceLocator | string;
 	if (typeof picked === 'object' && picked?.mode === 'url') {
@@ -56,7 +68,7 @@ export function readFileKey(ctx: IExecuteFunctions, itemIndex: number): string {
 		if (key === undefined) {
 			throw new NodeOperationError(
 				ctx.getNode(),
-				`The URL "${String(picked.value)}" is not a file location (parameter 'File')`,
+				`The URL "${shownLink(String(picked.value ?? ''))}" is not a file location (parameter 'File')`,
 				{
 					itemIndex,
 					description:
