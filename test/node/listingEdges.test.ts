@@ -84,7 +84,7 @@ describe('List Contents at the edges', () => {
 		});
 		const { result, requests } = await listWith(echo, { returnAll: true, options: { pageSize: 2 } });
 		expect(result.error?.message).toMatch(
-			/^Unexpected answer from the service to List Contents of 'b' \(page 2\): page 2 of '' repeats 2 entries already listed on earlier pages/,
+			/^Unexpected answer from the service to List Contents of 'b' \(page 2\): page 2 of the root repeats 2 entries already listed on earlier pages/,
 		);
 		expect(requests).toHaveLength(2);
 	});

@@ -50,50 +50,61 @@ export async function* walkEntries(
 	const seen = new Set(folders);
 	for (let next = 0; next < folders.length; next++) {
 		const folder = folders[next];
-		const given = new Set<string>();
-		let bound = Number.POSITIVE_INFINITY;
-		let firstTotalPages = 0;
-		let previousTotal: number | undefined;
-		let page = 1;
-		for (; ; page++) {
-			const answer = await listContents(client, where, folder, page, pageSize);
-			const { pagination } = answer;
-			const what = `List Contents of '${where.bucket}' (page ${page})`;
-			if (page === 1) {
-				firstTotalPages = pagination.total_pages;
-				bound = pageBound(firstTotalPages, pageSize);
-			} else if (pagination.total_pages > bound) {
-				throw client.unexpectedAnswer(
-					what,
-					`"pagination.total_pages" grew to ${pagination.total_pages}, but page 1 said ${firstTotalPages}; the walk of '${folder}' was stopped`,
-				);
+		const pages = yield* walkFolder(client, where, folder, pageSize, (entry) => {
+			if (recursive && entry.type === 'folder' && !seen.has(entry.path)) {
+				seen.add(entry.path);
+				folders.push(entry.path);
 			}
-			const children = answer.contents.children ?? [];
-			// Only entries of earlier pages are skipped: a page's own entries are one answer.
-			const onThisPage = new Set<string>();
-			let fresh = 0;
-			for (const entry of children) {
-				if (given.has(entry.path) && !onThisPage.has(entry.path)) continue;
-				given.add(entry.path);
-				onThisPage.add(entry.path);
-				fresh++;
-				if (recursive && entry.type === 'folder' && !seen.has(entry.path)) {
-					seen.add(entry.path);
-					folders.push(entry.path);
-				}
-				yield entry;
-			}
-			const total = totalItems(answer);
-			const grown = total !== undefined && previousTotal !== undefined ? total - previousTotal : 0;
-			if (page > 1 && children.length > 0 && fresh === 0 && grown < children.length) {
-				throw client.unexpectedAnswer(
-					what,
-					`page ${page} of '${folder}' repeats ${children.length} entries already listed on earlier pages, though "pagination.total_items" did not grow by as many`,
-				);
-			}
-			previousTotal = total;
-			if (children.length === 0 || page >= pagination.total_pages) break;
+		});
+		onFolder?.({ folder, pages });
+	}
+}
+
+/** One folder's entries, page by page; returns how many list requests it took. */
+async function* walkFolder(
+	client: FileStorageClient,
+	where: BucketRef,
+	folder: string,
+	pageSize: number,
+	found: (entry: ListEntry) => void,
+): AsyncGenerator<ListEntry, number> {
+	const name = folder ? `'${folder}'` : 'the root';
+	const given = new Set<string>();
+	let firstTotalPages = 0;
+	let bound = Number.POSITIVE_INFINITY;
+	let previousTotal: number | undefined;
+	for (let page = 1; ; page++) {
+		const answer = await listContents(client, where, folder, page, pageSize);
+		const { pagination } = answer;
+		const what = `List Contents of '${where.bucket}' (page ${page})`;
+		if (page === 1) {
+			firstTotalPages = pagination.total_pages;
+			bound = pageBound(firstTotalPages, pageSize);
+		} else if (pagination.total_pages > bound) {
+			throw client.unexpectedAnswer(
+				what,
+				`"pagination.total_pages" grew to ${pagination.total_pages}, but page 1 said ${firstTotalPages}; the walk of ${name} was stopped`,
+			);
 		}
-		onFolder?.({ folder, pages: page });
+		const children = answer.contents.children ?? [];
+		// Only entries of earlier pages are skipped: a page's own entries are one answer.
+		const onThisPage = new Set<string>();
+		for (const entry of children) {
+			if (given.has(entry.path) && !onThisPage.has(entry.path)) continue;
+			given.add(entry.path);
+			onThisPage.add(entry.path);
+			found(entry);
+			yield entry;
+		}
+		const total = totalItems(answer);
+		const grown = total !== undefined && previousTotal !== undefined ? total - previousTotal : 0;
+		if (page > 1 && children.length > 0 && onThisPage.size === 0 && grown < children.length) {
+			throw client.unexpectedAnswer(
+				what,
+				`page ${page} of ${name} repeats ${children.length} entries already listed on earlier pages, though "pagination.total_items" did not grow by as many`,
+			);
+		}
+		previousTotal = total;
+		if (children.length === 0 || page >= pagination.total_pages) return page;
 	}
 }
