@@ -65,7 +65,8 @@ export class FileStorageTrigger implements INodeType {
 						name: 'downloadFile',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to attach each created or updated file as binary data (streamed into n8n storage)',
+						description:
+							'Whether to attach each created or updated file as binary data (streamed into n8n storage). A file whose download fails is tried again by the next polls; after 3 failed polls it comes without its file, with the reason in "error".',
 					},
 					{
 						displayName: 'Emit Existing Files',

@@ -1,7 +1,9 @@
 /**
- * A stand-in for the list endpoint only, for listings the emulator cannot hold cheaply (150,000
- * files) or would never produce (a folder inside itself, a page number ignored). It checks no
- * signature; every other path is a 404.
+ * A stand-in for the list endpoint, for listings the emulator cannot hold cheaply (150,000
+ * files) or would never produce (a folder inside itself, a page number ignored, a folder that
+ * changes between two page requests). With `download`, it also hands out signed links and
+ * serves them, so a test decides the CDN's answer per key. It checks no signature; every other
+ * path is a 404.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +15,9 @@ export interface ListRequest {
 }
 
 export type ListAnswer = (request: ListRequest) => { children: object[]; pagination: object };
+
+/** The CDN's answer for a key: its bytes, or an error status. */
+export type DownloadAnswer = (key: string) => { status: number; body: string };
 
 export interface ListServer {
 	url: string;
@@ -35,10 +40,61 @@ export function pagesOf(total: number, entry: (index: number) => object): ListAn
 	};
 }
 
-export async function startListServer(answer: ListAnswer): Promise<ListServer> {
+/** A flat folder whose files a test changes between page requests, paged as the spec pages them. */
+export class ScriptedFolder {
+	private readonly files = new Map<string, object>();
+	/** Runs before each list request is answered: the place to change the folder mid-scan. */
+	beforeAnswer?: (request: ListRequest) => void;
+
+	constructor(
+		readonly prefix: string,
+		names: string[],
+	) {
+		for (const name of names) this.put(name);
+	}
+
+	put(name: string, size = 5): void {
+		const path = `${this.prefix}${name}`;
+		this.files.set(path, {
+			name,
+			type: 'file',
+			path,
+			size,
+			content_type: 'text/plain',
+			last_modified: '2026-01-01T00:00:00Z',
+			visibility: 'private',
+		});
+	}
+
+	remove(name: string): void {
+		this.files.delete(`${this.prefix}${name}`);
+	}
+
+	readonly answer: ListAnswer = (request) => {
+		this.beforeAnswer?.(request);
+		const sorted = [...this.files.keys()].sort().map((path) => this.files.get(path)!);
+		return pagesOf(sorted.length, (index) => sorted[index])(request);
+	};
+}
+
+export async function startListServer(answer: ListAnswer, download?: DownloadAnswer): Promise<ListServer> {
 	const requests: ListRequest[] = [];
+	let origin = '';
 	const server = createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://list.test');
+		if (download && url.pathname === '/api/v1/files/signed-url') {
+			const key = url.searchParams.get('key') ?? '';
+			const link = `${origin}/f/access/${key.split('/').map(encodeURIComponent).join('/')}?signature=test`;
+			const body = JSON.stringify({ data: { url: link, expires_in: 900, is_public: false } });
+			res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
+			return;
+		}
+		if (download && url.pathname.startsWith('/f/access/')) {
+			const key = url.pathname.slice('/f/access/'.length).split('/').map(decodeURIComponent).join('/');
+			const { status, body } = download(key);
+			res.writeHead(status, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(body) }).end(body);
+			return;
+		}
 		if (url.pathname !== '/api/v1/files/list') {
 			res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"error":"Resource not found"}');
 			return;
@@ -57,8 +113,9 @@ export async function startListServer(answer: ListAnswer): Promise<ListServer> {
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
+	origin = `http://127.0.0.1:${port}`;
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url: origin,
 		requests,
 		stop: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};

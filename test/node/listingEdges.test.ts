@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
-import { pagesOf, startListServer, type ListAnswer, type ListServer } from './listServer';
+import { pagesOf, ScriptedFolder, startListServer, type ListAnswer, type ListServer } from './listServer';
 
 const credentials = (server: ListServer) => ({
 	fileStorageApi: { accessKey: 'key', secretKey: 'secret', baseUrl: server.url },
@@ -75,5 +75,44 @@ describe('List Contents at the edges', () => {
 		});
 		const { result } = await listWith(skewed, { returnAll: true });
 		expect(result.error?.message).toMatch(/"pagination.total_pages" is 0 on page 1, which has entries/);
+	});
+
+	it('a service that echoes the page number but repeats the same entries fails instead of giving duplicates', async () => {
+		const echo: ListAnswer = ({ page, limit }) => ({
+			children: [file(1), file(2)],
+			pagination: { current_page: page, total_pages: 5, total_items: 10, items_per_page: limit },
+		});
+		const { result, requests } = await listWith(echo, { returnAll: true, options: { pageSize: 2 } });
+		expect(result.error?.message).toMatch(
+			/^Unexpected answer from the service to List Contents of 'b' \(page 2\): page 2 of the root repeats 2 entries already listed on earlier pages/,
+		);
+		expect(requests).toHaveLength(2);
+	});
+
+	it('a total_pages that keeps growing stops the walk early with an error, naming what page 1 said', async () => {
+		const growing: ListAnswer = ({ page, limit }) => ({
+			children: [file(page)],
+			pagination: { current_page: page, total_pages: page + 1, total_items: page + 1, items_per_page: limit },
+		});
+		const { result, requests } = await listWith(growing, { returnAll: true, options: { pageSize: 1000 } });
+		expect(result.error?.message).toMatch(
+			/^Unexpected answer from the service to List Contents of 'b' \(page \d+\): "pagination.total_pages" grew to \d+, but page 1 said 2/,
+		);
+		expect(requests.length).toBeLessThanOrEqual(5);
+	});
+
+	it('entries shifted by files added while Return All pages (even by a whole page) are listed once, without an error', async () => {
+		const names = Array.from({ length: 10 }, (_, i) => `m${i}.txt`);
+		const folder = new ScriptedFolder('', names);
+		folder.beforeAnswer = ({ page }) => {
+			// One file before page 2 (its first entry repeats), three before page 3 (all of it repeats).
+			if (page === 2) folder.put('a0.txt');
+			if (page === 3) for (const name of ['a1.txt', 'a2.txt', 'a3.txt']) folder.put(name);
+		};
+		const { result } = await listWith(folder.answer, { returnAll: true, options: { pageSize: 3 } });
+		expect(result.error).toBeUndefined();
+		const paths = result.items.map((item) => String(item.json.path));
+		expect(new Set(paths).size).toBe(paths.length);
+		expect(paths).toEqual(expect.arrayContaining(names));
 	});
 });

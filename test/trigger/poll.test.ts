@@ -4,6 +4,7 @@
  */
 import { apiFor, nextSecond, Poller, put, remove, useEmulator } from './support';
 import { runPoll } from '../harness';
+import { ScriptedFolder, startListServer, type ListServer } from '../node/listServer';
 import { credentialsFor, BUCKET } from '../node/support';
 
 const emulator = useEmulator();
@@ -361,6 +362,154 @@ describe('cost and n8n versions', () => {
 		expect(late.error?.message).toMatch(/did not finish within this poll's time/);
 		expect(trigger.staticData).toEqual(saved);
 		expect(await trigger.changes()).toEqual([['created', 'budget/b.txt']]);
+	});
+});
+
+describe('a scan over several pages (a scripted folder of 2,500 files, changed between page requests)', () => {
+	const names = Array.from({ length: 2500 }, (_, i) => `f${String(i).padStart(4, '0')}.txt`);
+	let server: ListServer | undefined;
+	afterEach(async () => await server?.stop());
+
+	async function watchBig(watchFor: string[]) {
+		const folder = new ScriptedFolder('big/', names);
+		server = await startListServer(folder.answer);
+		const trigger = new Poller(server, { folder: 'big', watchFor } as never);
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		return { folder, trigger };
+	}
+
+	/** Runs `change` once, just before page `page` of the next scan is answered. */
+	function between(folder: ScriptedFolder, page: number, change: () => void) {
+		let done = false;
+		folder.beforeAnswer = (request) => {
+			if (!done && request.page === page) {
+				done = true;
+				change();
+			}
+		};
+	}
+
+	it('a file deleted on page 1 mid-scan never makes an existing file count as deleted or created again', async () => {
+		const { folder, trigger } = await watchBig(['created', 'updated', 'deleted']);
+		// f1000.txt slides from page 2 onto page 1, which was already read: this scan misses it.
+		between(folder, 2, () => folder.remove('f0010.txt'));
+		// This scan read f0010.txt on page 1, then missed f1000.txt: nothing is emitted.
+		expect(await trigger.changes()).toEqual([]);
+		// The next scan finds f1000.txt again and misses f0010.txt for the first time; the one
+		// after confirms that f0010.txt is gone.
+		expect(await trigger.changes()).toEqual([]);
+		expect(await trigger.changes()).toEqual([['deleted', 'big/f0010.txt']]);
+		expect(await trigger.changes()).toEqual([]);
+	});
+
+	it('a file missed mid-scan is not created again when only File Created is watched', async () => {
+		const { folder, trigger } = await watchBig(['created']);
+		// Page 3 then misses f2000.txt.
+		between(folder, 3, () => folder.remove('f0010.txt'));
+		expect(await trigger.changes()).toEqual([]);
+		expect(await trigger.changes()).toEqual([]);
+		expect(await trigger.changes()).toEqual([]);
+		// Two scans without it: it was forgotten, so it is new when it comes back.
+		folder.put('f0010.txt');
+		expect(await trigger.changes()).toEqual([['created', 'big/f0010.txt']]);
+	});
+
+	it('a file added on page 1 mid-scan makes no change come twice; it comes with the next poll', async () => {
+		const { folder, trigger } = await watchBig(['created', 'updated', 'deleted']);
+		// The last file of page 1: the addition below pushes it onto page 2 as well.
+		folder.put('f0998b.txt');
+		between(folder, 2, () => folder.put('f0001b.txt'));
+		expect(await trigger.changes()).toEqual([['created', 'big/f0998b.txt']]);
+		expect(await trigger.changes()).toEqual([['created', 'big/f0001b.txt']]);
+		expect(await trigger.changes()).toEqual([]);
+	});
+
+	it('a deletion in a folder read in one request is emitted by the very next poll', async () => {
+		const folder = new ScriptedFolder('small/', names.slice(0, 1000));
+		server = await startListServer(folder.answer);
+		const trigger = new Poller(server, { folder: 'small', watchFor: ['deleted'] } as never);
+		await trigger.poll();
+		folder.remove('f0500.txt');
+		expect(await trigger.changes()).toEqual([['deleted', 'small/f0500.txt']]);
+	});
+
+	it('a service that repeats the same page fails the poll with an unexpected answer and keeps the state', async () => {
+		const folder = new ScriptedFolder('big/', names);
+		let repeat = false;
+		// Echoes the page number asked for, but always answers with page 1's entries.
+		server = await startListServer((request) => {
+			if (!repeat) return folder.answer(request);
+			const first = folder.answer({ ...request, page: 1 });
+			return { ...first, pagination: { ...first.pagination, current_page: request.page } };
+		});
+		const trigger = new Poller(server, { folder: 'big', watchFor: ['created', 'deleted'] } as never);
+		await trigger.poll();
+		const saved = structuredClone(trigger.staticData);
+		repeat = true;
+		const result = await trigger.poll();
+		expect(result.error?.message).toMatch(
+			/^Unexpected answer from the service to List Contents of 'my-bucket' \(page 2\): .*repeats 1000 entries already listed/,
+		);
+		expect(trigger.staticData).toEqual(saved);
+	});
+});
+
+describe('Download File failures', () => {
+	let server: ListServer | undefined;
+	afterEach(async () => await server?.stop());
+	/** Keys the CDN refuses (403), as a CDN rule or a broken file would. */
+	const refused = new Set<string>();
+	afterEach(() => refused.clear());
+
+	async function watchDownloads() {
+		const folder = new ScriptedFolder('dl/', []);
+		server = await startListServer(folder.answer, (key) =>
+			refused.has(key) ? { status: 403, body: 'Forbidden' } : { status: 200, body: `content of ${key}` },
+		);
+		const trigger = new Poller(server, {
+			folder: 'dl',
+			options: { downloadFile: true, maxRetries: 0 },
+		} as never);
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		return { folder, trigger };
+	}
+
+	const keysOf = (items: Array<{ json: { key?: unknown } }>) => items.map((item) => item.json.key);
+
+	it('a file whose download fails is left for the next poll (the state does not move past it); the others are emitted', async () => {
+		const { folder, trigger } = await watchDownloads();
+		for (const name of ['a.txt', 'b.txt', 'c.txt']) folder.put(name);
+		refused.add('dl/b.txt');
+		const first = await trigger.poll();
+		expect(first.error).toBeUndefined();
+		expect(keysOf(first.items)).toEqual(['dl/a.txt', 'dl/c.txt']);
+		for (const item of first.items)
+			expect((await first.readBinary(item)).toString()).toBe(`content of ${item.json.key}`);
+		refused.clear();
+		const second = await trigger.poll();
+		expect(keysOf(second.items)).toEqual(['dl/b.txt']);
+		expect((await second.readBinary(second.items[0])).toString()).toBe('content of dl/b.txt');
+		expect(await trigger.changes()).toEqual([]);
+	});
+
+	it('a file that keeps failing is tried in 3 polls, then emitted without its file and with the error; later files are not held up', async () => {
+		const { folder, trigger } = await watchDownloads();
+		for (const name of ['a.txt', 'b.txt']) folder.put(name);
+		refused.add('dl/b.txt');
+		expect(keysOf((await trigger.poll()).items)).toEqual(['dl/a.txt']);
+		// Nothing else to emit: the poll fails with the download's error, so it shows in n8n.
+		const alone = await trigger.poll();
+		expect(alone.error?.message).toMatch(/Download of 'dl\/b\.txt'.*403/);
+		expect(alone.error?.description).toMatch(/failed 2 times; after 3 it is emitted without its file/);
+		folder.put('c.txt');
+		const last = await trigger.poll();
+		expect(last.error).toBeUndefined();
+		expect(keysOf(last.items)).toEqual(['dl/b.txt', 'dl/c.txt']);
+		expect(last.items[0].binary).toBeUndefined();
+		expect(last.items[0].json).toMatchObject({ event: 'created', key: 'dl/b.txt', size: 5 });
+		expect(String(last.items[0].json.error)).toMatch(/Download of 'dl\/b\.txt'.*403/);
+		expect((await last.readBinary(last.items[1])).toString()).toBe('content of dl/c.txt');
+		expect(await trigger.changes()).toEqual([]);
 	});
 });
 

@@ -39,15 +39,22 @@ export async function nextSecond(): Promise<void> {
  */
 export class Poller {
 	staticData: IDataObject = {};
+	private readonly credentials: () => RunPollOptions['credentials'];
 
+	/** Polls the emulator, or any server given by its URL (a scripted one). */
 	constructor(
-		private readonly emulator: () => Emulator,
+		server: (() => Emulator) | { url: string },
 		private readonly parameters: INodeParameters,
-	) {}
+	) {
+		this.credentials =
+			typeof server === 'function'
+				? () => credentialsFor(server())
+				: () => ({ fileStorageApi: { accessKey: 'key', secretKey: 'secret', baseUrl: server.url } });
+	}
 
 	async poll(extra: Partial<RunPollOptions> = {}): Promise<RunPollResult> {
 		const result = await runPoll({
-			credentials: credentialsFor(this.emulator()),
+			credentials: this.credentials(),
 			staticData: this.staticData,
 			...extra,
 			parameters: { ...BUCKET, ...this.parameters, ...extra.parameters },

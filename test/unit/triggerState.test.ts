@@ -174,6 +174,62 @@ describe('advance', () => {
 	});
 });
 
+describe('state saved by release 0.1.0', () => {
+	// As 0.1.0 saved it for these files under 'in/' of bucket 'b' in region 'r', with subfolders.
+	const files = [
+		file('in/a.txt', { size: 1, last_modified: '2026-01-01T00:00:00Z' }),
+		file('in/b.txt', { size: 2, last_modified: '2026-01-01T00:00:00Z' }),
+		file('in/sub/c.txt', { size: 3, last_modified: '2026-01-01T00:00:00Z' }),
+	];
+	const where = { bucket: 'b', region: 'r', prefix: 'in/', recursive: true, filter: '' };
+	const RECORDS = 'J3ao4EeOEZdyzn7gKCltmAaYMc9c8kr1OvVOg6IXtHdyH30E';
+
+	it.each([
+		['with keys (File Deleted watched)', true, { keys: '0,8,in/a.txt3,5,b.txt3,9,sub/c.txt' }],
+		['without keys', false, {}],
+	])('%s still loads, and the same files give no change', (_label, keepKeys, extra) => {
+		const scope = scopeOf({ ...where, keepKeys });
+		const stored = { version: 1, scope, count: 3, files: RECORDS, ...extra };
+		const state = decodeState(stored, scope)!;
+		expect(state).toBeDefined();
+		expect(diff(state, files, true)).toEqual([]);
+		expect(diff(state, files.slice(1), true).map((c) => [c.event, c.key])).toEqual(
+			keepKeys ? [['deleted', 'in/a.txt']] : [],
+		);
+	});
+});
+
+describe('a scan that is not a snapshot (a folder read over several pages)', () => {
+	const before = [file('a'), file('b'), file('c')];
+
+	it('a file it misses is kept, not deleted; the next scan confirms the deletion', () => {
+		const previous = roundTrip(before, true);
+		const missed = [file('a'), file('c')];
+		expect(diff(previous, missed, false)).toEqual([]);
+		const next = decodeState(
+			JSON.parse(JSON.stringify(encodeState(advance(previous, missed, [], false), SCOPE))),
+			SCOPE,
+		)!;
+		// Still missing from the next scan, settled or not: now it is a deletion.
+		expect(diff(next, missed, false).map((c) => [c.event, c.key])).toEqual([['deleted', 'b']]);
+		expect(advance(next, missed, [], false).files.size).toBe(2);
+	});
+
+	it('a file it missed that the next scan finds again is no change', () => {
+		for (const keepKeys of [true, false]) {
+			const previous = roundTrip(before, keepKeys);
+			const next = advance(previous, [file('a'), file('c')], [], false);
+			expect(diff(next, before, false)).toEqual([]);
+			expect(advance(next, before, [], false).missing?.size ?? 0).toBe(0);
+		}
+	});
+
+	it('a settled scan (every folder in one page) reports a deletion at once', () => {
+		const previous = roundTrip(before, true);
+		expect(diff(previous, [file('a'), file('c')], true).map((c) => [c.event, c.key])).toEqual([['deleted', 'b']]);
+	});
+});
+
 describe('state size', () => {
 	const COUNT = 100_000;
 	// Keys as a bucket of invoices might hold them: a few folders, long shared prefixes.

@@ -1,13 +1,41 @@
-import { listContents, type BucketRef, type ListEntry } from '../transport/api';
+import { listContents, type BucketRef, type ListEntry, type ListPage } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
 
 /** The service refuses pages above 1000 entries. */
 export const MAX_PAGE_SIZE = 1000;
 
+/** How one folder's listing went, for a caller that must know whether it was one snapshot. */
+export interface FolderListing {
+	folder: string;
+	/** List requests it took; one request is one consistent answer, several may not be. */
+	pages: number;
+}
+
+/**
+ * How many pages a folder may grow to while it is walked, beyond what its first page said:
+ * files added during a walk are legitimate, a total that never stops growing is not.
+ */
+function pageBound(firstTotalPages: number, pageSize: number): number {
+	const margin = Math.max(2, Math.ceil(firstTotalPages / 2), Math.ceil(MAX_PAGE_SIZE / pageSize));
+	return firstTotalPages + margin;
+}
+
+function totalItems(page: ListPage): number | undefined {
+	const total = Number(page.pagination.total_items);
+	return Number.isFinite(total) ? total : undefined;
+}
+
 /**
  * Every entry under `prefix`, page by page, fetching the next page only when the
  * caller asks for more. With `recursive`, sub-folders are walked breadth-first over
  * the one-level API, so stopping early (a Limit) also stops the requests.
+ *
+ * Pages are offsets into a listing that may change between two requests: a file added
+ * before a page pushes entries already given onto it again (they are given once), a file
+ * removed pulls one entry onto a page already read (that walk misses it; `onFolder` tells
+ * the caller which folders took several requests). A page of nothing but entries already
+ * given, without the total growing by as many, is a service repeating itself, and a total
+ * that keeps growing is a walk that would never end: both fail as unexpected answers.
  */
 export async function* walkEntries(
 	client: FileStorageClient,
@@ -15,23 +43,68 @@ export async function* walkEntries(
 	prefix: string,
 	pageSize: number,
 	recursive: boolean,
+	onFolder?: (listing: FolderListing) => void,
 ): AsyncGenerator<ListEntry> {
 	const folders = [prefix];
 	// A folder listed twice (or inside itself) would be walked again and again.
 	const seen = new Set(folders);
 	for (let next = 0; next < folders.length; next++) {
 		const folder = folders[next];
-		for (let page = 1; ; page++) {
-			const { contents, pagination } = await listContents(client, where, folder, page, pageSize);
-			const children = contents.children ?? [];
-			for (const entry of children) {
-				if (recursive && entry.type === 'folder' && !seen.has(entry.path)) {
-					seen.add(entry.path);
-					folders.push(entry.path);
-				}
-				yield entry;
+		const pages = yield* walkFolder(client, where, folder, pageSize, (entry) => {
+			if (recursive && entry.type === 'folder' && !seen.has(entry.path)) {
+				seen.add(entry.path);
+				folders.push(entry.path);
 			}
-			if (children.length === 0 || page >= pagination.total_pages) break;
+		});
+		onFolder?.({ folder, pages });
+	}
+}
+
+/** One folder's entries, page by page; returns how many list requests it took. */
+async function* walkFolder(
+	client: FileStorageClient,
+	where: BucketRef,
+	folder: string,
+	pageSize: number,
+	found: (entry: ListEntry) => void,
+): AsyncGenerator<ListEntry, number> {
+	const name = folder ? `'${folder}'` : 'the root';
+	const given = new Set<string>();
+	let firstTotalPages = 0;
+	let bound = Number.POSITIVE_INFINITY;
+	let previousTotal: number | undefined;
+	for (let page = 1; ; page++) {
+		const answer = await listContents(client, where, folder, page, pageSize);
+		const { pagination } = answer;
+		const what = `List Contents of '${where.bucket}' (page ${page})`;
+		if (page === 1) {
+			firstTotalPages = pagination.total_pages;
+			bound = pageBound(firstTotalPages, pageSize);
+		} else if (pagination.total_pages > bound) {
+			throw client.unexpectedAnswer(
+				what,
+				`"pagination.total_pages" grew to ${pagination.total_pages}, but page 1 said ${firstTotalPages}; the walk of ${name} was stopped`,
+			);
 		}
+		const children = answer.contents.children ?? [];
+		// Only entries of earlier pages are skipped: a page's own entries are one answer.
+		const onThisPage = new Set<string>();
+		for (const entry of children) {
+			if (given.has(entry.path) && !onThisPage.has(entry.path)) continue;
+			given.add(entry.path);
+			onThisPage.add(entry.path);
+			found(entry);
+			yield entry;
+		}
+		const total = totalItems(answer);
+		const grown = total !== undefined && previousTotal !== undefined ? total - previousTotal : 0;
+		if (page > 1 && children.length > 0 && onThisPage.size === 0 && grown < children.length) {
+			throw client.unexpectedAnswer(
+				what,
+				`page ${page} of ${name} repeats ${children.length} entries already listed on earlier pages, though "pagination.total_items" did not grow by as many`,
+			);
+		}
+		previousTotal = total;
+		if (children.length === 0 || page >= pagination.total_pages) return page;
 	}
 }

@@ -14,10 +14,13 @@ import {
 	diff,
 	emptyState,
 	encodeState,
+	fingerprint,
+	keyHash,
 	scopeOf,
 	stateOf,
 	type Change,
 	type ChangeEvent,
+	type DownloadFailure,
 	type ListedFile,
 } from './state';
 
@@ -28,6 +31,8 @@ export const DEFAULT_MAX_FILES_PER_POLL = 100;
 const DEFAULT_POLL_BUDGET_MS = 5 * 60 * 1000;
 /** Part of the budget kept free, so the poll returns before n8n gives up on it. */
 const BUDGET_RESERVE = 0.1;
+/** Polls in which a file's download may fail before it is emitted without its file. */
+export const DOWNLOAD_ATTEMPTS = 3;
 
 interface TriggerSettings {
 	where: BucketRef;
@@ -103,15 +108,26 @@ function pollBudgetMs(ctx: IPollFunctions): number {
 	return typeof budget === 'number' && budget > 0 ? budget : DEFAULT_POLL_BUDGET_MS;
 }
 
+interface Scan {
+	/** Each matching file once. */
+	files: ListedFile[];
+	/** Whether every folder answered in one request, so what is absent is surely absent. */
+	settled: boolean;
+}
+
 /** Every matching file under the folder; throws (and nothing is saved) if any page fails. */
 async function scan(
 	ctx: IPollFunctions,
 	client: FileStorageClient,
 	settings: TriggerSettings,
 	deadline: number,
-): Promise<ListedFile[]> {
-	const files: ListedFile[] = [];
-	for await (const entry of walkEntries(client, settings.where, settings.prefix, MAX_PAGE_SIZE, settings.recursive)) {
+): Promise<Scan> {
+	const files = new Map<string, ListedFile>();
+	let settled = true;
+	const walk = walkEntries(client, settings.where, settings.prefix, MAX_PAGE_SIZE, settings.recursive, (listing) => {
+		if (listing.pages > 1) settled = false;
+	});
+	for await (const entry of walk) {
 		if (Date.now() > deadline) {
 			throw new NodeOperationError(
 				ctx.getNode(),
@@ -123,7 +139,7 @@ async function scan(
 			);
 		}
 		if (entry.type !== 'file' || !settings.filter(entry.path)) continue;
-		files.push({
+		files.set(entry.path, {
 			key: entry.path,
 			name: String(entry.name ?? entry.path.slice(entry.path.lastIndexOf('/') + 1)),
 			size: typeof entry.size === 'number' ? entry.size : null,
@@ -132,7 +148,7 @@ async function scan(
 			visibility: typeof entry.visibility === 'string' ? entry.visibility : null,
 		});
 	}
-	return files;
+	return { files: [...files.values()], settled };
 }
 
 function outputJson(settings: TriggerSettings, change: Change): IDataObject {
@@ -172,6 +188,21 @@ async function toItem(
 	return item;
 }
 
+/** A file given up on after DOWNLOAD_ATTEMPTS failed polls: its change, with the error instead of the file. */
+function withoutFile(settings: TriggerSettings, change: Change, error: unknown): INodeExecutionData {
+	return { json: { ...outputJson(settings, change), error: (error as Error).message } };
+}
+
+/** The poll's failure when no item could be emitted: the download's error, and what happens next. */
+function downloadFailed(ctx: IPollFunctions, error: unknown, attempts: number): NodeOperationError {
+	const { message, description } = error as { message: string; description?: unknown };
+	return new NodeOperationError(ctx.getNode(), message, {
+		description:
+			(typeof description === 'string' && description ? `${description} ` : '') +
+			`The download of this file failed ${attempts} ${attempts === 1 ? 'time' : 'times'}; after ${DOWNLOAD_ATTEMPTS} it is emitted without its file, with the error in the item's "error" field. Other files are not held up by it.`,
+	});
+}
+
 function newest(files: ListedFile[]): ListedFile | undefined {
 	let best: ListedFile | undefined;
 	let bestTime = Number.NEGATIVE_INFINITY;
@@ -188,7 +219,8 @@ function newest(files: ListedFile[]): ListedFile | undefined {
 
 /**
  * One poll: a complete scan of the folder compared with the saved state. The state moves
- * forward only after the scan and every download succeeded, and only past what is emitted.
+ * forward only after the scan succeeded, and only past what is emitted: a file whose download
+ * fails stays a change for the next poll (until DOWNLOAD_ATTEMPTS polls gave up on it).
  */
 export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const startedAt = Date.now();
@@ -198,7 +230,7 @@ export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecuti
 		timeoutMs: settings.timeoutMs,
 		maxRetries: settings.maxRetries,
 	});
-	const files = await scan(ctx, client, settings, deadline);
+	const { files, settled } = await scan(ctx, client, settings, deadline);
 
 	if (ctx.getMode() === 'manual') {
 		// Fetch Test Event: a sample, and the saved state is left alone.
@@ -237,14 +269,46 @@ export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecuti
 		previous = emptyState(keepKeys);
 	}
 
-	const watched = diff(previous, files).filter((change) => settings.watch.has(change.event));
+	const watched = diff(previous, files, settled).filter((change) => settings.watch.has(change.event));
+	const batch = watched.slice(0, settings.maxFiles);
 	const items: INodeExecutionData[] = [];
-	for (const change of watched.slice(0, settings.maxFiles)) {
+	const withheld: Change[] = [];
+	const failures = new Map<string, DownloadFailure>();
+	let failed: { error: unknown; attempts: number } | undefined;
+	let attempted = 0;
+	for (const change of batch) {
 		// Out of time: return what is ready, the rest comes with the next poll.
-		if (items.length > 0 && Date.now() > deadline) break;
-		items.push(await toItem(ctx, client, settings, change));
+		if (attempted > 0 && Date.now() > deadline) break;
+		attempted++;
+		try {
+			items.push(await toItem(ctx, client, settings, change));
+		} catch (error) {
+			// Only a download fails here. The file waits for the next poll, the others go on.
+			const attempts = attemptsBefore(previous.failures, change) + 1;
+			if (attempts >= DOWNLOAD_ATTEMPTS) {
+				items.push(withoutFile(settings, change, error));
+				continue;
+			}
+			failures.set(keyHash(change.key), { fingerprint: fingerprint(change.file!), attempts });
+			withheld.push(change);
+			failed ??= { error, attempts };
+		}
 	}
-	const withheld = watched.slice(items.length);
-	staticData[STATE_FIELD] = encodeState(advance(previous, files, withheld), scope) as unknown as IDataObject;
+	for (const change of [...batch.slice(attempted), ...watched.slice(batch.length)]) {
+		withheld.push(change);
+		const attempts = attemptsBefore(previous.failures, change);
+		if (attempts > 0) failures.set(keyHash(change.key), { fingerprint: fingerprint(change.file!), attempts });
+	}
+	const next = advance(previous, files, withheld, settled);
+	next.failures = failures;
+	staticData[STATE_FIELD] = encodeState(next, scope) as unknown as IDataObject;
+	// Nothing to show for this poll but a failure: fail it, so the failure shows in n8n (the counts are kept).
+	if (items.length === 0 && failed) throw downloadFailed(ctx, failed.error, failed.attempts);
 	return items.length > 0 ? [items] : null;
+}
+
+/** Polls in which this version of the changed file failed to download so far. */
+function attemptsBefore(failures: Map<string, DownloadFailure> | undefined, change: Change): number {
+	const failure = change.file ? failures?.get(keyHash(change.key)) : undefined;
+	return failure && failure.fingerprint === fingerprint(change.file!) ? failure.attempts : 0;
 }

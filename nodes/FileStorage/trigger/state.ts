@@ -9,6 +9,12 @@ import { createHash } from 'node:crypto';
  * only kept when File Deleted is watched (a deletion must name its key): sorted and
  * front-coded (each key stores how many leading characters it shares with the previous one,
  * and the rest).
+ *
+ * A scan read over several pages is not a snapshot (a file removed while it runs can make it
+ * miss another), so a file one such scan misses is kept, marked `missing`, and only taken as
+ * deleted when the next scan misses it too. Download failures are counted per file so that a
+ * file the CDN keeps refusing is given up after a few polls instead of blocking the others.
+ * Both are optional fields: a state saved before them loads as it is.
  */
 
 export type ChangeEvent = 'created' | 'updated' | 'deleted';
@@ -25,11 +31,21 @@ export interface ListedFile {
 	visibility: string | null;
 }
 
+export interface DownloadFailure {
+	/** The version of the file that failed; a new version starts counting afresh. */
+	fingerprint: number;
+	attempts: number;
+}
+
 export interface WatchState {
 	/** Key hash (16 hex digits) → fingerprint hash (unsigned 32-bit). */
 	files: Map<string, number>;
 	/** Sorted keys; only when deletions are watched. */
 	keys?: string[];
+	/** Key hashes of files the last scan missed but could not vouch for (see above). */
+	missing?: Set<string>;
+	/** Key hash → failed downloads of a change not emitted yet. */
+	failures?: Map<string, DownloadFailure>;
 }
 
 export interface StoredState {
@@ -39,6 +55,10 @@ export interface StoredState {
 	count: number;
 	files: string;
 	keys?: string;
+	/** Key hashes, 8 bytes each, base64. */
+	missing?: string;
+	/** Key hash → [fingerprint, attempts]. */
+	failures?: Record<string, [number, number]>;
 }
 
 export interface Change {
@@ -144,7 +164,34 @@ export function encodeState(state: WatchState, scope: string): StoredState {
 	});
 	const stored: StoredState = { version: 1, scope, count: hashes.length, files: buffer.toString('base64') };
 	if (state.keys) stored.keys = frontCode(state.keys);
+	if (state.missing?.size) stored.missing = Buffer.from([...state.missing].sort().join(''), 'hex').toString('base64');
+	if (state.failures?.size) {
+		stored.failures = {};
+		for (const [hash, failure] of state.failures) stored.failures[hash] = [failure.fingerprint, failure.attempts];
+	}
 	return stored;
+}
+
+/** Optional parts that do not decode are dropped: at worst a deletion waits a poll or a download is retried. */
+function decodeMissing(coded: unknown): Set<string> | undefined {
+	if (typeof coded !== 'string') return undefined;
+	const buffer = Buffer.from(coded, 'base64');
+	if (buffer.length % KEY_HASH_BYTES !== 0) return undefined;
+	const missing = new Set<string>();
+	for (let at = 0; at < buffer.length; at += KEY_HASH_BYTES) {
+		missing.add(buffer.toString('hex', at, at + KEY_HASH_BYTES));
+	}
+	return missing;
+}
+
+function decodeFailures(coded: unknown): Map<string, DownloadFailure> | undefined {
+	if (!coded || typeof coded !== 'object') return undefined;
+	const failures = new Map<string, DownloadFailure>();
+	for (const [hash, value] of Object.entries(coded)) {
+		if (!Array.isArray(value) || !value.every((n) => Number.isInteger(n) && n >= 0)) continue;
+		failures.set(hash, { fingerprint: value[0] as number, attempts: value[1] as number });
+	}
+	return failures;
 }
 
 /** The state saved for `scope`; undefined when there is none, it is for another scope or unreadable. */
@@ -165,6 +212,10 @@ export function decodeState(stored: unknown, scope: string): WatchState | undefi
 			return undefined;
 		}
 	}
+	const missing = decodeMissing(candidate.missing);
+	if (missing) state.missing = missing;
+	const failures = decodeFailures(candidate.failures);
+	if (failures) state.failures = failures;
 	return state;
 }
 
@@ -174,11 +225,19 @@ function timeOf(file: ListedFile | undefined): number {
 }
 
 /**
+ * Whether a file absent from the scan is gone: `settled` says the scan was a snapshot (each
+ * folder answered in one request); otherwise only a second scan in a row without it counts.
+ */
+function gone(previous: WatchState, hash: string, settled: boolean): boolean {
+	return settled || previous.missing?.has(hash) === true;
+}
+
+/**
  * Every difference between the previous state and a complete scan, oldest first: created and
  * updated files by last_modified, then key; then deletions (the listing cannot say when a file
  * went away) by key. Deletions can only be named when the previous state kept keys.
  */
-export function diff(previous: WatchState, current: ListedFile[]): Change[] {
+export function diff(previous: WatchState, current: ListedFile[], settled = true): Change[] {
 	const changes: Change[] = [];
 	for (const file of current) {
 		const known = previous.files.get(keyHash(file.key));
@@ -188,19 +247,33 @@ export function diff(previous: WatchState, current: ListedFile[]): Change[] {
 	changes.sort((a, b) => timeOf(a.file) - timeOf(b.file) || byCodeUnits(a.key, b.key));
 	if (previous.keys) {
 		const present = new Set(current.map((file) => file.key));
-		for (const key of previous.keys) if (!present.has(key)) changes.push({ event: 'deleted', key });
+		for (const key of previous.keys) {
+			if (!present.has(key) && gone(previous, keyHash(key), settled)) changes.push({ event: 'deleted', key });
+		}
 	}
 	return changes;
 }
 
 /**
  * The state after a poll: the scan, except that changes the poll found but did not emit
- * (beyond Max Files Per Poll, or out of poll time) are left as they were, so the next poll
- * finds them again. Changes of kinds nobody watches are taken in silently.
+ * (beyond Max Files Per Poll, out of poll time, or a download that failed) are left as they
+ * were, so the next poll finds them again, and that files an unsettled scan missed for the
+ * first time are kept (marked missing). Changes of kinds nobody watches are taken in silently.
  */
-export function advance(previous: WatchState, current: ListedFile[], withheld: Change[]): WatchState {
+export function advance(previous: WatchState, current: ListedFile[], withheld: Change[], settled = true): WatchState {
 	const next = stateOf(current, previous.keys !== undefined);
 	const keys = next.keys ? new Set(next.keys) : undefined;
+	const missing = new Set<string>();
+	if (!settled) {
+		const keyOf = new Map((previous.keys ?? []).map((key) => [keyHash(key), key]));
+		for (const [hash, known] of previous.files) {
+			if (next.files.has(hash) || gone(previous, hash, settled)) continue;
+			next.files.set(hash, known);
+			missing.add(hash);
+			const key = keyOf.get(hash);
+			if (key !== undefined) keys?.add(key);
+		}
+	}
 	for (const change of withheld) {
 		const hash = keyHash(change.key);
 		const before = previous.files.get(hash);
@@ -210,8 +283,11 @@ export function advance(previous: WatchState, current: ListedFile[], withheld: C
 		} else if (before !== undefined) {
 			next.files.set(hash, before);
 			keys?.add(change.key);
+			// A deletion found but not emitted stays found, whatever the next scan can vouch for.
+			if (change.event === 'deleted') missing.add(hash);
 		}
 	}
 	if (keys) next.keys = [...keys].sort(byCodeUnits);
+	if (missing.size > 0) next.missing = missing;
 	return next;
 }
