@@ -475,10 +475,12 @@ describe('Download File failures', () => {
 	}
 
 	const keysOf = (items: Array<{ json: { key?: unknown } }>) => items.map((item) => item.json.key);
+	/** Listed with the size the CDN serves: the trigger checks the listing's size against the body. */
+	const put = (folder: ScriptedFolder, name: string) => folder.put(name, `content of dl/${name}`.length);
 
 	it('a file whose download fails is left for the next poll (the state does not move past it); the others are emitted', async () => {
 		const { folder, trigger } = await watchDownloads();
-		for (const name of ['a.txt', 'b.txt', 'c.txt']) folder.put(name);
+		for (const name of ['a.txt', 'b.txt', 'c.txt']) put(folder, name);
 		refused.add('dl/b.txt');
 		const first = await trigger.poll();
 		expect(first.error).toBeUndefined();
@@ -494,19 +496,19 @@ describe('Download File failures', () => {
 
 	it('a file that keeps failing is tried in 3 polls, then emitted without its file and with the error; later files are not held up', async () => {
 		const { folder, trigger } = await watchDownloads();
-		for (const name of ['a.txt', 'b.txt']) folder.put(name);
+		for (const name of ['a.txt', 'b.txt']) put(folder, name);
 		refused.add('dl/b.txt');
 		expect(keysOf((await trigger.poll()).items)).toEqual(['dl/a.txt']);
 		// Nothing else to emit: the poll fails with the download's error, so it shows in n8n.
 		const alone = await trigger.poll();
 		expect(alone.error?.message).toMatch(/Download of 'dl\/b\.txt'.*403/);
 		expect(alone.error?.description).toMatch(/failed 2 times; after 3 it is emitted without its file/);
-		folder.put('c.txt');
+		put(folder, 'c.txt');
 		const last = await trigger.poll();
 		expect(last.error).toBeUndefined();
 		expect(keysOf(last.items)).toEqual(['dl/b.txt', 'dl/c.txt']);
 		expect(last.items[0].binary).toBeUndefined();
-		expect(last.items[0].json).toMatchObject({ event: 'created', key: 'dl/b.txt', size: 5 });
+		expect(last.items[0].json).toMatchObject({ event: 'created', key: 'dl/b.txt', size: 19 });
 		expect(String(last.items[0].json.error)).toMatch(/Download of 'dl\/b\.txt'.*403/);
 		expect((await last.readBinary(last.items[1])).toString()).toBe('content of dl/c.txt');
 		expect(await trigger.changes()).toEqual([]);
