@@ -51,7 +51,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const { where, options, source, inputs, client } = await prepareUpload(this, itemIndex);
+	const { where, source, inputs, client } = await prepareUpload(this, itemIndex);
 	const settings = partSettings({
 		partSize: this.getNodeParameter('partSize', itemIndex, DEFAULT_PART_SIZE_MIB) as number,
 		parallelUploads: this.getNodeParameter('parallelUploads', itemIndex, DEFAULT_PARALLEL_UPLOADS) as number,
