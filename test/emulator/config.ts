@@ -1,4 +1,11 @@
-import { PATH_FAMILIES, type Bucket, type EmulatorOptions, type EtagMode, type FaultRule, type PathFamilies } from './types';
+import {
+	PATH_FAMILIES,
+	type Bucket,
+	type EmulatorOptions,
+	type EtagMode,
+	type FaultRule,
+	type PathFamilies,
+} from './types';
 
 export const DEFAULTS = {
 	host: '127.0.0.1',

@@ -4,16 +4,7 @@
  */
 
 export type Operation =
-	| 'list'
-	| 'upload'
-	| 'start'
-	| 'uploadPart'
-	| 'complete'
-	| 'cancel'
-	| 'delete'
-	| 'signedUrl'
-	| 'purge'
-	| 'cdn';
+	'list' | 'upload' | 'start' | 'uploadPart' | 'complete' | 'cancel' | 'delete' | 'signedUrl' | 'purge' | 'cdn';
 
 export const OPERATIONS: readonly Operation[] = [
 	'list',
@@ -167,6 +158,8 @@ export interface Emulator {
 	resetStats(): void;
 	setFaults(rules: FaultRule[]): void;
 	setLatency(ms: number): void;
+	/** Switch the path families answered from now on (a service that changed its paths). */
+	setPaths(paths: PathFamilies): void;
 	/** Change any of latency, connection delay and rate cap; the others stay. */
 	setNetworkProfile(profile: NetworkProfile): void;
 	listOpenUploads(): OpenUploadInfo[];

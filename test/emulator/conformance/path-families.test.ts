@@ -64,7 +64,11 @@ describe.each(['reference', 'sdk'] as const)('an emulator answering only the %s 
 		];
 		const spelled =
 			other === 'sdk'
-				? ['GET /api/v1/files/contents', `POST /api/v1/files/multipart/${uploadId}`, `DELETE /api/v1/files/multipart/${uploadId}`]
+				? [
+						'GET /api/v1/files/contents',
+						`POST /api/v1/files/multipart/${uploadId}`,
+						`DELETE /api/v1/files/multipart/${uploadId}`,
+					]
 				: [
 						'GET /api/v1/files/list',
 						`POST /api/v1/files/multipart/${uploadId}/upload`,
@@ -123,7 +127,13 @@ describe('Purge', () => {
 		expect(missingKey.json.details).toEqual([expect.objectContaining({ field: 'key' })]);
 		const other = await r().api.send('POST', '/api/v1/files/purge?bucket_name=nope&region=us-east-1&key=a');
 		expect(other.status).toBe(404);
-		const unsigned = await r().api.send('POST', '/api/v1/files/purge?bucket_name=my-bucket&region=us-east-1&key=a', undefined, {}, { signature: '0'.repeat(64) });
+		const unsigned = await r().api.send(
+			'POST',
+			'/api/v1/files/purge?bucket_name=my-bucket&region=us-east-1&key=a',
+			undefined,
+			{},
+			{ signature: '0'.repeat(64) },
+		);
 		expect(unsigned.status).toBe(401);
 		r().emu.setFaults([{ operation: 'purge', status: 503, times: 1 }]);
 		expect((await r().api.purge('a')).status).toBe(503);
