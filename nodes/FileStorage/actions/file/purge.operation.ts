@@ -18,12 +18,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [
 		{
 			json: {
+				// Whatever else the service reports is kept: its answer's fields are not published.
+				...result,
 				key,
 				bucket: where.bucket,
 				region: where.region,
 				purged: true,
-				message: result.message,
-				urls: result.urls,
 			},
 			pairedItem: { item: itemIndex },
 		},
