@@ -16,9 +16,9 @@ export class FileStorage implements INodeType {
 		defaultVersion: 2,
 		// The canvas shows the names the panel shows ("Get Signed URL: File"), not the raw values.
 		subtitle:
-			'={{ { listContents: "List Contents", delete: "Delete", download: "Download", getSignedUrl: "Get Signed URL", multipartUpload: "Multipart Upload", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',
+			'={{ { listContents: "List Contents", delete: "Delete", download: "Download", getSignedUrl: "Get Signed URL", multipartUpload: "Multipart Upload", purge: "Purge CDN Cache", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',
 		description:
-			'Store files in File Storage API buckets: list, upload (large files in parts, streamed), download, share links, delete',
+			'Store files in File Storage API buckets: list, upload (large files in parts, streamed), download, share links, delete, purge from the CDN cache',
 		defaults: { name: 'File Storage' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -85,6 +85,13 @@ export class FileStorage implements INodeType {
 						value: 'multipartUpload',
 						action: 'Upload a large file in parts',
 						description: 'Upload the binary file of the input item in parts, several at once; for large files',
+					},
+					{
+						name: 'Purge CDN Cache',
+						value: 'purge',
+						action: 'Purge a file from the CDN cache',
+						description:
+							'Clear a file from the CDN cache so its location serves the current version (after it was replaced or deleted); returns the purged URLs',
 					},
 					{
 						name: 'Upload',

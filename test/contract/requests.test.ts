@@ -170,6 +170,79 @@ describe('every operation keeps the contract', () => {
 	});
 });
 
+describe('Purge keeps the contract', () => {
+	test('File → Purge CDN Cache, and Upload with the Purge CDN Cache option', async () => {
+		await run({ resource: 'file', operation: 'upload', key: 'purge/a.txt', options: { purgeCdnCache: true } }, [
+			file(Buffer.from('a')),
+		]);
+		const purged = await run({ resource: 'file', operation: 'purge', fileKey: byKey('purge/a.txt') });
+		expect(purged.items[0].json).toMatchObject({ purged: true, urls: [expect.stringMatching(/\/purge\/a\.txt$/)] });
+		expect(emulator.stats().requests.purge).toBe(2);
+	});
+});
+
+describe('against a service that answers only the SDK paths', () => {
+	let sdkEmulator: Emulator;
+	let sdkProxy: ContractProxy;
+	beforeAll(async () => {
+		sdkEmulator = await start({ port: 0, paths: 'sdk' });
+		sdkProxy = await startContractProxy({ upstream: sdkEmulator.url, prism: prism.url });
+	});
+	afterAll(async () => {
+		await sdkProxy?.close();
+		await sdkEmulator?.stop();
+	});
+
+	async function runSdk(parameters: INodeParameters, items?: HarnessItem[]) {
+		const result = await runNode({
+			credentials: {
+				fileStorageApi: { accessKey: sdkEmulator.accessKey, secretKey: sdkEmulator.secretKey, baseUrl: sdkProxy.url },
+			},
+			parameters: { ...BUCKET, ...parameters },
+			items,
+		});
+		if (result.error) throw new Error(`${result.error.message}\n${sdkProxy.takeViolations().join('\n')}`);
+		return result;
+	}
+
+	test("the one probe of the reference's path is the only answer outside the contract: the service's plain 404", async () => {
+		await runSdk({ resource: 'bucket', operation: 'listContents' });
+		expect(sdkProxy.takeViolations()).toEqual([
+			expect.stringMatching(
+				/^answer GET \/api\/v1\/files\/list\?.*: list 404: Content-Type "text\/html" is not in the contract$/,
+			),
+		]);
+	});
+
+	test('List Contents, Multipart Upload, Upload Part and Cancel step by step, and Purge in the SDK family', async () => {
+		const bytes = Buffer.alloc(11 * MIB, 0x5a);
+		await runSdk({ resource: 'file', operation: 'multipartUpload', key: 'sdk/parts.bin', partSize: 5 }, [file(bytes)]);
+		expect((await sdkEmulator.readObject(BUCKET.bucketName, BUCKET.region, 'sdk/parts.bin'))?.body.equals(bytes)).toBe(
+			true,
+		);
+		const listed = await runSdk({ resource: 'bucket', operation: 'listContents', folder: 'sdk/', returnAll: true });
+		expect(listed.items.map((i) => i.json.path)).toEqual(['sdk/parts.bin']);
+		const started = await runSdk({ resource: 'multipartUpload', operation: 'start', key: 'sdk/x.bin', totalParts: 1 });
+		const { uploadId } = started.items[0].json as { uploadId: string };
+		await runSdk(
+			{
+				resource: 'multipartUpload',
+				operation: 'uploadPart',
+				uploadId,
+				key: 'sdk/x.bin',
+				partNumber: 1,
+				totalParts: 1,
+			},
+			[file(Buffer.from('part'))],
+		);
+		await runSdk({ resource: 'multipartUpload', operation: 'cancel', uploadId, key: 'sdk/x.bin' });
+		await runSdk({ resource: 'file', operation: 'purge', fileKey: byKey('sdk/parts.bin') });
+		expect(sdkEmulator.listOpenUploads()).toEqual([]);
+		expect(sdkEmulator.stats().requests).toMatchObject({ list: 2, uploadPart: 4, cancel: 1, purge: 1 });
+		expect(sdkProxy.takeViolations()).toEqual([]);
+	});
+});
+
 describe('the checks can fail', () => {
 	test('Prism refuses a request outside the contract, and the emulator never sees it', async () => {
 		const target = '/api/v1/files/list?bucket_name=my-bucket&region=us-east-1&limit=5000';

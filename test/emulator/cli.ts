@@ -3,7 +3,7 @@
  */
 import { DEFAULTS } from './config';
 import { parseFaultSpec } from './faults';
-import { start, type EmulatorOptions, type FaultRule } from './index';
+import { PATH_FAMILIES, start, type EmulatorOptions, type FaultRule, type PathFamilies } from './index';
 
 const USAGE = `Usage: npm run emulator -- [flags]
 
@@ -23,13 +23,17 @@ Local File Storage API v1 emulator (development and tests only).
   --connection-delay <ms>   delay before the first request of each new connection is read (default 0)
   --connection-rate <MiB/s> cap on how fast one connection's request bodies are read; 0 = none (default 0)
   --etags <md5|random>      part ETags: md5 of the bytes, or random without hashing (default ${DEFAULTS.etags})
+  --paths <both|reference|sdk>
+                            path families answered (default ${DEFAULTS.paths}): reference is
+                            /files/list, /multipart/{id}/upload, /multipart/{id}/cancel; sdk is
+                            /files/contents, POST and DELETE /multipart/{id}
   --fault <spec>            inject faults; repeatable. <spec> is
                             <op>:<kind>[:p=<0..1>][:nth=1,3][:times=N][:seed=N][:parts=1,2]
                             <kind> is 500, 503, 429, reset, hang or drop; for cdn also
                             truncate=<bytes>, stall=<bytes>, gzip or redirect; for an API
                             operation also rewrite=<JSON object of data fields>
                             <op> is list, upload, start, uploadPart, complete, cancel, delete,
-                            signedUrl, cdn or *
+                            signedUrl, purge, cdn or *
   --help                    show this help
 `;
 
@@ -107,6 +111,12 @@ export function parseArgs(argv: string[]): EmulatorOptions | 'help' {
 				if (value !== 'md5' && value !== 'random') throw new UsageError(`--etags needs md5 or random, got "${value}"`);
 				options.etags = value;
 				break;
+			case '--paths':
+				if (!PATH_FAMILIES.includes(value as PathFamilies)) {
+					throw new UsageError(`--paths needs ${PATH_FAMILIES.join(', ')}, got "${value}"`);
+				}
+				options.paths = value as PathFamilies;
+				break;
 			case '--fault':
 				try {
 					faults.push(parseFaultSpec(value));
@@ -143,6 +153,7 @@ async function main(): Promise<void> {
 			// A secret someone chose is not echoed to logs; the documented default is.
 			`  secret key ${emulator.secretKey === DEFAULTS.secretKey ? emulator.secretKey : '(as given, not shown)'}\n` +
 			`  access id  ${emulator.accessId}\n` +
+			`  paths      ${options.paths ?? DEFAULTS.paths}\n` +
 			`  buckets    ${emulator.buckets.map((b) => `${b.name}@${b.region}`).join(', ')}\n` +
 			`  data dir   ${emulator.dataDir}${options.dataDir === undefined ? ' (temporary)' : ''}\n`,
 	);

@@ -1,4 +1,11 @@
-import type { Bucket, EmulatorOptions, EtagMode, FaultRule } from './types';
+import {
+	PATH_FAMILIES,
+	type Bucket,
+	type EmulatorOptions,
+	type EtagMode,
+	type FaultRule,
+	type PathFamilies,
+} from './types';
 
 export const DEFAULTS = {
 	host: '127.0.0.1',
@@ -16,6 +23,7 @@ export const DEFAULTS = {
 	connectionDelayMs: 0,
 	connectionRateMiBps: 0,
 	etags: 'md5' as EtagMode,
+	paths: 'both' as PathFamilies,
 } as const;
 
 /** Spec §4 limits that are not configurable: they are the service's, not ours. */
@@ -47,6 +55,7 @@ export interface ResolvedConfig {
 	connectionRateMiBps: number;
 	faults: FaultRule[];
 	etags: EtagMode;
+	paths: PathFamilies;
 	now: () => number;
 }
 
@@ -71,6 +80,7 @@ export function resolveConfig(options: EmulatorOptions = {}): ResolvedConfig {
 		connectionRateMiBps: options.connectionRateMiBps ?? DEFAULTS.connectionRateMiBps,
 		faults: options.faults ?? [],
 		etags: options.etags ?? DEFAULTS.etags,
+		paths: options.paths ?? DEFAULTS.paths,
 		now: options.now ?? Date.now,
 	};
 	const nonNegative: Array<keyof ResolvedConfig> = [
@@ -90,6 +100,9 @@ export function resolveConfig(options: EmulatorOptions = {}): ResolvedConfig {
 	}
 	if (config.etags !== 'md5' && config.etags !== 'random') {
 		throw new Error(`invalid etags: ${String(config.etags)} (md5 or random)`);
+	}
+	if (!PATH_FAMILIES.includes(config.paths)) {
+		throw new Error(`invalid paths: ${String(config.paths)} (${PATH_FAMILIES.join(', ')})`);
 	}
 	if (!config.accessKey || !config.secretKey || !config.accessId) {
 		throw new Error('accessKey, secretKey and accessId must not be empty');

@@ -15,7 +15,7 @@ import { createRequestHandler } from './server';
 import { StatsRecorder } from './stats';
 import { ObjectStore, openObject } from './storage';
 import { UploadStore } from './uploads';
-import type { Emulator, EmulatorOptions } from './types';
+import { PATH_FAMILIES, type Emulator, type EmulatorOptions } from './types';
 
 export * from './types';
 export { DEFAULTS } from './config';
@@ -177,6 +177,10 @@ async function run(config: ResolvedConfig, dataDir: string, cleanupData: () => P
 		resetStats: () => ctx.stats.reset(),
 		setFaults: (rules) => faults.set(rules),
 		setLatency: (ms) => setNetworkProfile(ctx, { latencyMs: ms }),
+		setPaths: (paths) => {
+			if (!PATH_FAMILIES.includes(paths)) throw new Error(`invalid paths: ${String(paths)}`);
+			ctx.config.paths = paths;
+		},
 		setNetworkProfile: (profile) => setNetworkProfile(ctx, profile),
 		listOpenUploads: () => openUploads(ctx),
 		readObject: async (bucket, region, key) => {

@@ -8,9 +8,9 @@ import { parseTarget, type ParsedTarget } from './query';
 import { cdn } from './routes/cdn';
 import { isCdnFault, REDIRECT_PREFIX } from './routes/cdn-faults';
 import { handleHook, isHookPath } from './routes/hooks';
-import { list, remove, signedUrlRoute, upload } from './routes/files';
+import { list, purge, remove, signedUrlRoute, upload } from './routes/files';
 import { cancel, complete, start, uploadPart } from './routes/multipart';
-import type { Operation } from './types';
+import type { Operation, PathFamilies } from './types';
 
 type ApiHandler = (ctx: ServerContext, r: RouteRequest) => Promise<Reply>;
 
@@ -23,29 +23,70 @@ const API: Record<Exclude<Operation, 'cdn'>, ApiHandler> = {
 	cancel,
 	delete: remove,
 	signedUrl: signedUrlRoute,
+	purge,
 };
 
 const MULTIPART_ROUTE = /^\/api\/v1\/files\/multipart\/([^/]+)\/(upload|complete|cancel)$/;
 const MULTIPART_OPS = { upload: 'uploadPart', complete: 'complete', cancel: 'cancel' } as const;
+/** The SDK's spelling of part upload (POST) and cancel (DELETE): the upload's own path. */
+const SDK_UPLOAD_ROUTE = /^\/api\/v1\/files\/multipart\/([^/]+)$/;
+
+export interface Route {
+	op: Operation;
+	uploadId?: string;
+	redirected?: true;
+	/** Set on the endpoints the two path families spell differently. */
+	family?: 'reference' | 'sdk';
+}
 
 /** [ours] A known path with the wrong method is a 404 like any unknown route. */
-export function routeOf(
-	method: string,
-	path: string,
-): { op: Operation; uploadId?: string; redirected?: true } | undefined {
-	if (method === 'GET' && path === '/api/v1/files/list') return { op: 'list' };
+export function routeOf(method: string, path: string): Route | undefined {
+	if (method === 'GET' && path === '/api/v1/files/list') return { op: 'list', family: 'reference' };
+	if (method === 'GET' && path === '/api/v1/files/contents') return { op: 'list', family: 'sdk' };
 	if (method === 'PUT' && path === '/api/v1/files/upload') return { op: 'upload' };
 	if (method === 'POST' && path === '/api/v1/files/multipart/start') return { op: 'start' };
 	if (method === 'DELETE' && path === '/api/v1/files/delete') return { op: 'delete' };
 	if (method === 'GET' && path === '/api/v1/files/signed-url') return { op: 'signedUrl' };
+	if (method === 'POST' && path === '/api/v1/files/purge') return { op: 'purge' };
 	if ((method === 'GET' || method === 'HEAD') && path.startsWith('/f/')) return { op: 'cdn' };
 	// Where a `redirect` fault points: the same CDN, exempt from faults so a redirect cannot loop.
 	if ((method === 'GET' || method === 'HEAD') && path.startsWith(REDIRECT_PREFIX)) {
 		return { op: 'cdn', redirected: true };
 	}
 	const m = method === 'POST' ? MULTIPART_ROUTE.exec(path) : null;
-	if (m) return { op: MULTIPART_OPS[m[2] as keyof typeof MULTIPART_OPS], uploadId: m[1] };
+	if (m) {
+		const op = MULTIPART_OPS[m[2] as keyof typeof MULTIPART_OPS];
+		return { op, uploadId: m[1], ...(op === 'complete' ? {} : { family: 'reference' as const }) };
+	}
+	const sdk = method === 'POST' || method === 'DELETE' ? SDK_UPLOAD_ROUTE.exec(path) : null;
+	if (sdk) return { op: method === 'POST' ? 'uploadPart' : 'cancel', uploadId: sdk[1], family: 'sdk' };
 	return undefined;
+}
+
+/** Whether a route of one family is answered by an emulator set to `paths`. */
+export function answers(paths: PathFamilies, route: Route): boolean {
+	return paths === 'both' || route.family === undefined || route.family === paths;
+}
+
+/**
+ * [ours] A path of the family the emulator does not answer gets what a web framework sends for a
+ * route it does not have (Express's default, as the service's SDK hints at multer): an HTML page,
+ * not the API's JSON error. That is what a client can tell apart from the API's own 404.
+ */
+async function sendFrameworkNotFound(res: ServerResponse, method: string, path: string, latencyMs: number) {
+	if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+	if (res.headersSent || res.destroyed) return;
+	const escaped = path.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+	const page = Buffer.from(
+		`<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot ${method} ${escaped}</pre>\n</body>\n</html>\n`,
+	);
+	res.writeHead(404, {
+		'Content-Type': 'text/html; charset=utf-8',
+		'Content-Security-Policy': "default-src 'none'",
+		'X-Content-Type-Options': 'nosniff',
+		'Content-Length': String(page.length),
+	});
+	res.end(page);
 }
 
 function hasBody(req: IncomingMessage): boolean {
@@ -127,6 +168,17 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
 	res.setHeader('Date', new Date(ctx.config.now()).toUTCString());
 	res.on('finish', () => ctx.stats.response(res.statusCode));
 	const route = routeOf(method, target.path);
+	if (route && !answers(ctx.config.paths, route)) {
+		// Its body may still be on the way: take all of it first, so the client reads the answer, not a reset.
+		continueBody(req, res);
+		await new Promise<void>((resolve) => {
+			req.once('end', resolve);
+			req.once('close', resolve);
+			req.resume();
+		});
+		await sendFrameworkNotFound(res, method, target.path, ctx.latencyMs);
+		return;
+	}
 	if (!route) {
 		await sendJson(
 			res,

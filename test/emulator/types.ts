@@ -4,7 +4,7 @@
  */
 
 export type Operation =
-	'list' | 'upload' | 'start' | 'uploadPart' | 'complete' | 'cancel' | 'delete' | 'signedUrl' | 'cdn';
+	'list' | 'upload' | 'start' | 'uploadPart' | 'complete' | 'cancel' | 'delete' | 'signedUrl' | 'purge' | 'cdn';
 
 export const OPERATIONS: readonly Operation[] = [
 	'list',
@@ -15,8 +15,19 @@ export const OPERATIONS: readonly Operation[] = [
 	'cancel',
 	'delete',
 	'signedUrl',
+	'purge',
 	'cdn',
 ];
+
+/**
+ * Which of the service's two path families the emulator answers. The published reference
+ * spells three endpoints `GET /files/list`, `POST /multipart/{id}/upload` and
+ * `POST /multipart/{id}/cancel`; the official SDK spells them `GET /files/contents`,
+ * `POST /multipart/{id}` and `DELETE /multipart/{id}`. Every other endpoint is the same in both.
+ */
+export type PathFamilies = 'both' | 'reference' | 'sdk';
+
+export const PATH_FAMILIES: readonly PathFamilies[] = ['both', 'reference', 'sdk'];
 
 export interface FaultRule {
 	operation: Operation | '*';
@@ -78,6 +89,8 @@ export interface EmulatorOptions {
 	 * `"` + 32 random hex digits + `"`, with no hash over the bytes (for throughput benchmarks).
 	 */
 	etags?: EtagMode;
+	/** Which path family to answer (default `both`); the other family's paths get a web framework's plain 404. */
+	paths?: PathFamilies;
 	now?: () => number;
 }
 
@@ -145,6 +158,8 @@ export interface Emulator {
 	resetStats(): void;
 	setFaults(rules: FaultRule[]): void;
 	setLatency(ms: number): void;
+	/** Switch the path families answered from now on (a service that changed its paths). */
+	setPaths(paths: PathFamilies): void;
 	/** Change any of latency, connection delay and rate cap; the others stay. */
 	setNetworkProfile(profile: NetworkProfile): void;
 	listOpenUploads(): OpenUploadInfo[];

@@ -6,6 +6,7 @@ import * as deleteFile from './file/delete.operation';
 import * as download from './file/download.operation';
 import * as getSignedUrl from './file/getSignedUrl.operation';
 import * as multipartUpload from './file/multipartUpload.operation';
+import * as purge from './file/purge.operation';
 import * as upload from './file/upload.operation';
 import * as cancel from './multipartUpload/cancel.operation';
 import * as complete from './multipartUpload/complete.operation';
@@ -22,6 +23,7 @@ const handlers: Record<string, Record<string, OperationHandler>> = {
 		download: download.execute,
 		getSignedUrl: getSignedUrl.execute,
 		delete: deleteFile.execute,
+		purge: purge.execute,
 	},
 	multipartUpload: {
 		start: start.execute,
@@ -38,6 +40,7 @@ export const operationDescriptions = [
 	...download.description,
 	...getSignedUrl.description,
 	...deleteFile.description,
+	...purge.description,
 	...start.description,
 	...uploadPart.description,
 	...complete.description,

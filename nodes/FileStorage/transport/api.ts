@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { failedOnRetryWith } from './errors';
 import type { FileForm } from './formData';
+import { familyRoutes, type FamilyRoutes } from './pathFamily';
 import type { ApiCall, FileStorageClient } from './request';
 
 /**
@@ -97,6 +98,11 @@ function multipartPath(uploadId: string, step: string): string {
 	return `${FILES}/multipart/${encodeURIComponent(uploadId)}/${step}`;
 }
 
+/** An endpoint the two path families spell differently (pathFamily.ts); the transport picks one. */
+function inFamily(routes: FamilyRoutes): Pick<ApiCall, 'method' | 'path' | 'family'> {
+	return { ...routes.reference, family: routes };
+}
+
 export async function listContents(
 	client: FileStorageClient,
 	where: BucketRef,
@@ -106,8 +112,7 @@ export async function listContents(
 ): Promise<ListPage> {
 	const what = `List Contents of '${where.bucket}' (page ${page})`;
 	const data = await answerOf(client, {
-		method: 'GET',
-		path: `${FILES}/list`,
+		...inFamily(familyRoutes.list()),
 		query: [
 			['bucket_name', where.bucket],
 			['region', where.region],
@@ -222,8 +227,7 @@ export async function uploadPart(
 	const { form } = part;
 	const what = `Upload of part ${part.partNumber} of ${part.totalParts} of '${part.key}'`;
 	const data = await answerOf(client, {
-		method: 'POST',
-		path: multipartPath(part.uploadId, 'upload'),
+		...inFamily(familyRoutes.uploadPart(part.uploadId)),
 		query: [
 			['bucket_name', where.bucket],
 			['region', where.region],
@@ -307,8 +311,7 @@ export async function cancelMultipartUpload(
 	options: { cleanup?: boolean } = {},
 ): Promise<Removal> {
 	return await removal(client, {
-		method: 'POST',
-		path: multipartPath(uploadId, 'cancel'),
+		...inFamily(familyRoutes.cancel(uploadId)),
 		query: [
 			['bucket_name', where.bucket],
 			['region', where.region],
@@ -372,4 +375,35 @@ function isHttpUrl(value: unknown): boolean {
 	} catch {
 		return false;
 	}
+}
+
+export interface Purge extends IDataObject {
+	message: string;
+	urls: string[];
+}
+
+/** Clears a file from the CDN cache (the SDK's `files.purge`); the same path in both families. */
+export async function purgeFile(
+	client: FileStorageClient,
+	where: BucketRef,
+	key: string,
+	what = `Purge of the CDN cache for '${key}'`,
+): Promise<Purge> {
+	const data = await answerOf(client, {
+		method: 'POST',
+		path: `${FILES}/purge`,
+		query: [
+			['bucket_name', where.bucket],
+			['region', where.region],
+			['key', key],
+		],
+		what,
+		retry: 'idempotent',
+	});
+	// [ours] The field names of the answer are not published: a missing list is an empty one.
+	const urls = data.urls ?? [];
+	if (!Array.isArray(urls) || !urls.every((url) => typeof url === 'string')) {
+		throw client.unexpectedAnswer(what, `"urls" is ${describe(data.urls)}, not a list of URLs`);
+	}
+	return { ...data, message: typeof data.message === 'string' ? data.message : '', urls: urls as string[] };
 }

@@ -9,10 +9,22 @@ import type {
 	IN8nHttpFullResponse,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
 import { httpError, networkError, unexpectedAnswerError } from './errors';
+import {
+	apiPathsSetting,
+	FAMILY_NAMES,
+	familyMemory,
+	isMissingPath,
+	otherFamily,
+	plainText,
+	type ApiPathsSetting,
+	type FamilyRoutes,
+	type PathFamily,
+	type Route,
+} from './pathFamily';
 import { buildTarget, checkBaseUrl, type QueryValue } from './signing';
 
 export const CREDENTIAL_TYPE = 'fileStorageApi';
@@ -28,6 +40,12 @@ export type RetryPolicy = 'idempotent' | 'notProcessed' | 'never';
 export interface ApiCall {
 	method: IHttpRequestMethods;
 	path: string;
+	/**
+	 * For the endpoints the two path families spell differently: the route in each. The call then
+	 * goes out in the family this process learned for the Base URL (see pathFamily.ts), and `method`
+	 * and `path` are not used.
+	 */
+	family?: FamilyRoutes;
 	query?: Array<[string, QueryValue]>;
 	body?: Buffer | IDataObject;
 	headers?: IDataObject;
@@ -188,7 +206,11 @@ export class FileStorageClient {
 		private readonly settings: TransportSettings,
 		private readonly itemIndex: number,
 		private readonly credentials: ICredentialsDecrypted,
+		private readonly apiPaths: ApiPathsSetting,
 	) {}
+
+	/** The family that worked for this client (one item: a multipart upload keeps to it). */
+	private family: PathFamily | undefined;
 
 	static async create(ctx: Context, itemIndex: number, settings: Partial<TransportSettings> = {}) {
 		const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
@@ -205,6 +227,7 @@ export class FileStorageClient {
 			{ ...DEFAULT_SETTINGS, ...settings },
 			itemIndex,
 			decryptedOnce(ctx, credentials),
+			apiPathsSetting(credentials.apiPaths),
 		);
 	}
 
@@ -245,7 +268,88 @@ export class FileStorageClient {
 	}
 
 	private async sendRaw(call: ApiCall): Promise<IN8nHttpFullResponse> {
-		const options = this.requestOptions(this.urlFor(call.path, call.query), call);
+		if (!call.family) return await this.sendTo(call, call);
+		if (this.apiPaths !== 'auto') {
+			const route = call.family[this.apiPaths];
+			const response = await this.sendTo(call, route, true);
+			if (!isMissingPath(response.statusCode, response.body)) return response;
+			throw this.missingPathError(call, response, [this.apiPaths]);
+		}
+		return await this.sendInLearnedFamily(call, call.family);
+	}
+
+	/**
+	 * The family this client or process learned for the Base URL; when none is known, the first
+	 * request finds out (the reference's paths first) while the others wait for its answer.
+	 */
+	private async chooseFamily(): Promise<{ family: PathFamily; release?: () => void }> {
+		for (;;) {
+			const known = this.family ?? familyMemory.known(this.origin);
+			if (known) return { family: known };
+			const probe = familyMemory.probing(this.origin);
+			if (!probe) return { family: 'reference', release: familyMemory.beginProbe(this.origin) };
+			await probe;
+		}
+	}
+
+	private learn(family: PathFamily): void {
+		this.family = family;
+		familyMemory.remember(this.origin, family);
+	}
+
+	/**
+	 * Sends in the chosen family; a 404 that is not the API's own answer means the path does not
+	 * exist at this Base URL, so the call goes once more in the other family. The family that gave
+	 * the API's answer (a success, or its own 400 or 404, which only an existing route gives) is
+	 * remembered. Bodies are Buffers, so sending again sends the same bytes.
+	 */
+	private async sendInLearnedFamily(call: ApiCall, routes: FamilyRoutes): Promise<IN8nHttpFullResponse> {
+		const { family, release } = await this.chooseFamily();
+		const answerIn = async (tried: PathFamily): Promise<IN8nHttpFullResponse> => {
+			const response = await this.sendTo(call, routes[tried], true).catch((error: unknown) => {
+				if (error instanceof NodeApiError && (error.httpCode === '400' || error.httpCode === '404')) {
+					this.learn(tried);
+				}
+				throw error;
+			});
+			if (!isMissingPath(response.statusCode, response.body)) this.learn(tried);
+			return response;
+		};
+		try {
+			const first = await answerIn(family);
+			if (!isMissingPath(first.statusCode, first.body)) return first;
+			const other = otherFamily(family);
+			const second = await answerIn(other);
+			if (!isMissingPath(second.statusCode, second.body)) return second;
+			throw this.missingPathError(call, second, [family, other]);
+		} finally {
+			release?.();
+		}
+	}
+
+	/** The error for a path that does not exist in the family (or either family) tried. */
+	private missingPathError(call: ApiCall, response: IN8nHttpFullResponse, tried: PathFamily[]): NodeApiError {
+		const routes = call.family as FamilyRoutes;
+		const spell = (family: PathFamily) => `${routes[family].method} ${routes[family].path.split('?')[0]}`;
+		const failure = httpError(
+			this.ctx.getNode(),
+			call.what,
+			{ status: response.statusCode, body: plainText(response.body) || 'Not Found', attempts: 1 },
+			this.itemIndex,
+		);
+		failure.description =
+			tried.length > 1
+				? `Neither ${spell('reference')} (${FAMILY_NAMES.reference}) nor ${spell('sdk')} (${FAMILY_NAMES.sdk}) exists at ${this.origin}. Check that the Base URL of the credential is the File Storage API's scheme and host, e.g. https://api.apexxcloud.com.`
+				: `${spell(tried[0])} (the path of ${FAMILY_NAMES[tried[0]]}) does not exist at ${this.origin}, and the credential's API Paths setting allows no other. Set API Paths to Automatic (or to the other family), or check the Base URL.`;
+		return failure;
+	}
+
+	/**
+	 * One call to one route, with retries. `missingPathIsAnswer`: a 404 that is not the API's own
+	 * comes back as a response (for the family logic to judge) instead of as an error.
+	 */
+	private async sendTo(call: ApiCall, route: Route, missingPathIsAnswer = false): Promise<IN8nHttpFullResponse> {
+		const options = this.requestOptions(this.urlFor(route.path, call.query), { ...call, method: route.method });
 		// A fresh copy each attempt: authentication rewrites url and headers, and every
 		// attempt must be signed anew with the current time.
 		if (call.detachedForMs !== undefined) {
@@ -253,6 +357,7 @@ export class FileStorageClient {
 			return await this.withRetries(
 				call,
 				async () => await this.sendDetached({ ...options }, Math.max(deadline - Date.now(), 1)),
+				missingPathIsAnswer,
 			);
 		}
 		return await this.withRetries(
@@ -264,6 +369,7 @@ export class FileStorageClient {
 					{ ...options },
 					{ credentialsDecrypted: { ...this.credentials, data: { ...this.credentials.data } } },
 				)) as IN8nHttpFullResponse,
+			missingPathIsAnswer,
 		);
 	}
 
@@ -351,6 +457,7 @@ export class FileStorageClient {
 	private async withRetries(
 		call: ApiCall,
 		attemptOnce: () => Promise<IN8nHttpFullResponse>,
+		missingPathIsAnswer = false,
 	): Promise<IN8nHttpFullResponse> {
 		const node = this.ctx.getNode();
 		// Clean-up is what keeps a failure from leaving parts behind: it gets retries of its own.
@@ -382,6 +489,8 @@ export class FileStorageClient {
 			const status = response.statusCode;
 			if (status >= 200 && status < 300) return response;
 			const body = call.responseType === 'stream' ? await readSmallBody(response.body) : response.body;
+			if (missingPathIsAnswer && isMissingPath(status, body))
+				return { ...response, body: body as IN8nHttpFullResponse['body'] };
 			const asked = retryAfterMs(response.headers);
 			const waitMs = asked ?? backoffMs(attempt);
 			const mayRetry = attempt < maxRetries && mayRetryStatus(call.retry, status) && !this.stopped(call);

@@ -160,6 +160,8 @@ export interface ClientOptions {
 	now?: () => number;
 	/** false: do not check answers against the wire contract (for answers made wrong on purpose). */
 	checkContract?: boolean;
+	/** The path family for list, part upload and cancel: the published reference's (default) or the SDK's. */
+	family?: 'reference' | 'sdk';
 }
 
 export interface PartRef {
@@ -194,6 +196,15 @@ export class ApiClient {
 		return new ApiClient({ ...this.o, checkContract: false });
 	}
 
+	/** The same client speaking the other path family's spelling of list, part upload and cancel. */
+	inFamily(family: 'reference' | 'sdk'): ApiClient {
+		return new ApiClient({ ...this.o, family });
+	}
+
+	private get sdk(): boolean {
+		return this.o.family === 'sdk';
+	}
+
 	private timestamp(): string {
 		return new Date(this.o.now ? this.o.now() : Date.now()).toISOString();
 	}
@@ -223,7 +234,7 @@ export class ApiClient {
 	}
 
 	listTarget(o: { prefix?: string; page?: number | string; limit?: number | string } = {}): string {
-		return `/api/v1/files/list${query([
+		return `/api/v1/files/${this.sdk ? 'contents' : 'list'}${query([
 			['bucket_name', this.o.bucket],
 			['region', this.o.region],
 			['prefix', o.prefix],
@@ -267,7 +278,7 @@ export class ApiClient {
 	}
 
 	partTarget(uploadId: string, key: string, partNumber: number | string, totalParts?: number): string {
-		return `/api/v1/files/multipart/${uploadId}/upload${query([
+		return `/api/v1/files/multipart/${uploadId}${this.sdk ? '' : '/upload'}${query([
 			['bucket_name', this.o.bucket],
 			['region', this.o.region],
 			['partNumber', partNumber],
@@ -297,7 +308,19 @@ export class ApiClient {
 	}
 
 	cancel(uploadId: string, key: string): Promise<Response> {
+		if (this.sdk) return this.send('DELETE', this.completeTarget(uploadId, key).replace('/complete?', '?'));
 		return this.send('POST', this.completeTarget(uploadId, key, 'cancel'));
+	}
+
+	purge(key: string): Promise<Response> {
+		return this.send(
+			'POST',
+			`/api/v1/files/purge${query([
+				['bucket_name', this.o.bucket],
+				['region', this.o.region],
+				['key', key],
+			])}`,
+		);
 	}
 
 	delete(key: string): Promise<Response> {

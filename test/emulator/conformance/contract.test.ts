@@ -36,6 +36,14 @@ test('answers the emulator gives are checked, and answers made wrong with rewrit
 	expect(await violation(r.api.signedUrl(key))).toMatch(/signedUrl 200: \/data\/url must match pattern/);
 	r.emu.setFaults([{ operation: 'list', rewrite: { pagination: null } }]);
 	expect(await violation(r.api.list())).toMatch(/list 200: \/data must have required property 'pagination'/);
+	// The SDK's paths and Purge are held to the same document.
+	expect(await violation(r.api.inFamily('sdk').list())).toMatch(/listSdk 200: \/data must have required property/);
+	r.emu.setFaults([{ operation: 'uploadPart', rewrite: { ETag: '' } }]);
+	expect(await violation(r.api.inFamily('sdk').uploadPart(uploadId, key, 2, Buffer.from('x')))).toMatch(
+		/uploadPartSdk 200: \/data\/ETag must NOT have fewer/,
+	);
+	r.emu.setFaults([{ operation: 'purge', rewrite: { urls: 'one' } }]);
+	expect(await violation(r.api.purge(key))).toMatch(/purge 200: \/data\/urls must be array/);
 	// Without the rewrite the same calls keep the contract.
 	r.emu.setFaults([]);
 	expect(await violation(r.api.signedUrl(key))).toBe('kept the contract');

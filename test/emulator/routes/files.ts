@@ -88,3 +88,18 @@ export async function signedUrlRoute(ctx: ServerContext, r: RouteRequest): Promi
 		is_public: false,
 	});
 }
+
+/**
+ * [service: the SDK's `files.purge`] Clears a file from the CDN cache. The emulator's CDN keeps no
+ * cache, so there is nothing to clear: it checks the request as the service would and answers
+ * with the URLs a cache would hold for the file [ours: `message`, and `urls` = its location].
+ */
+export async function purge(ctx: ServerContext, r: RouteRequest): Promise<Reply> {
+	const q = new QueryChecker(r.target.query);
+	const { bucket, region } = q.bucket();
+	const key = q.key();
+	q.throwIfInvalid();
+	ensureBucket(ctx, bucket, region);
+	// [ours] A key that is not stored (any more) is purged too: a deleted file may still be cached.
+	return ok({ message: 'Cache purged successfully', urls: [location(ctx.baseUrl, ctx.config.accessId, key)] });
+}

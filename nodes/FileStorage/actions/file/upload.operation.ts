@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { MIB, multipartUpload } from '../../helpers/multipartUpload';
 import { readWholeAsForm } from '../../helpers/uploadSource';
-import { uploadFile } from '../../transport/api';
+import { purgeFile, uploadFile } from '../../transport/api';
 import { formEnvelope } from '../../transport/formData';
 import { optionsCollection } from '../common';
 import { partSettingFields, partSettings } from './multipartUpload.operation';
@@ -24,6 +24,14 @@ export const description: INodeProperties[] = [
 				'Files larger than this many MiB are uploaded in parts, a few MiB at a time, instead of in one request that holds the whole file in memory. A source whose size is not known in advance (File Path, a URL without Content-Length) goes in one request only when it fits in one part.',
 		},
 		...partSettingFields.map((field) => ({ ...field, displayOptions: undefined })),
+		{
+			displayName: 'Purge CDN Cache',
+			name: 'purgeCdnCache',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to clear the file from the CDN cache once it is stored, so its location serves the new version at once when an existing file is replaced. The output's purge field lists the purged URLs.",
+		},
 	]),
 ];
 
@@ -44,6 +52,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			formEnvelope(inputs.key, inputs.contentType),
 		);
 		stored = await uploadFile(client, where, { key: inputs.key, visibility: inputs.visibility, form });
+	}
+	if (options.purgeCdnCache === true) {
+		const purged = await purgeFile(
+			client,
+			where,
+			inputs.key,
+			`Purge of the CDN cache for '${inputs.key}' (the file itself was uploaded)`,
+		);
+		stored = { ...stored, purge: { message: purged.message, urls: purged.urls } };
 	}
 	return [{ json: { ...stored, ...source.output }, pairedItem: { item: itemIndex } }];
 }
