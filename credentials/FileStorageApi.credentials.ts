@@ -97,6 +97,31 @@ export class FileStorageApi implements ICredentialType {
 			placeholder: DEFAULT_BASE_URL,
 			description: 'Scheme and host of the API, without a path. Use http://127.0.0.1:9480 for the local emulator.',
 		},
+		{
+			displayName: 'API Paths',
+			name: 'apiPaths',
+			type: 'options',
+			default: 'auto',
+			description:
+				"Which of the service's two spellings of the list, part upload and cancel paths to use. Automatic works with either.",
+			options: [
+				{
+					name: 'Automatic',
+					value: 'auto',
+					description: "Learned once per Base URL by each n8n process, the published reference's paths first",
+				},
+				{
+					name: 'Reference',
+					value: 'reference',
+					description: 'GET /files/list, POST /multipart/{ID}/upload, POST /multipart/{ID}/cancel',
+				},
+				{
+					name: 'SDK',
+					value: 'sdk',
+					description: 'GET /files/contents, POST /multipart/{ID}, DELETE /multipart/{ID}',
+				},
+			],
+		},
 	];
 
 	// Signing is a function rather than static headers because the signature depends on
@@ -128,19 +153,20 @@ export class FileStorageApi implements ICredentialType {
 		};
 	}
 
-	// Listing needs a bucket, and the credential has none: the API answers a signed listing of a
-	// bucket nobody has with its own 404 (`error: 'Resource not found'`) once the keys and the
-	// clock are right, and with its 401 body when they are not. n8n's rules can only fail on a
-	// value they name, so the rules below leave exactly the API's own 404 passing: an `error` the
-	// API sends for other reasons fails, and so does an answer without `error` — what a web server
-	// at a wrong Base URL sends (an HTML page, another JSON API). The one valid answer that fails
-	// is a listing, if a bucket of this name exists in us-east-1.
+	// The test asks for a signed link in a bucket nobody has: that path is the same in both of the
+	// service's path families (the listing is not), and it has no side effect. The API answers it
+	// with its own 404 (`error: 'Resource not found'`) once the keys and the clock are right, and
+	// with its 401 body when they are not. n8n's rules can only fail on a value they name, so the
+	// rules below leave exactly the API's own 404 passing: an `error` the API sends for other
+	// reasons fails, and so does an answer without `error` — what a web server at a wrong Base URL
+	// sends (an HTML page, another JSON API). The one valid answer that fails is a link, if a
+	// bucket of this name exists in us-east-1.
 	test: ICredentialTestRequest = {
 		request: {
 			method: 'GET',
 			baseURL: '={{$credentials.baseUrl}}',
-			url: '/api/v1/files/list',
-			qs: { bucket_name: 'n8n-credential-test', region: 'us-east-1', limit: 1 },
+			url: '/api/v1/files/signed-url',
+			qs: { bucket_name: 'n8n-credential-test', region: 'us-east-1', key: 'n8n-credential-test' },
 			ignoreHttpStatusErrors: true,
 		},
 		rules: [
@@ -153,7 +179,7 @@ export class FileStorageApi implements ICredentialType {
 			),
 			// isApiErrorAnswer, as far as rules that compare one field can say it: the API's
 			// answer to this listing always carries `error`.
-			failOnError(undefined, notTheApi('no API error body to a signed listing')),
+			failOnError(undefined, notTheApi('no API error body to a signed request')),
 			...GENERIC_NOT_FOUND_WORDS.map((word) => failOnError(word, notTheApi(`a plain "${word}"`))),
 		],
 	};

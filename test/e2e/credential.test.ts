@@ -55,7 +55,7 @@ describe("the credential's Test button", () => {
 	describe('at a Base URL that is not the File Storage API', () => {
 		let web: Server;
 		let skewed: Emulator;
-		// What other web servers answer to the signed listing: a page, a 404 page, a framework's
+		// What other web servers answer to the signed request: a page, a 404 page, a framework's
 		// JSON 404, another JSON API.
 		const answers: Record<string, [number, string, string]> = {
 			'a web page': [200, 'text/html', '<html><body>Welcome</body></html>'],

@@ -18,6 +18,21 @@ describe("the credential's Test", () => {
 		});
 	});
 
+	it.each(['reference', 'sdk'] as const)(
+		'passes for valid keys against a service that answers only the %s paths',
+		async (family) => {
+			emulator().setPaths(family);
+			try {
+				expect(await testCredential('fileStorageApi', credentialsFor(emulator()).fileStorageApi)).toEqual({
+					status: 'OK',
+					message: 'Connection successful!',
+				});
+			} finally {
+				emulator().setPaths('both');
+			}
+		},
+	);
+
 	it('fails for a wrong secret, pointing at the keys and the clock, without showing the secret', async () => {
 		const result = await testCredential(
 			'fileStorageApi',

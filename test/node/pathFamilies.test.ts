@@ -7,7 +7,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { FileStorageApi } from '../../credentials/FileStorageApi.credentials';
 import { start, type Emulator, type PathFamilies } from '../emulator';
 import { runNode } from '../harness';
 import { BUCKET, credentialsFor, fileItem, MIB, randomFile, runFileStorage, sha256 } from './support';
@@ -232,30 +231,25 @@ describe('learning the family', () => {
 		});
 	});
 
-	// n8n passes the node only the credential's declared fields: this runs once the credential has API Paths.
-	const withApiPaths = new FileStorageApi().properties.some((property) => property.name === 'apiPaths');
-	(withApiPaths ? test : test.skip)(
-		'the API Paths setting of the credential fixes the family: no probe, and no fallback',
-		async () => {
-			await withEmulator('sdk', async (emulator) => {
-				const pinned = await runNode({
-					credentials: credentialsFor(emulator, { apiPaths: 'sdk' }),
-					parameters: { ...BUCKET, resource: 'bucket', operation: 'listContents' },
-				});
-				expect(pinned.error).toBeUndefined();
-				expect(misses(emulator)).toBe(0);
-				const wrong = await runNode({
-					credentials: credentialsFor(emulator, { apiPaths: 'reference' }),
-					parameters: { ...BUCKET, resource: 'bucket', operation: 'listContents' },
-				});
-				expect(wrong.error?.message).toMatch(
-					/^List Contents of 'my-bucket' \(page 1\) failed: .*Cannot GET \/api\/v1\/files\/list.* \(HTTP 404\)$/,
-				);
-				expect(wrong.error?.description).toMatch(/API Paths/);
-				expect(misses(emulator)).toBe(1);
+	test('the API Paths setting of the credential fixes the family: no probe, and no fallback', async () => {
+		await withEmulator('sdk', async (emulator) => {
+			const pinned = await runNode({
+				credentials: credentialsFor(emulator, { apiPaths: 'sdk' }),
+				parameters: { ...BUCKET, resource: 'bucket', operation: 'listContents' },
 			});
-		},
-	);
+			expect(pinned.error).toBeUndefined();
+			expect(misses(emulator)).toBe(0);
+			const wrong = await runNode({
+				credentials: credentialsFor(emulator, { apiPaths: 'reference' }),
+				parameters: { ...BUCKET, resource: 'bucket', operation: 'listContents' },
+			});
+			expect(wrong.error?.message).toMatch(
+				/^List Contents of 'my-bucket' \(page 1\) failed: .*Cannot GET \/api\/v1\/files\/list.* \(HTTP 404\)$/,
+			);
+			expect(wrong.error?.description).toMatch(/API Paths/);
+			expect(misses(emulator)).toBe(1);
+		});
+	});
 
 	test('a Base URL where neither family exists: the error names both paths and the Base URL to check', async () => {
 		const server = http.createServer((req, res) => {
@@ -274,7 +268,7 @@ describe('learning the family', () => {
 			});
 			expect(result.error?.message).toMatch(/^List Contents of 'my-bucket' \(page 1\) failed: .* \(HTTP 404\)$/);
 			expect(result.error?.description).toMatch(
-				/Neither GET \/api\/v1\/files\/list \(the published reference\) nor GET \/api\/v1\/files\/contents \(the official SDK\) exists at http:\/\/127\.0\.0\.1:\d+/,
+				/^The Base URL did not answer like the File Storage API \(neither GET \/api\/v1\/files\/list \(the published reference\) nor GET \/api\/v1\/files\/contents \(the official SDK\) exists at http:\/\/127\.0\.0\.1:\d+\)\. Set the Base URL/,
 			);
 		} finally {
 			server.closeAllConnections();

@@ -6,6 +6,8 @@ describe("isApiErrorAnswer: the API's own error body, or another server's", () =
 		["Complete's 404", { message: 'Bucket not found' }],
 		['a 401', { error: 'Invalid authentication credentials' }],
 		['a validation error', { error: 'Validation failed', details: [{ field: 'key', message: 'required' }] }],
+		['a 404 still in JSON text', '{"error":"Resource not found","message":"Bucket or file not found"}'],
+		['a 404 still in bytes', Buffer.from('{"message":"Bucket not found"}')],
 	])("%s is the API's", (_name, body) => {
 		expect(isApiErrorAnswer(body)).toBe(true);
 	});
@@ -20,6 +22,7 @@ describe("isApiErrorAnswer: the API's own error body, or another server's", () =
 		['a lower-case "not found" with spaces', { error: ' not found ' }],
 		['an object without error or message', { detail: 'Not Found' }],
 		['empty words', { error: '', message: '  ' }],
+		["a framework's JSON 404 still in text", '{"statusCode":404,"error":"Not Found"}'],
 	])('%s is not', (_name, body) => {
 		expect(isApiErrorAnswer(body)).toBe(false);
 	});

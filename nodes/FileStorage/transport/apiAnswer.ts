@@ -13,11 +13,13 @@ export const GENERIC_NOT_FOUND_WORDS = ['Not Found', 'Not found'] as const;
 /**
  * True when an error body is the API's own: a JSON object with a non-empty string `error` or
  * `message` (the spec's two fields), neither of them a web server's bare "Not Found". An HTML
- * page, an empty body or a framework's JSON 404 is not.
+ * page, an empty body or a framework's JSON 404 is not. A body still in text (or bytes) is
+ * read as JSON first.
  */
 export function isApiErrorAnswer(body: unknown): boolean {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
-	const { error, message } = body as Record<string, unknown>;
+	const value = parsedBody(body);
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+	const { error, message } = value as Record<string, unknown>;
 	const words = [error, message].filter((word): word is string => typeof word === 'string' && word.trim() !== '');
 	const generic = GENERIC_NOT_FOUND_WORDS.map((word) => word.toLowerCase());
 	return words.length > 0 && !words.some((word) => generic.includes(word.trim().toLowerCase()));
@@ -26,4 +28,15 @@ export function isApiErrorAnswer(body: unknown): boolean {
 /** Names a Base URL that is not the API, and the fix: the credential's Test and the node's errors say it alike. */
 export function notTheApi(why: string): string {
 	return `The Base URL did not answer like the File Storage API (${why}). Set the Base URL of the File Storage API credential to the API's scheme and host, e.g. https://api.apexxcloud.com`;
+}
+
+/** A body as JSON when it is JSON text or bytes, else as it came. */
+export function parsedBody(body: unknown): unknown {
+	const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
+	if (text === undefined) return body;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
 }

@@ -1,5 +1,7 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
+import { isApiErrorAnswer, parsedBody } from './apiAnswer';
+
 /**
  * The service's two path families. Its published reference and its official SDK spell three
  * endpoints differently (list, part upload, cancel); every other endpoint is the same in both.
@@ -51,24 +53,6 @@ export function apiPathsSetting(value: unknown): ApiPathsSetting {
 	return value === 'reference' || value === 'sdk' ? value : 'auto';
 }
 
-function parsed(body: unknown): unknown {
-	const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
-	if (text === undefined) return body;
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return text;
-	}
-}
-
-/** The API's own error answer (spec §2): a JSON object with a string `error` or `message`. */
-export function isApiErrorAnswer(body: unknown): boolean {
-	const value = parsed(body);
-	if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
-	const { error, message } = value as Record<string, unknown>;
-	return typeof error === 'string' || typeof message === 'string';
-}
-
 /** A 404 that is not the API's: whatever answers at the Base URL has no such path. */
 export function isMissingPath(status: number, body: unknown): boolean {
 	return status === 404 && !isApiErrorAnswer(body);
@@ -76,7 +60,7 @@ export function isMissingPath(status: number, body: unknown): boolean {
 
 /** A missing path's answer as one line of text (a framework's HTML page, tags and all, otherwise). */
 export function plainText(body: unknown): string {
-	const value = parsed(body);
+	const value = parsedBody(body);
 	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 	return text
 		.replace(/<[^>]*>/g, ' ')

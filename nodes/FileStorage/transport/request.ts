@@ -13,6 +13,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
 import { httpError, networkError, unexpectedAnswerError } from './errors';
+import { notTheApi } from './apiAnswer';
 import {
 	apiPathsSetting,
 	FAMILY_NAMES,
@@ -339,7 +340,9 @@ export class FileStorageClient {
 		);
 		failure.description =
 			tried.length > 1
-				? `Neither ${spell('reference')} (${FAMILY_NAMES.reference}) nor ${spell('sdk')} (${FAMILY_NAMES.sdk}) exists at ${this.origin}. Check that the Base URL of the credential is the File Storage API's scheme and host, e.g. https://api.apexxcloud.com.`
+				? notTheApi(
+						`neither ${spell('reference')} (${FAMILY_NAMES.reference}) nor ${spell('sdk')} (${FAMILY_NAMES.sdk}) exists at ${this.origin}`,
+					)
 				: `${spell(tried[0])} (the path of ${FAMILY_NAMES[tried[0]]}) does not exist at ${this.origin}, and the credential's API Paths setting allows no other. Set API Paths to Automatic (or to the other family), or check the Base URL.`;
 		return failure;
 	}
