@@ -1,4 +1,5 @@
 import { constants } from 'node:buffer';
+import { gzipSync } from 'node:zlib';
 
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -330,6 +331,21 @@ describe('Upload from a URL that fails', () => {
 		);
 		expect(emulator().stats().requests.upload).toBe(0);
 		expect(await stored('cut-small.mp4')).toBeUndefined();
+	});
+
+	it('a body that unpacks shorter than its Content-Length (random bytes, gzip-compressed although asked not to) fails and cancels the upload', async () => {
+		const announced = gzipSync(small).length;
+		const result = await fromUrl(
+			`${source.url}/gzip/small.mp4`,
+			{ key: 'unpacked-short.mp4', partSize: 5 },
+			'multipartUpload',
+		);
+		expect(result.error?.message).toBe(
+			`The source URL '${source.url}/gzip/small.mp4' ended after ${small.length} of ${announced} bytes (its Content-Length)`,
+		);
+		expect(result.error?.description).toMatch(/was cancelled on the service; nothing was stored/);
+		expectNothingLeft();
+		expect(await stored('unpacked-short.mp4')).toBeUndefined();
 	});
 
 	it('a body longer than its Content-Length (compressed although asked not to) fails the upload and cancels it', async () => {
