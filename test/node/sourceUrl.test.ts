@@ -315,7 +315,9 @@ describe('Upload from a URL that fails', () => {
 		});
 		const half = Math.floor(large.length / 2);
 		expect(result.error?.message).toMatch(
-			new RegExp(`^The connection to the source URL '${source.url}/cut/large\\.mp4' broke after ${half} of ${large.length} bytes`),
+			new RegExp(
+				`^The connection to the source URL '${source.url}/cut/large\\.mp4' broke after ${half} of ${large.length} bytes`,
+			),
 		);
 		expect(result.error?.description).toMatch(/was cancelled on the service; nothing was stored/);
 		expect(emulator().stats().requests.cancel).toBe(1);
@@ -327,7 +329,9 @@ describe('Upload from a URL that fails', () => {
 		const result = await fromUrl(`${source.url}/cut/small.mp4`, { key: 'cut-small.mp4', options: { maxRetries: 0 } });
 		const half = Math.floor(small.length / 2);
 		expect(result.error?.message).toMatch(
-			new RegExp(`^The connection to the source URL '${source.url}/cut/small\\.mp4' broke after ${half} of ${small.length} bytes`),
+			new RegExp(
+				`^The connection to the source URL '${source.url}/cut/small\\.mp4' broke after ${half} of ${small.length} bytes`,
+			),
 		);
 		expect(emulator().stats().requests.upload).toBe(0);
 		expect(await stored('cut-small.mp4')).toBeUndefined();
@@ -413,6 +417,24 @@ describe('Upload from a URL that fails', () => {
 			expect(emulator().stats().requests.start).toBe(0);
 		},
 	);
+
+	it('stopping the execution while the source stalls closes the connection to the source', async () => {
+		const run = runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'upload',
+				source: 'url',
+				sourceUrl: `${source.url}/stall/large.mp4`,
+				key: 'stopped.mp4',
+				options: { multipartThreshold: 8 },
+			},
+			{ timeoutMs: 1500 },
+		);
+		// The harness stops the execution at timeoutMs, as the editor's Stop button does.
+		await expect(run).rejects.toThrow(/did not finish within 1500 ms/);
+		expect(await closedByClient(source.requests[0])).toBe(true);
+	});
 
 	it('Continue on error: the failing item becomes an error item, paired with its input', async () => {
 		const result = await fromUrl(`${source.url}/status/404?${SECRET_QUERY}`, { key: 'x.mp4' }, 'upload', true);

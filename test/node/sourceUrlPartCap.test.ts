@@ -44,7 +44,11 @@ const fromUrl = async (url: string, extra: INodeParameters, operation: string) =
 
 describe('Upload from a URL of unknown length, with a cap of 3 parts', () => {
 	it('a source of exactly the cap of parts is stored', async () => {
-		const result = await fromUrl(`${source.url}/chunked/fits.bin`, { key: 'cap/fits.bin', partSize: 5 }, 'multipartUpload');
+		const result = await fromUrl(
+			`${source.url}/chunked/fits.bin`,
+			{ key: 'cap/fits.bin', partSize: 5 },
+			'multipartUpload',
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ partCount: CAP, size: fits.length });
 		expect(await emulator().objectSha256(BUCKET.bucketName, BUCKET.region, 'cap/fits.bin')).toBe(sha256(fits));

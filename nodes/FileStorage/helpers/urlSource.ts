@@ -138,7 +138,8 @@ async function fetchFollowingRedirects(
 		const location = REDIRECT_STATUSES.has(answer.statusCode) ? headerValue(answer.headers, 'location') : undefined;
 		if (location === undefined) return { answer };
 		destroyBody(answer);
-		if (hop >= MAX_REDIRECTS) return { refused: `could not be reached: it redirected more than ${MAX_REDIRECTS} times` };
+		if (hop >= MAX_REDIRECTS)
+			return { refused: `could not be reached: it redirected more than ${MAX_REDIRECTS} times` };
 		let next: URL | undefined;
 		try {
 			next = new URL(location, current);
