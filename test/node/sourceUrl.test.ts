@@ -418,6 +418,19 @@ describe('Upload from a URL that fails', () => {
 		},
 	);
 
+	(constants.MAX_LENGTH <= 4096 * MIB ? it : it.skip)(
+		'a file below a Multipart Threshold too large for one buffer of this Node.js fails and the response of the source is closed',
+		async () => {
+			const result = await fromUrl(`${source.url}/huge/${4200 * MIB}/small.mp4`, {
+				key: 'huge.mp4',
+				options: { multipartThreshold: 5000 },
+			});
+			expect(result.error).toBeDefined();
+			expect(await closedByClient(source.requests[0])).toBe(true);
+			expect(emulator().stats().requests.upload).toBe(0);
+		},
+	);
+
 	it('stopping the execution while the source stalls closes the connection to the source', async () => {
 		const run = runFileStorage(
 			emulator(),
