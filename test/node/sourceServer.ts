@@ -1,15 +1,23 @@
 /**
  * A web server that plays the source of a URL upload: a file with or without Content-Length,
- * a redirect, an error status, a body cut off or stalled midway, a body longer than announced
- * (gzip although asked not to), a file behind an Authorization header. It records every request.
+ * redirects (same origin, to any URL, in a loop), an error status (with Retry-After), a body cut
+ * off or stalled midway, a body longer than announced (gzip although asked not to), a file behind
+ * an Authorization header, an announced length larger than the node accepts. It records every
+ * request: its path, headers, when it arrived and whether the client closed it before its end.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 
 export interface SourceRequest {
 	path: string;
 	headers: IncomingHttpHeaders;
+	/** performance.now() when it arrived. */
+	at: number;
+	/** Set once the client closed the connection before the response was complete. */
+	abandoned: Promise<void>;
+	wasAbandoned: boolean;
 }
 
 export interface SourceServer {
@@ -20,21 +28,58 @@ export interface SourceServer {
 
 export const SOURCE_TOKEN = 'Bearer source-token-7f3a';
 
+/** A path of this server that redirects (302) to `target`, any URL. */
+export function redirectTo(server: SourceServer, target: string): string {
+	return `${server.url}/to/${encodeURIComponent(target)}`;
+}
+
 /**
  * Paths: `/<mode>/<name>` with mode `file` (Content-Length), `chunked` (none), `redirect` (302
- * to `/file/<name>`), `short` (Content-Length, then half the body and the connection closed),
- * `stall` (Content-Length, 64 KiB, then nothing), `gzip` (compressed whatever was asked),
- * `auth` (401 without `Authorization: SOURCE_TOKEN`); `/status/<code>` answers that status.
+ * to `/file/<name>`), `to` (302 to the URL `<name>` encodes, see redirectTo), `loop` (302 to
+ * itself), `short` (Content-Length, then half the body and the connection reset), `cut` (the
+ * same, the connection closed cleanly), `stall` (Content-Length, 64 KiB, then nothing), `gzip`
+ * (compressed whatever was asked), `auth` (401 without `Authorization: SOURCE_TOKEN`);
+ * `/status/<code>` answers that status; `/busy/<code>/<retry-after>/<name>` answers that status
+ * with that Retry-After to the first request of the path, then the file; `/huge/<bytes>/<name>`
+ * announces that Content-Length, sends 64 KiB and waits.
  */
 export async function startSourceServer(files: Record<string, Buffer>): Promise<SourceServer> {
 	const requests: SourceRequest[] = [];
 	const sockets = new Set<Socket>();
+	const busyAnswered = new Set<string>();
 	const server = createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://source.test');
-		requests.push({ path: url.pathname, headers: req.headers });
-		const [, mode, name] = url.pathname.split('/');
+		let abandon: () => void = () => {};
+		const record: SourceRequest = {
+			path: url.pathname,
+			headers: req.headers,
+			at: performance.now(),
+			abandoned: new Promise<void>((resolve) => (abandon = resolve)),
+			wasAbandoned: false,
+		};
+		res.on('close', () => {
+			if (res.writableFinished) return;
+			record.wasAbandoned = true;
+			abandon();
+		});
+		requests.push(record);
+		const [, mode, ...rest] = url.pathname.split('/');
+		const name = rest[rest.length - 1];
 		if (mode === 'status') {
 			res.writeHead(Number(name), { 'Content-Type': 'text/plain' }).end(`status ${name}`);
+			return;
+		}
+		if (mode === 'to') {
+			res.writeHead(302, { Location: decodeURIComponent(name ?? '') }).end();
+			return;
+		}
+		if (mode === 'loop') {
+			res.writeHead(302, { Location: url.pathname }).end();
+			return;
+		}
+		if (mode === 'busy' && !busyAnswered.has(url.pathname)) {
+			busyAnswered.add(url.pathname);
+			res.writeHead(Number(rest[0]), { 'Retry-After': rest[1], 'Content-Type': 'text/plain' }).end('busy');
 			return;
 		}
 		const bytes = files[decodeURIComponent(name ?? '')];
@@ -43,7 +88,7 @@ export async function startSourceServer(files: Record<string, Buffer>): Promise<
 			return;
 		}
 		const type = { 'Content-Type': 'video/mp4' };
-		if (mode === 'file') {
+		if (mode === 'file' || mode === 'busy') {
 			res.writeHead(200, { ...type, 'Content-Length': bytes.length }).end(bytes);
 		} else if (mode === 'chunked') {
 			res.writeHead(200, type);
@@ -54,11 +99,16 @@ export async function startSourceServer(files: Record<string, Buffer>): Promise<
 			res.end();
 		} else if (mode === 'redirect') {
 			res.writeHead(302, { Location: `/file/${name}${url.search}` }).end();
-		} else if (mode === 'short') {
+		} else if (mode === 'short' || mode === 'cut') {
 			res.writeHead(200, { ...type, 'Content-Length': bytes.length });
-			res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => req.socket.destroy());
+			res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () =>
+				mode === 'short' ? req.socket.destroy() : req.socket.end(),
+			);
 		} else if (mode === 'stall') {
 			res.writeHead(200, { ...type, 'Content-Length': bytes.length });
+			res.write(bytes.subarray(0, 64 * 1024));
+		} else if (mode === 'huge') {
+			res.writeHead(200, { ...type, 'Content-Length': rest[0] });
 			res.write(bytes.subarray(0, 64 * 1024));
 		} else if (mode === 'gzip') {
 			const packed = gzipSync(bytes);

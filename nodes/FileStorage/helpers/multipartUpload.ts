@@ -191,6 +191,7 @@ async function* partsAfter(
 	rest: AsyncGenerator<Buffer>,
 	source: UploadSource,
 	partSize: number,
+	maxParts: number,
 ): AsyncGenerator<Buffer> {
 	let count = 0;
 	for (const part of ahead) {
@@ -199,10 +200,10 @@ async function* partsAfter(
 	}
 	for await (const part of rest) {
 		count += 1;
-		if (count > MAX_PARTS) {
+		if (count > maxParts) {
 			throw new NodeOperationError(
 				ctx.getNode(),
-				`${atStart(source)} is longer than ${MAX_PARTS} parts of ${partSize / MIB} MiB, the most the service allows`,
+				`${atStart(source)} is longer than ${maxParts} parts of ${partSize / MIB} MiB, the most the service allows`,
 				{ itemIndex, description: 'Raise Part Size: the size of the source was not known in advance.' },
 			);
 		}
@@ -216,6 +217,8 @@ export interface MultipartOptions {
 	 * (Upload does this; Multipart Upload always uses parts).
 	 */
 	oneRequestIfOnePart?: boolean;
+	/** The most parts a source of unknown length may give (the service's limit, MAX_PARTS, unless a test asks for fewer). */
+	maxParts?: number;
 }
 
 /**
@@ -234,19 +237,28 @@ export async function multipartUpload(
 	options: MultipartOptions = {},
 ): Promise<StoredFile & MultipartResult> {
 	const known = source.size;
-	const plan = checkedPlan(ctx, itemIndex, known ?? 0, settings);
+	const maxParts = options.maxParts ?? MAX_PARTS;
+	let plan: { partSize: number; totalParts: number };
+	let bodies: PartBodyPool;
+	try {
+		plan = checkedPlan(ctx, itemIndex, known ?? 0, settings);
+		// At most parallelUploads parts are in flight while the next one is read.
+		// A file smaller than one part needs no more than its own size per body.
+		bodies = partBodies(
+			ctx,
+			itemIndex,
+			target,
+			known === undefined ? plan.partSize : Math.min(plan.partSize, known),
+			settings,
+			known === undefined ? target.contentType : undefined,
+		);
+	} catch (error) {
+		// Refused before a byte was read: the source (a URL's open response) is let go of all the same.
+		source.discard();
+		throw error as NodeOperationError;
+	}
 	const { partSize } = plan;
 	let totalParts = plan.totalParts;
-	// At most parallelUploads parts are in flight while the next one is read.
-	// A file smaller than one part needs no more than its own size per body.
-	const bodies = partBodies(
-		ctx,
-		itemIndex,
-		target,
-		known === undefined ? partSize : Math.min(partSize, known),
-		settings,
-		known === undefined ? target.contentType : undefined,
-	);
 	const reader = source.parts(partSize, () => bodies.take());
 	// A generator not started yet runs no `finally` on return: the source is let go of as well.
 	const abandon = async () => {
@@ -270,7 +282,7 @@ export async function multipartUpload(
 					description: 'There is nothing to upload. Check the source.',
 				});
 			}
-			totalParts = ended ? ahead.length : MAX_PARTS;
+			totalParts = ended ? ahead.length : maxParts;
 			if (ended && ahead.length === 1 && options.oneRequestIfOnePart) {
 				const stored = await uploadFile(client, target, {
 					key: target.key,
@@ -300,7 +312,7 @@ export async function multipartUpload(
 	let completing = false;
 	try {
 		const { uploaded, bytesRead } = await sendParts(
-			partsAfter(ctx, itemIndex, ahead, reader, source, partSize),
+			partsAfter(ctx, itemIndex, ahead, reader, source, partSize, maxParts),
 			settings.parallelUploads,
 			async (partNumber, bytes) => {
 				try {

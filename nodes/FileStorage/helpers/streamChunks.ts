@@ -29,6 +29,11 @@ export interface ChunkRules {
 	 * chunks are the HTTP parser's copies. A file read stream's chunks are freed without it.
 	 */
 	chunksAreItsOwn?: boolean;
+	/**
+	 * Lets go of a source that stalled. Destroying the stream (the default) is not enough for a
+	 * response body of n8n's HTTP client: its wrapper waits for the pending read before it closes.
+	 */
+	stop?: (error: Error) => void;
 }
 
 const LONGEST_CHECK_INTERVAL_MS = 1000;
@@ -60,13 +65,14 @@ const CODE_WORDS: Record<string, string> = {
 	ERR_STREAM_PREMATURE_CLOSE: 'the connection closed early',
 };
 
-/** A short reason for a failed read, in words, without a URL's query. */
+/** A short reason for a failed read, in words, without a URL's query or user info. */
 export function readFailureReason(error: unknown): string {
 	const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
 	const known = typeof code === 'string' ? CODE_WORDS[code] : undefined;
 	if (known) return known;
 	const text = String(message ?? 'unknown error')
-		// A URL in a message may carry a signed query: never repeat it.
+		// A URL in a message may carry a password or a signed query: never repeat them.
+		.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/?#'"@]*@/gi, '$1')
 		.replace(/(https?:\/\/[^\s?#'"]*)[?#][^\s'"]*/gi, '$1')
 		.replace(/\b(E[A-Z_]{3,})\b/g, (word) => CODE_WORDS[word] ?? word.toLowerCase().replace(/_/g, ' '));
 	return text.slice(0, 200);
@@ -97,7 +103,8 @@ export async function* checkedChunks(stream: unknown, rules: ChunkRules): AsyncG
 				await sleep(checkEveryMs);
 				if (!finished && waitingSince !== undefined && Date.now() - waitingSince >= idleMs) {
 					stalled = true;
-					(stream as Destroyable).destroy?.(new Error('no data'));
+					if (rules.stop) rules.stop(new Error('no data'));
+					else (stream as Destroyable).destroy?.(new Error('no data'));
 					return;
 				}
 			}

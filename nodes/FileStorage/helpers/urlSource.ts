@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { MAX_RETRY_AFTER_MS, RETRYABLE_STATUSES, retryWaitMs, waitTooLongHint } from '../transport/request';
 import { checkedChunks, readFailureReason, type StreamProblem } from './streamChunks';
 import { splitIntoParts } from './binaryInput';
 import type { UploadSource } from './uploadSource';
 
 const MAX_REDIRECTS = 5;
-const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const RETRYABLE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'EAI_AGAIN']);
 
 const STATUS_WORDS: Record<number, string> = {
@@ -46,6 +47,18 @@ export function fileNameOfUrl(url: URL): string | undefined {
 	}
 }
 
+/**
+ * Text that is not a usable URL, as it may be shown: without what may be a query or a fragment,
+ * and without user info (`user:password@`), also when the scheme is missing or odd.
+ */
+export function shownText(text: string): string {
+	const [beforeQuery] = text.split(/[?#]/);
+	const scheme = /^[a-z][a-z0-9+.-]*:[\\/]{2}/i.exec(beforeQuery)?.[0] ?? '';
+	const rest = beforeQuery.slice(scheme.length);
+	const authority = rest.split(/[\\/]/)[0];
+	return `${scheme}${rest.slice(authority.lastIndexOf('@') + 1)}`.slice(0, 120);
+}
+
 export function parseSourceUrl(ctx: IExecuteFunctions, itemIndex: number, text: string): URL {
 	const trimmed = text.trim();
 	let url: URL | undefined;
@@ -55,10 +68,9 @@ export function parseSourceUrl(ctx: IExecuteFunctions, itemIndex: number, text: 
 		url = undefined;
 	}
 	if (!url || !['http:', 'https:'].includes(url.protocol)) {
-		const shown = trimmed.split(/[?#]/)[0].slice(0, 120);
 		throw new NodeOperationError(
 			ctx.getNode(),
-			trimmed ? `The parameter 'URL' is not an http(s) URL: '${shown}'` : "The parameter 'URL' is empty",
+			trimmed ? `The parameter 'URL' is not an http(s) URL: '${shownText(trimmed)}'` : "The parameter 'URL' is empty",
 			{ itemIndex, description: 'Enter the full address of the file, e.g. https://example.com/videos/talk.mp4.' },
 		);
 	}
@@ -81,7 +93,6 @@ function networkReason(error: unknown): { code: string; words: string; timedOut:
 		ENOTFOUND: 'its host name could not be resolved',
 		EAI_AGAIN: 'its host name could not be resolved',
 		ECONNRESET: 'the connection was closed',
-		ERR_FR_TOO_MANY_REDIRECTS: `it redirected more than ${MAX_REDIRECTS} times`,
 	};
 	return {
 		code,
@@ -95,19 +106,59 @@ function headerValue(headers: IDataObject | undefined, name: string): string | u
 	return value === undefined || value === null ? undefined : String(value);
 }
 
-function backoffMs(attempt: number): number {
-	const exponential = Math.min(300 * 2 ** attempt, 20_000);
-	return exponential / 2 + Math.random() * (exponential / 2);
-}
-
 function destroyBody(response: IN8nHttpFullResponse): void {
 	(response.body as { destroy?: () => void } | undefined)?.destroy?.();
+}
+
+type Fetched = { answer: IN8nHttpFullResponse } | { refused: string };
+
+/**
+ * One GET of the source, following its redirects here rather than in n8n's HTTP client: that
+ * client passes custom headers on to whatever host a redirect names, and Authorization too
+ * unless told otherwise. Once a redirect leaves the origin the user chose (scheme, host or port
+ * differ), the Source Headers are not sent again, even if a later redirect comes back: the
+ * hosts in between chose that way back, not the user. Each hop is a request of its own, so
+ * n8n's checks of where requests may go apply to every one.
+ */
+async function fetchFollowingRedirects(
+	ctx: IExecuteFunctions,
+	url: URL,
+	headers: IDataObject,
+	options: IHttpRequestOptions,
+): Promise<Fetched> {
+	let current = url;
+	let ownOrigin = true;
+	for (let hop = 0; ; hop++) {
+		const answer = (await ctx.helpers.httpRequest({
+			...options,
+			url: current.href,
+			// Identity, so that Content-Length is the length of what arrives.
+			headers: { 'Accept-Encoding': 'identity', ...(ownOrigin ? headers : {}) },
+		})) as IN8nHttpFullResponse;
+		const location = REDIRECT_STATUSES.has(answer.statusCode) ? headerValue(answer.headers, 'location') : undefined;
+		if (location === undefined) return { answer };
+		destroyBody(answer);
+		if (hop >= MAX_REDIRECTS)
+			return { refused: `could not be reached: it redirected more than ${MAX_REDIRECTS} times` };
+		let next: URL | undefined;
+		try {
+			next = new URL(location, current);
+		} catch {
+			next = undefined;
+		}
+		if (!next || !['http:', 'https:'].includes(next.protocol)) {
+			return { refused: `redirected to a URL that is not http(s): '${shownText(location)}'` };
+		}
+		if (next.origin !== url.origin) ownOrigin = false;
+		current = next;
+	}
 }
 
 /**
  * Opens a URL as the source of an upload: a plain GET (the source is not the storage service,
  * so it is not signed), redirects followed, the body left unread until the parts ask for it.
- * Failures are named as the source's, never as the service's.
+ * Failures are named as the source's, never as the service's. A Retry-After is honoured as the
+ * service's is (the same wait and the same limit).
  */
 export async function openUrlSource(
 	ctx: IExecuteFunctions,
@@ -118,29 +169,34 @@ export async function openUrlSource(
 ): Promise<UploadSource> {
 	const shown = shownUrl(url);
 	const node = ctx.getNode();
+	// The body n8n hands back wraps the connection: destroying it does not reach the socket while a
+	// read is pending (a stalled source) or before the first one. Aborting the request does.
+	const connection = new AbortController();
+	const execution = ctx.getExecutionCancelSignal?.();
+	if (execution?.aborted) connection.abort();
+	execution?.addEventListener('abort', () => connection.abort(), { once: true });
 	const options: IHttpRequestOptions = {
 		method: 'GET',
 		url: url.href,
-		// Identity, so that Content-Length is the length of what arrives.
-		headers: { 'Accept-Encoding': 'identity', ...headers },
 		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		disableFollowRedirect: false,
-		maxRedirects: MAX_REDIRECTS,
+		// Redirects are followed here (fetchFollowingRedirects); in case one is followed anyway, no credentials.
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
 		timeout: settings.timeoutMs,
-		abortSignal: ctx.getExecutionCancelSignal?.(),
+		abortSignal: connection.signal,
 	};
 	let response: IN8nHttpFullResponse | undefined;
 	for (let attempt = 0; ; attempt++) {
 		const tries = attempt > 0 ? ` (${attempt + 1} attempts)` : '';
-		let answer: IN8nHttpFullResponse;
+		let fetched: Fetched;
 		try {
-			answer = (await ctx.helpers.httpRequest({ ...options })) as IN8nHttpFullResponse;
+			fetched = await fetchFollowingRedirects(ctx, url, headers, options);
 		} catch (error) {
 			const reason = networkReason(error);
 			if (attempt < settings.maxRetries && !reason.timedOut && RETRYABLE_CODES.has(reason.code)) {
-				await sleep(backoffMs(attempt));
+				await sleep(retryWaitMs(undefined, attempt));
 				continue;
 			}
 			throw new NodeOperationError(node, `The source URL '${shown}' could not be reached: ${reason.words}${tries}`, {
@@ -150,23 +206,34 @@ export async function openUrlSource(
 					: 'Check the URL and that its server is reachable from the n8n host. Nothing was uploaded.',
 			});
 		}
+		if ('refused' in fetched) {
+			throw new NodeOperationError(node, `The source URL '${shown}' ${fetched.refused}`, {
+				itemIndex,
+				description: 'Check the URL: it should lead to the file in a few http(s) redirects. Nothing was uploaded.',
+			});
+		}
+		const answer = fetched.answer;
 		const status = answer.statusCode;
 		if (status >= 200 && status < 300) {
 			response = answer;
 			break;
 		}
 		destroyBody(answer);
-		if (attempt < settings.maxRetries && RETRYABLE_STATUSES.has(status)) {
-			await sleep(backoffMs(attempt));
+		const mayRetry = attempt < settings.maxRetries && RETRYABLE_STATUSES.has(status);
+		const waitMs = retryWaitMs(answer.headers, attempt);
+		if (mayRetry && waitMs <= MAX_RETRY_AFTER_MS) {
+			await sleep(waitMs);
 			continue;
 		}
 		const words = STATUS_WORDS[status] ? ` (${STATUS_WORDS[status]})` : '';
+		let description =
+			status === 401 || status === 403
+				? 'The source refused the request: check the URL (a signed link may have expired) and the Source Headers (e.g. its Authorization header). Nothing was uploaded.'
+				: 'The source URL did not give the file. Check the URL. Nothing was uploaded.';
+		if (mayRetry) description = `${waitTooLongHint('The source', waitMs)} Nothing was uploaded.`;
 		throw new NodeOperationError(node, `The source URL '${shown}' answered HTTP ${status}${words}${tries}`, {
 			itemIndex,
-			description:
-				status === 401 || status === 403
-					? 'The source refused the request: check the URL (a signed link may have expired) and the Source Headers (e.g. its Authorization header). Nothing was uploaded.'
-					: 'The source URL did not give the file. Check the URL. Nothing was uploaded.',
+			description,
 		});
 	}
 	const length = Number(headerValue(response.headers, 'content-length'));
@@ -174,26 +241,40 @@ export async function openUrlSource(
 	const mimeType = (headerValue(response.headers, 'content-type') ?? '').split(';')[0].trim();
 	const fail = (problem: StreamProblem) => sourceFault(ctx, itemIndex, shown, problem);
 	const body = response.body;
+	const answer = response;
+	const letGo = () => {
+		destroyBody(answer);
+		connection.abort();
+	};
 	return {
 		kind: 'url',
 		label: `the source URL '${shown}'`,
 		fileName: fileNameOfUrl(url),
 		mimeType: mimeType || 'application/octet-stream',
 		size,
-		parts: (partSize, nextPart) =>
-			splitIntoParts(
-				checkedChunks(body, {
-					expected: size,
-					idleMs: settings.timeoutMs,
-					fail,
-					copiedBeforeNext: true,
-					// Freed as copied: left to V8, a GiB of chunks made n8n grow by tens of MiB (README, Memory).
-					chunksAreItsOwn: true,
-				}),
-				partSize,
-				nextPart,
-			),
-		discard: () => destroyBody(response as IN8nHttpFullResponse),
+		parts: async function* (partSize, nextPart) {
+			let complete = false;
+			try {
+				yield* splitIntoParts(
+					checkedChunks(body, {
+						expected: size,
+						idleMs: settings.timeoutMs,
+						fail,
+						copiedBeforeNext: true,
+						// Freed as copied: left to V8, a GiB of chunks made n8n grow by tens of MiB (README, Memory).
+						chunksAreItsOwn: true,
+						stop: letGo,
+					}),
+					partSize,
+					nextPart,
+				);
+				complete = true;
+			} finally {
+				// A body left unread (a failed part, a body longer than announced) holds its connection open.
+				if (!complete) letGo();
+			}
+		},
+		discard: letGo,
 		output: { source: 'url', url: shown },
 	};
 }

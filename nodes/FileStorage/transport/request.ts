@@ -72,7 +72,7 @@ export interface TransportSettings {
 
 export const DEFAULT_SETTINGS: TransportSettings = { timeoutMs: 300_000, maxRetries: 3 };
 
-const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
+export const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 const NOT_PROCESSED_STATUSES = new Set([429, 503]);
 const RETRYABLE_NETWORK_CODES = new Set([
 	'ECONNRESET',
@@ -138,6 +138,20 @@ function retryAfterMs(headers: IDataObject | undefined): number | undefined {
 	if (Number.isFinite(seconds)) return Math.max(seconds * 1000, 0);
 	const date = Date.parse(String(value));
 	return Number.isFinite(date) ? Math.max(date - Date.now(), 0) : undefined;
+}
+
+/**
+ * How long to wait before the next attempt of a request that failed: what the server asked
+ * (Retry-After) or else a backoff. Above MAX_RETRY_AFTER_MS it is not waited for (see waitTooLongHint).
+ * Shared by the service's calls and a Source URL.
+ */
+export function retryWaitMs(headers: IDataObject | undefined, attempt: number): number {
+	return retryAfterMs(headers) ?? backoffMs(attempt);
+}
+
+/** Why an answer was not retried after all: `who` ('The service', 'The source') asked for a longer wait. */
+export function waitTooLongHint(who: string, waitMs: number): string {
+	return `${who} asked to wait ${Math.round(waitMs / 1000)} s before trying again, longer than the ${MAX_RETRY_AFTER_MS / 1000} s this node waits within one run. Run it again later.`;
 }
 
 function bodyBytes(call: ApiCall): number {
@@ -494,8 +508,7 @@ export class FileStorageClient {
 			const body = call.responseType === 'stream' ? await readSmallBody(response.body) : response.body;
 			if (missingPathIsAnswer && isMissingPath(status, body))
 				return { ...response, body: body as IN8nHttpFullResponse['body'] };
-			const asked = retryAfterMs(response.headers);
-			const waitMs = asked ?? backoffMs(attempt);
+			const waitMs = retryWaitMs(response.headers, attempt);
 			const mayRetry = attempt < maxRetries && mayRetryStatus(call.retry, status) && !this.stopped(call);
 			if (mayRetry && waitMs <= MAX_RETRY_AFTER_MS) {
 				await sleep(waitMs);
@@ -514,7 +527,7 @@ export class FileStorageClient {
 				this.itemIndex,
 			);
 			if (mayRetry) {
-				failure.description = `The service asked to wait ${Math.round(waitMs / 1000)} s before trying again, longer than the ${MAX_RETRY_AFTER_MS / 1000} s this node waits within one run. Run it again later.`;
+				failure.description = waitTooLongHint('The service', waitMs);
 			}
 			throw failure;
 		}

@@ -70,7 +70,8 @@ export function uploadFields(operation: string): INodeProperties[] {
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Header',
 			default: {},
-			description: 'Headers sent with the request for the URL, e.g. Authorization',
+			description:
+				'Headers sent with the request for the URL, e.g. Authorization. They go to its own origin only: a redirect to another host, port or scheme is followed without them.',
 			options: [
 				{
 					displayName: 'Header',
