@@ -60,6 +60,9 @@ function resolveAbsoluteUrl(credentials: ICredentialDataDecryptedObject, options
 	return url;
 }
 
+/** Bucket and key of the credential Test's request: names nobody is expected to use. */
+const TEST_PROBE_NAME = 'n8n-credential-test';
+
 export class FileStorageApi implements ICredentialType {
 	name = 'fileStorageApi';
 
@@ -166,7 +169,7 @@ export class FileStorageApi implements ICredentialType {
 			method: 'GET',
 			baseURL: '={{$credentials.baseUrl}}',
 			url: '/api/v1/files/signed-url',
-			qs: { bucket_name: 'n8n-credential-test', region: 'us-east-1', key: 'n8n-credential-test' },
+			qs: { bucket_name: TEST_PROBE_NAME, region: 'us-east-1', key: TEST_PROBE_NAME },
 			ignoreHttpStatusErrors: true,
 		},
 		rules: [

@@ -167,14 +167,36 @@ export async function openUrlSource(
 	headers: IDataObject,
 	settings: UrlSourceSettings,
 ): Promise<UploadSource> {
-	const shown = shownUrl(url);
-	const node = ctx.getNode();
 	// The body n8n hands back wraps the connection: destroying it does not reach the socket while a
 	// read is pending (a stalled source) or before the first one. Aborting the request does.
 	const connection = new AbortController();
 	const execution = ctx.getExecutionCancelSignal?.();
 	if (execution?.aborted) connection.abort();
-	execution?.addEventListener('abort', () => connection.abort(), { once: true });
+	// Removed once the source is done with: one listener per item would pile up on the execution's signal.
+	const onStop = () => connection.abort();
+	execution?.addEventListener('abort', onStop, { once: true });
+	const forget = () => execution?.removeEventListener('abort', onStop);
+	let opened = false;
+	try {
+		const source = await openWithRetries(ctx, itemIndex, url, headers, settings, connection, forget);
+		opened = true;
+		return source;
+	} finally {
+		if (!opened) forget();
+	}
+}
+
+async function openWithRetries(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	url: URL,
+	headers: IDataObject,
+	settings: UrlSourceSettings,
+	connection: AbortController,
+	forget: () => void,
+): Promise<UploadSource> {
+	const shown = shownUrl(url);
+	const node = ctx.getNode();
 	const options: IHttpRequestOptions = {
 		method: 'GET',
 		url: url.href,
@@ -245,6 +267,7 @@ export async function openUrlSource(
 	const letGo = () => {
 		destroyBody(answer);
 		connection.abort();
+		forget();
 	};
 	return {
 		kind: 'url',
@@ -272,6 +295,7 @@ export async function openUrlSource(
 			} finally {
 				// A body left unread (a failed part, a body longer than announced) holds its connection open.
 				if (!complete) letGo();
+				forget();
 			}
 		},
 		discard: letGo,
