@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { HarnessItem, RunNodeOptions } from '../harness';
 import { MIB, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
@@ -23,10 +23,10 @@ const byKey = (key: string) => ({ __rl: true, mode: 'key', value: key });
 
 beforeEach(() => emulator().resetStats());
 
-const run = async (parameters: Record<string, unknown>, items: HarnessItem[], extra: Partial<RunNodeOptions> = {}) =>
+const run = async (parameters: INodeParameters, items: HarnessItem[], extra: Partial<RunNodeOptions> = {}) =>
 	await runFileStorage(emulator(), parameters, { ...combined, items, ...extra });
 
-const upload = async (parameters: Record<string, unknown>, items: HarnessItem[], extra: Partial<RunNodeOptions> = {}) =>
+const upload = async (parameters: INodeParameters, items: HarnessItem[], extra: Partial<RunNodeOptions> = {}) =>
 	await run({ resource: 'file', operation: 'upload', ...parameters }, items, extra);
 
 const storedSha = async (key: string) => await emulator().objectSha256('my-bucket', 'us-east-1', key);
