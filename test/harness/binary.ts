@@ -121,9 +121,11 @@ export async function toItemBinary(
 }
 
 function binaryOf(item: INodeExecutionData, field: string): IBinaryData {
-	const binary = item.binary?.[field];
+	// Combined binary mode (n8n 2.x): n8n-core moves a node's output binaries to json._files.
+	const files = (item.json?._files ?? {}) as Record<string, IBinaryData>;
+	const binary = item.binary?.[field] ?? files[field];
 	if (!binary) {
-		const fields = Object.keys(item.binary ?? {});
+		const fields = [...Object.keys(item.binary ?? {}), ...Object.keys(files).map((name) => `_files.${name}`)];
 		throw new Error(`Item has no binary field "${field}" (has: ${fields.join(', ') || 'none'})`);
 	}
 	return binary;

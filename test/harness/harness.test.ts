@@ -117,6 +117,22 @@ describe('binary data', () => {
 		expect(await result.binarySha256(item, 'copy')).toBe(sha256(data));
 	});
 
+	it("binaryMode 'combined': inputs arrive under json._files and outputs are moved there, by n8n-core's conversion", async () => {
+		const data = randomBytes(3000);
+		const items = [{ json: { n: 1 }, binary: { data: { data, fileName: 'c.bin' } } }];
+		// n8n's assertBinaryData reads a path into the JSON in combined mode.
+		const result = await echo({ binaryMode: 'combined', parameters: { binaryPropertyName: '_files.data' }, items });
+		expect(result.error).toBeUndefined();
+		const [item] = result.items;
+		expect(item.json).toMatchObject({ size: data.length, sha256: sha256(data), fileName: 'c.bin' });
+		expect(item.binary).toBeUndefined();
+		expect((item.json._files as Record<string, unknown>).digest).toMatchObject({ fileName: 'digest.txt' });
+		expect((await result.readBinary(item, 'digest')).toString()).toBe(sha256(data));
+		// The same path in separate mode (the default) is no binary field.
+		const separate = await echo({ parameters: { binaryPropertyName: '_files.data' }, items });
+		expect(separate.error?.message).toMatch(/no binary field '_files\.data'/);
+	});
+
 	it('stores a file without running a node', async () => {
 		const binary = await storeBinaryFile(join(fixture, 'package.json'));
 		expect(binary).toMatchObject({ fileName: 'package.json', mimeType: 'application/json' });

@@ -6,6 +6,8 @@
 import './env';
 
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+// Not re-exported by n8n-core's index: the conversion WorkflowExecute applies after every node.
+import { convertBinaryData } from 'n8n-core/dist/utils/convert-binary-data';
 import type {
 	INode,
 	INodeExecutionData,
@@ -15,6 +17,8 @@ import type {
 	IVersionedNodeType,
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
+	IWorkflowSettings,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { createRunExecutionData, UnexpectedError, Workflow } from 'n8n-workflow';
 import { randomUUID } from 'node:crypto';
@@ -38,8 +42,9 @@ function defaultVersion(type: INodeType | IVersionedNodeType): number {
 async function toInputItems(
 	items: HarnessItem[],
 	location: { workflowId: string; executionId: string },
+	binaryMode: RunNodeOptions['binaryMode'],
 ): Promise<INodeExecutionData[]> {
-	return await Promise.all(
+	const prepared = await Promise.all(
 		items.map(async (item) => {
 			const prepared: INodeExecutionData = { json: item.json ?? {} };
 			if (item.binary) {
@@ -51,6 +56,15 @@ async function toInputItems(
 			return prepared;
 		}),
 	);
+	// As the upstream node's output reaches this node: in combined mode n8n-core has already
+	// moved its binaries into the JSON.
+	const converted = await convertBinaryData(
+		location.workflowId,
+		location.executionId,
+		{ data: [prepared] },
+		binaryMode,
+	);
+	return converted.data?.[0] ?? prepared;
 }
 
 function unsupported(what: string) {
@@ -135,6 +149,8 @@ export async function prepareWorkflow(options: RunNodeOptions) {
 	};
 	if (options.continueOnFail) node.onError = 'continueRegularOutput';
 
+	const settings: IWorkflowSettings = { executionOrder: 'v1' };
+	if (options.binaryMode) settings.binaryMode = options.binaryMode;
 	const workflow = new Workflow({
 		id: WORKFLOW_ID,
 		name: 'Harness',
@@ -142,7 +158,7 @@ export async function prepareWorkflow(options: RunNodeOptions) {
 		connections: {},
 		active: false,
 		nodeTypes,
-		settings: { executionOrder: 'v1' },
+		settings,
 	});
 	const credentialsHelper = new HarnessCredentialsHelper(pkg.credentialTypes, credentials);
 	return { pkg, node, workflow, nodeType: versioned, credentialsHelper };
@@ -152,39 +168,17 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const { node, workflow, credentialsHelper } = await prepareWorkflow(options);
 
 	const executionId = String(++executionCounter);
-	const inputItems = await toInputItems(options.items ?? [{ json: {} }], {
-		workflowId: WORKFLOW_ID,
+	const inputItems = await toInputItems(
+		options.items ?? [{ json: {} }],
+		{ workflowId: WORKFLOW_ID, executionId },
+		options.binaryMode,
+	);
+	const run = await executeNode(workflow, node, inputItems, {
+		mode: 'manual',
 		executionId,
+		credentialsHelper,
+		timeoutMs: options.timeoutMs,
 	});
-
-	const workflowData = {
-		id: WORKFLOW_ID,
-		name: workflow.name,
-		active: false,
-		isArchived: false,
-		nodes: [node],
-		connections: {},
-		settings: workflow.settings,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as IWorkflowBase;
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
-	let finished!: (run: IRun) => void;
-	const afterHook = new Promise<IRun>((resolveRun) => (finished = resolveRun));
-	hooks.addHandler('workflowExecuteAfter', (run) => finished(run));
-
-	const additionalData = additionalDataFor(executionId, hooks, credentialsHelper);
-	const runExecutionData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [{ node: workflow.getNode(node.name)!, data: { main: [inputItems] }, source: null }],
-		},
-	});
-
-	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
-	// The run counts as done once n8n fired workflowExecuteAfter (where n8n persists a run) and
-	// the engine's promise settled, so nothing of it is left running when the test goes on.
-	const done = Promise.all([afterHook, execution]).then(([run]) => run);
-	const run = await withTimeout(done, options.timeoutMs, () => execution.cancel());
 
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	const outputs = taskData?.data?.main?.map((output) => output ?? []) ?? [];
@@ -197,6 +191,52 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		readBinary,
 		binarySha256,
 	};
+}
+
+/**
+ * One execution of the workflow's single node, which sits on the execution stack with `inputItems`
+ * as if an upstream node had just produced them. In 'trigger' mode a polling node passes them on
+ * as its own output, as when n8n runs an active workflow with what its poll emitted.
+ */
+export async function executeNode(
+	workflow: Workflow,
+	node: INode,
+	inputItems: INodeExecutionData[],
+	run: {
+		mode: WorkflowExecuteMode;
+		executionId: string;
+		credentialsHelper: HarnessCredentialsHelper;
+		timeoutMs?: number;
+	},
+): Promise<IRun> {
+	const workflowData = {
+		id: WORKFLOW_ID,
+		name: workflow.name,
+		active: false,
+		isArchived: false,
+		nodes: [node],
+		connections: {},
+		settings: workflow.settings,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as IWorkflowBase;
+	const hooks = new ExecutionLifecycleHooks(run.mode, run.executionId, workflowData);
+	let finished!: (run: IRun) => void;
+	const afterHook = new Promise<IRun>((resolveRun) => (finished = resolveRun));
+	hooks.addHandler('workflowExecuteAfter', (done) => finished(done));
+
+	const additionalData = additionalDataFor(run.executionId, hooks, run.credentialsHelper);
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node: workflow.getNode(node.name)!, data: { main: [inputItems] }, source: null }],
+		},
+	});
+
+	const execution = new WorkflowExecute(additionalData, run.mode, runExecutionData).processRunExecutionData(workflow);
+	// The run counts as done once n8n fired workflowExecuteAfter (where n8n persists a run) and
+	// the engine's promise settled, so nothing of it is left running when the test goes on.
+	const done = Promise.all([afterHook, execution]).then(([result]) => result);
+	return await withTimeout(done, run.timeoutMs, () => execution.cancel());
 }
 
 /**

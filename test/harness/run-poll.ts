@@ -11,12 +11,12 @@ import type { IDataObject, INodeExecutionData, IWorkflowBase, WorkflowExecuteMod
 import { UnexpectedError } from 'n8n-workflow';
 
 import { getBinaryDataService, readBinary } from './binary';
-import { additionalDataFor, prepareWorkflow } from './run-node';
+import { additionalDataFor, executeNode, prepareWorkflow } from './run-node';
 import type { RunNodeOptions } from './types';
 
 export interface RunPollOptions extends Pick<
 	RunNodeOptions,
-	'packageDir' | 'typeVersion' | 'parameters' | 'credentials'
+	'packageDir' | 'typeVersion' | 'parameters' | 'credentials' | 'binaryMode'
 > {
 	/** Node name within the package; default 'fileStorageTrigger'. */
 	nodeType?: string;
@@ -29,7 +29,10 @@ export interface RunPollOptions extends Pick<
 }
 
 export interface RunPollResult {
-	/** The items of the poll's first output; empty when it returned null. */
+	/**
+	 * The items of the poll's first output; empty when it returned null. With `binaryMode` set,
+	 * as the workflow's execution hands them on (see runPoll).
+	 */
 	items: INodeExecutionData[];
 	/** Whether the poll returned null (nothing to emit). */
 	returnedNull: boolean;
@@ -84,6 +87,18 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 		output = await nodeType.poll.call(context);
 	} catch (thrown) {
 		error = thrown as RunPollResult['error'];
+	}
+	if (output && options.binaryMode) {
+		// What an emitted poll becomes in n8n: an execution that starts at the trigger with the
+		// poll's output, which the engine passes on through its usual conversion (binaryMode).
+		const run = await executeNode(workflow, node, output[0] ?? [], {
+			mode: 'trigger',
+			executionId: `${executionId}-run`,
+			credentialsHelper,
+		});
+		const task = run.data.resultData.runData[node.name]?.[0];
+		if (task?.error) throw new UnexpectedError(`The execution of the emitted poll failed: ${task.error.message}`);
+		output = task?.data?.main?.map((items) => items ?? []) ?? null;
 	}
 	const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
 	delete saved.__dataChanged;

@@ -46,6 +46,13 @@ export interface RunNodeOptions {
 	/** Cancel the execution and reject when it takes longer than this. */
 	timeoutMs?: number;
 	/**
+	 * The workflow setting `binaryMode` (n8n 2.x). `'combined'`: the input items arrive as an
+	 * upstream node's output does in that mode (n8n-core's own conversion moves every binary to
+	 * `json._files`), and the node's output is converted the same way after it ran. Default: not
+	 * set, which n8n treats as `'separate'`.
+	 */
+	binaryMode?: 'separate' | 'combined';
+	/**
 	 * Runs this node type instead of one of the package's (with the package's credentials), under
 	 * the name `nodeType`: how `testCredential` runs a credential's Test request as n8n does.
 	 */
@@ -71,7 +78,7 @@ export interface RunNodeResult {
 	 */
 	error?: HarnessNodeError;
 	runData: IRunData;
-	/** Output binary bytes, from the store or inline base64. Default field 'data'. */
+	/** Output binary bytes, from the store or inline base64; `item.binary[field]`, else `item.json._files[field]`. Default field 'data'. */
 	readBinary(item: INodeExecutionData, field?: string): Promise<Buffer>;
 	/** Hex sha256 of an output binary, streamed from the store. Default field 'data'. */
 	binarySha256(item: INodeExecutionData, field?: string): Promise<string>;

@@ -132,6 +132,22 @@ describe('created files', () => {
 		expect(result.items[0].binary?.data).toMatchObject({ fileName: 'report.csv', mimeType: 'text/csv' });
 		expect((await result.readBinary(result.items[0])).toString()).toBe('a,b\n1,2\n');
 	});
+
+	it('in combined binary mode the workflow gets the downloaded file under json._files.<field>', async () => {
+		const trigger = watch('download-combined', { options: { downloadFile: true, binaryPropertyName: 'file' } });
+		await trigger.poll({ binaryMode: 'combined' });
+		await put(api(), 'download-combined/report.csv', 'a,b\n3,4\n', { contentType: 'text/csv' });
+		const result = await trigger.poll({ binaryMode: 'combined' });
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		const [item] = result.items;
+		expect(item.binary).toBeUndefined();
+		expect(item.json).toMatchObject({
+			key: 'download-combined/report.csv',
+			_files: { file: { fileName: 'report.csv', mimeType: 'text/csv' } },
+		});
+		expect((await result.readBinary(item, 'file')).toString()).toBe('a,b\n3,4\n');
+	});
 });
 
 describe('updated files', () => {

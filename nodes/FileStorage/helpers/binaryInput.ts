@@ -1,7 +1,8 @@
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
 import { PartBodyPool, type FileForm, type FormEnvelope } from '../transport/formData';
+import { FILES_IN_JSON, filesInJson, isBinaryObject, isCombinedBinaryMode } from './binaryMode';
 
 type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 
@@ -17,41 +18,117 @@ export interface BinarySource {
 	inline?: Buffer;
 }
 
+/**
+ * The file 'Input Binary Field' points at, as n8n's own assertBinaryData finds it: a field name
+ * (separate mode: `item.binary`), a path into the item's JSON such as `_files.data` or just `data`
+ * (combined mode), or a binary object an expression resolved to (either mode). n8n 1.x's
+ * assertBinaryData takes only a field name and its messages list nothing, hence our own lookup.
+ */
 export async function resolveBinarySource(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	field: string,
+	parameter: unknown,
 ): Promise<BinarySource> {
-	const node = ctx.getNode();
 	const item = ctx.getInputData()[itemIndex];
-	const name = field.trim();
+	const { binary, field } = findBinary(ctx, itemIndex, item, parameter);
+	const mimeType = binary.mimeType || 'application/octet-stream';
+	if (binary.id) {
+		const { fileSize } = await ctx.helpers.getBinaryMetadata(binary.id);
+		return { field, fileName: binary.fileName, mimeType, size: fileSize, id: binary.id };
+	}
+	const inline = Buffer.from(binary.data ?? '', BINARY_ENCODING);
+	return { field, fileName: binary.fileName, mimeType, size: inline.length, inline };
+}
+
+function findBinary(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	item: INodeExecutionData | undefined,
+	parameter: unknown,
+): { binary: IBinaryData; field: string } {
+	const node = ctx.getNode();
+	if (isBinaryObject(parameter)) return { binary: parameter, field: whereIs(item, parameter) };
+	if (typeof parameter !== 'string') {
+		throw new NodeOperationError(
+			node,
+			"The parameter 'Input Binary Field' is neither the name of a binary field nor a file",
+			{
+				itemIndex,
+				description: `It is ${describeValue(parameter)}. Enter a field name such as 'data', or an expression that gives the file itself, e.g. {{ $json._files.data }} or {{ $binary.data }}.`,
+			},
+		);
+	}
+	const name = parameter.trim();
 	if (!name) {
 		throw new NodeOperationError(node, "The parameter 'Input Binary Field' is empty", {
 			itemIndex,
 			description: "Enter the name of the binary field that holds the file, usually 'data'.",
 		});
 	}
-	const binary: IBinaryData | undefined = item?.binary?.[name];
-	if (!binary) {
-		const available = Object.keys(item?.binary ?? {});
-		throw new NodeOperationError(
-			node,
-			`The input item has no binary field '${name}' (parameter 'Input Binary Field')`,
-			{
-				itemIndex,
-				description: available.length
-					? `Binary fields on this item: ${available.map((f) => `'${f}'`).join(', ')}. Set 'Input Binary Field' to one of them.`
-					: 'This item carries no binary data at all. Put a node that produces a file (e.g. Read/Write Files from Disk, HTTP Request) before this one.',
-			},
-		);
+	const combined = isCombinedBinaryMode(ctx);
+	const binary = combined ? inCombinedItem(item, name) : item?.binary?.[name];
+	if (binary) return { binary, field: name };
+	const available = combined
+		? [...Object.keys(filesInJson(item)).map((f) => `${FILES_IN_JSON}.${f}`), ...Object.keys(item?.binary ?? {})]
+		: Object.keys(item?.binary ?? {});
+	const where = combined ? ` (this workflow keeps files in the item's JSON under '${FILES_IN_JSON}')` : '';
+	throw new NodeOperationError(node, `The input item has no binary field '${name}' (parameter 'Input Binary Field')`, {
+		itemIndex,
+		description: available.length
+			? `Binary fields on this item${where}: ${available.map((f) => `'${f}'`).join(', ')}. Set 'Input Binary Field' to one of them.`
+			: `This item carries no binary data at all${where}. Put a node that produces a file (e.g. Read/Write Files from Disk, HTTP Request) before this one.`,
+	});
+}
+
+/**
+ * Combined mode: `data` and `_files.data` both mean the file under `_files`; any other path is
+ * read from the item's JSON, as n8n's assertBinaryData does. A binary still on `item.binary`
+ * (pinned data skips n8n's conversion) counts too.
+ */
+function inCombinedItem(item: INodeExecutionData | undefined, name: string): IBinaryData | undefined {
+	const files = filesInJson(item);
+	const prefix = `${FILES_IN_JSON}.`;
+	const candidates = [
+		files[name],
+		name.startsWith(prefix) ? files[name.slice(prefix.length)] : undefined,
+		valueAtPath(item?.json, name),
+		item?.binary?.[name],
+	];
+	return candidates.find(isBinaryObject);
+}
+
+/** `a.b[0]['c d']` into the item's JSON; undefined where it leads nowhere. */
+function valueAtPath(root: unknown, path: string): unknown {
+	const segments = [...path.matchAll(/[^.[\]]+|\[(?:'([^']*)'|"([^"]*)"|(\d+))\]/g)].map(
+		(match) => match[1] ?? match[2] ?? match[3] ?? match[0],
+	);
+	let value = root;
+	for (const segment of segments) {
+		if (typeof value !== 'object' || value === null || !Object.prototype.hasOwnProperty.call(value, segment)) {
+			return undefined;
+		}
+		value = (value as Record<string, unknown>)[segment];
 	}
-	const mimeType = binary.mimeType || 'application/octet-stream';
-	if (binary.id) {
-		const { fileSize } = await ctx.helpers.getBinaryMetadata(binary.id);
-		return { field: name, fileName: binary.fileName, mimeType, size: fileSize, id: binary.id };
-	}
-	const inline = Buffer.from(binary.data ?? '', BINARY_ENCODING);
-	return { field: name, fileName: binary.fileName, mimeType, size: inline.length, inline };
+	return value;
+}
+
+/** Names a file an expression handed over by where it sits on the item, for messages. */
+function whereIs(item: INodeExecutionData | undefined, binary: IBinaryData): string {
+	const same = (other: IBinaryData) =>
+		other === binary || (binary.id ? other.id === binary.id : other.data === binary.data);
+	const inBinary = Object.entries(item?.binary ?? {}).find(([, other]) => same(other));
+	if (inBinary) return inBinary[0];
+	const inJson = Object.entries(filesInJson(item)).find(([, other]) => same(other));
+	if (inJson) return `${FILES_IN_JSON}.${inJson[0]}`;
+	return binary.fileName ? `(expression: ${binary.fileName})` : '(expression)';
+}
+
+function describeValue(value: unknown): string {
+	if (value === null || value === undefined) return 'empty';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'object')
+		return `an object with the keys ${Object.keys(value).slice(0, 5).join(', ') || '(none)'}, not a file`;
+	return `a ${typeof value}`;
 }
 
 export function assertNotEmpty(ctx: IExecuteFunctions, itemIndex: number, source: BinarySource): void {

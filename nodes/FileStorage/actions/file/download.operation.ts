@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { keptFiles } from '../../helpers/binaryMode';
 import { downloadToBinary, downloadToFile } from '../../helpers/download';
 import { baseNameOf, fileTarget } from '../../helpers/filePath';
 import type { BucketRef } from '../../transport/api';
@@ -138,8 +139,8 @@ async function toFilePath(
 		size,
 		sizeConfirmed,
 	};
-	// Version 2 keeps the incoming item's binary fields, as it does with Destination Binary Field.
-	const incoming = ctx.getInputData()[itemIndex];
-	const binary = ctx.getNode().typeVersion >= 2 ? incoming.binary : undefined;
-	return [{ json, ...(binary ? { binary } : {}), pairedItem: { item: itemIndex } }];
+	// Version 2 keeps the incoming item's files, as it does with Destination Binary Field.
+	if (ctx.getNode().typeVersion < 2) return [{ json, pairedItem: { item: itemIndex } }];
+	const kept = keptFiles(ctx, ctx.getInputData()[itemIndex]);
+	return [{ ...kept, json: { ...json, ...kept.json }, pairedItem: { item: itemIndex } }];
 }

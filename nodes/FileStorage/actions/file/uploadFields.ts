@@ -202,8 +202,8 @@ async function openSource(
 			throw error as NodeOperationError;
 		}
 	}
-	const field = String(ctx.getNodeParameter('binaryPropertyName', itemIndex));
-	const binary = await resolveBinarySource(ctx, itemIndex, field);
+	// Not String(): an expression may hand over the file itself.
+	const binary = await resolveBinarySource(ctx, itemIndex, ctx.getNodeParameter('binaryPropertyName', itemIndex));
 	assertNotEmpty(ctx, itemIndex, binary);
 	return { source: binaryUploadSource(ctx, binary), key: readKey(ctx, itemIndex, binary.fileName, 'input file') };
 }

@@ -41,11 +41,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const key = readKey(this, itemIndex);
 	const partNumber = readWholeNumber(this, itemIndex, 'partNumber', 'Part Number', MAX_PARTS);
 	const totalParts = readWholeNumber(this, itemIndex, 'totalParts', 'Total Parts', MAX_PARTS);
-	const source = await resolveBinarySource(
-		this,
-		itemIndex,
-		String(this.getNodeParameter('binaryPropertyName', itemIndex)),
-	);
+	const source = await resolveBinarySource(this, itemIndex, this.getNodeParameter('binaryPropertyName', itemIndex));
 	assertNotEmpty(this, itemIndex, source);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const client = await clientFor(this, itemIndex, options);
