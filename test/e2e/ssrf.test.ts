@@ -9,7 +9,16 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
 import { startSourceServer, type SourceServer } from '../node/sourceServer';
-import { BUCKET, executeWorkflow, importWorkflows, nodeJson, sha256, tail, useRealN8n, type E2eContext } from './support';
+import {
+	BUCKET,
+	executeWorkflow,
+	importWorkflows,
+	nodeJson,
+	sha256,
+	tail,
+	useRealN8n,
+	type E2eContext,
+} from './support';
 
 const CREDENTIALS = { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } };
 const SSRF_ENV = { N8N_SSRF_PROTECTION_ENABLED: 'true', N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.1/32' };
@@ -132,7 +141,9 @@ it("refuses a blocked address with n8n's message for the HTTP Request node, a So
 	expect(why).toContain('127.0.0.2');
 
 	const sourceUrl = await failingRun(context, 'fsE2eSsrfSourceUrl', 'Upload from URL');
-	expect(sourceUrl.error.message).toBe(`The source URL '${blocked.url}/file/report.bin' was refused by n8n: ${BLOCKED}`);
+	expect(sourceUrl.error.message).toBe(
+		`The source URL '${blocked.url}/file/report.bin' was refused by n8n: ${BLOCKED}`,
+	);
 	expect(sourceUrl.error.description).toContain(why);
 	expect(sourceUrl.error.description).toMatch(/N8N_SSRF_ALLOWED_IP_RANGES/);
 	expect(emulator.listOpenUploads()).toEqual([]);

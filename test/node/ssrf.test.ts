@@ -136,7 +136,12 @@ describe(`with N8N_SSRF_PROTECTION_ENABLED=true and N8N_SSRF_ALLOWED_IP_RANGES=$
 		const port = new URL(emulator().url).port;
 		const result = await runNode({
 			credentials: credentialsFor(emulator(), { baseUrl: `http://${BLOCKED_HOST}:${port}` }),
-			parameters: { ...BUCKET, resource: 'file', operation: 'delete', fileKey: { __rl: true, mode: 'key', value: KEY } },
+			parameters: {
+				...BUCKET,
+				resource: 'file',
+				operation: 'delete',
+				fileKey: { __rl: true, mode: 'key', value: KEY },
+			},
 		});
 		expect(result.error?.message).toContain(BLOCKED);
 		expect(result.error?.message).not.toMatch(/attempts/);
