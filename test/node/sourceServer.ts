@@ -41,9 +41,10 @@ export function redirectTo(server: SourceServer, target: string): string {
  * (compressed whatever was asked), `auth` (401 without `Authorization: SOURCE_TOKEN`);
  * `/status/<code>` answers that status; `/busy/<code>/<retry-after>/<name>` answers that status
  * with that Retry-After to the first request of the path, then the file; `/huge/<bytes>/<name>`
- * announces that Content-Length, sends 64 KiB and waits.
+ * announces that Content-Length, sends 64 KiB and waits. `host`: another loopback address (e.g.
+ * 127.0.0.2) plays a host n8n's SSRF protection blocks while it allows 127.0.0.1.
  */
-export async function startSourceServer(files: Record<string, Buffer>): Promise<SourceServer> {
+export async function startSourceServer(files: Record<string, Buffer>, host = '127.0.0.1'): Promise<SourceServer> {
 	const requests: SourceRequest[] = [];
 	const sockets = new Set<Socket>();
 	const busyAnswered = new Set<string>();
@@ -127,10 +128,10 @@ export async function startSourceServer(files: Record<string, Buffer>): Promise<
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	await new Promise<void>((resolve) => server.listen(0, host, resolve));
 	const { port } = server.address() as AddressInfo;
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url: `http://${host}:${port}`,
 		requests,
 		stop: async () => {
 			for (const socket of sockets) socket.destroy();

@@ -21,7 +21,12 @@ let source: SourceServer;
 let elsewhere: SourceServer;
 
 beforeAll(async () => {
-	source = await startSourceServer({ 'small.mp4': small, 'large.mp4': large, 'text.txt': text });
+	source = await startSourceServer({
+		'small.mp4': small,
+		'large.mp4': large,
+		'text.txt': text,
+		'empty.mp4': Buffer.alloc(0),
+	});
 	elsewhere = await startSourceServer({ 'small.mp4': small });
 });
 afterAll(async () => {
@@ -264,6 +269,43 @@ describe('Upload from a URL that fails', () => {
 		await closed.stop();
 		const result = await fromUrl(url, { options: { maxRetries: 0 } });
 		expect(result.error?.message).toBe(`The source URL '${url}' could not be reached: the connection was refused`);
+	});
+
+	it.each([
+		['with Content-Length: 0', 'file', 'upload'],
+		['chunked, with no data', 'chunked', 'upload'],
+		['chunked, with no data, for Multipart Upload', 'chunked', 'multipartUpload'],
+	])(
+		'a source URL whose body is empty (0 bytes, %s) fails; nothing is started on the service',
+		async (_label, mode, operation) => {
+			const url = `${source.url}/${mode}/empty.mp4`;
+			// The framing is what the title says: an announced 0, or no length at all.
+			const answer = await fetch(url);
+			expect([answer.headers.get('content-length'), answer.headers.get('transfer-encoding')]).toEqual(
+				mode === 'file' ? ['0', null] : [null, 'chunked'],
+			);
+			expect((await answer.arrayBuffer()).byteLength).toBe(0);
+			source.requests.splice(0);
+
+			const result = await fromUrl(`${url}?${SECRET_QUERY}`, { key: 'empty.mp4' }, operation);
+			expect(result.error?.message).toBe(`The source URL '${url}' is empty (0 bytes)`);
+			expect(source.requests).toHaveLength(1);
+			const requests = emulator().stats().requests;
+			expect(requests.start + requests.upload + requests.uploadPart).toBe(0);
+			expectNothingLeft();
+			expect(await stored('empty.mp4')).toBeUndefined();
+		},
+	);
+
+	it("an empty URL is refused before any request: typed, n8n does not start the node; from an expression, the node says 'URL' is empty", async () => {
+		await expect(fromUrl('', { key: 'x.mp4' })).rejects.toThrow(/Parameter "URL" is required/);
+		for (const expression of ['={{ "" }}', '={{ "   " }}']) {
+			const result = await fromUrl(expression, { key: 'x.mp4' });
+			expect(result.error?.message).toBe("The parameter 'URL' is empty");
+			expect(result.error?.description).toMatch(/full address of the file/);
+		}
+		expect(source.requests).toHaveLength(0);
+		expect(Object.values(emulator().stats().requests).reduce((a, b) => a + b, 0)).toBe(0);
 	});
 
 	it('a URL that is not http(s) is refused before any request', async () => {

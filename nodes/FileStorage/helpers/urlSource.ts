@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullR
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { MAX_RETRY_AFTER_MS, RETRYABLE_STATUSES, retryWaitMs, waitTooLongHint } from '../transport/request';
+import { refusedByN8n } from '../transport/ssrf';
 import { checkedChunks, readFailureReason, type StreamProblem } from './streamChunks';
 import { splitIntoParts } from './binaryInput';
 import type { UploadSource } from './uploadSource';
@@ -216,6 +217,14 @@ async function openWithRetries(
 		try {
 			fetched = await fetchFollowingRedirects(ctx, url, headers, options);
 		} catch (error) {
+			const refusal = refusedByN8n(error);
+			if (refusal) {
+				// Also for a redirect's target: n8n checks every hop, and asking again changes nothing.
+				throw new NodeOperationError(node, `The source URL '${shown}' was refused by n8n: ${refusal.message}`, {
+					itemIndex,
+					description: `${refusal.description} Nothing was uploaded.`,
+				});
+			}
 			const reason = networkReason(error);
 			if (attempt < settings.maxRetries && !reason.timedOut && RETRYABLE_CODES.has(reason.code)) {
 				await sleep(retryWaitMs(undefined, attempt));

@@ -14,6 +14,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
 import { httpError, networkError, unexpectedAnswerError } from './errors';
 import { notTheApi } from './apiAnswer';
+import { refusedByN8n } from './ssrf';
 import {
 	apiPathsSetting,
 	FAMILY_NAMES,
@@ -485,6 +486,12 @@ export class FileStorageClient {
 			try {
 				response = await attemptOnce();
 			} catch (error) {
+				const refusal = refusedByN8n(error);
+				if (refusal) {
+					throw networkError(node, call.what, refusal.message, attempt + 1, this.itemIndex, refusal.description, {
+						timedOut: false,
+					});
+				}
 				const problem = describeNetworkProblem(error);
 				if (this.stopped(call)) problem.reason = 'the execution was stopped';
 				else if (attempt < maxRetries && mayRetryNetwork(call.retry, problem)) {
