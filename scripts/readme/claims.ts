@@ -10,14 +10,25 @@
  *   folder too (`node/upload.test.ts`);
  * - the quoted text must occur, as written, in the title of an `it(…)` / `test(…)` (also
  *   `it.each(…)(…)`, whose title is the template, `%s` and all) of that file; `describe` titles
- *   do not count, and the title may not contain a double quote;
+ *   do not count, nor do titles in comments or strings, and the title may not contain a double quote;
+ * - the quoted text is the whole title or at least MIN_CITATION characters of it, and names one
+ *   test: a quote that several titles contain is refused;
+ * - every test it matches must run: not `.skip`/`xit`, `.todo`, `.failing` (which passes when the
+ *   claim is false), inside a skipped `describe`, or left out by a `.only` in the file;
+ * - a test that skips itself at run time (`(cond ? it : it.skip)(…)`, `const onDisk = mounted ?
+ *   describe : describe.skip`) may be cited only with where it runs right after the citation, in
+ *   the form `(runs only …)`, e.g. `diskFull.test.ts` › "keeps its content" (runs only as root);
  * - cite several tests as several citations, e.g. `a.test.ts` › "one"; `b.test.ts` › "two".
  *
- * Run by test/package/readme-claims.test.ts (so `npm test` fails on a row without a test), or
+ * Run by test/package/readme-claims.test.ts (so `npm test` fails on a row without a running test), or
  * on its own: `node -r ts-node/register/transpile-only scripts/readme/claims.ts`.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+
+import { type TestCase, testCases } from './testCases';
+
+export { testCases, testTitles } from './testCases';
 
 export const CLAIM_TABLES = ['Reliability', 'Bad input and what you see'] as const;
 
@@ -32,7 +43,12 @@ export interface ClaimRow {
 export interface Citation {
 	file: string;
 	title: string;
+	/** The `(runs only …)` note after the citation, for a test that skips itself at run time. */
+	runsOnly?: string;
 }
+
+/** Shorter quotes than this must be a whole title: "e" would match nearly any test. */
+export const MIN_CITATION = 12;
 
 /** Splits a Markdown table row into its cells; `\|` and a `|` inside backticks stay in the cell. */
 function cellsOf(row: string): string[] {
@@ -92,63 +108,11 @@ export function parseClaimTables(markdown: string): { rows: ClaimRow[]; problems
 
 /** The citations of one cell. */
 export function citationsIn(cell: string): Citation[] {
-	return [...cell.matchAll(/`([^`\s]+\.test\.ts)`\s*›\s*"([^"]+)"/g)].map((match) => ({
+	return [...cell.matchAll(/`([^`\s]+\.test\.ts)`\s*›\s*"([^"]+)"(?:\s*\((runs only [^)]+)\))?/g)].map((match) => ({
 		file: match[1],
 		title: match[2],
+		...(match[3] ? { runsOnly: match[3] } : {}),
 	}));
-}
-
-/** Skips a balanced bracket group starting at `open`; string literals inside are skipped whole. */
-function skipGroup(source: string, open: number): number {
-	const pairs: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>' };
-	const closing: string[] = [];
-	for (let i = open; i < source.length; i++) {
-		const char = source[i];
-		if (char === "'" || char === '"' || char === '`') {
-			i = endOfString(source, i);
-		} else if (char in pairs && (char !== '<' || i === open)) {
-			closing.push(pairs[char]);
-		} else if (char === closing[closing.length - 1]) {
-			closing.pop();
-			if (closing.length === 0) return i + 1;
-		}
-	}
-	return source.length;
-}
-
-/** The index of the quote that closes the string literal opening at `start`. */
-function endOfString(source: string, start: number): number {
-	const quote = source[start];
-	for (let i = start + 1; i < source.length; i++) {
-		if (source[i] === '\\') i++;
-		else if (source[i] === quote) return i;
-	}
-	return source.length;
-}
-
-function skipSpace(source: string, index: number): number {
-	while (index < source.length && /\s/.test(source[index])) index++;
-	return index;
-}
-
-/** The titles of the `it` / `test` calls of a test file, as written (escapes undone). */
-export function testTitles(source: string): string[] {
-	const titles: string[] = [];
-	for (const match of source.matchAll(/(?<![\w.$])(it|test)((?:\.(?:only|skip|concurrent|failing))*)(\.each)?\b/g)) {
-		let index = skipSpace(source, match.index! + match[0].length);
-		if (match[3]) {
-			if (source[index] === '<') index = skipSpace(source, skipGroup(source, index));
-			if (source[index] !== '(') continue;
-			index = skipSpace(source, skipGroup(source, index));
-		}
-		if (source[index] !== '(') continue;
-		index = skipSpace(source, index + 1);
-		const quote = source[index];
-		if (quote !== "'" && quote !== '"' && quote !== '`') continue;
-		const raw = source.slice(index + 1, endOfString(source, index));
-		titles.push(raw.replace(/\\(.)/g, '$1'));
-	}
-	return titles;
 }
 
 function testFilesUnder(dir: string): string[] {
@@ -165,12 +129,40 @@ export interface ClaimsInput {
 	testFiles: Record<string, string>;
 }
 
+/** What is wrong with one citation of the tests of test/`path`, or undefined. */
+function citationProblem({ title, runsOnly }: Citation, path: string, tests: TestCase[]): string | undefined {
+	// A quote that is a whole title names that test, even when longer titles contain it too.
+	const exact = tests.filter((test) => test.title === title);
+	const matches = exact.length > 0 ? exact : tests.filter((test) => test.title.includes(title));
+	const cited = `cites "${title}" in test/${path}`;
+	if (matches.length === 0)
+		return `${cited}, but no it()/test() title there contains it. Copy the text from the test's title (a describe title, a comment or a string does not count).`;
+	if (title.length < MIN_CITATION && exact.length === 0)
+		return `${cited}, which is too short to name one test (${matches.length} title(s) contain it). Quote the whole title or at least ${MIN_CITATION} characters of it.`;
+	const titles = new Set(matches.map((test) => test.title));
+	if (titles.size > 1)
+		return `${cited}, which ${titles.size} different titles there contain. Quote enough of the title to name one test.`;
+	const idle = matches.find((test) => test.run !== 'runs' && test.run !== 'conditional');
+	if (idle) {
+		const reason = {
+			skipped: `is skipped (${idle.why})`,
+			todo: `is only a todo (${idle.why})`,
+			failing: `is marked ${idle.why}, so it passes when the claim is false`,
+		}[idle.run as 'skipped' | 'todo' | 'failing'];
+		return `${cited}, but the test at line ${idle.line} ${reason}: it proves nothing. Make it run, or cite a test that runs.`;
+	}
+	const conditional = matches.find((test) => test.run === 'conditional');
+	if (conditional && !runsOnly)
+		return `${cited}, but the test at line ${conditional.line} skips itself at run time (${conditional.why}). Say where it runs right after the citation, e.g. \`${path.split('/').pop()}\` › "${title}" (runs only where …), or cite a test that always runs.`;
+	return undefined;
+}
+
 const FORMAT = '`fileName.test.ts` › "test title or a distinctive part of it"';
 
 /** Every problem with the claim tables, each saying which row, what is wrong and how to fix it. */
 export function checkClaims({ readme, testFiles }: ClaimsInput): string[] {
 	const { rows, problems } = parseClaimTables(readme);
-	const titlesOf = new Map<string, string[]>();
+	const testsOf = new Map<string, TestCase[]>();
 	for (const row of rows) {
 		const where = `README.md:${row.line} ("## ${row.table}", row "${row.claim.slice(0, 60)}")`;
 		const citations = citationsIn(row.proof);
@@ -180,7 +172,7 @@ export function checkClaims({ readme, testFiles }: ClaimsInput): string[] {
 			);
 			continue;
 		}
-		for (const { file, title } of citations) {
+		for (const { file, title, runsOnly } of citations) {
 			const found = Object.keys(testFiles).filter((path) => path === file || path.endsWith(`/${file}`));
 			if (found.length === 0) {
 				problems.push(
@@ -195,12 +187,9 @@ export function checkClaims({ readme, testFiles }: ClaimsInput): string[] {
 				continue;
 			}
 			const [path] = found;
-			if (!titlesOf.has(path)) titlesOf.set(path, testTitles(testFiles[path]));
-			if (!titlesOf.get(path)!.some((candidate) => candidate.includes(title))) {
-				problems.push(
-					`${where} cites "${title}" in test/${path}, but no it()/test() title there contains it. Copy the text from the test's title (a describe title does not count).`,
-				);
-			}
+			if (!testsOf.has(path)) testsOf.set(path, testCases(testFiles[path], path));
+			const problem = citationProblem({ file, title, runsOnly }, path, testsOf.get(path)!);
+			if (problem) problems.push(`${where} ${problem}`);
 		}
 	}
 	return problems;
@@ -220,5 +209,5 @@ if (require.main === module) {
 	const problems = checkRepository();
 	for (const problem of problems) console.error(problem);
 	if (problems.length > 0) process.exitCode = 1;
-	else console.log('README claims: every row names a test that exists.');
+	else console.log('README claims: every row names a test that exists and runs.');
 }

@@ -2,7 +2,7 @@
  * Every claim has its test (scripts/readme/claims.ts): the check on a tiny made-up README and
  * test folder, so it cannot pass silently, then on this repository's README.
  */
-import { checkClaims, checkRepository, citationsIn, testTitles } from '../../scripts/readme/claims';
+import { checkClaims, checkRepository, citationsIn, testCases, testTitles } from '../../scripts/readme/claims';
 
 const TESTS = {
 	'node/good.test.ts': `describe('group', () => {
@@ -30,6 +30,14 @@ ${rows}
 
 ## Next
 `;
+
+/** One Reliability row citing `proof`, over a file `node/upload.test.ts` holding `source`. */
+const problemsFor = (proof: string, source: string) =>
+	checkClaims({
+		readme: readme(`| stored exactly | ${proof} |`),
+		testFiles: { 'node/upload.test.ts': source, 'node/good.test.ts': TESTS['node/good.test.ts'] },
+	});
+const CITED = '`upload.test.ts` › "stores the file byte-identical"';
 
 describe('the README claims check', () => {
 	it('reads the titles of it(), it.each()() and test(), not of describe()', () => {
@@ -83,6 +91,127 @@ describe('the README claims check', () => {
 		expect(checkClaims({ readme: '# Package\n\n## Reliability\n\nNo table.\n', testFiles: TESTS })).toEqual([
 			'The "## Reliability" section of README.md has no table rows.',
 			'README.md has no "## Bad input and what you see" section: the claims check needs its table.',
+		]);
+	});
+
+	it('reads the titles of it.each with a tagged table, describe.each, it.concurrent and literals joined with +', () => {
+		const source = [
+			"describe.each([[1]])('group %s', () => { it.concurrent('runs in ' + 'parallel', async () => {}); });",
+			"it.each`a | b\n${1} | ${2}`('adds $a and $b', () => {});",
+			'it(`keeps ${"a"} template`, () => {});',
+		].join('\n');
+		expect(testTitles(source)).toEqual(['runs in parallel', 'adds $a and $b', 'keeps ${"a"} template']);
+	});
+
+	it('does not count a title written in a comment or inside a string', () => {
+		const source = [
+			"// it('in a line comment', () => {});",
+			"/* test('in a block comment', () => {}); */",
+			'const text = "it(\'inside a string\')";',
+			"const regex = /it\\('inside a regex'\\)/;",
+			"it('real', () => { expect(`it('inside a template')`).toBe(text); });",
+		].join('\n');
+		expect(testTitles(source)).toEqual(['real']);
+	});
+
+	it('tells which tests never run: skip, xit, todo, failing, a skipped describe, and everything outside a .only', () => {
+		const run = (source: string) => testCases(source).map(({ title, run, why }) => ({ title, run, why }));
+		expect(
+			run(
+				[
+					"it.skip('a', () => {});",
+					"xit('b', () => {});",
+					"test.todo('c');",
+					"it.failing('d', () => {});",
+					"it.skip.each([[1]])('e %s', () => {});",
+					"describe.skip('g', () => { it('f', () => {}); });",
+					"xdescribe('g', () => { describe('h', () => { test('g', () => {}); }); });",
+					"it('h', () => {});",
+				].join('\n'),
+			),
+		).toEqual([
+			{ title: 'a', run: 'skipped', why: 'it.skip' },
+			{ title: 'b', run: 'skipped', why: 'xit' },
+			{ title: 'c', run: 'todo', why: 'test.todo' },
+			{ title: 'd', run: 'failing', why: 'it.failing' },
+			{ title: 'e %s', run: 'skipped', why: 'it.skip' },
+			{ title: 'f', run: 'skipped', why: 'describe.skip' },
+			{ title: 'g', run: 'skipped', why: 'xdescribe' },
+			{ title: 'h', run: 'runs', why: undefined },
+		]);
+		expect(run("describe.only('g', () => { it('a', () => {}); });\nit('b', () => {});")).toEqual([
+			{ title: 'a', run: 'runs', why: undefined },
+			{ title: 'b', run: 'skipped', why: '.only elsewhere in the file' },
+		]);
+	});
+
+	it('tells which tests skip themselves at run time: (cond ? it : it.skip), and a describe chosen into a variable', () => {
+		const source = [
+			'(constants.MAX_LENGTH <= 4096 ? it : it.skip)(',
+			"	'needs a small buffer limit', () => {});",
+			'const onDisk = mounted ? describe : describe.skip;',
+			'const describeIfRoot = isRoot() ? onDisk : xdescribe;',
+			"describeIfRoot('g', () => { it('needs root and a disk', () => {}); });",
+			"(ok ? it.skip : xit)('never', () => {});",
+			"(ok ? it : test)('always', () => {});",
+		].join('\n');
+		expect(testCases(source).map(({ title, run, why }) => ({ title, run, why }))).toEqual([
+			{ title: 'needs a small buffer limit', run: 'conditional', why: 'constants.MAX_LENGTH <= 4096 ? it : it.skip' },
+			{
+				title: 'needs root and a disk',
+				run: 'conditional',
+				why: 'isRoot() ? onDisk : xdescribe; mounted ? describe : describe.skip',
+			},
+			{ title: 'never', run: 'skipped', why: 'ok ? it.skip : xit' },
+			{ title: 'always', run: 'runs', why: undefined },
+		]);
+	});
+
+	it.each<[string, string]>([
+		['it.skip', "it.skip('stores the file byte-identical', () => {});"],
+		['xit', "xit('stores the file byte-identical', () => {});"],
+		['it.todo', "it.todo('stores the file byte-identical');"],
+		['an it inside describe.skip', "describe.skip('g', () => { it('stores the file byte-identical', () => {}); });"],
+		['an it inside xdescribe', "xdescribe('g', () => { it('stores the file byte-identical', () => {}); });"],
+		['it.failing (it passes when the claim is false)', "it.failing('stores the file byte-identical', () => {});"],
+		['a test left out by a .only', "it.only('other', () => {});\nit('stores the file byte-identical', () => {});"],
+		['a title in a comment', "// it('stores the file byte-identical', () => {});\nit('other', () => {});"],
+		['a title in a string', "const text = \"it('stores the file byte-identical')\";\nit('other', () => {});"],
+	])('refuses a row citing %s', (_kind, source) => {
+		expect(problemsFor(CITED, source)).toEqual([
+			expect.stringMatching(
+				/^README\.md:7 .* cites "stores the file byte-identical" in test\/node\/upload\.test\.ts, but (the test at line \d+ (is skipped|is only a todo|is marked it\.failing).*: it proves nothing\. Make it run, or cite a test that runs\.|no it\(\)\/test\(\) title there contains it\.)/,
+			),
+		]);
+	});
+
+	it('refuses a citation shorter than 12 characters unless it is the whole title, and one that several titles contain', () => {
+		const source = [
+			"it('lists the folder', () => {});",
+			"it('e', () => {});",
+			"it('lists the folder again', () => {});",
+		].join('\n');
+		expect(problemsFor('`upload.test.ts` › "l"', source)).toEqual([
+			expect.stringMatching(
+				/cites "l" in .*, which is too short to name one test \(2 title\(s\) contain it\)\. Quote the whole title or at least 12 characters/,
+			),
+		]);
+		const wholeTitles = '`upload.test.ts` › "e"; `upload.test.ts` › "lists the folder"';
+		expect(problemsFor(`${wholeTitles}; \`upload.test.ts\` › "the folder a"`, source)).toEqual([]);
+		expect(problemsFor('`upload.test.ts` › "lists the fold"', source)).toEqual([
+			expect.stringMatching(/cites "lists the fold" in .*, which 2 different titles there contain\. Quote enough/),
+		]);
+	});
+
+	it('refuses a citation of a test that skips itself at run time unless the row says where it runs, as "(runs only …)"', () => {
+		const source =
+			"const onDisk = mounted ? describe : describe.skip;\nonDisk('g', () => { it('stores the file byte-identical', () => {}); });";
+		expect(problemsFor(CITED, source)).toEqual([
+			'README.md:7 ("## Reliability", row "stored exactly") cites "stores the file byte-identical" in test/node/upload.test.ts, but the test at line 2 skips itself at run time (mounted ? describe : describe.skip). Say where it runs right after the citation, e.g. `upload.test.ts` › "stores the file byte-identical" (runs only where …), or cite a test that always runs.',
+		]);
+		expect(problemsFor(`${CITED} (runs only where a tmpfs can be mounted)`, source)).toEqual([]);
+		expect(citationsIn(`${CITED} (runs only as root)`)).toEqual([
+			{ file: 'upload.test.ts', title: 'stores the file byte-identical', runsOnly: 'runs only as root' },
 		]);
 	});
 
