@@ -113,6 +113,7 @@ describe('what the CDN says about the length', () => {
 	const text = Buffer.from('compressible '.repeat(10_000));
 	const packedText = gzipSync(text);
 	const whole = randomFile(1 * MIB);
+	const packedHalf = gzipSync(random).subarray(0, Math.floor(packedRandom.length / 2));
 	const head = (fields: Record<string, string | number>) =>
 		`HTTP/1.1 200 OK\r\n${Object.entries(fields)
 			.map(([name, value]) => `${name}: ${value}\r\n`)
@@ -137,6 +138,13 @@ describe('what the CDN says about the length', () => {
 		// Neither Content-Length nor chunked: the end of the connection is the end of the body.
 		'/close-delimited-cut': Buffer.concat([Buffer.from(head({})), whole.subarray(0, 64 * 1024)]),
 		'/plain': Buffer.concat([Buffer.from(head({ 'Content-Length': whole.length })), whole]),
+		// Gzip although identity was asked for, the chunked framing complete, the gzip stream inside cut in half.
+		'/gzip-chunked-cut': Buffer.concat([
+			Buffer.from(head({ 'Content-Encoding': 'gzip', 'Transfer-Encoding': 'chunked' })),
+			Buffer.from(`${packedHalf.length.toString(16)}\r\n`),
+			packedHalf,
+			Buffer.from('\r\n0\r\n\r\n'),
+		]),
 		// Chunked: the last (empty) chunk marks the end.
 		'/chunked': Buffer.concat([
 			Buffer.from(head({ 'Transfer-Encoding': 'chunked' })),
@@ -251,12 +259,26 @@ describe('what the CDN says about the length', () => {
 		expect(sha256(readFileSync(path))).toBe(sha256(whole));
 	});
 
-	it('a chunked answer that reached its last chunk is marked size-confirmed', async () => {
+	it('a chunked answer is kept whole but marked not size-confirmed: n8n shows it exactly as a gzip stream it unpacked', async () => {
 		servedFrom('/chunked');
 		const result = await asVersion1();
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ size: whole.length, sizeConfirmed: true });
+		expect(result.items[0].json).toMatchObject({ size: whole.length, sizeConfirmed: false });
 		expect(await result.binarySha256(result.items[0])).toBe(sha256(whole));
+	});
+
+	it('a gzip body cut in half inside a complete chunked answer is kept but marked not size-confirmed, in both destinations', async () => {
+		servedFrom('/gzip-chunked-cut');
+		const binary = await asVersion1();
+		expect(binary.error).toBeUndefined();
+		const size = Number(binary.items[0].json.size);
+		expect(size).toBeLessThan(random.length);
+		expect(binary.items[0].json).toMatchObject({ sizeConfirmed: false });
+		const v2 = await download();
+		expect(v2.items[0].json).toEqual({ sizeConfirmed: false });
+		const file = await toPath(join(freshFolder(), 'gzip-cut.bin'));
+		expect(file.error).toBeUndefined();
+		expect(file.items[0].json).toMatchObject({ size, sizeConfirmed: false });
 	});
 
 	it('an answer with no stated length (close-delimited) cut after 64 KiB is kept but marked not size-confirmed, in both destinations', async () => {

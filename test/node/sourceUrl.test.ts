@@ -88,6 +88,8 @@ describe('Upload from a URL', () => {
 		expect(emulator().stats().requests.start).toBe(0);
 		expect(source.requests[0].headers['accept-encoding']).toBe('identity');
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
+		// Its Content-Length confirmed the size: only an unconfirmed one is flagged.
+		expect(json.sizeConfirmed).toBeUndefined();
 	});
 
 	it('with Content-Length above the threshold: in parts, Start told the exact part count', async () => {
@@ -110,7 +112,24 @@ describe('Upload from a URL', () => {
 		expect(start?.target).toMatch(/[?&]totalParts=3(&|$)/);
 	});
 
-	it('without Content-Length (chunked): in parts; Start announces 10000 parts, the most the service allows, and Complete has the real ones', async () => {
+	it.each(['upload', 'multipartUpload'])(
+		'without Content-Length (chunked), %s: refused by default before anything is started on the service',
+		async (operation) => {
+			const url = `${source.url}/chunked/large.mp4`;
+			const result = await fromUrl(`${url}?${SECRET_QUERY}`, { key: 'refused.mp4' }, operation);
+			expect(result.error?.message).toBe(
+				`The source URL '${url}' did not state its length (no Content-Length), so a cut-off body could not be told from the whole file`,
+			);
+			expect(result.error?.description).toMatch(/Nothing was uploaded\..*Allow Source Without Content-Length/);
+			expect(`${result.error?.message} ${result.error?.description}`).not.toContain('query-secret');
+			expect(source.requests).toHaveLength(1);
+			const requests = emulator().stats().requests;
+			expect(requests.start + requests.upload + requests.uploadPart).toBe(0);
+			expect(await stored('refused.mp4')).toBeUndefined();
+		},
+	);
+
+	it('without Content-Length (chunked), allowed: in parts; Start announces 10000 parts, the most the service allows, and Complete has the real ones; the output says sizeConfirmed: false', async () => {
 		const result = await runNode({
 			credentials: viaProxy(emulator(), proxy()),
 			parameters: {
@@ -120,11 +139,17 @@ describe('Upload from a URL', () => {
 				source: 'url',
 				sourceUrl: `${source.url}/chunked/large.mp4`,
 				key: 'big/chunked.mp4',
+				allowSourceWithoutLength: true,
 			},
 		});
 		expect(result.error).toBeUndefined();
 		expect(source.requests[0].headers['content-length']).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ partCount: 3, partSize: 8 * MIB, size: large.length });
+		expect(result.items[0].json).toMatchObject({
+			partCount: 3,
+			partSize: 8 * MIB,
+			size: large.length,
+			sizeConfirmed: false,
+		});
 		expect(await stored('big/chunked.mp4')).toBe(sha256(large));
 		const targets = proxy().exchanges.map((e) => `${e.operation} ${e.target}`);
 		expect(targets.find((t) => t.startsWith('start '))).toMatch(/[?&]totalParts=10000(&|$)/);
@@ -132,15 +157,18 @@ describe('Upload from a URL', () => {
 		expectNothingLeft();
 	});
 
-	it('without Content-Length, a body that fits in one part goes in one request', async () => {
-		const result = await fromUrl(`${source.url}/chunked/small.mp4`, { key: 'one-request.mp4' });
+	it('without Content-Length, allowed, a body that fits in one part goes in one request', async () => {
+		const result = await fromUrl(`${source.url}/chunked/small.mp4`, {
+			key: 'one-request.mp4',
+			allowSourceWithoutLength: true,
+		});
 		expect(result.error).toBeUndefined();
 		expect(emulator().stats().requests.start).toBe(0);
 		expect(emulator().stats().requests.upload).toBe(1);
 		expect(await stored('one-request.mp4')).toBe(sha256(small));
 	});
 
-	it('without Content-Length, Multipart Upload learns the count when the body ends within two parts', async () => {
+	it('without Content-Length, allowed, Multipart Upload learns the count when the body ends within two parts', async () => {
 		const result = await runNode({
 			credentials: viaProxy(emulator(), proxy()),
 			parameters: {
@@ -151,6 +179,7 @@ describe('Upload from a URL', () => {
 				sourceUrl: `${source.url}/chunked/large.mp4`,
 				key: 'big/two-parts.mp4',
 				partSize: 16,
+				allowSourceWithoutLength: true,
 			},
 		});
 		expect(result.error).toBeUndefined();
@@ -287,7 +316,11 @@ describe('Upload from a URL that fails', () => {
 			expect((await answer.arrayBuffer()).byteLength).toBe(0);
 			source.requests.splice(0);
 
-			const result = await fromUrl(`${url}?${SECRET_QUERY}`, { key: 'empty.mp4' }, operation);
+			const result = await fromUrl(
+				`${url}?${SECRET_QUERY}`,
+				{ key: 'empty.mp4', allowSourceWithoutLength: true },
+				operation,
+			);
 			expect(result.error?.message).toBe(`The source URL '${url}' is empty (0 bytes)`);
 			expect(source.requests).toHaveLength(1);
 			const requests = emulator().stats().requests;

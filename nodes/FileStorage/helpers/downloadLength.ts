@@ -4,8 +4,6 @@ import type { IDataObject } from 'n8n-workflow';
 export interface LengthFacts {
 	/** The answer's Content-Length. */
 	announced?: number;
-	/** The answer was chunked: its last chunk marks the end. */
-	chunked: boolean;
 	/** The file's size as the service stated it (a listing), when the caller knows it. */
 	expected?: number;
 }
@@ -20,21 +18,21 @@ export function lengthFacts(headers: IDataObject | undefined, expected?: number)
 	const announced = length === undefined || length === '' ? NaN : Number(length);
 	return {
 		announced: Number.isFinite(announced) ? announced : undefined,
-		chunked: /chunked/i.test(String(headers?.['transfer-encoding'] ?? '')),
 		expected: expected !== undefined && Number.isFinite(expected) ? expected : undefined,
 	};
 }
 
 /**
  * Whether a body that ended without an error is the whole file, and whether its size was
- * confirmed. n8n's HTTP client itself fails a body that ends short of its Content-Length or
- * before its last chunk, so the answer's own framing is already checked. What is left:
+ * confirmed. n8n's HTTP client fails a body that ends short of its Content-Length or before its
+ * last chunk, so the answer's framing is checked. What it hides: it unpacks a body the server
+ * compressed although identity was asked for, accepts a compressed stream that stops midway,
+ * and removes Content-Encoding from the headers it hands back. So:
  * - a size the service stated (a listing) must match exactly;
- * - a count other than Content-Length means the client unpacked a body the CDN compressed
- *   although the link asked for identity (n8n keeps the packed length): complete (gzip checks
- *   its own end), but the file's size was stated nowhere;
- * - an answer with neither Content-Length nor chunks ends when the connection does: a cut-off
- *   body looks complete, so its size is not confirmed.
+ * - a count equal to the Content-Length confirms the size;
+ * - any other count (the client unpacked the body; Content-Length is the packed size) is not
+ *   confirmed, nor is an answer without Content-Length: a chunked one may carry a compressed
+ *   stream cut midway, and a close-delimited one ends when the connection does, cut or not.
  */
 export function judgeLength(received: number, facts: LengthFacts): LengthVerdict {
 	if (facts.expected !== undefined) {
@@ -52,6 +50,5 @@ export function judgeLength(received: number, facts: LengthFacts): LengthVerdict
 		}
 		return { confirmed: true };
 	}
-	if (facts.announced !== undefined) return { confirmed: received === facts.announced };
-	return { confirmed: facts.chunked };
+	return { confirmed: received === facts.announced };
 }

@@ -5,6 +5,7 @@ import { MAX_RETRY_AFTER_MS, RETRYABLE_STATUSES, retryWaitMs, waitTooLongHint } 
 import { refusedByN8n } from '../transport/ssrf';
 import { checkedChunks, readFailureReason, type StreamProblem } from './streamChunks';
 import { splitIntoParts } from './binaryInput';
+import { lengthFacts } from './downloadLength';
 import type { UploadSource } from './uploadSource';
 
 const MAX_REDIRECTS = 5;
@@ -27,7 +28,11 @@ const STATUS_WORDS: Record<number, string> = {
 export interface UrlSourceSettings {
 	timeoutMs: number;
 	maxRetries: number;
+	/** Upload a source that states no Content-Length (see refusedWithoutLength). */
+	allowWithoutLength?: boolean;
 }
+
+export const ALLOW_WITHOUT_LENGTH_FIELD = 'Allow Source Without Content-Length';
 
 /**
  * The URL as it may be shown: scheme, host and path. The query and the user info go: signed
@@ -267,8 +272,14 @@ async function openWithRetries(
 			description,
 		});
 	}
-	const length = Number(headerValue(response.headers, 'content-length'));
-	const size = Number.isFinite(length) && length >= 0 ? length : undefined;
+	const announced = lengthFacts(response.headers).announced;
+	const size = announced !== undefined && announced >= 0 ? announced : undefined;
+	if (size === undefined && settings.allowWithoutLength !== true) {
+		destroyBody(response);
+		connection.abort();
+		forget();
+		throw refusedWithoutLength(ctx, itemIndex, shown);
+	}
 	const mimeType = (headerValue(response.headers, 'content-type') ?? '').split(';')[0].trim();
 	const fail = (problem: StreamProblem) => sourceFault(ctx, itemIndex, shown, problem);
 	const body = response.body;
@@ -308,8 +319,27 @@ async function openWithRetries(
 			}
 		},
 		discard: letGo,
-		output: { source: 'url', url: shown },
+		// As Download says it: only a size that could not be confirmed is flagged.
+		output: { source: 'url', url: shown, ...(size === undefined ? { sizeConfirmed: false } : {}) },
 	};
+}
+
+/**
+ * A source without Content-Length, unless the user allowed it. Its end cannot be checked: a
+ * close-delimited body ends when the connection does, cut or not, and a chunked one may carry a
+ * compressed stream that stops midway, which n8n's HTTP client unpacks as far as it goes without
+ * an error and without leaving Content-Encoding in the headers. Storing it could put a cut-off
+ * file in the bucket, in place of a good one under the same key.
+ */
+function refusedWithoutLength(ctx: IExecuteFunctions, itemIndex: number, shown: string): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The source URL '${shown}' did not state its length (no Content-Length), so a cut-off body could not be told from the whole file`,
+		{
+			itemIndex,
+			description: `Nothing was uploaded. Use a URL whose server sends Content-Length (e.g. a static file or a signed storage link), or turn on '${ALLOW_WITHOUT_LENGTH_FIELD}' to upload it anyway: the output then says sizeConfirmed: false.`,
+		},
+	);
 }
 
 function sourceFault(

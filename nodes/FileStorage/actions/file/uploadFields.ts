@@ -5,7 +5,7 @@ import { assertNotEmpty, resolveBinarySource } from '../../helpers/binaryInput';
 import { openFileSource } from '../../helpers/filePath';
 import { joinKey } from '../../helpers/keys';
 import { atStart, binaryUploadSource, type UploadSource } from '../../helpers/uploadSource';
-import { fileNameOfUrl, openUrlSource, parseSourceUrl } from '../../helpers/urlSource';
+import { ALLOW_WITHOUT_LENGTH_FIELD, fileNameOfUrl, openUrlSource, parseSourceUrl } from '../../helpers/urlSource';
 import type { BucketRef, Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import { assertValidKey, clientFor, getBucketRef, transportSettings } from '../common';
@@ -82,6 +82,15 @@ export function uploadFields(operation: string): INodeProperties[] {
 					],
 				},
 			],
+			displayOptions: { show: { ...show, source: ['url'] } },
+		},
+		{
+			displayName: ALLOW_WITHOUT_LENGTH_FIELD,
+			name: 'allowSourceWithoutLength',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to upload from a URL whose answer states no Content-Length (chunked, or ended by closing the connection). The end of such a body cannot be told from a cut connection, so the stored file may be incomplete; the output then says sizeConfirmed: false. Off, such a URL fails and nothing is uploaded.',
 			displayOptions: { show: { ...show, source: ['url'] } },
 		},
 		{
@@ -189,7 +198,10 @@ async function openSource(
 	if (kind === 'url') {
 		const url = parseSourceUrl(ctx, itemIndex, String(ctx.getNodeParameter('sourceUrl', itemIndex, '') ?? ''));
 		const key = readKey(ctx, itemIndex, fileNameOfUrl(url), 'URL');
-		const source = await openUrlSource(ctx, itemIndex, url, headersOf(ctx, itemIndex), transportSettings(options));
+		const source = await openUrlSource(ctx, itemIndex, url, headersOf(ctx, itemIndex), {
+			...transportSettings(options),
+			allowWithoutLength: ctx.getNodeParameter('allowSourceWithoutLength', itemIndex, false) === true,
+		});
 		return { source, key };
 	}
 	if (kind === 'filePath') {
