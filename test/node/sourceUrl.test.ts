@@ -113,10 +113,14 @@ describe('Upload from a URL', () => {
 	});
 
 	it.each(['upload', 'multipartUpload'])(
-		'without Content-Length (chunked), %s: refused by default before anything is started on the service',
+		'without Content-Length (chunked), %s: refused with Allow Source Without Content-Length off, before anything is started on the service',
 		async (operation) => {
 			const url = `${source.url}/chunked/large.mp4`;
-			const result = await fromUrl(`${url}?${SECRET_QUERY}`, { key: 'refused.mp4' }, operation);
+			const result = await fromUrl(
+				`${url}?${SECRET_QUERY}`,
+				{ key: 'refused.mp4', allowSourceWithoutLength: false },
+				operation,
+			);
 			expect(result.error?.message).toBe(
 				`The source URL '${url}' did not state its length (no Content-Length), so a cut-off body could not be told from the whole file`,
 			);

@@ -92,7 +92,7 @@ const fromUrl = async (path: string, key: string, operation: string, allow?: boo
 
 describe('Upload from a URL whose answer states no length', () => {
 	it.each(CASES)(
-		'%s, %s: refused by default before anything is started on the service; the file already under the key is kept',
+		'%s, %s: with Allow Source Without Content-Length off, refused before anything is started on the service; the file already under the key is kept',
 		async (path, operation) => {
 			const key = `no-length/${operation}${path}`;
 			const before = await runFileStorage(
@@ -103,7 +103,7 @@ describe('Upload from a URL whose answer states no length', () => {
 			expect(before.error).toBeUndefined();
 			emulator().resetStats();
 
-			const result = await fromUrl(path, key, operation);
+			const result = await fromUrl(path, key, operation, false);
 			expect(result.error?.message).toBe(
 				`The source URL '${urlOf(path)}' did not state its length (no Content-Length), so a cut-off body could not be told from the whole file`,
 			);
@@ -118,7 +118,7 @@ describe('Upload from a URL whose answer states no length', () => {
 	);
 
 	it('a refused source has its connection closed, not left open until it ends', async () => {
-		const result = await fromUrl(ENDLESS, 'no-length/endless.mp4', 'upload');
+		const result = await fromUrl(ENDLESS, 'no-length/endless.mp4', 'upload', false);
 		expect(result.error?.message).toMatch(/did not state its length \(no Content-Length\)/);
 		let timer: NodeJS.Timeout | undefined;
 		const closed = await Promise.race([
@@ -128,6 +128,28 @@ describe('Upload from a URL whose answer states no length', () => {
 		clearTimeout(timer);
 		expect(closed).toBe(true);
 	});
+
+	it.each([1, 2])(
+		'a version %s node that never set the switch uploads such a source as before, and the output says sizeConfirmed: false',
+		async (typeVersion) => {
+			const key = `no-length-v${typeVersion}/close-cut.mp4`;
+			const result = await runFileStorage(
+				emulator(),
+				{
+					resource: 'file',
+					operation: 'upload',
+					source: 'url',
+					sourceUrl: urlOf(CASES[0][0]),
+					key,
+					options: { maxRetries: 0 },
+				},
+				{ typeVersion },
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json).toMatchObject({ key, source: 'url', sizeConfirmed: false });
+			expect(await stored(key)).toBeDefined();
+		},
+	);
 
 	it.each(CASES)(
 		'%s, %s: with Allow Source Without Content-Length on, stored and the output says sizeConfirmed: false',

@@ -84,14 +84,16 @@ export function uploadFields(operation: string): INodeProperties[] {
 			],
 			displayOptions: { show: { ...show, source: ['url'] } },
 		},
+		// Versions 1 and 2 uploaded such sources before the switch existed: on by default there, so
+		// saved workflows keep working (now with sizeConfirmed: false in the output).
 		{
 			displayName: ALLOW_WITHOUT_LENGTH_FIELD,
 			name: 'allowSourceWithoutLength',
 			type: 'boolean',
-			default: false,
+			default: true,
 			description:
 				'Whether to upload from a URL whose answer states no Content-Length (chunked, or ended by closing the connection). The end of such a body cannot be told from a cut connection, so the stored file may be incomplete; the output then says sizeConfirmed: false. Off, such a URL fails and nothing is uploaded.',
-			displayOptions: { show: { ...show, source: ['url'] } },
+			displayOptions: { show: { ...show, source: ['url'], '@version': [1, 2] } },
 		},
 		{
 			displayName: 'File Path',
@@ -200,7 +202,8 @@ async function openSource(
 		const key = readKey(ctx, itemIndex, fileNameOfUrl(url), 'URL');
 		const source = await openUrlSource(ctx, itemIndex, url, headersOf(ctx, itemIndex), {
 			...transportSettings(options),
-			allowWithoutLength: ctx.getNodeParameter('allowSourceWithoutLength', itemIndex, false) === true,
+			allowWithoutLength:
+				ctx.getNodeParameter('allowSourceWithoutLength', itemIndex, allowsSourceWithoutLengthByDefault(ctx)) === true,
 		});
 		return { source, key };
 	}
@@ -242,4 +245,9 @@ export async function prepareUpload(ctx: IExecuteFunctions, itemIndex: number): 
 	);
 	const contentType = String(options.contentType || source.mimeType || 'application/octet-stream');
 	return { where, options, source, inputs: { key, visibility, contentType }, client };
+}
+
+/** What a node that never set Allow Source Without Content-Length does: versions 1 and 2 upload such sources. */
+function allowsSourceWithoutLengthByDefault(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().typeVersion < 3;
 }
