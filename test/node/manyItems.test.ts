@@ -36,7 +36,9 @@ describe('node version 3: many items at once', () => {
 		expect(result.items.map((item) => item.json.key)).toEqual(input.map((f) => `order/${f.name}`));
 		expect(result.items.map((item) => item.pairedItem)).toEqual(input.map((_, i) => ({ item: i })));
 		for (const f of input) {
-			expect((await emulator().readObject('my-bucket', 'us-east-1', `order/${f.name}`))?.body.equals(f.bytes)).toBe(true);
+			expect((await emulator().readObject('my-bucket', 'us-east-1', `order/${f.name}`))?.body.equals(f.bytes)).toBe(
+				true,
+			);
 		}
 		expect(proxy().maxInFlight()).toBeGreaterThan(1);
 		expect(proxy().maxInFlight()).toBeLessThanOrEqual(4);
@@ -66,7 +68,13 @@ describe('node version 3: many items at once', () => {
 		// Uploads 3 and 8 (in the order they reach the service) fail, with no retry.
 		emulator().setFaults([{ operation: 'upload', status: 500, nth: [3, 8] }]);
 		const result = await run(
-			{ resource: 'file', operation: 'upload', key: '', folder: 'cof', options: { parallelRequests: 4, maxRetries: 0 } },
+			{
+				resource: 'file',
+				operation: 'upload',
+				key: '',
+				folder: 'cof',
+				options: { parallelRequests: 4, maxRetries: 0 },
+			},
 			{ items: input.map((f) => fileItem(f.bytes, f.name)), continueOnFail: true },
 		);
 		expect(result.error).toBeUndefined();
@@ -156,7 +164,12 @@ describe('node version 3: many items at once', () => {
 
 	it('sends the parts of a step-by-step upload given as items in parallel, and completes with them', async () => {
 		const bytes = randomFile(3 * 6000 + 123);
-		const started = await run({ resource: 'multipartUpload', operation: 'start', key: 'steps/file.bin', totalParts: 4 });
+		const started = await run({
+			resource: 'multipartUpload',
+			operation: 'start',
+			key: 'steps/file.bin',
+			totalParts: 4,
+		});
 		expect(started.error).toBeUndefined();
 		const uploadId = String(started.items[0].json.uploadId);
 		const parts = [0, 1, 2, 3].map((i) => bytes.subarray(i * 6000, Math.min((i + 1) * 6000, bytes.length)));
