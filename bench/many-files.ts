@@ -20,7 +20,7 @@ import type { Table } from './table';
 export type ManyOperation = 'upload' | 'download' | 'delete';
 export const MANY_OPERATIONS: ManyOperation[] = ['upload', 'download', 'delete'];
 /** The node's version 3 defaults (nodes/FileStorage/actions/parallelItems.ts). */
-export const V3_PARALLEL_REQUESTS = 16;
+export const V3_PARALLEL_REQUESTS = 32;
 export const V3_UPLOAD_MEMORY_MIB = 96;
 const CLIENT_PARALLEL = 16;
 

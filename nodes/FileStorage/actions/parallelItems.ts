@@ -5,7 +5,7 @@ import { MIB } from '../helpers/multipartUpload';
 import { RunPool, setRunPool } from '../transport/pool';
 
 /** Node version 3 defaults, from the far-service measurements (BENCHMARKS.md, "Many files"). */
-export const DEFAULT_PARALLEL_REQUESTS = 16;
+export const DEFAULT_PARALLEL_REQUESTS = 32;
 export const MAX_PARALLEL_REQUESTS = 64;
 export const DEFAULT_UPLOAD_MEMORY_MIB = 96;
 const MIN_UPLOAD_MEMORY_MIB = 5;
