@@ -5,6 +5,7 @@ export const SCENARIOS = [
 	'sweep',
 	'latency',
 	'far',
+	'many',
 	'connections',
 	'single',
 	'list',
@@ -46,6 +47,9 @@ export interface BenchOptions {
 	farSweepSize: number;
 	/** A smoke run: small sizes, one run, a smaller far sweep, the report in a temp folder. */
 	quick: boolean;
+	/** Files of the many-files scenario, and the size of each. */
+	manyCount: number;
+	manySize: number;
 }
 
 export interface FarProfile {
@@ -71,6 +75,8 @@ export const USAGE = `Usage: npm run bench -- [flags]
                            the connections scenario uses it without the rate cap
   --far-size <n>[..]       file of the far scenario's main table (default: --size)
   --far-sweep-size <n>[..] file per point of the far sweep (default 256MiB, at most --far-size)
+  --many-count <n>         files of the many-files scenario (default 200; --quick 24)
+  --many-size <n>[..]      size of each of them (default 64KiB)
   --quick                  smoke run of every scenario at small sizes, one run each (under 3 min);
                            writes the report into a temp folder unless --out is given
   --only <a,b>             scenarios: ${SCENARIOS.join(', ')} (default all);
@@ -127,6 +133,7 @@ function quickPreset(options: BenchOptions): void {
 		listEntries: 1000,
 		farSize: 24 * 1024 ** 2,
 		farSweepSize: 16 * 1024 ** 2,
+		manyCount: 24,
 		quick: true,
 		out: undefined,
 	});
@@ -156,6 +163,8 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 		farSize: 0,
 		farSweepSize: 0,
 		quick: false,
+		manyCount: 200,
+		manySize: 64 * 1024,
 	};
 	// Flags after --quick still apply on top of it, wherever it stands.
 	if (argv.includes('--quick')) quickPreset(options);
@@ -222,6 +231,12 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 				break;
 			case '--far':
 				options.far = farProfile(value());
+				break;
+			case '--many-count':
+				options.manyCount = positiveInt(flag, value());
+				break;
+			case '--many-size':
+				options.manySize = parseSize(value());
 				break;
 			case '--far-size':
 				options.farSize = parseSize(value());

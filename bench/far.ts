@@ -5,6 +5,9 @@
  * per-connection cap, the loopback ceiling of the same run). A main table at the large size and a
  * sweep of Part Size × Parallel Uploads, drawn as a chart.
  */
+import { DEFAULT_PARALLEL_REQUESTS, DEFAULT_UPLOAD_MEMORY_MIB } from '../nodes/FileStorage/actions/parallelItems';
+import { V3_DEFAULT_PART_SIZE_MIB } from '../nodes/FileStorage/actions/file/multipartUpload.operation';
+
 import type { FarProfile } from './args';
 import { renderLineChart } from './chart';
 import type { EmulatorProcess } from './children';
@@ -116,7 +119,28 @@ export function farMainConfigs(): Config[] {
 			`this node, defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`,
 		),
 		multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)'),
+		v3Defaults(),
 	];
+}
+
+/**
+ * The node at version 3 defaults: 16 MiB parts, as many in flight as Upload Memory holds (96 ÷ 16
+ * = 6) and Parallel Requests allows (16). Its limit counts those 6.
+ */
+export const V3_ID = 'node-v3';
+export function v3Defaults(): Config {
+	const partSizeMiB = V3_DEFAULT_PART_SIZE_MIB;
+	const parallel = Math.min(DEFAULT_PARALLEL_REQUESTS, Math.floor(DEFAULT_UPLOAD_MEMORY_MIB / partSizeMiB));
+	return {
+		id: V3_ID,
+		label: `this node, version 3 defaults (${partSizeMiB} MiB parts, ${parallel} in flight)`,
+		kind: 'node',
+		parameters: { resource: 'file', operation: 'multipartUpload' },
+		partSizeMiB,
+		parallel,
+		typeVersion: 3,
+		memoryBoundMiB: DEFAULT_UPLOAD_MEMORY_MIB + 64,
+	};
 }
 
 export function farSweepConfigs(partSizes: number[], parallelisms: number[]): Config[] {
@@ -204,9 +228,11 @@ function row(config: Config, s: FarSummary, label = config.label): string[] {
 	const isCurl = config.kind === 'curl';
 	const isNode = config.kind === 'node';
 	const bound =
-		isNode && config.partSizeMiB !== undefined && config.parallel !== undefined
-			? memoryBound(config.partSizeMiB, config.parallel)
-			: NaN;
+		isNode && config.memoryBoundMiB !== undefined
+			? config.memoryBoundMiB * 1024 * 1024
+			: isNode && config.partSizeMiB !== undefined && config.parallel !== undefined
+				? memoryBound(config.partSizeMiB, config.parallel)
+				: NaN;
 	return [
 		label,
 		fmt.seconds(s.ms),
@@ -309,6 +335,12 @@ export function farTargets(far: FarResult | undefined): string[] {
 		`- Far service (${describeProfile(far.profile)}), defaults ≥ 0.85 × the limit (${fmt.rate(node.limit)}): ${fmt.ratio(node.vsLimit)} — ${node.vsLimit >= 0.85 ? '**met**' : '**not met**'}.`,
 		`- Far service, defaults ≥ 3 × the sequential 5 MiB approach: ${fmt.ratio(node.vsSequential)} — ${node.vsSequential >= 3 ? '**met**' : '**not met**'}.`,
 	];
+	const v3 = far.main?.summaries.get(V3_ID);
+	if (v3) {
+		lines.push(
+			`- Far service, version 3 defaults ≥ 0.85 × the limit (${fmt.rate(v3.limit)}): ${fmt.ratio(v3.vsLimit)} — ${v3.vsLimit >= 0.85 ? '**met**' : '**not met**'}; ${fmt.rate(v3.rate)}, ${fmt.ratio(v3.rate / node.rate)} the version 2 defaults.`,
+		);
+	}
 	const raw = far.main?.summaries.get('raw');
 	const sequential = far.main?.summaries.get(SEQUENTIAL_ID);
 	if (raw && sequential) {

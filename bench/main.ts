@@ -14,6 +14,7 @@ import { curlVersion } from './curl';
 import { writeRandomFile } from './data';
 import { FAR_CHART, farTables, runFar } from './far';
 import { LIST_CONFIGS, listTable, runList, seedFolder } from './list';
+import { manyFilesTable, runManyFiles } from './many-files';
 import { loadAverage, machineDescription } from './machine';
 import { realN8nRow } from './real-n8n';
 import { olderNode, restartOnCurrentNode } from './runtime';
@@ -134,6 +135,24 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 			);
 			report.far = far;
 			farTables(far).forEach(print);
+		}
+		if (options.only.has('many')) {
+			log(
+				`\nmany files: ${options.manyCount} × ${fmt.size(options.manySize)}, Upload, Download and Delete at the far profile, ${options.runs} rounds`,
+			);
+			const many = await runManyFiles(
+				emulator,
+				{
+					dir: join(dir, 'many'),
+					count: options.manyCount,
+					size: options.manySize,
+					profile: options.far,
+					rounds: options.runs,
+				},
+				log,
+			);
+			report.many = many;
+			print(manyFilesTable(many));
 		}
 		if (options.only.has('connections')) {
 			const file = makeInput(dir, 'connections.bin', options.sweepSize);

@@ -12,6 +12,7 @@ import type { RealN8nResult } from './real-n8n';
 import type { Config } from './runner';
 import { scaleSection } from './scale';
 import { fmt } from './stats';
+import { MANY_OPERATIONS, nodeVsClient, type ManyResult } from './many-files';
 import { renderTable, type Table } from './table';
 import { DEFAULT_ID, DEFAULTS, memoryBound, type Summary } from './throughput';
 
@@ -31,6 +32,15 @@ export interface ReportInput {
 	list?: { configs: ListConfig[]; results: Map<ListConfig, unknown[]> };
 	realN8n?: RealN8nResult;
 	far?: FarResult;
+	many?: ManyResult;
+}
+
+function manyTargets(many: ManyResult | undefined): string[] {
+	if (!many) return [];
+	return MANY_OPERATIONS.map((op) => {
+		const ratio = nodeVsClient(many, op);
+		return `- Many files (${many.count}), ${op}: the node at version 3 defaults ≤ 2 × the minimal client sending 16 at a time on kept connections: ${ratio.toFixed(2)}× — ${verdict(ratio <= 2)}.`;
+	});
 }
 
 function verdict(ok: boolean): string {
@@ -121,6 +131,7 @@ export function renderReport(report: ReportInput): string {
 		'',
 		...targets(report),
 		...(options.only.has('far') ? farTargets(report.far) : []),
+		...manyTargets(report.many),
 		'',
 		...scaleSection(),
 		...(findings ? [findings, ''] : []),

@@ -20,6 +20,12 @@ export interface ScenarioJob {
 	credentials: { accessKey: string; secretKey: string; baseUrl: string };
 	/** The input file; none for operations without binary input. */
 	file?: { path: string; name: string; mimeType: string };
+	/** Many input files, one item each (the many-files scenario); instead of `file`. */
+	files?: Array<{ path: string; name: string; mimeType: string }>;
+	/** Input items without binary (e.g. the keys to download or delete); instead of `file`. */
+	jsonItems?: Array<Record<string, string>>;
+	/** Node version; default the node's default version. */
+	typeVersion?: number;
 	/** Write a CPU profile of the measured span into this folder. */
 	profileDir?: string;
 	/** Names the profile file. */
@@ -48,6 +54,8 @@ export interface ScenarioResult {
 	 */
 	nodeExecutionMs: number;
 	items: number;
+	/** Output items that carry an error (Continue On Fail). */
+	failedItems?: number;
 	first?: Record<string, unknown>;
 	error?: string;
 }
@@ -65,14 +73,17 @@ function collectGarbage(): void {
 }
 
 async function measure(job: ScenarioJob): Promise<ScenarioResult> {
-	const items: HarnessItem[] = job.file
-		? [
-				{
-					json: {},
-					binary: { data: { filePath: job.file.path, fileName: job.file.name, mimeType: job.file.mimeType } },
-				},
-			]
-		: [{ json: {} }];
+	const asItem = (file: { path: string; name: string; mimeType: string }): HarnessItem => ({
+		json: {},
+		binary: { data: { filePath: file.path, fileName: file.name, mimeType: file.mimeType } },
+	});
+	const items: HarnessItem[] = job.files
+		? job.files.map(asItem)
+		: job.jsonItems
+			? job.jsonItems.map((json) => ({ json }))
+			: job.file
+				? [asItem(job.file)]
+				: [{ json: {} }];
 	const credentials = { fileStorageApi: job.credentials };
 	// BENCH_PACKAGE_DIR: a built copy of the package with a proposed change, to measure it before it lands.
 	const packageDir = process.env.BENCH_PACKAGE_DIR;
@@ -106,7 +117,13 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 	}, 10);
 	const cpuBefore = process.cpuUsage();
 	const started = process.hrtime.bigint();
-	const result = await runNode({ parameters: job.parameters, credentials, items, packageDir });
+	const result = await runNode({
+		parameters: job.parameters,
+		credentials,
+		items,
+		packageDir,
+		typeVersion: job.typeVersion,
+	});
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
 	const cpu = process.cpuUsage(cpuBefore);
 	clearInterval(bufferSampler);
@@ -127,6 +144,7 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 		buffersHeld: buffersPeak - buffersBefore,
 		gc: gcTotals,
 		items: result.items.length,
+		failedItems: result.items.filter((item) => item.json.error !== undefined).length,
 		first,
 		error: result.error
 			? `${result.error.message}${result.error.description ? ` — ${result.error.description}` : ''}`

@@ -39,6 +39,10 @@ export type Config =
 			parallel?: number;
 			/** Another Node.js to run the node on than the bench's own. */
 			execPath?: string;
+			/** The memory bound of the row, MiB, when not part size × (parallel + 1) + 64. */
+			memoryBoundMiB?: number;
+			/** Node version; default 2, the version these tables were made with (3 runs items in parallel). */
+			typeVersion?: number;
 	  };
 
 export interface Run {
@@ -70,6 +74,7 @@ export async function runOnce(config: Config, file: InputFile, emulator: Emulato
 				credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url },
 				file: { path: file.path, name: file.name, mimeType: 'application/octet-stream' },
 				label: config.id,
+				typeVersion: config.typeVersion ?? 2,
 			},
 			emulator,
 			config.execPath,

@@ -12,8 +12,10 @@ export class FileStorage implements INodeType {
 		icon: { light: 'file:fileStorage.svg', dark: 'file:fileStorage.dark.svg' },
 		group: ['output'],
 		// 2: Folder is a picker; Download keeps the incoming item. Version 1 workflows keep their behaviour.
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: items in parallel over one request pool and one memory budget (Parallel Requests, Upload
+		// Memory), 16 MiB parts. Version 1 and 2 workflows keep sending their items one by one.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		// The canvas shows the names the panel shows ("Get Signed URL: File"), not the raw values.
 		subtitle:
 			'={{ { listContents: "List Contents", delete: "Delete", download: "Download", getSignedUrl: "Get Signed URL", multipartUpload: "Multipart Upload", purge: "Purge CDN Cache", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',

@@ -57,6 +57,7 @@ test(
 			'### Far service sweep: Part Size × Parallel Uploads, 16 MiB per run',
 			'### Single Upload of 8 MiB',
 			'### List Contents, Return All over 1,000 entries',
+			'### Many files: 24 files of 64 KiB against a far service',
 			'### Real n8n',
 			'## Targets',
 		]) {

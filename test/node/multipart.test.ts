@@ -73,12 +73,13 @@ describe('File → Multipart Upload', () => {
 	});
 
 	it('refuses a part size below 5 MiB or above 5 GiB, and bad parallelism, before any request', async () => {
-		for (const [parameters, message] of [
-			[{ partSize: 4 }, /Part Size must be between 5 and 5120 MiB \(got 4\)/],
-			[{ partSize: 6000 }, /Part Size must be between 5 and 5120 MiB \(got 6000\)/],
-			[{ parallelUploads: 0 }, /Parallel Uploads must be a whole number from 1 to 16/],
+		// Parallel Uploads is a setting of versions 1 and 2 (version 3 has Parallel Requests for the run).
+		for (const [parameters, message, typeVersion] of [
+			[{ partSize: 4 }, /Part Size must be between 5 and 5120 MiB \(got 4\)/, 3],
+			[{ partSize: 6000 }, /Part Size must be between 5 and 5120 MiB \(got 6000\)/, 3],
+			[{ parallelUploads: 0 }, /Parallel Uploads must be a whole number from 1 to 16/, 2],
 		] as const) {
-			const result = await multipart({ key: 'never.bin', ...parameters }, randomFile(100));
+			const result = await multipart({ key: 'never.bin', ...parameters }, randomFile(100), { typeVersion });
 			expect(result.error?.message).toMatch(message);
 		}
 		expect(emulator().stats().requests.start).toBe(0);

@@ -48,6 +48,9 @@ const ERROR_BODIES: Record<number, object> = {
 export interface TestProxy {
 	url: string;
 	exchanges: Exchange[];
+	/** The most requests the proxy had under way at once since the last reset (a count, not a time). */
+	maxInFlight(): number;
+	resetInFlight(): void;
 	setRules(rules: ProxyRules): void;
 	stop(): Promise<void>;
 }
@@ -91,8 +94,13 @@ export async function startProxy(targetUrl: string): Promise<TestProxy> {
 	let rules: ProxyRules = {};
 	const exchanges: Exchange[] = [];
 	const sockets = new Set<Socket>();
+	let inFlight = 0;
+	let maxInFlight = 0;
 
 	const handle = (req: IncomingMessage, res: ServerResponse) => {
+		inFlight += 1;
+		maxInFlight = Math.max(maxInFlight, inFlight);
+		res.once('close', () => (inFlight -= 1));
 		const exchange: Exchange = {
 			operation: operationOf(req.method ?? 'GET', req.url ?? '/'),
 			method: req.method ?? 'GET',
@@ -142,6 +150,10 @@ export async function startProxy(targetUrl: string): Promise<TestProxy> {
 	return {
 		url: `http://127.0.0.1:${port}`,
 		exchanges,
+		maxInFlight: () => maxInFlight,
+		resetInFlight: () => {
+			maxInFlight = inFlight;
+		},
 		setRules(next) {
 			rules = next;
 		},
@@ -172,6 +184,7 @@ export function useProxy(emulator: () => Emulator): () => TestProxy {
 	beforeEach(() => {
 		proxy?.setRules({});
 		proxy?.exchanges.splice(0);
+		proxy?.resetInFlight();
 	});
 	return () => {
 		if (!proxy) throw new Error('proxy not started');

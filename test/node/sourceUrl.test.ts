@@ -94,6 +94,8 @@ describe('Upload from a URL', () => {
 
 	it('with Content-Length above the threshold: in parts, Start told the exact part count', async () => {
 		const result = await runNode({
+			// Version 2 defaults (8 MiB parts); version 3 parts are 16 MiB.
+			typeVersion: 2,
 			credentials: viaProxy(emulator(), proxy()),
 			parameters: {
 				...BUCKET,
@@ -135,6 +137,7 @@ describe('Upload from a URL', () => {
 
 	it('without Content-Length (chunked), allowed: in parts; Start announces 10000 parts, the most the service allows, and Complete has the real ones; the output says sizeConfirmed: false', async () => {
 		const result = await runNode({
+			typeVersion: 2,
 			credentials: viaProxy(emulator(), proxy()),
 			parameters: {
 				...BUCKET,
@@ -174,6 +177,8 @@ describe('Upload from a URL', () => {
 
 	it('without Content-Length, allowed, Multipart Upload learns the count when the body ends within two parts', async () => {
 		const result = await runNode({
+			// Version 2 reads two parts ahead; version 3 one, so that no upload holds a body while it waits for Upload Memory.
+			typeVersion: 2,
 			credentials: viaProxy(emulator(), proxy()),
 			parameters: {
 				...BUCKET,

@@ -15,7 +15,7 @@ export function folderFields(show: Record<string, string[]>, description: string
 			description,
 			displayOptions: { show: { ...show, '@version': [1] } },
 		},
-		folderPicker(description, { show: { ...show, '@version': [2] } }),
+		folderPicker(description, { show: { ...show, '@version': [{ _cnd: { gte: 2 } }] } }),
 	];
 }
 

@@ -1,5 +1,5 @@
-import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import * as listContents from './bucket/listContents.operation';
 import * as deleteFile from './file/delete.operation';
@@ -12,6 +12,7 @@ import * as cancel from './multipartUpload/cancel.operation';
 import * as complete from './multipartUpload/complete.operation';
 import * as start from './multipartUpload/start.operation';
 import * as uploadPart from './multipartUpload/uploadPart.operation';
+import { failureItem, nodeFailure, runInParallel } from './parallelItems';
 
 type OperationHandler = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
 
@@ -47,32 +48,34 @@ export const operationDescriptions = [
 	...cancel.description,
 ];
 
+/** One item through its operation's handler. */
+async function runItem(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const resource = this.getNodeParameter('resource', itemIndex) as string;
+	const operation = this.getNodeParameter('operation', itemIndex) as string;
+	const handler = handlers[resource]?.[operation];
+	if (!handler) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
+			itemIndex,
+		});
+	}
+	return await handler.call(this, itemIndex);
+}
+
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	// Version 3: the items in parallel over one request pool (parallelItems.ts).
+	if (this.getNode().typeVersion >= 3) return [await runInParallel(this, runItem)];
 	const items = this.getInputData();
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const resource = this.getNodeParameter('resource', itemIndex) as string;
-			const operation = this.getNodeParameter('operation', itemIndex) as string;
-			const handler = handlers[resource]?.[operation];
-			if (!handler) {
-				throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
-					itemIndex,
-				});
-			}
 			// One by one: spreading a list of 100,000+ entries as arguments overflows the stack.
-			for (const item of await handler.call(this, itemIndex)) output.push(item);
+			for (const item of await runItem.call(this, itemIndex)) output.push(item);
 		} catch (error) {
 			if (this.continueOnFail()) {
-				const failure = error as NodeApiError | NodeOperationError;
-				output.push({
-					json: { error: failure.message, ...(failure.description ? { description: failure.description } : {}) },
-					pairedItem: { item: itemIndex },
-				});
+				output.push(failureItem(error, itemIndex));
 				continue;
 			}
-			if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			throw nodeFailure(this, error, itemIndex);
 		}
 	}
 	return [output];

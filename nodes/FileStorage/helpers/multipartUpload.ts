@@ -13,7 +13,8 @@ import {
 	type Visibility,
 } from '../transport/api';
 import { failedOnRetryWith, timedOut } from '../transport/errors';
-import { PartBodyPool, formEnvelope } from '../transport/formData';
+import { PartBodyPool, SharedPartBodies, formEnvelope } from '../transport/formData';
+import { runPoolOf } from '../transport/pool';
 import type { FileStorageClient } from '../transport/request';
 import { atStart, type UploadSource } from './uploadSource';
 
@@ -122,19 +123,28 @@ function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
+/** The part bodies of one upload: its own pool, or (version 3) the run's shared memory budget. */
+type PartBodies = PartBodyPool | SharedPartBodies;
+
 /** The pooled bodies of one upload, the first allocated at once: a Part Size this Node.js cannot hold fails before Start. */
-function partBodies(
+async function partBodies(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	target: MultipartTarget,
 	partSize: number,
 	settings: MultipartSettings,
 	contentType = 'application/octet-stream',
-) {
-	const bodies = new PartBodyPool(formEnvelope(target.key, contentType), partSize, settings.parallelUploads + 1);
+): Promise<PartBodies> {
+	const envelope = formEnvelope(target.key, contentType);
+	const pool = runPoolOf(ctx);
+	const bodies = pool
+		? new SharedPartBodies(pool, envelope, partSize)
+		: new PartBodyPool(envelope, partSize, settings.parallelUploads + 1);
 	try {
+		if (bodies instanceof SharedPartBodies) await bodies.ready();
 		bodies.release(bodies.take());
 	} catch (error) {
+		if (bodies instanceof SharedPartBodies) bodies.close();
 		// By name: the error may come from another realm than this module's RangeError.
 		if ((error as Error).name !== 'RangeError')
 			throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
@@ -237,14 +247,13 @@ export async function multipartUpload(
 	options: MultipartOptions = {},
 ): Promise<StoredFile & MultipartResult> {
 	const known = source.size;
-	const maxParts = options.maxParts ?? MAX_PARTS;
 	let plan: { partSize: number; totalParts: number };
-	let bodies: PartBodyPool;
+	let bodies: PartBodies;
 	try {
 		plan = checkedPlan(ctx, itemIndex, known ?? 0, settings);
 		// At most parallelUploads parts are in flight while the next one is read.
 		// A file smaller than one part needs no more than its own size per body.
-		bodies = partBodies(
+		bodies = await partBodies(
 			ctx,
 			itemIndex,
 			target,
@@ -257,9 +266,53 @@ export async function multipartUpload(
 		source.discard();
 		throw error as NodeOperationError;
 	}
+	try {
+		return await uploadInParts(ctx, itemIndex, client, target, source, settings, options, plan, bodies);
+	} finally {
+		// Shared bodies go back to the run's budget whatever happened; a pool of its own is garbage.
+		if (bodies instanceof SharedPartBodies) bodies.close();
+	}
+}
+
+/**
+ * With shared bodies, a part is read only once the budget has room for its body: the wait
+ * happens here, holding no body that waits for it.
+ */
+async function* withRoomForEach(reader: AsyncGenerator<Buffer>, bodies: PartBodies): AsyncGenerator<Buffer> {
+	if (!(bodies instanceof SharedPartBodies)) return yield* reader;
+	try {
+		for (;;) {
+			await bodies.ready();
+			const next = await reader.next();
+			if (next.done) return;
+			yield next.value;
+		}
+	} finally {
+		bodies.unused();
+		await reader.return(undefined);
+	}
+}
+
+async function uploadInParts(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	client: FileStorageClient,
+	target: MultipartTarget,
+	source: UploadSource,
+	settings: MultipartSettings,
+	options: MultipartOptions,
+	plan: { partSize: number; totalParts: number },
+	bodies: PartBodies,
+): Promise<StoredFile & MultipartResult> {
+	const known = source.size;
+	const maxParts = options.maxParts ?? MAX_PARTS;
+	const shared = bodies instanceof SharedPartBodies;
 	const { partSize } = plan;
 	let totalParts = plan.totalParts;
-	const reader = source.parts(partSize, () => bodies.take());
+	const reader = withRoomForEach(
+		source.parts(partSize, () => bodies.take()),
+		bodies,
+	);
 	// A generator not started yet runs no `finally` on return: the source is let go of as well.
 	const abandon = async () => {
 		await reader.return(undefined);
@@ -269,7 +322,9 @@ export async function multipartUpload(
 	try {
 		if (known === undefined) {
 			let ended = false;
-			while (ahead.length < 2 && !ended) {
+			// Two parts ahead tell a source that ends there; with shared bodies one, so that an
+			// upload never holds a body while it waits for the budget.
+			while (ahead.length < (shared ? 1 : 2) && !ended) {
 				const next = await reader.next();
 				if (next.done) ended = true;
 				else ahead.push(next.value);
@@ -313,7 +368,8 @@ export async function multipartUpload(
 	try {
 		const { uploaded, bytesRead } = await sendParts(
 			partsAfter(ctx, itemIndex, ahead, reader, source, partSize, maxParts),
-			settings.parallelUploads,
+			// Shared bodies: the budget and the run's request slots bound the parts in flight.
+			shared ? Number.MAX_SAFE_INTEGER : settings.parallelUploads,
 			async (partNumber, bytes) => {
 				try {
 					const form = bodies.form(bytes);

@@ -1,5 +1,7 @@
 import { randomBytes } from 'crypto';
 
+import type { RunPool } from './pool';
+
 /**
  * multipart/form-data bodies with one file field `file`, as the service's SDK sends
  * them, built as single Buffers: a Buffer (unlike a stream) can be re-sent on retry and
@@ -86,6 +88,79 @@ export class PartBodyPool {
 	private owner(bytes: Buffer): Buffer {
 		const body = this.byMemory.get(bytes.buffer);
 		if (!body) throw new Error('buffer does not belong to this pool');
+		return body;
+	}
+}
+
+/** Room for a form's head and tail in a shared body buffer; a longer envelope gets a buffer of its own size. */
+const ENVELOPE_ROOM = 4096;
+
+/**
+ * The part bodies of one upload in a node run that shares one memory budget (version 3): each
+ * body is reserved from the run's pool right before its part is read (`ready`), taken while the
+ * part is read (`take`), and given back once its request settled, for the next part of any upload.
+ * The budget counts the part bytes; each body has up to 4 KiB of form envelope on top.
+ */
+export class SharedPartBodies {
+	private readonly out = new Map<ArrayBufferLike, Buffer>();
+	private readyCount = 0;
+	private readonly capacity: number;
+
+	constructor(
+		private readonly pool: RunPool,
+		private readonly envelope: FormEnvelope,
+		private readonly partSize: number,
+	) {
+		const room = envelope.head.length + envelope.tail.length;
+		this.capacity = partSize + (room <= ENVELOPE_ROOM ? ENVELOPE_ROOM : room);
+	}
+
+	/** Waits until the budget has room for one more body. */
+	async ready(): Promise<void> {
+		await this.pool.reserve(this.partSize);
+		this.readyCount += 1;
+	}
+
+	/** A reservation `ready` made that no part used (the source ended). */
+	unused(): void {
+		while (this.readyCount > 0) {
+			this.readyCount -= 1;
+			this.pool.unreserve(this.partSize);
+		}
+	}
+
+	/** At the end of the upload: every body and reservation still held goes back, whatever failed. */
+	close(): void {
+		this.unused();
+		for (const body of this.out.values()) this.pool.returnBody(body, this.partSize);
+		this.out.clear();
+	}
+
+	take(): Buffer {
+		if (this.readyCount === 0) throw new Error('part body taken without a reservation');
+		this.readyCount -= 1;
+		const body = this.pool.bodyBuffer(this.capacity);
+		this.envelope.head.copy(body, 0);
+		this.out.set(body.buffer, body);
+		return body.subarray(this.envelope.head.length, this.envelope.head.length + this.partSize);
+	}
+
+	form(bytes: Buffer): FileForm {
+		const body = this.owner(bytes);
+		const { head, tail, contentType } = this.envelope;
+		tail.copy(body, head.length + bytes.length);
+		return { body: body.subarray(0, head.length + bytes.length + tail.length), contentType };
+	}
+
+	release(bytes: Buffer): void {
+		const body = this.owner(bytes);
+		this.out.delete(body.buffer);
+		this.pool.returnBody(body, this.partSize);
+	}
+
+	private owner(bytes: Buffer): Buffer {
+		const body = this.out.get(bytes.buffer);
+		if (!body) throw new Error('buffer does not belong to this upload');
 		return body;
 	}
 }

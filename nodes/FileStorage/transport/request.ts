@@ -27,6 +27,7 @@ import {
 	type PathFamily,
 	type Route,
 } from './pathFamily';
+import { runPoolOf, type RunPool } from './pool';
 import { buildTarget, checkBaseUrl, type QueryValue } from './signing';
 
 export const CREDENTIAL_TYPE = 'fileStorageApi';
@@ -223,6 +224,8 @@ export class FileStorageClient {
 		private readonly itemIndex: number,
 		private readonly credentials: ICredentialsDecrypted,
 		private readonly apiPaths: ApiPathsSetting,
+		/** The node run's request pool (version 3): every request takes a slot of it. */
+		private readonly pool: RunPool | undefined,
 	) {}
 
 	/** The family that worked for this client (one item: a multipart upload keeps to it). */
@@ -244,7 +247,35 @@ export class FileStorageClient {
 			itemIndex,
 			decryptedOnce(ctx, credentials),
 			apiPathsSetting(credentials.apiPaths),
+			runPoolOf(ctx),
 		);
+	}
+
+	/**
+	 * One attempt in a slot of the run's pool, when there is one. A streamed answer (a download)
+	 * holds its slot until its body is done with, so downloads count against the pool too.
+	 */
+	private async inSlot(attempt: () => Promise<IN8nHttpFullResponse>): Promise<IN8nHttpFullResponse> {
+		if (!this.pool) return await attempt();
+		const release = await this.pool.slot();
+		let response: IN8nHttpFullResponse | undefined;
+		try {
+			response = await attempt();
+		} finally {
+			if (!response) release();
+		}
+		// Paused before the slot goes to the next request, which would otherwise go out at once.
+		const asked = retryAfterMs(response.headers);
+		if (NOT_PROCESSED_STATUSES.has(response.statusCode) && (asked ?? 0) <= MAX_RETRY_AFTER_MS) {
+			this.pool.pause(asked ?? BASE_BACKOFF_MS);
+		}
+		const body = response.body as { once?: (event: string, listener: () => void) => void; destroyed?: boolean };
+		if (typeof body?.once === 'function' && !body.destroyed) {
+			body.once('close', release);
+			body.once('end', release);
+			body.once('error', release);
+		} else release();
+		return response;
 	}
 
 	/** The Timeout option in ms: how long the service may take to answer or to send the next bytes. */
@@ -381,12 +412,15 @@ export class FileStorageClient {
 		return await this.withRetries(
 			call,
 			async () =>
-				(await this.ctx.helpers.httpRequestWithAuthentication.call(
-					this.ctx,
-					CREDENTIAL_TYPE,
-					{ ...options },
-					{ credentialsDecrypted: { ...this.credentials, data: { ...this.credentials.data } } },
-				)) as IN8nHttpFullResponse,
+				await this.inSlot(
+					async () =>
+						(await this.ctx.helpers.httpRequestWithAuthentication.call(
+							this.ctx,
+							CREDENTIAL_TYPE,
+							{ ...options },
+							{ credentialsDecrypted: { ...this.credentials, data: { ...this.credentials.data } } },
+						)) as IN8nHttpFullResponse,
+				),
 			missingPathIsAnswer,
 		);
 	}
@@ -428,7 +462,8 @@ export class FileStorageClient {
 		};
 		return await this.withRetries(
 			call,
-			async () => (await this.ctx.helpers.httpRequest({ ...options })) as IN8nHttpFullResponse,
+			async () =>
+				await this.inSlot(async () => (await this.ctx.helpers.httpRequest({ ...options })) as IN8nHttpFullResponse),
 		);
 	}
 
@@ -516,9 +551,14 @@ export class FileStorageClient {
 			if (missingPathIsAnswer && isMissingPath(status, body))
 				return { ...response, body: body as IN8nHttpFullResponse['body'] };
 			const waitMs = retryWaitMs(response.headers, attempt);
+			// The service is overloaded, not this request: with a run pool every request of the
+			// run waits, so parallel items do not turn one 429 into a burst of retries.
+			const pauseAll = this.pool !== undefined && NOT_PROCESSED_STATUSES.has(status) && waitMs <= MAX_RETRY_AFTER_MS;
+			if (pauseAll) this.pool!.pause(waitMs);
 			const mayRetry = attempt < maxRetries && mayRetryStatus(call.retry, status) && !this.stopped(call);
 			if (mayRetry && waitMs <= MAX_RETRY_AFTER_MS) {
-				await sleep(waitMs);
+				// With the pool paused, the next attempt waits in the pool, in its turn.
+				if (!pauseAll) await sleep(waitMs);
 				continue;
 			}
 			const failure = httpError(

@@ -4,8 +4,10 @@ import { MIB, multipartUpload } from '../../helpers/multipartUpload';
 import { readWholeAsForm } from '../../helpers/uploadSource';
 import { purgeFile, uploadFile } from '../../transport/api';
 import { formEnvelope } from '../../transport/formData';
+import { withBodyMemory } from '../../transport/pool';
 import { optionsCollection } from '../common';
-import { partSettingFields, partSettings } from './multipartUpload.operation';
+import { uploadMemoryOption } from '../parallelItems';
+import { partSettingFields, partSettings, partSizeFieldV3 } from './multipartUpload.operation';
 import { contentTypeOption, prepareUpload, uploadFields } from './uploadFields';
 
 export const DEFAULT_MULTIPART_THRESHOLD_MIB = 32;
@@ -23,7 +25,12 @@ export const description: INodeProperties[] = [
 			description:
 				'Files larger than this many MiB are uploaded in parts, a few MiB at a time, instead of in one request that holds the whole file in memory. A source whose size is not known in advance (File Path, a URL without Content-Length) goes in one request only when it fits in one part.',
 		},
-		...partSettingFields.map((field) => ({ ...field, displayOptions: undefined })),
+		// Up to version 2 Part Size and Parallel Uploads; from version 3 Part Size (its own default) and Upload Memory.
+		...[...partSettingFields, partSizeFieldV3].map((field) => ({
+			...field,
+			displayOptions: { show: { '@version': field.displayOptions!.show!['@version']! } },
+		})),
+		uploadMemoryOption,
 		{
 			displayName: 'Purge CDN Cache',
 			name: 'purgeCdnCache',
@@ -41,17 +48,28 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	let stored: IDataObject;
 	const { size } = source;
 	if (size === undefined || size > thresholdBytes) {
-		stored = await multipartUpload(this, itemIndex, client, { ...where, ...inputs }, source, partSettings(options), {
-			oneRequestIfOnePart: true,
-		});
-	} else {
-		const form = await readWholeAsForm(
+		stored = await multipartUpload(
 			this,
 			itemIndex,
-			{ ...source, size },
-			formEnvelope(inputs.key, inputs.contentType),
+			client,
+			{ ...where, ...inputs },
+			source,
+			partSettings(options, this.getNode().typeVersion),
+			{
+				oneRequestIfOnePart: true,
+			},
 		);
-		stored = await uploadFile(client, where, { key: inputs.key, visibility: inputs.visibility, form });
+	} else {
+		// Version 3: the whole body counts against the run's Upload Memory while it is read and sent.
+		stored = await withBodyMemory(this, size, async () => {
+			const form = await readWholeAsForm(
+				this,
+				itemIndex,
+				{ ...source, size },
+				formEnvelope(inputs.key, inputs.contentType),
+			);
+			return await uploadFile(client, where, { key: inputs.key, visibility: inputs.visibility, form });
+		});
 	}
 	if (options.purgeCdnCache === true) {
 		const purged = await purgeFile(

@@ -4,7 +4,9 @@ import { assertNotEmpty, readAsForm, resolveBinarySource } from '../../helpers/b
 import { MAX_PARTS } from '../../helpers/multipartUpload';
 import { uploadPart } from '../../transport/api';
 import { formEnvelope } from '../../transport/formData';
+import { withBodyMemory } from '../../transport/pool';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
+import { uploadMemoryOption } from '../parallelItems';
 import { keyField, readKey, readText, readWholeNumber, showFor, totalPartsField, uploadIdField } from './fields';
 
 export const description: INodeProperties[] = [
@@ -32,7 +34,7 @@ export const description: INodeProperties[] = [
 			'Name of the binary field of the input item that holds this part, usually data. The part is held in memory while it is sent.',
 		displayOptions: showFor('uploadPart'),
 	},
-	optionsCollection(showFor('uploadPart').show),
+	optionsCollection(showFor('uploadPart').show, [uploadMemoryOption]),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
@@ -45,8 +47,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	assertNotEmpty(this, itemIndex, source);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const client = await clientFor(this, itemIndex, options);
-	const form = await readAsForm(this, itemIndex, source, formEnvelope(key, 'application/octet-stream'));
-	const part = await uploadPart(client, where, { uploadId, key, partNumber, totalParts, form });
+	// Version 3: the part counts against the run's Upload Memory while it is read and sent.
+	const part = await withBodyMemory(this, source.size, async () => {
+		const form = await readAsForm(this, itemIndex, source, formEnvelope(key, 'application/octet-stream'));
+		return await uploadPart(client, where, { uploadId, key, partNumber, totalParts, form });
+	});
 	return [
 		{
 			json: { partNumber: part.partNumber, ETag: part.ETag, uploadId, key, size: source.size },

@@ -1,0 +1,325 @@
+/**
+ * Many small files against a far service: Upload, Download and Delete of N files through the
+ * node (version 3 defaults, items in parallel over its request pool), against a minimal client
+ * sending the same requests one at a time and 16 at a time on kept connections, in the same
+ * rounds. The node cannot keep a connection (findings §6): every request it sends pays the
+ * connection delay, the minimal client's only its first on each connection.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+
+import type { FarProfile } from './args';
+import { runScenario, type EmulatorInfo, type EmulatorProcess } from './children';
+import { settleDisk } from './runner';
+import { signedHeaders, target } from './signing';
+import { fmt, median, MIB, runsOf } from './stats';
+import type { Table } from './table';
+
+export type ManyOperation = 'upload' | 'download' | 'delete';
+export const MANY_OPERATIONS: ManyOperation[] = ['upload', 'download', 'delete'];
+/** The node's version 3 defaults (nodes/FileStorage/actions/parallelItems.ts). */
+export const V3_PARALLEL_REQUESTS = 32;
+export const V3_UPLOAD_MEMORY_MIB = 96;
+const CLIENT_PARALLEL = 16;
+
+interface SmallFile {
+	path: string;
+	name: string;
+	key: string;
+	bytes: Buffer;
+}
+
+export interface ManyRun {
+	ms: number;
+	connections: number;
+	requests: number;
+	/** Node runs only: RSS growth over the baseline and ArrayBuffer memory held at most (bytes). */
+	rssGrowth?: number;
+	buffersHeld?: number;
+}
+
+export type ManyConfigId = 'client-1' | 'client-16' | 'node';
+export const MANY_CONFIGS: Array<{ id: ManyConfigId; label: string }> = [
+	{ id: 'client-1', label: 'minimal client, one at a time, kept connection' },
+	{ id: 'client-16', label: `minimal client, ${CLIENT_PARALLEL} at a time, kept connections` },
+	{ id: 'node', label: `this node, version 3 defaults (Parallel Requests ${V3_PARALLEL_REQUESTS})` },
+];
+
+export interface ManyResult {
+	count: number;
+	size: number;
+	profile: FarProfile;
+	rounds: number;
+	runs: Map<string, ManyRun[]>;
+}
+
+const keyOf = (i: number) => `many/file-${String(i).padStart(5, '0')}.bin`;
+
+function makeFiles(dir: string, count: number, size: number): SmallFile[] {
+	mkdirSync(dir, { recursive: true });
+	return Array.from({ length: count }, (_, i) => {
+		const name = `file-${String(i).padStart(5, '0')}.bin`;
+		const path = join(dir, name);
+		const bytes = randomBytes(size);
+		writeFileSync(path, bytes);
+		return { path, name, key: keyOf(i), bytes };
+	});
+}
+
+/** One signed request of the minimal client; resolves with status and body. */
+function send(
+	info: EmulatorInfo,
+	agent: Agent,
+	method: string,
+	path: string,
+	query: Array<[string, string]>,
+	body?: { data: Buffer; contentType: string },
+): Promise<{ status: number; body: Buffer }> {
+	const requestTarget = target(path, query);
+	const headers: Record<string, string | number> = { ...signedHeaders(info, method, requestTarget) };
+	if (body) {
+		headers['Content-Type'] = body.contentType;
+		headers['Content-Length'] = body.data.length;
+	}
+	return get(`${info.url}${requestTarget}`, agent, method, headers, body?.data);
+}
+
+function get(
+	url: string,
+	agent: Agent,
+	method = 'GET',
+	headers: Record<string, string | number> = {},
+	data?: Buffer,
+): Promise<{ status: number; body: Buffer }> {
+	return new Promise((resolve, reject) => {
+		const req = request(url, { method, headers, agent }, (res) => {
+			const chunks: Buffer[] = [];
+			res.on('data', (chunk: Buffer) => chunks.push(chunk));
+			res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+			res.on('error', reject);
+		});
+		req.on('error', reject);
+		req.end(data);
+	});
+}
+
+function form(file: SmallFile): { data: Buffer; contentType: string } {
+	const boundary = `----bench${randomBytes(8).toString('hex')}`;
+	const head = Buffer.from(
+		`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+	);
+	return {
+		data: Buffer.concat([head, file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+		contentType: `multipart/form-data; boundary=${boundary}`,
+	};
+}
+
+/** The same requests the node sends for one file, by the minimal client. */
+async function clientOne(info: EmulatorInfo, agent: Agent, op: ManyOperation, file: SmallFile): Promise<void> {
+	const where: Array<[string, string]> = [
+		['bucket_name', info.bucket.name],
+		['region', info.bucket.region],
+	];
+	let answer: { status: number; body: Buffer };
+	if (op === 'upload') {
+		answer = await send(
+			info,
+			agent,
+			'PUT',
+			'/api/v1/files/upload',
+			[...where, ['visibility', 'private'], ['key', file.key]],
+			form(file),
+		);
+	} else if (op === 'delete') {
+		answer = await send(info, agent, 'DELETE', '/api/v1/files/delete', [...where, ['key', file.key]]);
+	} else {
+		const link = await send(info, agent, 'GET', '/api/v1/files/signed-url', [
+			...where,
+			['key', file.key],
+			['expiresIn', '900'],
+		]);
+		if (link.status !== 200) throw new Error(`signed-url answered ${link.status}`);
+		const url = (JSON.parse(link.body.toString('utf8')) as { data: { url: string } }).data.url;
+		answer = await get(url, agent, 'GET', { 'Accept-Encoding': 'identity' });
+		if (answer.status === 200 && !answer.body.equals(file.bytes))
+			throw new Error(`download of ${file.key}: wrong bytes`);
+	}
+	if (answer.status !== 200) throw new Error(`${op} of ${file.key} answered ${answer.status}`);
+}
+
+async function runClient(info: EmulatorInfo, op: ManyOperation, files: SmallFile[], parallel: number): Promise<number> {
+	const agent = new Agent({ keepAlive: true, maxSockets: parallel });
+	const started = process.hrtime.bigint();
+	let next = 0;
+	const worker = async () => {
+		while (next < files.length) await clientOne(info, agent, op, files[next++]);
+	};
+	await Promise.all(Array.from({ length: parallel }, worker));
+	const ms = Number(process.hrtime.bigint() - started) / 1e6;
+	agent.destroy();
+	return ms;
+}
+
+async function runNodeOnce(emulator: EmulatorProcess, op: ManyOperation, files: SmallFile[]): Promise<ManyRun> {
+	const { info } = emulator;
+	const parameters =
+		op === 'upload'
+			? { resource: 'file', operation: 'upload', key: '={{ "many/" + $binary.data.fileName }}' }
+			: { resource: 'file', operation: op, fileKey: '={{ $json.key }}' };
+	const run = await runScenario(
+		{
+			parameters: { bucketName: info.bucket.name, region: info.bucket.region, ...parameters },
+			credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url },
+			...(op === 'upload'
+				? { files: files.map((f) => ({ path: f.path, name: f.name, mimeType: 'application/octet-stream' })) }
+				: { jsonItems: files.map((f) => ({ key: f.key })) }),
+			typeVersion: 3,
+			label: `many-${op}`,
+		},
+		emulator,
+	);
+	if (run.error) throw new Error(`many files, ${op}: the node failed: ${run.error}`);
+	if (run.items !== files.length || run.failedItems)
+		throw new Error(`many files, ${op}: ${run.items} items, ${run.failedItems ?? 0} failed`);
+	return {
+		ms: run.ms,
+		connections: 0,
+		requests: 0,
+		rssGrowth: run.peakRss - run.baselineRss,
+		buffersHeld: run.buffersHeld,
+	};
+}
+
+interface Stats {
+	connections: { opened: number; requests: number };
+}
+
+async function seed(info: EmulatorInfo, files: SmallFile[]): Promise<void> {
+	await runClient(info, 'upload', files, CLIENT_PARALLEL);
+}
+
+/** Every stored file is the input (after each upload run). */
+async function verifyStored(info: EmulatorInfo, files: SmallFile[]): Promise<void> {
+	const agent = new Agent({ keepAlive: true, maxSockets: CLIENT_PARALLEL });
+	try {
+		await Promise.all(files.map(async (file) => await clientOne(info, agent, 'download', file)));
+	} finally {
+		agent.destroy();
+	}
+}
+
+export async function runManyFiles(
+	emulator: EmulatorProcess,
+	o: { dir: string; count: number; size: number; profile: FarProfile; rounds: number },
+	log: (line: string) => void,
+): Promise<ManyResult> {
+	const files = makeFiles(o.dir, o.count, o.size);
+	const runs = new Map<string, ManyRun[]>();
+	const none = { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 };
+	const far = async () => await emulator.call('setNetworkProfile', { profile: o.profile });
+	const near = async () => await emulator.call('setNetworkProfile', { profile: none });
+	try {
+		for (let round = 1; round <= o.rounds; round++) {
+			for (const op of MANY_OPERATIONS) {
+				for (const config of MANY_CONFIGS) {
+					await near();
+					if (op !== 'upload') await seed(emulator.info, files);
+					settleDisk();
+					await far();
+					await emulator.call('resetStats');
+					let run: ManyRun;
+					if (config.id === 'node') run = await runNodeOnce(emulator, op, files);
+					else {
+						const ms = await runClient(emulator.info, op, files, config.id === 'client-1' ? 1 : CLIENT_PARALLEL);
+						run = { ms, connections: 0, requests: 0 };
+					}
+					const { connections } = await emulator.call<Stats>('stats');
+					run.connections = connections.opened;
+					run.requests = connections.requests;
+					await near();
+					if (op === 'upload') await verifyStored(emulator.info, files);
+					const id = `${op}:${config.id}`;
+					runs.set(id, [...(runs.get(id) ?? []), run]);
+					log(
+						`  [${round}/${o.rounds}] ${op}, ${config.label}: ${fmt.seconds(run.ms)}, ${run.requests} requests over ${run.connections} connections`,
+					);
+				}
+			}
+		}
+	} finally {
+		await near();
+	}
+	return { count: o.count, size: o.size, profile: o.profile, rounds: o.rounds, runs };
+}
+
+/** Median over rounds of the node's time ÷ the 16-at-a-time client's, per round. */
+export function nodeVsClient(result: ManyResult, op: ManyOperation): number {
+	const node = result.runs.get(`${op}:node`) ?? [];
+	const client = result.runs.get(`${op}:client-16`) ?? [];
+	return median(node.map((run, i) => (client[i] ? run.ms / client[i].ms : NaN)));
+}
+
+/** What the README bounds the node's body memory by for this scenario, bytes: Upload Memory, or the items' bodies if fewer. */
+export function manyMemoryBound(result: ManyResult, op: ManyOperation): number {
+	if (op !== 'upload') return V3_PARALLEL_REQUESTS * 2 * 64 * 1024;
+	return Math.min(V3_UPLOAD_MEMORY_MIB * MIB, V3_PARALLEL_REQUESTS * 2 * result.size);
+}
+
+export function manyFilesTable(result: ManyResult): Table {
+	const { profile } = result;
+	const rows: string[][] = [];
+	for (const op of MANY_OPERATIONS) {
+		const client = result.runs.get(`${op}:client-16`) ?? [];
+		for (const config of MANY_CONFIGS) {
+			const list = result.runs.get(`${op}:${config.id}`) ?? [];
+			const ms = median(list.map((r) => r.ms));
+			const ratio = median(list.map((run, i) => (client[i] ? run.ms / client[i].ms : NaN)));
+			const isNode = config.id === 'node';
+			const growth = isNode ? Math.max(...list.map((r) => r.rssGrowth ?? 0)) : NaN;
+			const buffers = isNode ? Math.max(...list.map((r) => r.buffersHeld ?? 0)) : NaN;
+			// As the large-file tables: the README's bound on body memory plus 64 MiB for n8n-core's own work.
+			const bound = manyMemoryBound(result, op) + 64 * MIB;
+			rows.push([
+				op === 'upload' ? 'Upload' : op === 'download' ? 'Download' : 'Delete',
+				config.label,
+				fmt.seconds(ms),
+				`${(result.count / (ms / 1000)).toFixed(0)}`,
+				`${ratio.toFixed(2)}×`,
+				isNode ? `${ratio <= 2 ? 'met' : '**not met**'}` : '',
+				String(median(list.map((r) => r.requests))),
+				String(median(list.map((r) => r.connections))),
+				isNode ? fmt.mib(growth) : '',
+				isNode ? fmt.mib(buffers) : '',
+				isNode ? `${fmt.mib(bound)} ${growth <= bound ? 'met' : '**not met**'}` : '',
+			]);
+		}
+	}
+	return {
+		title: `Many files: ${result.count} files of ${result.size / 1024} KiB against a far service`,
+		note:
+			`Emulator far profile: ${profile.latencyMs} ms before every answer, ${profile.connectionDelayMs} ms before the first request of each new connection, ` +
+			`${profile.connectionRateMiBps} MiB/s per connection. The node at version 3 defaults (Parallel Requests ${V3_PARALLEL_REQUESTS}, Upload Memory ${V3_UPLOAD_MEMORY_MIB} MiB), ` +
+			"items from n8n's filesystem binary store (Upload) or keys (Download, Delete), in a fresh process per run; the minimal client sends the same requests " +
+			'(Download: the signed link, then the file) on kept connections. Time ÷ 16-at-a-time is the median of per-round ratios; goal ≤ 2×. ' +
+			`Requests and connections are the emulator's counts; ${runsOf(result.rounds)}. Buffers held: the node's peak ArrayBuffer memory over its level before the run, ` +
+			'Growth bound: the README bound on body memory (Upload: min(Upload Memory, 2 × Parallel Requests × file size); Download and Delete hold no bodies: 2 × Parallel Requests × 64 KiB of stream buffers) ' +
+			'plus 64 MiB, as the large-file tables. ' +
+			'Stored bytes were read back and compared after every upload run.',
+		head: [
+			'Operation',
+			'Configuration',
+			'Time',
+			'Files/s',
+			'Time ÷ 16 at a time',
+			'Goal ≤ 2×',
+			'Requests',
+			'Connections opened',
+			'RSS growth (max)',
+			'Buffers held (max)',
+			'Growth bound',
+		],
+		rows,
+	};
+}

@@ -1,0 +1,107 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { MIB } from '../helpers/multipartUpload';
+import { RunPool, setRunPool } from '../transport/pool';
+
+/** Node version 3 defaults, from the far-service measurements (BENCHMARKS.md, "Many files"). */
+export const DEFAULT_PARALLEL_REQUESTS = 32;
+export const MAX_PARALLEL_REQUESTS = 64;
+export const DEFAULT_UPLOAD_MEMORY_MIB = 96;
+const MIN_UPLOAD_MEMORY_MIB = 5;
+
+const version3 = { '@version': [{ _cnd: { gte: 3 } }] };
+
+export const parallelRequestsOption: INodeProperties = {
+	displayName: 'Parallel Requests',
+	name: 'parallelRequests',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+	default: DEFAULT_PARALLEL_REQUESTS,
+	description: `How many requests to the service this node sends at once, over all its input items (1 to ${MAX_PARALLEL_REQUESTS}): small files go several at a time, large files send several parts at once. Read from the first item. A 429 or 503 from the service pauses them all.`,
+	displayOptions: { show: version3 },
+};
+
+export const uploadMemoryOption: INodeProperties = {
+	displayName: 'Upload Memory (MiB)',
+	name: 'uploadMemory',
+	type: 'number',
+	typeOptions: { minValue: MIN_UPLOAD_MEMORY_MIB },
+	default: DEFAULT_UPLOAD_MEMORY_MIB,
+	description:
+		'The most memory the file bodies of all uploads of this node run hold at once, in MiB: each part of a large file, and each small file sent in one request, waits until it fits. A single file or part larger than this is sent alone. Read from the first item.',
+	displayOptions: { show: version3 },
+};
+
+/** The run's pool, from the first item's options (one pool serves every item). */
+function poolFor(ctx: IExecuteFunctions): RunPool {
+	const number = (name: string, fallback: number) => {
+		const value = Number(ctx.getNodeParameter(`options.${name}`, 0, fallback));
+		return Number.isFinite(value) ? value : fallback;
+	};
+	const parallel = Math.min(
+		Math.max(Math.floor(number('parallelRequests', DEFAULT_PARALLEL_REQUESTS)), 1),
+		MAX_PARALLEL_REQUESTS,
+	);
+	const memory = Math.max(number('uploadMemory', DEFAULT_UPLOAD_MEMORY_MIB), MIN_UPLOAD_MEMORY_MIB) * MIB;
+	const signal = ctx.getExecutionCancelSignal?.();
+	return new RunPool(parallel, memory, () => signal?.aborted === true);
+}
+
+/** An item's failure as its output item (Continue On Fail). */
+export function failureItem(error: unknown, itemIndex: number): INodeExecutionData {
+	const failure = error as NodeApiError | NodeOperationError;
+	return {
+		json: { error: failure.message, ...(failure.description ? { description: failure.description } : {}) },
+		pairedItem: { item: itemIndex },
+	};
+}
+
+/** The error the node fails with, as n8n shows it for the item. */
+export function nodeFailure(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (error instanceof NodeApiError) return new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+/**
+ * Runs every item, several at once, over one pool: the pool decides how many requests go out,
+ * so twice as many items are under way as it has slots (one preparing while another waits for
+ * its answer). Output in input order. With Continue On Fail an item's failure is its own output
+ * item and the others go on; without, no further item starts, the ones under way settle (an
+ * upload in parts finishes or cancels), and the node fails with the first failed item's error.
+ * A stopped execution starts no further item.
+ */
+export async function runInParallel(
+	ctx: IExecuteFunctions,
+	runItem: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	const count = ctx.getInputData().length;
+	const pool = poolFor(ctx);
+	setRunPool(ctx, pool);
+	const signal = ctx.getExecutionCancelSignal?.();
+	const results: INodeExecutionData[][] = new Array<INodeExecutionData[]>(count);
+	const first = {} as { failure?: { itemIndex: number; error: unknown } };
+	let next = 0;
+	const worker = async () => {
+		while (next < count && !first.failure && signal?.aborted !== true) {
+			const itemIndex = next++;
+			try {
+				results[itemIndex] = await runItem.call(ctx, itemIndex);
+			} catch (error) {
+				if (ctx.continueOnFail()) results[itemIndex] = [failureItem(error, itemIndex)];
+				else {
+					// Items settle out of order: the node fails with the first item's failure, as one by one.
+					const known = first.failure as { itemIndex: number } | undefined;
+					if (!known || itemIndex < known.itemIndex) first.failure = { itemIndex, error };
+				}
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(count, pool.parallel * 2) }, worker));
+	const { failure } = first;
+	if (failure) throw nodeFailure(ctx, failure.error, failure.itemIndex);
+	const output: INodeExecutionData[] = [];
+	// One by one: spreading a list of 100,000+ entries as arguments overflows the stack.
+	for (const items of results) for (const item of items ?? []) output.push(item);
+	return output;
+}

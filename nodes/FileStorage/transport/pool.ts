@@ -1,0 +1,174 @@
+import { sleep } from 'n8n-workflow';
+
+/**
+ * One per node run (version 3): every request of every item takes a slot, every request body
+ * the node builds reserves its bytes, and a 429 or 503 pauses all of them. Items then run in
+ * parallel without multiplying either the connections or the memory.
+ *
+ * Why it cannot deadlock: a request holding a slot waits for nothing but the service, and a body
+ * is reserved only right before it is filled and sent, never while its item waits for another
+ * reservation. So whatever holds a slot or memory finishes and gives it back.
+ */
+
+/** How often a wait checks whether the execution was stopped. */
+const WAIT_STEP_MS = 100;
+
+interface MemoryWaiter {
+	bytes: number;
+	grant: () => void;
+}
+
+interface IdleBody {
+	buffer: Buffer;
+	bytes: number;
+}
+
+export class RunPool {
+	private active = 0;
+	private readonly slotWaiters: Array<() => void> = [];
+	private pauseUntil = 0;
+	private reserved = 0;
+	private readonly memoryWaiters: MemoryWaiter[] = [];
+	/** Part bodies no upload uses right now, kept (and counted) for the next part of any upload. */
+	private readonly idle = new Map<number, IdleBody[]>();
+
+	/** The most requests and reserved bytes seen at once (tests and the bench read them). */
+	peakActive = 0;
+	peakReserved = 0;
+
+	constructor(
+		/** Requests in flight at most, over all items. */
+		readonly parallel: number,
+		/** Bytes of request bodies held at most (one body larger than this goes alone). */
+		readonly memoryBudget: number,
+		private readonly stopped: () => boolean = () => false,
+	) {}
+
+	/** Waits until the service's pause is over and a slot is free; call the answer to give it back. */
+	async slot(): Promise<() => void> {
+		await this.pauseOver();
+		if (this.active < this.parallel) this.active += 1;
+		else await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+		this.peakActive = Math.max(this.peakActive, this.active);
+		// A 429 may have come while this request queued: it waits, holding its place.
+		await this.pauseOver();
+		let given = false;
+		return () => {
+			if (given) return;
+			given = true;
+			const next = this.slotWaiters.shift();
+			// Handed straight to the next waiter: the count stays.
+			if (next) next();
+			else this.active -= 1;
+		};
+	}
+
+	/** The service asked to wait (429, 503): no request of this run goes out before then. */
+	pause(ms: number): void {
+		this.pauseUntil = Math.max(this.pauseUntil, Date.now() + ms);
+	}
+
+	private async pauseOver(): Promise<void> {
+		for (;;) {
+			const left = this.pauseUntil - Date.now();
+			if (left <= 0 || this.stopped()) return;
+			await sleep(Math.min(left, WAIT_STEP_MS));
+		}
+	}
+
+	/** Waits until `bytes` more fit in the budget (in order of asking). */
+	async reserve(bytes: number): Promise<void> {
+		if (this.memoryWaiters.length === 0 && this.fits(bytes)) {
+			this.take(bytes);
+			return;
+		}
+		await new Promise<void>((grant) => {
+			this.memoryWaiters.push({ bytes, grant });
+			this.grant();
+		});
+	}
+
+	unreserve(bytes: number): void {
+		this.reserved -= bytes;
+		this.grant();
+	}
+
+	/**
+	 * A body buffer of `capacity` bytes for a reservation already made: an idle one (whose own
+	 * reservation then ends) or a new one.
+	 */
+	bodyBuffer(capacity: number): Buffer {
+		const reused = this.idle.get(capacity)?.pop();
+		if (reused) {
+			this.reserved -= reused.bytes;
+			return reused.buffer;
+		}
+		return Buffer.allocUnsafeSlow(capacity);
+	}
+
+	/** A body whose request settled: kept for reuse, its `bytes` still reserved until reused or dropped. */
+	returnBody(buffer: Buffer, bytes: number): void {
+		const list = this.idle.get(buffer.length) ?? [];
+		list.push({ buffer, bytes });
+		this.idle.set(buffer.length, list);
+		this.grant();
+	}
+
+	private fits(bytes: number): boolean {
+		// A body larger than the whole budget goes once nothing else is held.
+		return this.reserved + bytes <= this.memoryBudget || this.reserved === 0;
+	}
+
+	private take(bytes: number): void {
+		this.reserved += bytes;
+		this.peakReserved = Math.max(this.peakReserved, this.reserved);
+	}
+
+	private dropIdle(): boolean {
+		for (const [capacity, list] of this.idle) {
+			const body = list.pop();
+			if (list.length === 0) this.idle.delete(capacity);
+			if (body) {
+				this.reserved -= body.bytes;
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private grant(): void {
+		for (;;) {
+			const head = this.memoryWaiters[0];
+			if (!head) return;
+			// Idle bodies give way before anything waits for memory.
+			if (this.reserved + head.bytes > this.memoryBudget && this.dropIdle()) continue;
+			if (!this.fits(head.bytes)) return;
+			this.memoryWaiters.shift();
+			this.take(head.bytes);
+			head.grant();
+		}
+	}
+}
+
+/** The pool of a node run, by the run's context object (the same `this` for every item). */
+const pools = new WeakMap<object, RunPool>();
+
+export function setRunPool(ctx: object, pool: RunPool): void {
+	pools.set(ctx, pool);
+}
+
+export function runPoolOf(ctx: object): RunPool | undefined {
+	return pools.get(ctx);
+}
+
+/** Runs `work` with `bytes` of body memory reserved from the run's pool (when it has one). */
+export async function withBodyMemory<T>(ctx: object, bytes: number, work: () => Promise<T>): Promise<T> {
+	const pool = runPoolOf(ctx);
+	if (!pool) return await work();
+	await pool.reserve(bytes);
+	try {
+		return await work();
+	} finally {
+		pool.unreserve(bytes);
+	}
+}
