@@ -151,6 +151,24 @@ describe('Upload from a URL whose answer states no length', () => {
 		},
 	);
 
+	it('a version 3 node that never set the switch refuses such a source: stored whole or not at all', async () => {
+		const key = 'no-length-v3/close-cut.mp4';
+		const result = await runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'upload',
+				source: 'url',
+				sourceUrl: urlOf(CASES[0][0]),
+				key,
+				options: { maxRetries: 0 },
+			},
+			{ typeVersion: 3 },
+		);
+		expect(result.error?.message).toMatch(/did not state its length \(no Content-Length\)/);
+		expect(await stored(key)).toBeUndefined();
+	});
+
 	it.each(CASES)(
 		'%s, %s: with Allow Source Without Content-Length on, stored and the output says sizeConfirmed: false',
 		async (path, operation) => {
