@@ -1,14 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { MIB, multipartUpload } from '../../helpers/multipartUpload';
-import { readWholeAsForm } from '../../helpers/uploadSource';
-import { purgeFile, uploadFile } from '../../transport/api';
-import { formEnvelope } from '../../transport/formData';
+import { purgeFile } from '../../transport/api';
 import { optionsCollection } from '../common';
-import { partSettingFields, partSettings } from './multipartUpload.operation';
+import { partSettingFields } from './multipartUpload.operation';
+import { DEFAULT_MULTIPART_THRESHOLD_MIB, storeSource } from './storeSource';
 import { contentTypeOption, prepareUpload, uploadFields } from './uploadFields';
 
-export const DEFAULT_MULTIPART_THRESHOLD_MIB = 32;
+export { DEFAULT_MULTIPART_THRESHOLD_MIB };
 
 export const description: INodeProperties[] = [
 	...uploadFields('upload'),
@@ -37,22 +35,7 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const { where, options, source, inputs, client } = await prepareUpload(this, itemIndex);
-	const thresholdBytes = Number(options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD_MIB) * MIB;
-	let stored: IDataObject;
-	const { size } = source;
-	if (size === undefined || size > thresholdBytes) {
-		stored = await multipartUpload(this, itemIndex, client, { ...where, ...inputs }, source, partSettings(options), {
-			oneRequestIfOnePart: true,
-		});
-	} else {
-		const form = await readWholeAsForm(
-			this,
-			itemIndex,
-			{ ...source, size },
-			formEnvelope(inputs.key, inputs.contentType),
-		);
-		stored = await uploadFile(client, where, { key: inputs.key, visibility: inputs.visibility, form });
-	}
+	let stored: IDataObject = await storeSource(this, itemIndex, client, { ...where, ...inputs }, source, options);
 	if (options.purgeCdnCache === true) {
 		const purged = await purgeFile(
 			client,
