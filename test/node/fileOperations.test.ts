@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runListSearch } from '../harness';
@@ -171,6 +175,63 @@ describe('File → Copy', () => {
 		expect(result.error?.message).toMatch(/Upload of 'x\/region\.txt' failed: .*HTTP 404/);
 		expect(result.error?.description).toMatch(/The source 'copy\/region\.txt' .* was not deleted/);
 		expect(await read('copy/region.txt')).toBeDefined();
+	});
+});
+
+describe('the copy is checked against an MD5 ETag where the CDN gives one', () => {
+	// A CDN that answers the HEAD of the copy with this ETag (the emulator's CDN sends none).
+	let etag = '';
+	let server: Server;
+	let cdn = '';
+	const seenHeaders: Array<Record<string, unknown>> = [];
+	beforeAll(async () => {
+		server = createServer((req, res) => {
+			seenHeaders.push(req.headers);
+			res.writeHead(200, { 'Content-Length': '4', 'Content-Type': 'text/plain', ETag: etag });
+			res.end(req.method === 'HEAD' ? undefined : 'copy');
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		cdn = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f/emulator/etag/copy.txt`;
+	});
+	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+
+	// With Replace on, the second signed link asked for is the copy's (for its HEAD).
+	const copyWithEtag = async (value: string) => {
+		etag = value;
+		await store('etag/source.txt', Buffer.from('copy'), 'private', 'text/plain');
+		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: cdn }, nth: [2] }]);
+		return await run('move', 'etag/source.txt', { destinationKey: 'etag/copy.txt', options: { replace: true } });
+	};
+
+	it('a matching MD5 ETag is reported as checked', async () => {
+		const result = await copyWithEtag(`"${createHash('md5').update('copy').digest('hex')}"`);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ checked: ['size', 'etag'], sourceDeleted: true });
+	});
+
+	it('the CDN gets neither the credential nor a signature of the node: the source link is fetched as it is', async () => {
+		seenHeaders.length = 0;
+		etag = '';
+		await store('etag/plain.txt', Buffer.from('copy'), 'private', 'text/plain');
+		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${cdn}?expires=1&signature=given` }, nth: [1] }]);
+		const result = await run('copy', 'etag/plain.txt', {
+			destinationKey: 'etag/plain-copy.txt',
+			options: { replace: true },
+		});
+		expect(result.error).toBeUndefined();
+		expect(seenHeaders).toHaveLength(1);
+		const names = Object.keys(seenHeaders[0]).map((name) => name.toLowerCase());
+		expect(names.filter((name) => /^x-|authorization|cookie/.test(name))).toEqual([]);
+		expect((await read('etag/plain-copy.txt'))?.body.toString()).toBe('copy');
+	});
+
+	it('an ETag that is not the MD5 of the bytes sent fails the copy, deletes it, and the source stays', async () => {
+		const result = await copyWithEtag('"00000000000000000000000000000000"');
+		expect(result.error?.message).toMatch(/^The copy of the file failed its check: the copy's ETag .* is not the MD5/);
+		expect(result.error?.description).toMatch(/The faulty copy 'etag\/copy\.txt' was deleted\./);
+		expect(result.error?.description).toMatch(/The source 'etag\/source\.txt' .* was not deleted\.$/);
+		expect(await read('etag/copy.txt')).toBeUndefined();
+		expect(await read('etag/source.txt')).toBeDefined();
 	});
 });
 
