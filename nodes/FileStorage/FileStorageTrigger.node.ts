@@ -81,7 +81,7 @@ export class FileStorageTrigger implements INodeType {
 						name: 'fileNameFilter',
 						type: 'string',
 						default: '',
-						placeholder: '*.pdf',
+						placeholder: 'e.g. *.pdf',
 						description:
 							'Only files matching this pattern: * any characters but /, ** any folders, ?, [abc], {pdf,csv}. Without a / it is matched against the file name, with a / against the whole key (e.g. invoices/*.csv).',
 					},
@@ -98,10 +98,11 @@ export class FileStorageTrigger implements INodeType {
 						name: 'binaryPropertyName',
 						type: 'string',
 						default: 'data',
-						description: 'Name of the binary field that receives the file when Download File is on',
+						description: 'Name of the binary field that receives the file',
+						displayOptions: { show: { downloadFile: [true] } },
 					},
 					...requestOptionFields,
-				],
+				].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 			},
 		],
 	};
