@@ -11,10 +11,19 @@ export interface NpmFailure {
 	message: string;
 }
 
-const NETWORK_CODES = ['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENETUNREACH', 'EHOSTUNREACH'];
+const NETWORK_CODES = [
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'ECONNREFUSED',
+	'ECONNRESET',
+	'ETIMEDOUT',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+];
 
 export function explainNpmFailure(npmOutput: string, n8nVersion: string): NpmFailure {
-	const missing = /No matching version found for (\S+?)\.?\s*$/m.exec(npmOutput) ?? /404 Not Found[^\n]*?- (\S+)/.exec(npmOutput);
+	const missing =
+		/No matching version found for (\S+?)\.?\s*$/m.exec(npmOutput) ?? /404 Not Found[^\n]*?- (\S+)/.exec(npmOutput);
 	if (missing) {
 		const wanted = missing[1];
 		if (wanted === `n8n@${n8nVersion}` || wanted === 'n8n') {
