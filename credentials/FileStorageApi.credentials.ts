@@ -97,7 +97,7 @@ export class FileStorageApi implements ICredentialType {
 			type: 'string',
 			default: DEFAULT_BASE_URL,
 			required: true,
-			placeholder: DEFAULT_BASE_URL,
+			placeholder: `e.g. ${DEFAULT_BASE_URL}`,
 			description: 'Scheme and host of the API, without a path. Use http://127.0.0.1:9480 for the local emulator.',
 		},
 		{

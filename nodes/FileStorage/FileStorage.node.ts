@@ -18,9 +18,9 @@ export class FileStorage implements INodeType {
 		defaultVersion: 3,
 		// The canvas shows the names the panel shows ("Get Signed URL: File"), not the raw values.
 		subtitle:
-			'={{ { listContents: "List Contents", delete: "Delete", download: "Download", getSignedUrl: "Get Signed URL", multipartUpload: "Multipart Upload", purge: "Purge CDN Cache", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',
+			'={{ { listContents: "List Contents", copy: "Copy", delete: "Delete", download: "Download", getInfo: "Get Info", getSignedUrl: "Get Signed URL", move: "Move", multipartUpload: "Multipart Upload", purge: "Purge CDN Cache", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", folder: "Folder", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',
 		description:
-			'Store files in File Storage API buckets: list, upload (large files in parts, streamed), download, share links, delete, purge from the CDN cache',
+			'Store files in File Storage API buckets: list, upload (from a URL, a file path or a binary field; large files in parts, streamed), download, get info, copy, move, share links, delete files and folders, purge from the CDN cache',
 		defaults: { name: 'File Storage' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -35,6 +35,7 @@ export class FileStorage implements INodeType {
 				options: [
 					{ name: 'Bucket', value: 'bucket' },
 					{ name: 'File', value: 'file' },
+					{ name: 'Folder', value: 'folder' },
 					{ name: 'Multipart Upload (Step by Step)', value: 'multipartUpload' },
 				],
 				default: 'file',
@@ -64,6 +65,13 @@ export class FileStorage implements INodeType {
 				displayOptions: { show: { resource: ['file'] } },
 				options: [
 					{
+						name: 'Copy',
+						value: 'copy',
+						action: 'Copy a file',
+						description:
+							"Copy a file to another path, folder, bucket or region of the same account, streamed and checked; returns the copy's key, size and location",
+					},
+					{
 						name: 'Delete',
 						value: 'delete',
 						action: 'Delete a file',
@@ -73,7 +81,14 @@ export class FileStorage implements INodeType {
 						name: 'Download',
 						value: 'download',
 						action: 'Download a file',
-						description: 'Download a file into a binary field of the output item',
+						description: 'Download a file into a binary field of the output item, or to a file path on the n8n host',
+					},
+					{
+						name: 'Get Info',
+						value: 'getInfo',
+						action: 'Get information about a file',
+						description:
+							'Get the size, content type, last modified date, ETag, visibility and location of a file by its path, without downloading it',
 					},
 					{
 						name: 'Get Signed URL',
@@ -83,10 +98,18 @@ export class FileStorage implements INodeType {
 							'Get a link to read a file: a temporary signed link for private files, the plain location for public ones',
 					},
 					{
+						name: 'Move',
+						value: 'move',
+						action: 'Move or rename a file',
+						description:
+							'Move or rename a file: a checked copy to the new path (or bucket), then the original is deleted; a failed copy never deletes it',
+					},
+					{
 						name: 'Multipart Upload',
 						value: 'multipartUpload',
 						action: 'Upload a large file in parts',
-						description: 'Upload the binary file of the input item in parts, several at once; for large files',
+						description:
+							'Upload a large file in parts, several at once, from a URL, a file path on the n8n host or a binary field',
 					},
 					{
 						name: 'Purge CDN Cache',
@@ -99,7 +122,8 @@ export class FileStorage implements INodeType {
 						name: 'Upload',
 						value: 'upload',
 						action: 'Upload a file',
-						description: 'Upload the binary file of the input item; returns its key, size and location URL',
+						description:
+							'Upload a file from a URL, a file path on the n8n host or a binary field; returns its key, size and location URL',
 					},
 				],
 				default: 'upload',
@@ -133,10 +157,27 @@ export class FileStorage implements INodeType {
 						name: 'Upload Part',
 						value: 'uploadPart',
 						action: 'Upload one part of a multipart upload',
-						description: 'Upload the binary of the input item as one numbered part',
+						description: 'Upload one numbered part from a binary field of the input item',
 					},
 				],
 				default: 'start',
+			},
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: ['folder'] } },
+				options: [
+					{
+						name: 'Delete',
+						value: 'delete',
+						action: 'Delete a folder',
+						description:
+							'Delete every file under a folder (with its sub-folders unless turned off); Dry Run lists them instead; returns one item per file',
+					},
+				],
+				default: 'delete',
 			},
 			...bucketFields,
 			...operationDescriptions,

@@ -1,4 +1,10 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { bucketFields, requestOptionFields } from './actions/common';
@@ -59,49 +65,52 @@ export class FileStorageTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
-					{
-						displayName: 'Download File',
-						name: 'downloadFile',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to attach each created or updated file as binary data (streamed into n8n storage). A file whose download fails is tried again by the next polls; after 3 failed polls it comes without its file, with the reason in "error".',
-					},
-					{
-						displayName: 'Emit Existing Files',
-						name: 'emitExistingFiles',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether the first poll emits every file that already exists as created. Off: the first poll only records them.',
-					},
-					{
-						displayName: 'File Name Filter',
-						name: 'fileNameFilter',
-						type: 'string',
-						default: '',
-						placeholder: '*.pdf',
-						description:
-							'Only files matching this pattern: * any characters but /, ** any folders, ?, [abc], {pdf,csv}. Without a / it is matched against the file name, with a / against the whole key (e.g. invoices/*.csv).',
-					},
-					{
-						displayName: 'Max Files Per Poll',
-						name: 'maxFilesPerPoll',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: DEFAULT_MAX_FILES_PER_POLL,
-						description: 'Most changes to emit per poll, oldest first; the rest come with the next polls',
-					},
-					{
-						displayName: 'Put Output File in Field',
-						name: 'binaryPropertyName',
-						type: 'string',
-						default: 'data',
-						description: 'Name of the binary field that receives the file when Download File is on',
-					},
-					...requestOptionFields,
-				],
+				options: (
+					[
+						{
+							displayName: 'Download File',
+							name: 'downloadFile',
+							type: 'boolean',
+							default: false,
+							description:
+								'Whether to attach each created or updated file as binary data (streamed into n8n storage). A file whose download fails is tried again by the next polls; after 3 failed polls it comes without its file, with the reason in "error".',
+						},
+						{
+							displayName: 'Emit Existing Files',
+							name: 'emitExistingFiles',
+							type: 'boolean',
+							default: false,
+							description:
+								'Whether the first poll emits every file that already exists as created. Off: the first poll only records them.',
+						},
+						{
+							displayName: 'File Name Filter',
+							name: 'fileNameFilter',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. *.pdf',
+							description:
+								'Only files matching this pattern: * any characters but /, ** any folders, ?, [abc], {pdf,csv}. Without a / it is matched against the file name, with a / against the whole key (e.g. invoices/*.csv).',
+						},
+						{
+							displayName: 'Max Files Per Poll',
+							name: 'maxFilesPerPoll',
+							type: 'number',
+							typeOptions: { minValue: 1 },
+							default: DEFAULT_MAX_FILES_PER_POLL,
+							description: 'Most changes to emit per poll, oldest first; the rest come with the next polls',
+						},
+						{
+							displayName: 'Put Output File in Field',
+							name: 'binaryPropertyName',
+							type: 'string',
+							default: 'data',
+							description: 'Name of the binary field that receives the file',
+							displayOptions: { show: { downloadFile: [true] } },
+						},
+						...requestOptionFields,
+					] as INodeProperties[]
+				).sort((a, b) => a.displayName.localeCompare(b.displayName)),
 			},
 		],
 	};

@@ -16,6 +16,7 @@ import { ensureRuntime } from '../real-n8n/install';
 import { stopStarted, track } from '../real-n8n/process';
 import { PACKAGE_ROOT, PROFILES } from '../real-n8n/profiles';
 import { startQueueDev } from '../queue/dev';
+import { onParentExit } from './parentWatch';
 import { preparePackageCopy, startStack, type Stack } from './stack';
 
 const DATA_DIR = path.join(PACKAGE_ROOT, '.dev-data');
@@ -95,6 +96,8 @@ async function main(): Promise<void> {
 	const started = Date.now();
 	process.on('SIGINT', () => void shutdown('Ctrl-C', 0));
 	process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
+	process.on('SIGHUP', () => void shutdown('SIGHUP', 0));
+	onParentExit(() => void shutdown('the npm process that started this ended', 0));
 	if (process.argv.includes('--reset')) {
 		say(`deleting ${path.relative(process.cwd(), DATA_DIR)}`);
 		await fsp.rm(DATA_DIR, { recursive: true, force: true });

@@ -22,6 +22,7 @@ export const EXAMPLE_IDS = {
 	multipart: 'fsExampleMultip1',
 	list: 'fsExampleListing',
 	webhook: 'fsExampleWebhook',
+	fileOps: 'fsExampleFileOps',
 } as const;
 
 export function exampleWorkflowFiles(): string[] {

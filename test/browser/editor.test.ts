@@ -16,6 +16,8 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 import { chromiumExecutable } from '../../scripts/browser/chromium';
 import { startStack, type Stack } from '../../scripts/dev/stack';
+import { DEFAULTS as EMULATOR_DEFAULTS } from '../emulator/config';
+import { emulatorClient } from '../emulator/conformance/client';
 import { EXAMPLE_IDS } from '../../scripts/real-n8n/instance';
 import { freePort } from '../../scripts/real-n8n/process';
 import { PACKAGE_ROOT } from '../../scripts/real-n8n/profiles';
@@ -191,4 +193,42 @@ it('shows the trigger panel with its parameters', async () => {
 	await expect(credential.inputValue()).resolves.toBe('File Storage (local emulator)');
 	await fsp.mkdir(path.dirname(TRIGGER_SCREENSHOT), { recursive: true });
 	await page.screenshot({ path: TRIGGER_SCREENSHOT });
+});
+
+it('the trigger example processes each new file and moves it to done/: the Move panel', async () => {
+	await page.keyboard.press('Escape');
+	await page.locator(canvasNode('Get its info')).getByText('Get Info: File', { exact: true }).waitFor();
+	await page.locator(canvasNode('Move to done')).getByText('Move: File', { exact: true }).waitFor();
+	await page.dblclick(canvasNode('Move to done'));
+	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-destinationKey"]').waitFor();
+	await page.screenshot({ path: screenshotPath('move.png') });
+});
+
+it('the file picker finds a file two folders deep by typing part of its name (Get Info panel)', async () => {
+	const client = emulatorClient({
+		url: stack!.emulatorUrl,
+		accessKey: EMULATOR_DEFAULTS.accessKey,
+		secretKey: EMULATOR_DEFAULTS.secretKey,
+	});
+	expect((await client.upload('reports/2026/quarterly-summary.pdf', Buffer.from('%PDF-1.7'))).status).toBe(200);
+	await openNode(EXAMPLE_IDS.fileOps, 'Get info of hello.txt');
+	const file = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-fileKey"]');
+	await file.locator('[data-test-id="rlc-input"]').click();
+	await page.locator('[data-test-id="rlc-search"] input, input[data-test-id="rlc-search"]').first().fill('quarterly');
+	await page
+		.locator('[data-test-id="rlc-item"]')
+		.getByText('reports/2026/quarterly-summary.pdf', { exact: true })
+		.first()
+		.waitFor();
+	await page.screenshot({ path: screenshotPath('file-picker-search.png') });
+	await page.keyboard.press('Escape');
+});
+
+it('the Copy and Folder → Delete panels', async () => {
+	await openNode(EXAMPLE_IDS.fileOps, 'Copy to archive');
+	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-destinationKey"]').waitFor();
+	await page.screenshot({ path: screenshotPath('copy.png') });
+	await openNode(EXAMPLE_IDS.fileOps, 'What a delete of archive/ would remove');
+	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-dryRun"]').waitFor();
+	await page.screenshot({ path: screenshotPath('folder-delete.png') });
 });

@@ -170,6 +170,25 @@ describe('every operation keeps the contract', () => {
 	});
 });
 
+describe('the file operations built from the API keep the contract', () => {
+	test('File → Get Info, Copy, Move (odd keys), Folder → Delete (dry run, then for real)', async () => {
+		const key = 'ops/ünï cödé+&=.txt';
+		const bytes = Buffer.from('bytes to copy');
+		await run({ resource: 'file', operation: 'upload', key }, [file(bytes, 'x.txt', 'text/plain')]);
+		const info = await run({ resource: 'file', operation: 'getInfo', fileKey: byKey(key) });
+		expect(info.items[0].json).toMatchObject({ key, size: bytes.length, content_type: 'text/plain' });
+		await run({ resource: 'file', operation: 'copy', fileKey: byKey(key), destinationKey: 'ops/copies/' });
+		expect((await stored('ops/copies/ünï cödé+&=.txt'))?.body.equals(bytes)).toBe(true);
+		await run({ resource: 'file', operation: 'move', fileKey: byKey(key), destinationKey: 'ops/moved #1.txt' });
+		expect(await stored(key)).toBeUndefined();
+		const folder = { __rl: true, mode: 'path', value: 'ops/' };
+		const dry = await run({ resource: 'folder', operation: 'delete', folder, dryRun: true });
+		expect(dry.items.map((item) => item.json.key).sort()).toEqual(['ops/copies/ünï cödé+&=.txt', 'ops/moved #1.txt']);
+		await run({ resource: 'folder', operation: 'delete', folder });
+		expect(await stored('ops/moved #1.txt')).toBeUndefined();
+	});
+});
+
 describe('Purge keeps the contract', () => {
 	test('File → Purge CDN Cache, and Upload with the Purge CDN Cache option', async () => {
 		await run({ resource: 'file', operation: 'upload', key: 'purge/a.txt', options: { purgeCdnCache: true } }, [

@@ -79,6 +79,21 @@ describe('example workflows in real n8n', () => {
 		expect(entries.every((entry) => entry.type === 'file')).toBe(true);
 	});
 
+	it("gets the uploaded file's info, copies it to archive/ byte for byte, and lists what a delete of archive/ would remove", async () => {
+		const { instance, emulator } = n8n();
+		const result = await executeWorkflow(instance, EXAMPLE_IDS.fileOps);
+		expectSuccess(result);
+		const [info] = nodeJson(result.run, 'Get info of hello.txt');
+		expect(info).toMatchObject({ key: 'examples/hello.txt', exists: true, content_type: 'text/plain' });
+		const [copy] = nodeJson(result.run, 'Copy to archive');
+		expect(copy).toMatchObject({ key: 'archive/hello.txt', size: info.size, checked: ['size'] });
+		const original = await emulator.readObject(BUCKET.name, BUCKET.region, 'examples/hello.txt');
+		expect((await emulator.readObject(BUCKET.name, BUCKET.region, 'archive/hello.txt'))?.body).toEqual(original?.body);
+		const wouldGo = nodeJson(result.run, 'What a delete of archive/ would remove');
+		expect(wouldGo).toEqual([expect.objectContaining({ key: 'archive/hello.txt', deleted: false, dryRun: true })]);
+		expect(await emulator.readObject(BUCKET.name, BUCKET.region, 'archive/hello.txt')).toBeDefined();
+	});
+
 	it('fails with the service message and a non-zero exit when the secret is wrong, without printing secrets', async () => {
 		const { instance, credential } = n8n();
 		const wrongSecret = 'wrong-secret-for-e2e-0123456789';

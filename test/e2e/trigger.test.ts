@@ -1,8 +1,8 @@
 /**
  * The trigger example (examples/workflows/watch-inbox.json) under `n8n start`: activation runs
  * one poll at once, so each start is a poll (n8n's shortest interval is a minute). The first
- * start records the empty inbox; a file added then is emitted by the next start's poll, and the
- * workflow downloads it and copies it to processed/, where the emulator shows it.
+ * start records the inbox; a file added then is emitted by the next start's poll, and the workflow
+ * processes it (Get Info) and moves it to done/: the emulator shows it there and no longer in inbox/.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -31,7 +31,7 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined>, tim
 	}
 }
 
-it('emits a file added after activation once, and the workflow runs with it', async () => {
+it('emits a file added after activation once, and the workflow processes it and moves it to done/', async () => {
 	const { instance, emulator } = n8n();
 	const api = apiFor(emulator);
 	await put(api, 'inbox/before.txt', 'was there before');
@@ -41,18 +41,23 @@ it('emits a file added after activation once, and the workflow runs with it', as
 	server = await startN8n(instance);
 	await waitFor('the activation poll', async () => (emulator.stats().requests.list > 0 ? true : undefined), 60000);
 	await server.stop();
-	expect(await emulator.readObject(BUCKET.name, BUCKET.region, 'processed/before.txt')).toBeUndefined();
+	expect(await emulator.readObject(BUCKET.name, BUCKET.region, 'done/before.txt')).toBeUndefined();
 
 	const body = randomBytes(64 * 1024 + 3);
 	await put(api, 'inbox/new file.bin', body, { contentType: 'application/octet-stream' });
 
-	// Activated again: this poll finds the new file, and the workflow copies it.
+	// Activated again: this poll finds the new file, and the workflow moves it to done/.
 	server = await startN8n(instance);
-	const copied = await waitFor(
-		'the copy of the new file',
-		async () => await emulator.objectSha256(BUCKET.name, BUCKET.region, 'processed/new file.bin'),
+	const moved = await waitFor(
+		'the move of the new file',
+		async () =>
+			(await emulator.readObject(BUCKET.name, BUCKET.region, 'inbox/new file.bin')) === undefined
+				? await emulator.objectSha256(BUCKET.name, BUCKET.region, 'done/new file.bin')
+				: undefined,
 		120000,
 	);
-	expect(copied).toBe(sha256(body));
-	expect(await emulator.readObject(BUCKET.name, BUCKET.region, 'processed/before.txt')).toBeUndefined();
+	expect(moved).toBe(sha256(body));
+	// Only what was emitted is moved: the file that was there at activation stays.
+	expect(await emulator.readObject(BUCKET.name, BUCKET.region, 'inbox/before.txt')).toBeDefined();
+	expect(await emulator.readObject(BUCKET.name, BUCKET.region, 'done/before.txt')).toBeUndefined();
 });

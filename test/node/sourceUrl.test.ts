@@ -374,7 +374,9 @@ describe('Upload from a URL that fails', () => {
 
 	it('a URL without a file name and no Key', async () => {
 		const result = await fromUrl(`${source.url}/`);
-		expect(result.error?.message).toBe("The parameter 'Key' is empty and the URL has no name to use instead");
+		expect(result.error?.message).toBe(
+			"The parameter 'Path in Bucket' is empty and the URL has no name to use instead",
+		);
 		expect(source.requests).toHaveLength(0);
 	});
 

@@ -1,25 +1,73 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { FileStorageApi } from '../../credentials/FileStorageApi.credentials';
 import { FileStorage } from '../../nodes/FileStorage/FileStorage.node';
+import { FileStorageTrigger } from '../../nodes/FileStorage/FileStorageTrigger.node';
 
 const { properties } = new FileStorage().description;
+const trigger = new FileStorageTrigger().description.properties;
+const credential = new FileStorageApi().properties;
+
+/** Every property with the fields of its collections, as the panel shows them. */
+function withCollectionFields(list: INodeProperties[]): INodeProperties[] {
+	return list.flatMap((property) =>
+		property.type === 'collection' ? [property, ...(property.options as INodeProperties[])] : [property],
+	);
+}
+
+const panels = { node: properties, trigger, credential };
 
 describe('the panel reads like n8n’s own nodes', () => {
-	it('every Options collection lists its options alphabetically', () => {
-		const collections = properties.filter((property) => property.type === 'collection');
-		expect(collections.length).toBeGreaterThan(5);
+	it.each(Object.entries(panels))('every Options collection of the %s lists its options alphabetically', (_, list) => {
+		const collections = list.filter((property) => property.type === 'collection');
 		for (const collection of collections) {
 			const names = (collection.options as INodeProperties[]).map((option) => option.displayName);
 			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
 		}
 	});
 
-	it('every example placeholder of a text field starts with "e.g."', () => {
-		const placeholders = properties.flatMap((property) => [
-			...(property.type === 'string' && property.placeholder ? [property.placeholder] : []),
-			...(property.modes ?? []).filter((mode) => mode.type === 'string').map((mode) => mode.placeholder ?? ''),
-		]);
-		expect(placeholders.length).toBeGreaterThan(5);
-		for (const placeholder of placeholders) expect(placeholder).toMatch(/^e\.g\. /);
+	it('the node has many Options collections (the check above is not empty)', () => {
+		expect(properties.filter((property) => property.type === 'collection').length).toBeGreaterThan(5);
+	});
+
+	it.each(Object.entries(panels))(
+		'every example placeholder of a text field of the %s starts with "e.g."',
+		(_, list) => {
+			const placeholders = withCollectionFields(list).flatMap((property) => [
+				...(property.type === 'string' && property.placeholder ? [property.placeholder] : []),
+				...(property.modes ?? []).filter((mode) => mode.type === 'string').map((mode) => mode.placeholder ?? ''),
+			]);
+			expect(placeholders.length).toBeGreaterThan(0);
+			for (const placeholder of placeholders) expect(placeholder).toMatch(/^e\.g\. /);
+		},
+	);
+
+	it('no operation description (also the AI tool’s description) says it takes only the input item’s binary file', () => {
+		const operations = properties
+			.filter((property) => property.name === 'operation')
+			.flatMap((property) => property.options as INodePropertyOptions[]);
+		for (const operation of operations)
+			expect(String(operation.description)).not.toMatch(/binary (file )?of the input item/);
+	});
+});
+
+describe('fields are shown only where they do something', () => {
+	const optionOf = (list: INodeProperties[], collection: INodeProperties | undefined, name: string) =>
+		(collection?.options as INodeProperties[] | undefined)?.find((option) => option.name === name);
+
+	it('the trigger’s Put Output File in Field is shown only with Download File on', () => {
+		const options = trigger.find((property) => property.name === 'options');
+		expect(optionOf(trigger, options, 'binaryPropertyName')?.displayOptions).toEqual({
+			show: { downloadFile: [true] },
+		});
+	});
+
+	it('Download’s File Name option is shown only with Destination Binary Field', () => {
+		const options = properties.find(
+			(property) => property.name === 'options' && property.displayOptions?.show?.operation?.includes('download'),
+		);
+		expect(optionOf(properties, options, 'fileName')?.displayOptions).toEqual({
+			show: { '/destination': ['binary'] },
+		});
 	});
 });

@@ -2,12 +2,16 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import * as listContents from './bucket/listContents.operation';
+import * as copy from './file/copy.operation';
 import * as deleteFile from './file/delete.operation';
 import * as download from './file/download.operation';
+import * as getInfo from './file/getInfo.operation';
 import * as getSignedUrl from './file/getSignedUrl.operation';
+import * as move from './file/move.operation';
 import * as multipartUpload from './file/multipartUpload.operation';
 import * as purge from './file/purge.operation';
 import * as upload from './file/upload.operation';
+import * as deleteFolder from './folders/delete.operation';
 import * as cancel from './multipartUpload/cancel.operation';
 import * as complete from './multipartUpload/complete.operation';
 import * as start from './multipartUpload/start.operation';
@@ -25,7 +29,11 @@ const handlers: Record<string, Record<string, OperationHandler>> = {
 		getSignedUrl: getSignedUrl.execute,
 		delete: deleteFile.execute,
 		purge: purge.execute,
+		getInfo: getInfo.execute,
+		copy: copy.execute,
+		move: move.execute,
 	},
+	folder: { delete: deleteFolder.execute },
 	multipartUpload: {
 		start: start.execute,
 		uploadPart: uploadPart.execute,
@@ -42,6 +50,10 @@ export const operationDescriptions = [
 	...getSignedUrl.description,
 	...deleteFile.description,
 	...purge.description,
+	...getInfo.description,
+	...copy.description,
+	...move.description,
+	...deleteFolder.description,
 	...start.description,
 	...uploadPart.description,
 	...complete.description,

@@ -1,24 +1,28 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { listContents } from '../transport/api';
+import { MAX_PAGE_SIZE } from '../helpers/listing';
+import { listContents, type BucketRef, type ListEntry } from '../transport/api';
 import { FileStorageClient } from '../transport/request';
 
 const SEARCH_PAGE_SIZE = 100;
+/** One answer of a search stops at this many list requests or results; scrolling asks for more. */
+const REQUESTS_PER_ANSWER = 20;
+const RESULTS_PER_ANSWER = 50;
+/** A search walks at most this many folders in all: the picker is not a crawler of huge buckets. */
+const MAX_FOLDERS_SEARCHED = 2000;
 
 type EntryType = 'file' | 'folder';
 
-/**
- * Entries of one type for a "From List" mode. The filter narrows by folder (everything up to its
- * last '/') and then by name, so typing "reports/2026/q" lists reports/2026/ and keeps the names
- * containing "q".
- */
-async function searchEntries(
-	ctx: ILoadOptionsFunctions,
-	type: EntryType,
-	filter: string | undefined,
-	paginationToken: string | undefined,
-): Promise<INodeListSearchResult> {
+interface Typed {
+	where: BucketRef;
+	/** The folder typed so far (up to its last '/'). */
+	prefix: string;
+	/** The rest, lower-cased: part of a name. */
+	needle: string;
+}
+
+function readTyped(ctx: ILoadOptionsFunctions, type: EntryType, filter: string | undefined): Typed {
 	const bucket = String(ctx.getNodeParameter('bucketName', '') ?? '').trim();
 	const region = String(ctx.getNodeParameter('region', '') ?? '').trim();
 	if (!bucket || !region) {
@@ -26,27 +30,112 @@ async function searchEntries(
 	}
 	const text = (filter ?? '').replace(/^\/+/, '');
 	const cut = text.lastIndexOf('/') + 1;
-	const prefix = text.slice(0, cut);
-	const needle = text.slice(cut).toLowerCase();
+	return { where: { bucket, region }, prefix: text.slice(0, cut), needle: text.slice(cut).toLowerCase() };
+}
+
+/** A folder shown in the file picker: typing its path (or picking it) looks inside. */
+function folderItem(entry: ListEntry): INodeListSearchItems {
+	return { name: `${entry.path} (folder: type its path to look inside)`, value: entry.path };
+}
+
+/**
+ * One folder's page, filtered by name. Entries of one type for a "From List" mode, narrowed by
+ * folder (everything up to its last '/') and then by name, so typing "reports/2026/q" lists
+ * reports/2026/ and keeps the names containing "q".
+ */
+async function browse(
+	ctx: ILoadOptionsFunctions,
+	type: EntryType,
+	typed: Typed,
+	paginationToken: string | undefined,
+): Promise<INodeListSearchResult> {
+	const { where, prefix, needle } = typed;
 	const page = Number(paginationToken ?? 1) || 1;
 	const client = await FileStorageClient.create(ctx, 0);
-	const { contents, pagination } = await listContents(client, { bucket, region }, prefix, page, SEARCH_PAGE_SIZE);
-	const results: INodeListSearchItems[] = (contents?.children ?? [])
-		.filter((entry) => entry.type === type && entry.name.toLowerCase().includes(needle))
+	const { contents, pagination } = await listContents(client, where, prefix, page, SEARCH_PAGE_SIZE);
+	const children = (contents?.children ?? []).filter((entry) => entry.name.toLowerCase().includes(needle));
+	const results: INodeListSearchItems[] = children
+		.filter((entry) => entry.type === type)
 		.map((entry) => ({ name: entry.path, value: entry.path }));
+	// The file picker shows the sub-folders too, to step into (the listing puts them first).
+	if (type === 'file') results.unshift(...children.filter((entry) => entry.type === 'folder').map(folderItem));
 	// The folder typed so far can be picked itself.
 	if (type === 'folder' && page === 1 && prefix && !needle) results.unshift({ name: prefix, value: prefix });
 	const more = page < (pagination?.total_pages ?? page);
 	return { results, paginationToken: more ? String(page + 1) : undefined };
 }
 
-/** Files for the "From List" mode of the File field. */
+/** Where a search through the sub-folders stands: the folders still to list, the next page of the first. */
+interface WalkState {
+	folders: string[];
+	page: number;
+	/** Folders taken into the walk so far (the bound). */
+	seen: number;
+}
+
+function readWalkState(token: string | undefined, prefix: string): WalkState {
+	if (token) {
+		try {
+			const state = JSON.parse(token) as WalkState;
+			if (Array.isArray(state.folders) && Number.isInteger(state.page) && Number.isInteger(state.seen)) return state;
+		} catch {
+			// A token of another form (a page number from browsing) starts the walk afresh.
+		}
+	}
+	return { folders: [prefix], page: 1, seen: 1 };
+}
+
+/**
+ * Files (and folders) whose name contains the typed text, anywhere under the folder typed so
+ * far: the folders are walked breadth-first, page by page, a bounded number of requests per
+ * answer, and the walk goes on from where it stood when the list is scrolled.
+ */
+async function searchUnder(
+	ctx: ILoadOptionsFunctions,
+	typed: Typed,
+	paginationToken: string | undefined,
+): Promise<INodeListSearchResult> {
+	const { where, needle } = typed;
+	const state = readWalkState(paginationToken, typed.prefix);
+	const client = await FileStorageClient.create(ctx, 0);
+	const results: INodeListSearchItems[] = [];
+	let requests = 0;
+	while (state.folders.length > 0 && requests < REQUESTS_PER_ANSWER && results.length < RESULTS_PER_ANSWER) {
+		const folder = state.folders[0];
+		const { contents, pagination } = await listContents(client, where, folder, state.page, MAX_PAGE_SIZE);
+		requests += 1;
+		const children = contents?.children ?? [];
+		for (const entry of children) {
+			const matches = entry.name.toLowerCase().includes(needle);
+			if (entry.type === 'folder') {
+				if (state.seen < MAX_FOLDERS_SEARCHED && entry.path !== folder) {
+					state.folders.push(entry.path);
+					state.seen += 1;
+				}
+				if (matches) results.push(folderItem(entry));
+			} else if (matches) results.push({ name: entry.path, value: entry.path });
+		}
+		if (children.length === 0 || state.page >= (pagination?.total_pages ?? state.page)) {
+			state.folders.shift();
+			state.page = 1;
+		} else state.page += 1;
+	}
+	return { results, paginationToken: state.folders.length > 0 ? JSON.stringify(state) : undefined };
+}
+
+/**
+ * Files for the "From List" mode of the File field. Without text after the last '/', the folder
+ * typed so far (its sub-folders, then its files); with text, every file under it whose name
+ * contains the text, sub-folders included.
+ */
 export async function searchFiles(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchEntries(this, 'file', filter, paginationToken);
+	const typed = readTyped(this, 'file', filter);
+	if (!typed.needle) return await browse(this, 'file', typed, paginationToken);
+	return await searchUnder(this, typed, paginationToken);
 }
 
 /** Folders for the Folder picker; typing "reports/" navigates into reports/. */
@@ -55,5 +144,5 @@ export async function searchFolders(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchEntries(this, 'folder', filter, paginationToken);
+	return await browse(this, 'folder', readTyped(this, 'folder', filter), paginationToken);
 }

@@ -439,14 +439,14 @@ export class FileStorageClient {
 	}
 
 	/**
-	 * GET of a URL the service handed out (a file location or a signed link): it carries
+	 * GET (or HEAD: Get Info) of a URL the service handed out (a file location or a signed link): it carries
 	 * its own authorisation, so it goes out unsigned, with the same retries and errors.
 	 * Redirects are followed (a CDN may send the client elsewhere), and the body is asked for
 	 * uncompressed so its length can be checked against Content-Length.
 	 */
-	async fetchLink(url: string, what: string): Promise<IN8nHttpFullResponse> {
+	async fetchLink(url: string, what: string, method: 'GET' | 'HEAD' = 'GET'): Promise<IN8nHttpFullResponse> {
 		const call: ApiCall = {
-			method: 'GET',
+			method,
 			path: '',
 			what,
 			retry: 'idempotent',

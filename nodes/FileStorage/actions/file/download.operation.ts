@@ -60,8 +60,9 @@ export const description: INodeProperties[] = [
 			name: 'fileName',
 			type: 'string',
 			default: '',
-			description:
-				'Name to give the downloaded file. Leave empty to use the last part of its key. Not used with Destination File Path.',
+			description: 'Name to give the downloaded file. Leave empty to use the last part of its path in the bucket.',
+			// With Destination File Path, the path names the file.
+			displayOptions: { show: { '/destination': ['binary'] } },
 		},
 	]),
 ];

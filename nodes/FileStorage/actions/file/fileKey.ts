@@ -12,7 +12,7 @@ export function fileKeyField(operations: string[]): INodeProperties {
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		description: 'The file, by its key (its path in the bucket)',
+		description: 'The file, by its path in the bucket (its key)',
 		displayOptions: { show: { resource: ['file'], operation: operations } },
 		modes: [
 			{
@@ -23,7 +23,7 @@ export function fileKeyField(operations: string[]): INodeProperties {
 				typeOptions: { searchListMethod: 'searchFiles', searchable: true, searchFilterRequired: false },
 			},
 			{
-				displayName: 'By Key',
+				displayName: 'By Path',
 				name: 'key',
 				type: 'string',
 				placeholder: 'e.g. reports/2026/q1.pdf',

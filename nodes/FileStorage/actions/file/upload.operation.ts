@@ -1,16 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { MIB, multipartUpload } from '../../helpers/multipartUpload';
-import { readWholeAsForm } from '../../helpers/uploadSource';
-import { purgeFile, uploadFile } from '../../transport/api';
-import { formEnvelope } from '../../transport/formData';
-import { withBodyMemory } from '../../transport/pool';
+import { purgeFile } from '../../transport/api';
 import { optionsCollection } from '../common';
 import { uploadMemoryOption } from '../parallelItems';
-import { partSettingFields, partSettings, partSizeFieldV3 } from './multipartUpload.operation';
+import { partSettingFields, partSizeFieldV3 } from './multipartUpload.operation';
+import { DEFAULT_MULTIPART_THRESHOLD_MIB, storeSource } from './storeSource';
 import { contentTypeOption, prepareUpload, uploadFields } from './uploadFields';
 
-export const DEFAULT_MULTIPART_THRESHOLD_MIB = 32;
+export { DEFAULT_MULTIPART_THRESHOLD_MIB };
 
 export const description: INodeProperties[] = [
 	...uploadFields('upload'),
@@ -44,33 +41,7 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const { where, options, source, inputs, client } = await prepareUpload(this, itemIndex);
-	const thresholdBytes = Number(options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD_MIB) * MIB;
-	let stored: IDataObject;
-	const { size } = source;
-	if (size === undefined || size > thresholdBytes) {
-		stored = await multipartUpload(
-			this,
-			itemIndex,
-			client,
-			{ ...where, ...inputs },
-			source,
-			partSettings(options, this.getNode().typeVersion),
-			{
-				oneRequestIfOnePart: true,
-			},
-		);
-	} else {
-		// Version 3: the whole body counts against the run's Upload Memory while it is read and sent.
-		stored = await withBodyMemory(this, size, async () => {
-			const form = await readWholeAsForm(
-				this,
-				itemIndex,
-				{ ...source, size },
-				formEnvelope(inputs.key, inputs.contentType),
-			);
-			return await uploadFile(client, where, { key: inputs.key, visibility: inputs.visibility, form });
-		});
-	}
+	let stored: IDataObject = await storeSource(this, itemIndex, client, { ...where, ...inputs }, source, options);
 	if (options.purgeCdnCache === true) {
 		const purged = await purgeFile(
 			client,

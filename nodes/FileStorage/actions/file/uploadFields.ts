@@ -111,13 +111,13 @@ export function uploadFields(operation: string): INodeProperties[] {
 			displayOptions: { show: { ...show, source: ['filePath'] } },
 		},
 		{
-			displayName: 'Key',
+			displayName: 'Path in Bucket',
 			name: 'key',
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. reports/2026/q1.pdf',
 			description:
-				"Path of the file in the bucket. Leave empty to use the input file's name. Any characters are kept as typed (spaces, +, &, unicode).",
+				"Path of the file in the bucket (its key), e.g. reports/q1.pdf. Leave empty to use the source's file name. Any characters are kept as typed (spaces, +, &, unicode).",
 			displayOptions: { show },
 		},
 		...folderFields(show, 'Folder to put the file in; it is prepended to the key. Leave empty for none.'),
@@ -157,14 +157,19 @@ function readKey(ctx: IExecuteFunctions, itemIndex: number, fileName: string | u
 	if (!name) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`The parameter 'Key' is empty and the ${from} has no name to use instead`,
+			`The parameter 'Path in Bucket' is empty and the ${from} has no name to use instead`,
 			{
 				itemIndex,
-				description: 'Enter a Key such as reports/q1.pdf.',
+				description: 'Enter a Path in Bucket such as reports/q1.pdf.',
 			},
 		);
 	}
-	return assertValidKey(ctx, itemIndex, joinKey(folder, name), typedKey ? 'Key' : `Key (taken from the ${from})`);
+	return assertValidKey(
+		ctx,
+		itemIndex,
+		joinKey(folder, name),
+		typedKey ? 'Path in Bucket' : `Path in Bucket (taken from the ${from})`,
+	);
 }
 
 function headersOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {

@@ -1,0 +1,86 @@
+import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { getSignedUrl, type BucketRef, type Visibility } from '../transport/api';
+import type { FileStorageClient } from '../transport/request';
+
+/** Only needs to outlive the HEAD that follows at once. */
+const INFO_LINK_SECONDS = 60;
+
+export interface FileInfo extends IDataObject {
+	key: string;
+	bucket: string;
+	region: string;
+	exists: true;
+	size: number | null;
+	content_type: string | null;
+	last_modified: string | null;
+	/** The CDN's ETag header as sent (quotes kept), or null: the API itself reports none [ours]. */
+	etag: string | null;
+	visibility: Visibility;
+	/** The file's location: for a private file, its signed link without the signature. */
+	location: string;
+}
+
+function header(answer: IN8nHttpFullResponse, name: string): string | undefined {
+	const value = answer.headers?.[name];
+	return value === undefined || value === null ? undefined : String(value);
+}
+
+/** As the listing spells dates: ISO 8601 UTC to whole seconds. */
+function isoSeconds(httpDate: string | undefined): string | null {
+	const time = httpDate ? Date.parse(httpDate) : NaN;
+	return Number.isFinite(time) ? new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z') : null;
+}
+
+function isNotFound(error: unknown): boolean {
+	return error instanceof NodeApiError && error.httpCode === '404';
+}
+
+/**
+ * What the CDN says of a file, without its bytes: a signed link (one API call) and a HEAD of it
+ * (one CDN request, no body). Constant cost whatever the folder holds, unlike reading the
+ * listing of its folder. Undefined when the file does not exist (either step may find that:
+ * the file may go in between).
+ */
+export async function readFileInfo(
+	client: FileStorageClient,
+	where: BucketRef,
+	key: string,
+): Promise<FileInfo | undefined> {
+	const link = await getSignedUrl(client, where, key, INFO_LINK_SECONDS).catch((error: unknown) => {
+		if (isNotFound(error)) return undefined;
+		throw error;
+	});
+	if (!link) return undefined;
+	const answer = await client.fetchLink(link.url, `Get Info of '${key}'`, 'HEAD').catch((error: unknown) => {
+		if (isNotFound(error)) return undefined;
+		throw error;
+	});
+	if (!answer) return undefined;
+	(answer.body as { destroy?: () => void } | undefined)?.destroy?.();
+	const length = Number(header(answer, 'content-length'));
+	const contentType = (header(answer, 'content-type') ?? '').split(';')[0].trim();
+	return {
+		key,
+		bucket: where.bucket,
+		region: where.region,
+		exists: true,
+		size: Number.isFinite(length) && length >= 0 ? length : null,
+		content_type: contentType || null,
+		last_modified: isoSeconds(header(answer, 'last-modified')),
+		etag: header(answer, 'etag') ?? null,
+		visibility: link.is_public ? 'public' : 'private',
+		location: link.url.split(/[?#]/)[0],
+	};
+}
+
+/** The error for a file that is not there, named as Download names it. */
+export function fileNotFound(ctx: IExecuteFunctions, where: BucketRef, key: string, itemIndex: number, field = 'File') {
+	return new NodeApiError(ctx.getNode(), { status: 404 } as JsonObject, {
+		message: `The file '${key}' was not found in bucket '${where.bucket}' (region ${where.region})`,
+		description: `Check the ${field} parameter, and the bucket name and region (a bucket is identified by both).`,
+		httpCode: '404',
+		itemIndex,
+	});
+}
