@@ -225,7 +225,8 @@ function newest(files: ListedFile[]): ListedFile | undefined {
 /**
  * One poll: a complete scan of the folder compared with the saved state. The state moves
  * forward only after the scan succeeded, and only past what is emitted: a file whose download
- * fails stays a change for the next poll (until DOWNLOAD_ATTEMPTS polls gave up on it).
+ * fails stays a change for the next poll (until DOWNLOAD_ATTEMPTS polls gave up on it), and a
+ * deletion a scan over several pages found is only emitted once the service says it is gone.
  */
 export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const startedAt = Date.now();
