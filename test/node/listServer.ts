@@ -2,8 +2,8 @@
  * A stand-in for the list endpoint, for listings the emulator cannot hold cheaply (150,000
  * files) or would never produce (a folder inside itself, a page number ignored, a folder that
  * changes between two page requests). With `download`, it also hands out signed links and
- * serves them, so a test decides the CDN's answer per key. It checks no signature; every other
- * path is a 404.
+ * serves them, so a test decides the CDN's answer per key; with `exists`, the signed-link
+ * endpoint knows which keys are stored. It checks no signature; every other path is a 404.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,9 +19,14 @@ export type ListAnswer = (request: ListRequest) => { children: object[]; paginat
 /** The CDN's answer for a key: its bytes, or an error status. */
 export type DownloadAnswer = (key: string) => { status: number; body: string };
 
+/** Whether a key is stored, as the signed-link endpoint sees it; or an error status to answer instead. */
+export type ExistsAnswer = (key: string) => boolean | { status: number };
+
 export interface ListServer {
 	url: string;
 	requests: ListRequest[];
+	/** Keys a signed link was asked for, in order. */
+	linkRequests: string[];
 	stop(): Promise<void>;
 }
 
@@ -70,6 +75,9 @@ export class ScriptedFolder {
 		this.files.delete(`${this.prefix}${name}`);
 	}
 
+	/** Whether a key is in the folder now, as the service's signed-link endpoint would see it. */
+	readonly exists: ExistsAnswer = (key) => this.files.has(key);
+
 	readonly answer: ListAnswer = (request) => {
 		this.beforeAnswer?.(request);
 		const sorted = [...this.files.keys()].sort().map((path) => this.files.get(path)!);
@@ -77,13 +85,33 @@ export class ScriptedFolder {
 	};
 }
 
-export async function startListServer(answer: ListAnswer, download?: DownloadAnswer): Promise<ListServer> {
+/**
+ * With `exists`, the signed-link endpoint answers the API's own 404 for a key that is not stored
+ * (as the service does) and a link for one that is, with or without `download`.
+ */
+export async function startListServer(
+	answer: ListAnswer,
+	download?: DownloadAnswer,
+	exists?: ExistsAnswer,
+): Promise<ListServer> {
 	const requests: ListRequest[] = [];
+	const linkRequests: string[] = [];
 	let origin = '';
 	const server = createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://list.test');
-		if (download && url.pathname === '/api/v1/files/signed-url') {
+		if ((download || exists) && url.pathname === '/api/v1/files/signed-url') {
 			const key = url.searchParams.get('key') ?? '';
+			linkRequests.push(key);
+			const stored = exists?.(key) ?? true;
+			if (typeof stored === 'object') {
+				res.writeHead(stored.status, { 'Content-Type': 'application/json' }).end('{"error":"Internal server error"}');
+				return;
+			}
+			if (!stored) {
+				const missing = JSON.stringify({ error: 'Resource not found', message: 'Bucket or file not found' });
+				res.writeHead(404, { 'Content-Type': 'application/json' }).end(missing);
+				return;
+			}
 			const link = `${origin}/f/access/${key.split('/').map(encodeURIComponent).join('/')}?signature=test`;
 			const body = JSON.stringify({ data: { url: link, expires_in: 900, is_public: false } });
 			res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
@@ -117,6 +145,7 @@ export async function startListServer(answer: ListAnswer, download?: DownloadAns
 	return {
 		url: origin,
 		requests,
+		linkRequests,
 		stop: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }

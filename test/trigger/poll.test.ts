@@ -2,6 +2,9 @@
  * The File Storage Trigger polled through n8n-core's PollContext against the emulator over real
  * HTTP. Each test watches a folder of its own; static data passes from poll to poll as n8n keeps it.
  */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+
 import { apiFor, nextSecond, Poller, put, remove, useEmulator } from './support';
 import { runPoll } from '../harness';
 import { ScriptedFolder, startListServer, type ListServer } from '../node/listServer';
@@ -386,12 +389,25 @@ describe('a scan over several pages (a scripted folder of 2,500 files, changed b
 	let server: ListServer | undefined;
 	afterEach(async () => await server?.stop());
 
-	async function watchBig(watchFor: string[]) {
+	/** The signed-link endpoint answers as the service does: a link, or its 404 for a key not stored. */
+	async function watchBig(watchFor: string[], options: Record<string, unknown> = {}) {
 		const folder = new ScriptedFolder('big/', names);
-		server = await startListServer(folder.answer);
-		const trigger = new Poller(server, { folder: 'big', watchFor } as never);
+		server = await startListServer(folder.answer, undefined, folder.exists);
+		const trigger = new Poller(server, { folder: 'big', watchFor, options } as never);
 		expect((await trigger.poll()).returnedNull).toBe(true);
-		return { folder, trigger };
+		return { folder, trigger, links: server.linkRequests };
+	}
+
+	/** Runs each change once, just before the given page of the next scan is answered. */
+	function during(folder: ScriptedFolder, changes: Record<number, () => void>) {
+		const done = new Set<number>();
+		folder.beforeAnswer = (request) => {
+			const change = changes[request.page];
+			if (change && !done.has(request.page)) {
+				done.add(request.page);
+				change();
+			}
+		};
 	}
 
 	/** Runs `change` once, just before page `page` of the next scan is answered. */
@@ -406,15 +422,78 @@ describe('a scan over several pages (a scripted folder of 2,500 files, changed b
 	}
 
 	it('a file deleted on page 1 mid-scan never makes an existing file count as deleted or created again', async () => {
-		const { folder, trigger } = await watchBig(['created', 'updated', 'deleted']);
+		const { folder, trigger, links } = await watchBig(['created', 'updated', 'deleted']);
 		// f1000.txt slides from page 2 onto page 1, which was already read: this scan misses it.
 		between(folder, 2, () => folder.remove('f0010.txt'));
-		// This scan read f0010.txt on page 1, then missed f1000.txt: nothing is emitted.
+		// This scan read f0010.txt on page 1, then missed f1000.txt: the service says it is still
+		// there, so nothing is emitted.
 		expect(await trigger.changes()).toEqual([]);
-		// The next scan finds f1000.txt again and misses f0010.txt for the first time; the one
-		// after confirms that f0010.txt is gone.
-		expect(await trigger.changes()).toEqual([]);
+		expect(links).toEqual(['big/f1000.txt']);
+		// The next scan finds f1000.txt again and misses f0010.txt: the service says it is gone.
 		expect(await trigger.changes()).toEqual([['deleted', 'big/f0010.txt']]);
+		expect(links).toEqual(['big/f1000.txt', 'big/f0010.txt']);
+		expect(await trigger.changes()).toEqual([]);
+		expect(links).toHaveLength(2);
+	});
+
+	it('a file that two scans in a row miss because of other changes mid-scan is never reported deleted, nor created again', async () => {
+		const { folder, trigger } = await watchBig(['created', 'deleted']);
+		// Scan 1: a file of page 1 goes before page 2 is read: f1000.txt slides onto page 1 and is missed.
+		during(folder, { 2: () => folder.remove('f0010.txt') });
+		expect(await trigger.changes()).toEqual([]);
+		// Scan 2: a file arrives before page 1 (f1000.txt is back at the top of page 2), another goes
+		// before page 2 (it slides onto page 1 again): missed a second time, though it never went away.
+		during(folder, { 1: () => folder.put('e.txt'), 2: () => folder.remove('f0020.txt') });
+		const second = await trigger.changes();
+		expect(second).toContainEqual(['created', 'big/e.txt']);
+		expect(second).not.toContainEqual(['deleted', 'big/f1000.txt']);
+		folder.beforeAnswer = undefined;
+		const third = await trigger.changes();
+		expect(third).not.toContainEqual(['created', 'big/f1000.txt']);
+		expect([...second, ...third].filter(([event]) => event === 'deleted').sort()).toEqual([
+			['deleted', 'big/f0010.txt'],
+			['deleted', 'big/f0020.txt'],
+		]);
+	});
+
+	it('a deletion in a folder read over several pages costs one signed-link request and comes with the next poll', async () => {
+		const { folder, trigger, links } = await watchBig(['deleted']);
+		for (const name of ['f0500.txt', 'f1500.txt', 'f2400.txt']) folder.remove(name);
+		expect(await trigger.changes()).toEqual([
+			['deleted', 'big/f0500.txt'],
+			['deleted', 'big/f1500.txt'],
+			['deleted', 'big/f2400.txt'],
+		]);
+		expect(links).toEqual(['big/f0500.txt', 'big/f1500.txt', 'big/f2400.txt']);
+	});
+
+	it('checks at most Max Files Per Poll deletions per poll; the others come with the next polls', async () => {
+		const { folder, trigger, links } = await watchBig(['deleted'], { maxFilesPerPoll: 2 });
+		for (const name of ['f0001.txt', 'f0002.txt', 'f0003.txt']) folder.remove(name);
+		expect(await trigger.changes()).toEqual([
+			['deleted', 'big/f0001.txt'],
+			['deleted', 'big/f0002.txt'],
+		]);
+		expect(links).toHaveLength(2);
+		expect(await trigger.changes()).toEqual([['deleted', 'big/f0003.txt']]);
+		expect(links).toHaveLength(3);
+		expect(await trigger.changes()).toEqual([]);
+	});
+
+	it('a deletion the service cannot confirm (its check fails) is not reported; the poll says why and the next reports it', async () => {
+		const folder = new ScriptedFolder('big/', names);
+		let broken = true;
+		server = await startListServer(folder.answer, undefined, (key) => (broken ? { status: 500 } : folder.exists(key)));
+		const trigger = new Poller(server, { folder: 'big', watchFor: ['deleted'], options: { maxRetries: 0 } } as never);
+		await trigger.poll();
+		folder.remove('f0500.txt');
+		const failed = await trigger.poll();
+		expect(failed.items).toEqual([]);
+		expect(failed.error?.message).toMatch(
+			/^Could not check whether 'big\/f0500\.txt' was deleted: Signed URL of 'big\/f0500\.txt' failed: Internal server error \(HTTP 500\)/,
+		);
+		broken = false;
+		expect(await trigger.changes()).toEqual([['deleted', 'big/f0500.txt']]);
 		expect(await trigger.changes()).toEqual([]);
 	});
 
@@ -440,13 +519,14 @@ describe('a scan over several pages (a scripted folder of 2,500 files, changed b
 		expect(await trigger.changes()).toEqual([]);
 	});
 
-	it('a deletion in a folder read in one request is emitted by the very next poll', async () => {
+	it('a deletion in a folder read in one request is emitted by the very next poll, without a check', async () => {
 		const folder = new ScriptedFolder('small/', names.slice(0, 1000));
-		server = await startListServer(folder.answer);
+		server = await startListServer(folder.answer, undefined, folder.exists);
 		const trigger = new Poller(server, { folder: 'small', watchFor: ['deleted'] } as never);
 		await trigger.poll();
 		folder.remove('f0500.txt');
 		expect(await trigger.changes()).toEqual([['deleted', 'small/f0500.txt']]);
+		expect(server.linkRequests).toEqual([]);
 	});
 
 	it('a service that repeats the same page fails the poll with an unexpected answer and keeps the state', async () => {
@@ -476,17 +556,27 @@ describe('Download File failures', () => {
 	/** Keys the CDN refuses (403), as a CDN rule or a broken file would. */
 	const refused = new Set<string>();
 	afterEach(() => refused.clear());
+	/** What the poll logs through n8n's logger (the one PollContext hands to the node). */
+	let warn: jest.SpyInstance;
+	beforeEach(() => (warn = jest.spyOn(Container.get(Logger), 'warn')));
+	afterEach(() => warn.mockRestore());
+	const warnings = () => warn.mock.calls.map(([message]) => String(message));
 
-	async function watchDownloads() {
+	async function watchDownloads(
+		options: Record<string, unknown> = {},
+		scheduler: { durable?: boolean } = {},
+		existing: string[] = [],
+	) {
 		const folder = new ScriptedFolder('dl/', []);
+		for (const name of existing) put(folder, name);
 		server = await startListServer(folder.answer, (key) =>
 			refused.has(key) ? { status: 403, body: 'Forbidden' } : { status: 200, body: `content of ${key}` },
 		);
-		const trigger = new Poller(server, {
-			folder: 'dl',
-			options: { downloadFile: true, maxRetries: 0 },
-		} as never);
-		expect((await trigger.poll()).returnedNull).toBe(true);
+		const trigger = new Poller(
+			server,
+			{ folder: 'dl', options: { downloadFile: true, maxRetries: 0, ...options } } as never,
+			scheduler,
+		);
 		return { folder, trigger };
 	}
 
@@ -496,6 +586,7 @@ describe('Download File failures', () => {
 
 	it('a file whose download fails is left for the next poll (the state does not move past it); the others are emitted', async () => {
 		const { folder, trigger } = await watchDownloads();
+		expect((await trigger.poll()).returnedNull).toBe(true);
 		for (const name of ['a.txt', 'b.txt', 'c.txt']) put(folder, name);
 		refused.add('dl/b.txt');
 		const first = await trigger.poll();
@@ -503,6 +594,7 @@ describe('Download File failures', () => {
 		expect(keysOf(first.items)).toEqual(['dl/a.txt', 'dl/c.txt']);
 		for (const item of first.items)
 			expect((await first.readBinary(item)).toString()).toBe(`content of ${item.json.key}`);
+		expect(warnings()).toEqual([expect.stringMatching(/download of 'dl\/b\.txt' failed \(1 of 3 polls\).*403/)]);
 		refused.clear();
 		const second = await trigger.poll();
 		expect(keysOf(second.items)).toEqual(['dl/b.txt']);
@@ -510,23 +602,61 @@ describe('Download File failures', () => {
 		expect(await trigger.changes()).toEqual([]);
 	});
 
-	it('a file that keeps failing is tried in 3 polls, then emitted without its file and with the error; later files are not held up', async () => {
-		const { folder, trigger } = await watchDownloads();
-		for (const name of ['a.txt', 'b.txt']) put(folder, name);
-		refused.add('dl/b.txt');
+	it('a file whose download fails does not hold up the other files when Max Files Per Poll is 1', async () => {
+		const { folder, trigger } = await watchDownloads({ maxFilesPerPoll: 1 });
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		// Same last_modified: ordered by key, so a.txt (refused) comes first.
+		for (const name of ['a.txt', 'b.txt', 'c.txt']) put(folder, name);
+		refused.add('dl/a.txt');
+		const first = await trigger.poll();
+		expect(first.error).toBeUndefined();
+		expect(keysOf(first.items)).toEqual(['dl/b.txt']);
+		refused.clear();
 		expect(keysOf((await trigger.poll()).items)).toEqual(['dl/a.txt']);
-		// Nothing else to emit: the poll fails with the download's error, so it shows in n8n.
-		const alone = await trigger.poll();
-		expect(alone.error?.message).toMatch(/Download of 'dl\/b\.txt'.*403/);
-		expect(alone.error?.description).toMatch(/failed 2 times; after 3 it is emitted without its file/);
-		put(folder, 'c.txt');
-		const last = await trigger.poll();
-		expect(last.error).toBeUndefined();
-		expect(keysOf(last.items)).toEqual(['dl/b.txt', 'dl/c.txt']);
-		expect(last.items[0].binary).toBeUndefined();
-		expect(last.items[0].json).toMatchObject({ event: 'created', key: 'dl/b.txt', size: 19 });
-		expect(String(last.items[0].json.error)).toMatch(/Download of 'dl\/b\.txt'.*403/);
-		expect((await last.readBinary(last.items[1])).toString()).toBe('content of dl/c.txt');
+		expect(keysOf((await trigger.poll()).items)).toEqual(['dl/c.txt']);
+		expect(await trigger.changes()).toEqual([]);
+	});
+
+	it.each([
+		['as n8n keeps an active workflow in memory', {}],
+		["under n8n's durable scheduler (a poll that throws saves nothing)", { durable: true }],
+	])(
+		'%s: a file that keeps failing is tried in 3 polls, then emitted without its file and with the error; a poll with nothing else does not fail',
+		async (_label, scheduler) => {
+			const { folder, trigger } = await watchDownloads({}, scheduler);
+			expect((await trigger.poll()).returnedNull).toBe(true);
+			for (const name of ['a.txt', 'b.txt']) put(folder, name);
+			refused.add('dl/b.txt');
+			expect(keysOf((await trigger.poll()).items)).toEqual(['dl/a.txt']);
+			// Nothing else to emit: the poll returns nothing (n8n saves the count) and logs why.
+			const alone = await trigger.poll();
+			expect(alone.error).toBeUndefined();
+			expect(alone.returnedNull).toBe(true);
+			expect(warnings()[1]).toMatch(
+				/download of 'dl\/b\.txt' failed \(2 of 3 polls\).*after 3 it is emitted without its file.*Download of 'dl\/b\.txt'.*403/,
+			);
+			put(folder, 'c.txt');
+			const last = await trigger.poll();
+			expect(last.error).toBeUndefined();
+			expect(keysOf(last.items)).toEqual(['dl/b.txt', 'dl/c.txt']);
+			expect(last.items[0].binary).toBeUndefined();
+			expect(last.items[0].json).toMatchObject({ event: 'created', key: 'dl/b.txt', size: 19 });
+			expect(String(last.items[0].json.error)).toMatch(/Download of 'dl\/b\.txt'.*403/);
+			expect((await last.readBinary(last.items[1])).toString()).toBe('content of dl/c.txt');
+			expect(await trigger.changes()).toEqual([]);
+		},
+	);
+
+	it('activation with Emit Existing Files does not fail for a file whose download fails; it comes with its error after 3 polls', async () => {
+		refused.add('dl/bad.txt');
+		const { trigger } = await watchDownloads({ emitExistingFiles: true }, { durable: true }, ['bad.txt']);
+		const activation = await trigger.poll();
+		expect(activation.error).toBeUndefined();
+		expect(activation.returnedNull).toBe(true);
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		const third = await trigger.poll();
+		expect(keysOf(third.items)).toEqual(['dl/bad.txt']);
+		expect(String(third.items[0].json.error)).toMatch(/Download of 'dl\/bad\.txt'.*403/);
 		expect(await trigger.changes()).toEqual([]);
 	});
 });

@@ -42,9 +42,14 @@ export class Poller {
 	private readonly credentials: () => RunPollOptions['credentials'];
 
 	/** Polls the emulator, or any server given by its URL (a scripted one). */
+	/**
+	 * `durable`: as n8n's durable scheduler (N8N_SCHEDULER_ENABLED, 2.41) runs polls: each one
+	 * starts from the state saved in the database, and a poll that throws saves nothing.
+	 */
 	constructor(
 		server: (() => Emulator) | { url: string },
 		private readonly parameters: INodeParameters,
+		private readonly scheduler: { durable?: boolean } = {},
 	) {
 		this.credentials =
 			typeof server === 'function'
@@ -61,7 +66,8 @@ export class Poller {
 		});
 		// An active workflow keeps its static data in memory from poll to poll, also after a poll
 		// that threw (the next emitting poll saves it); a manual run's is never kept.
-		if ((extra.mode ?? 'trigger') === 'trigger') this.staticData = result.staticData;
+		const saved = !(this.scheduler.durable && result.error);
+		if ((extra.mode ?? 'trigger') === 'trigger' && saved) this.staticData = result.staticData;
 		return result;
 	}
 

@@ -8,6 +8,7 @@ import {
 	fingerprint,
 	frontCode,
 	frontDecode,
+	keyHash,
 	scopeOf,
 	stateOf,
 	type ListedFile,
@@ -202,31 +203,51 @@ describe('state saved by release 0.1.0', () => {
 describe('a scan that is not a snapshot (a folder read over several pages)', () => {
 	const before = [file('a'), file('b'), file('c')];
 
-	it('a file it misses is kept, not deleted; the next scan confirms the deletion', () => {
+	it('a file it misses is only a deletion to check; one the service still has stays, as it was', () => {
 		const previous = roundTrip(before, true);
+		const missed = [file('a'), file('c')];
+		expect(diff(previous, missed, false)).toEqual([{ event: 'deleted', key: 'b', unconfirmed: true }]);
+		// The service still has it: the caller withholds the change, and the file stays known.
+		const kept = decodeState(
+			JSON.parse(JSON.stringify(encodeState(advance(previous, missed, diff(previous, missed, false), false), SCOPE))),
+			SCOPE,
+		)!;
+		expect(diff(kept, before, false)).toEqual([]);
+		expect(kept.keys).toEqual(['a', 'b', 'c']);
+		// Reported: it is gone from the state.
+		expect(advance(kept, missed, [], false).keys).toEqual(['a', 'c']);
+	});
+
+	it('without kept keys, a file it misses is kept, and forgotten when the next scan misses it too', () => {
+		const previous = roundTrip(before, false);
 		const missed = [file('a'), file('c')];
 		expect(diff(previous, missed, false)).toEqual([]);
 		const next = decodeState(
 			JSON.parse(JSON.stringify(encodeState(advance(previous, missed, [], false), SCOPE))),
 			SCOPE,
 		)!;
-		// Still missing from the next scan, settled or not: now it is a deletion.
-		expect(diff(next, missed, false).map((c) => [c.event, c.key])).toEqual([['deleted', 'b']]);
+		expect(next.files.size).toBe(3);
 		expect(advance(next, missed, [], false).files.size).toBe(2);
 	});
 
 	it('a file it missed that the next scan finds again is no change', () => {
-		for (const keepKeys of [true, false]) {
-			const previous = roundTrip(before, keepKeys);
-			const next = advance(previous, [file('a'), file('c')], [], false);
-			expect(diff(next, before, false)).toEqual([]);
-			expect(advance(next, before, [], false).missing?.size ?? 0).toBe(0);
-		}
+		const previous = roundTrip(before, false);
+		const next = advance(previous, [file('a'), file('c')], [], false);
+		expect(diff(next, before, false)).toEqual([]);
+		expect(advance(next, before, [], false).missing?.size ?? 0).toBe(0);
 	});
 
-	it('a settled scan (every folder in one page) reports a deletion at once', () => {
+	it('a settled scan (every folder in one page) reports a deletion at once, with no check', () => {
 		const previous = roundTrip(before, true);
-		expect(diff(previous, [file('a'), file('c')], true).map((c) => [c.event, c.key])).toEqual([['deleted', 'b']]);
+		expect(diff(previous, [file('a'), file('c')], true)).toEqual([{ event: 'deleted', key: 'b' }]);
+	});
+
+	it('a state saved with files marked missing (before deletions were checked) loads, and the mark is dropped', () => {
+		const saved = encodeState({ ...roundTrip(before, true), missing: new Set([keyHash('b')]) }, SCOPE);
+		expect(saved.missing).toBeDefined();
+		const state = decodeState(JSON.parse(JSON.stringify(saved)), SCOPE)!;
+		expect(diff(state, before, false)).toEqual([]);
+		expect(encodeState(advance(state, before, [], false), SCOPE).missing).toBeUndefined();
 	});
 });
 

@@ -7,6 +7,7 @@ import { MAX_PAGE_SIZE, walkEntries } from '../helpers/listing';
 import type { BucketRef } from '../transport/api';
 import { DEFAULT_SETTINGS, FileStorageClient } from '../transport/request';
 import { keyFilter, type KeyFilter } from './glob';
+import { stillStored } from './stillStored';
 import {
 	CHANGE_EVENTS,
 	advance,
@@ -193,13 +194,17 @@ function withoutFile(settings: TriggerSettings, change: Change, error: unknown):
 	return { json: { ...outputJson(settings, change), error: (error as Error).message } };
 }
 
-/** The poll's failure when no item could be emitted: the download's error, and what happens next. */
-function downloadFailed(ctx: IPollFunctions, error: unknown, attempts: number): NodeOperationError {
-	const { message, description } = error as { message: string; description?: unknown };
-	return new NodeOperationError(ctx.getNode(), message, {
+/** What n8n's log says of a download held back for the next poll (the poll itself does not fail). */
+function downloadWarning(key: string, error: unknown, attempts: number): string {
+	return `File Storage Trigger: the download of '${key}' failed (${attempts} of ${DOWNLOAD_ATTEMPTS} polls); the file is tried again with the next poll, and after ${DOWNLOAD_ATTEMPTS} it is emitted without its file, with the error in the item's "error" field. ${(error as Error).message}`;
+}
+
+/** The poll's failure when a deletion could not be checked and nothing else came of it. */
+function checkFailed(ctx: IPollFunctions, key: string, error: unknown): NodeOperationError {
+	const { message } = error as { message: string };
+	return new NodeOperationError(ctx.getNode(), `Could not check whether '${key}' was deleted: ${message}`, {
 		description:
-			(typeof description === 'string' && description ? `${description} ` : '') +
-			`The download of this file failed ${attempts} ${attempts === 1 ? 'time' : 'times'}; after ${DOWNLOAD_ATTEMPTS} it is emitted without its file, with the error in the item's "error" field. Other files are not held up by it.`,
+			'The folder was read over several pages, so a file the scan did not list is only reported deleted once the service confirms it is gone. Nothing is reported until it can; the next poll asks again.',
 	});
 }
 
@@ -220,7 +225,8 @@ function newest(files: ListedFile[]): ListedFile | undefined {
 /**
  * One poll: a complete scan of the folder compared with the saved state. The state moves
  * forward only after the scan succeeded, and only past what is emitted: a file whose download
- * fails stays a change for the next poll (until DOWNLOAD_ATTEMPTS polls gave up on it).
+ * fails stays a change for the next poll (until DOWNLOAD_ATTEMPTS polls gave up on it), and a
+ * deletion a scan over several pages found is only emitted once the service says it is gone.
  */
 export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const startedAt = Date.now();
@@ -270,16 +276,34 @@ export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecuti
 	}
 
 	const watched = diff(previous, files, settled).filter((change) => settings.watch.has(change.event));
-	const batch = watched.slice(0, settings.maxFiles);
 	const items: INodeExecutionData[] = [];
 	const withheld: Change[] = [];
 	const failures = new Map<string, DownloadFailure>();
-	let failed: { error: unknown; attempts: number } | undefined;
-	let attempted = 0;
-	for (const change of batch) {
+	const warnings: string[] = [];
+	let uncheckable: { key: string; error: unknown } | undefined;
+	let checks = 0;
+	let next = 0;
+	// Only emitted items count against Max Files Per Poll: a held-back file does not hold up the next.
+	for (; next < watched.length && items.length < settings.maxFiles; next++) {
 		// Out of time: return what is ready, the rest comes with the next poll.
-		if (attempted > 0 && Date.now() > deadline) break;
-		attempted++;
+		if (next > 0 && Date.now() > deadline) break;
+		const change = watched[next];
+		if (change.unconfirmed) {
+			// Deletions come last; each check is a request, so a poll makes at most Max Files Per Poll.
+			if (uncheckable || checks >= settings.maxFiles) break;
+			checks++;
+			try {
+				// Still there: the scan missed it (files moved across a page boundary), no change.
+				if (await stillStored(client, settings.where, change.key)) {
+					withheld.push(change);
+					continue;
+				}
+			} catch (error) {
+				uncheckable = { key: change.key, error };
+				withheld.push(change);
+				continue;
+			}
+		}
 		try {
 			items.push(await toItem(ctx, client, settings, change));
 		} catch (error) {
@@ -291,19 +315,26 @@ export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecuti
 			}
 			failures.set(keyHash(change.key), { fingerprint: fingerprint(change.file!), attempts });
 			withheld.push(change);
-			failed ??= { error, attempts };
+			warnings.push(downloadWarning(change.key, error, attempts));
 		}
 	}
-	for (const change of [...batch.slice(attempted), ...watched.slice(batch.length)]) {
+	for (const change of watched.slice(next)) {
 		withheld.push(change);
 		const attempts = attemptsBefore(previous.failures, change);
 		if (attempts > 0) failures.set(keyHash(change.key), { fingerprint: fingerprint(change.file!), attempts });
 	}
-	const next = advance(previous, files, withheld, settled);
-	next.failures = failures;
-	staticData[STATE_FIELD] = encodeState(next, scope) as unknown as IDataObject;
-	// Nothing to show for this poll but a failure: fail it, so the failure shows in n8n (the counts are kept).
-	if (items.length === 0 && failed) throw downloadFailed(ctx, failed.error, failed.attempts);
+	// Nothing came of this poll but a deletion it could not check, and there is no failure count to
+	// keep: fail it, so the reason shows in n8n (nothing is lost: the next poll finds the same).
+	if (items.length === 0 && uncheckable && warnings.length === 0) {
+		throw checkFailed(ctx, uncheckable.key, uncheckable.error);
+	}
+	const state = advance(previous, files, withheld, settled);
+	state.failures = failures;
+	staticData[STATE_FIELD] = encodeState(state, scope) as unknown as IDataObject;
+	// A poll that throws saves nothing under n8n's durable scheduler, so the failure counts would
+	// never advance: held-back downloads are logged, and the poll returns what it has.
+	if (uncheckable) warnings.push(checkFailed(ctx, uncheckable.key, uncheckable.error).message);
+	for (const warning of warnings) ctx.logger.warn(warning);
 	return items.length > 0 ? [items] : null;
 }
 

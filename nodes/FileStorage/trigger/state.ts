@@ -11,10 +11,13 @@ import { createHash } from 'node:crypto';
  * and the rest).
  *
  * A scan read over several pages is not a snapshot (a file removed while it runs can make it
- * miss another), so a file one such scan misses is kept, marked `missing`, and only taken as
- * deleted when the next scan misses it too. Download failures are counted per file so that a
- * file the CDN keeps refusing is given up after a few polls instead of blocking the others.
- * Both are optional fields: a state saved before them loads as it is.
+ * miss another, and other changes can make the next scan miss it again), so a deletion such a
+ * scan finds is only a candidate: the poll asks the service for that file before it reports it.
+ * Without kept keys there is nobody to ask about, and nothing is reported: a file one such scan
+ * misses is kept, marked `missing`, and only forgotten when the next scan misses it too.
+ * Download failures are counted per file so that a file the CDN keeps refusing is given up after
+ * a few polls instead of blocking the others. Both are optional fields: a state saved before
+ * them loads as it is.
  */
 
 export type ChangeEvent = 'created' | 'updated' | 'deleted';
@@ -66,6 +69,8 @@ export interface Change {
 	key: string;
 	/** The file as listed now; undefined for a deletion. */
 	file?: ListedFile;
+	/** A deletion only a scan over several pages found: the file may still be there (see above). */
+	unconfirmed?: boolean;
 }
 
 const KEY_HASH_BYTES = 8;
@@ -225,17 +230,19 @@ function timeOf(file: ListedFile | undefined): number {
 }
 
 /**
- * Whether a file absent from the scan is gone: `settled` says the scan was a snapshot (each
- * folder answered in one request); otherwise only a second scan in a row without it counts.
+ * Whether a state without keys may forget a file absent from the scan: `settled` says the scan
+ * was a snapshot (each folder answered in one request); otherwise only a second scan in a row
+ * without it counts. Forgetting only decides whether the file is new should it come back.
  */
-function gone(previous: WatchState, hash: string, settled: boolean): boolean {
+function forgotten(previous: WatchState, hash: string, settled: boolean): boolean {
 	return settled || previous.missing?.has(hash) === true;
 }
 
 /**
  * Every difference between the previous state and a complete scan, oldest first: created and
  * updated files by last_modified, then key; then deletions (the listing cannot say when a file
- * went away) by key. Deletions can only be named when the previous state kept keys.
+ * went away) by key. Deletions can only be named when the previous state kept keys; those of a
+ * scan that was not a snapshot are marked `unconfirmed`, for the caller to check.
  */
 export function diff(previous: WatchState, current: ListedFile[], settled = true): Change[] {
 	const changes: Change[] = [];
@@ -248,7 +255,8 @@ export function diff(previous: WatchState, current: ListedFile[], settled = true
 	if (previous.keys) {
 		const present = new Set(current.map((file) => file.key));
 		for (const key of previous.keys) {
-			if (!present.has(key) && gone(previous, keyHash(key), settled)) changes.push({ event: 'deleted', key });
+			if (present.has(key)) continue;
+			changes.push(settled ? { event: 'deleted', key } : { event: 'deleted', key, unconfirmed: true });
 		}
 	}
 	return changes;
@@ -256,22 +264,20 @@ export function diff(previous: WatchState, current: ListedFile[], settled = true
 
 /**
  * The state after a poll: the scan, except that changes the poll found but did not emit
- * (beyond Max Files Per Poll, out of poll time, or a download that failed) are left as they
- * were, so the next poll finds them again, and that files an unsettled scan missed for the
- * first time are kept (marked missing). Changes of kinds nobody watches are taken in silently.
+ * (beyond Max Files Per Poll, out of poll time, a download that failed, or a deletion the
+ * service said is not one) are left as they were, so the next poll finds them again. Without
+ * kept keys, files an unsettled scan missed for the first time are kept (marked missing).
+ * Changes of kinds nobody watches are taken in silently.
  */
 export function advance(previous: WatchState, current: ListedFile[], withheld: Change[], settled = true): WatchState {
 	const next = stateOf(current, previous.keys !== undefined);
 	const keys = next.keys ? new Set(next.keys) : undefined;
 	const missing = new Set<string>();
-	if (!settled) {
-		const keyOf = new Map((previous.keys ?? []).map((key) => [keyHash(key), key]));
+	if (!settled && !keys) {
 		for (const [hash, known] of previous.files) {
-			if (next.files.has(hash) || gone(previous, hash, settled)) continue;
+			if (next.files.has(hash) || forgotten(previous, hash, settled)) continue;
 			next.files.set(hash, known);
 			missing.add(hash);
-			const key = keyOf.get(hash);
-			if (key !== undefined) keys?.add(key);
 		}
 	}
 	for (const change of withheld) {
@@ -283,8 +289,6 @@ export function advance(previous: WatchState, current: ListedFile[], withheld: C
 		} else if (before !== undefined) {
 			next.files.set(hash, before);
 			keys?.add(change.key);
-			// A deletion found but not emitted stays found, whatever the next scan can vouch for.
-			if (change.event === 'deleted') missing.add(hash);
 		}
 	}
 	if (keys) next.keys = [...keys].sort(byCodeUnits);

@@ -1,0 +1,24 @@
+import { NodeApiError } from 'n8n-workflow';
+
+import { getSignedUrl, type BucketRef } from '../transport/api';
+import { isApiErrorAnswer } from '../transport/apiAnswer';
+import type { FileStorageClient } from '../transport/request';
+
+/** The link is never used: the answer itself is what counts. */
+const LINK_LIFETIME_SECONDS = 60;
+
+/**
+ * Whether a file a scan did not list is still stored, asked of the service directly: one signed
+ * link request (no download). Only the API's own 404 means gone; a 404 that is not the API's
+ * (a path this Base URL does not serve) or any other failure is thrown, so nothing that cannot be
+ * vouched for is ever reported deleted.
+ */
+export async function stillStored(client: FileStorageClient, where: BucketRef, key: string): Promise<boolean> {
+	const gone = (error: unknown): false => {
+		if (error instanceof NodeApiError && error.httpCode === '404' && isApiErrorAnswer(error.errorResponse)) {
+			return false;
+		}
+		throw error;
+	};
+	return await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS).then(() => true, gone);
+}
