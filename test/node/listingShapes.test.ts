@@ -65,15 +65,18 @@ describe('listing entries of the wrong shape', () => {
 		['null', null, '"contents.children[1]" is null'],
 		['an entry without a path', { name: 'b.txt', type: 'file', size: 1 }, '"contents.children[1]".path is nothing'],
 		['a file whose path is a number', { name: 'c.txt', type: 'file', path: 42, size: 1 }, '.path is 42'],
-	])('the trigger: a listing entry that is %s fails the poll as an unexpected answer', async (_kind, entry, problem) => {
-		const server = await startListServer(pageOf([good, entry]));
-		try {
-			const trigger = new Poller(server, { folder: 'shape', options: { emitExistingFiles: true } } as never);
-			const result = await trigger.poll();
-			expect(result.error?.message).toMatch(/^Unexpected answer from the service to List Contents/);
-			expect(result.error?.message).toContain(problem);
-		} finally {
-			await server.stop();
-		}
-	});
+	])(
+		'the trigger: a listing entry that is %s fails the poll as an unexpected answer',
+		async (_kind, entry, problem) => {
+			const server = await startListServer(pageOf([good, entry]));
+			try {
+				const trigger = new Poller(server, { folder: 'shape', options: { emitExistingFiles: true } } as never);
+				const result = await trigger.poll();
+				expect(result.error?.message).toMatch(/^Unexpected answer from the service to List Contents/);
+				expect(result.error?.message).toContain(problem);
+			} finally {
+				await server.stop();
+			}
+		},
+	);
 });

@@ -325,7 +325,9 @@ describe('the clean-up Cancel of a failed multipart upload when the Cancel path 
 				expect(result.error?.message).toMatch(/Completion of the multipart upload .* \(HTTP 500\)/);
 				expect(emulator.listOpenUploads()).toHaveLength(1);
 				expect(result.error?.description).not.toMatch(/was cancelled on the service/);
-				expect(result.error?.description).toMatch(/Cancelling the multipart upload .* failed as well .*parts may remain/);
+				expect(result.error?.description).toMatch(
+					/Cancelling the multipart upload .* failed as well .*parts may remain/,
+				);
 			} finally {
 				emulator.setFaults([]);
 				await proxy.stop();

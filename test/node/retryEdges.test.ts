@@ -62,7 +62,9 @@ describe('retry edges', () => {
 			},
 			{ credentials: viaProxy(emulator(), proxy()), items: [fileItem(randomFile(6 * MIB))] },
 		);
-		expect(result.error?.message).toMatch(/Completion of the multipart upload .* failed after 2 attempts: .*\(HTTP 404\)/);
+		expect(result.error?.message).toMatch(
+			/Completion of the multipart upload .* failed after 2 attempts: .*\(HTTP 404\)/,
+		);
 		expect(result.error?.description).not.toMatch(/may have completed/);
 		expect(result.error?.description).toMatch(/cancelled on the service; nothing was stored/);
 		expect(count('cancel')).toBe(1);

@@ -39,7 +39,8 @@ describe("the credential Test's rules", () => {
 		const notFound = rules.filter((rule) => /plain "Not Found"/.test(String(rule.properties.message)));
 		expect(notFound.length).toBeGreaterThan(20);
 		for (const rule of notFound) {
-			const body = { [rule.properties.key as string]: rule.properties.value };
+			const { key, value } = rule.properties as { key: string; value: unknown };
+			const body = { [key]: value };
 			expect([body, isApiErrorAnswer(body)]).toEqual([body, false]);
 		}
 	});
