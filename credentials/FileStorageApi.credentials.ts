@@ -16,13 +16,82 @@ import {
 	signatureHeaders,
 	splitUrl,
 } from '../nodes/FileStorage/transport/signing';
-import { GENERIC_NOT_FOUND_WORDS, notTheApi } from '../nodes/FileStorage/transport/apiAnswer';
+import { GENERIC_NOT_FOUND_PHRASES, notTheApi, spellingsOf } from '../nodes/FileStorage/transport/apiAnswer';
 
 export const DEFAULT_BASE_URL = 'https://api.apexxcloud.com';
 
-/** A Test-button rule that fails when the answer's `error` field is `value`. */
-function failOnError(value: string | undefined, message: string): IAuthenticateRuleResponseSuccessBody {
-	return { type: 'responseSuccessBody', properties: { key: 'error', value, message } };
+/** A Test-button rule that fails when the answer's field `field` (a lodash path) is exactly `value`. */
+function failOn(field: string, value: unknown, message: string): IAuthenticateRuleResponseSuccessBody {
+	return { type: 'responseSuccessBody', properties: { key: field, value, message } };
+}
+
+function failOnError(value: unknown, message: string): IAuthenticateRuleResponseSuccessBody {
+	return failOn('error', value, message);
+}
+
+/** A web server's "Not Found" as frameworks spell it; isApiErrorAnswer reads each of these as not the API. */
+function notFoundSpellings(phrase: string): string[] {
+	const [title, sentence] = spellingsOf(phrase).slice(1, 3);
+	return [...spellingsOf(phrase), `404 ${phrase}`, `404 ${title}`, `${sentence}.`, `${title}.`];
+}
+
+/** What gateways, OAuth servers and frameworks answer to a request they refuse; the API says none of these. */
+const FOREIGN_REFUSALS = [
+	'unauthorized',
+	'unauthenticated',
+	'forbidden',
+	'access denied',
+	'permission denied',
+	'invalid token',
+	'invalid request',
+	'invalid client',
+	'invalid grant',
+	'unauthorized client',
+	'insufficient scope',
+	'invalid api key',
+	'authentication required',
+	'bad request',
+	'method not allowed',
+];
+
+/** A server's "try later", as the API spells it (spec §2) and as proxies and frameworks do. */
+const BUSY_ANSWERS = [
+	'internal server error',
+	'service unavailable',
+	'too many requests',
+	'bad gateway',
+	'gateway timeout',
+];
+
+/** HTTP statuses some APIs put in an `error` object or number; the API's `error` is always words. */
+const STATUS_CODES = [400, 401, 403, 404, 405, 429, 500, 502, 503, 504];
+
+function testRules(): IAuthenticateRuleResponseSuccessBody[] {
+	const notFound = notTheApi('a plain "Not Found"');
+	const refused = (word: string) => notTheApi(`"${word}", an error the File Storage API does not send`);
+	const notWords = notTheApi('an "error" that is not words');
+	return [
+		failOnError(
+			'Invalid authentication credentials',
+			'Invalid authentication credentials: check the Access Key and Secret Key, and that the clock of the n8n host is correct',
+		),
+		...BUSY_ANSWERS.flatMap(spellingsOf).map((error) =>
+			failOnError(
+				error,
+				`The Base URL answered "${error}": try the test again later. If it persists, check that the Base URL is the File Storage API's.`,
+			),
+		),
+		// isApiErrorAnswer, as far as rules that compare one field to one value can say it: the
+		// API's answer to this request always carries `error`, in words, never a bare "Not Found".
+		failOnError(undefined, notTheApi('no API error body to a signed request')),
+		...[null, true, false, ''].map((value) => failOnError(value, notWords)),
+		...STATUS_CODES.flatMap((code) => [code, String(code)]).map((value) => failOnError(value, notWords)),
+		...STATUS_CODES.map((code) => failOn('error.code', code, notWords)),
+		...GENERIC_NOT_FOUND_PHRASES.flatMap(notFoundSpellings).map((word) => failOnError(word, notFound)),
+		// Frameworks that answer with `message` alone already fail for lack of `error`; some send both.
+		...notFoundSpellings('not found').map((word) => failOn('message', word, notFound)),
+		...FOREIGN_REFUSALS.flatMap(spellingsOf).map((word) => failOnError(word, refused(word))),
+	];
 }
 
 function withoutSignatureHeaders(headers: IDataObject | undefined): IDataObject {
@@ -159,11 +228,12 @@ export class FileStorageApi implements ICredentialType {
 	// The test asks for a signed link in a bucket nobody has: that path is the same in both of the
 	// service's path families (the listing is not), and it has no side effect. The API answers it
 	// with its own 404 (`error: 'Resource not found'`) once the keys and the clock are right, and
-	// with its 401 body when they are not. n8n's rules can only fail on a value they name, so the
-	// rules below leave exactly the API's own 404 passing: an `error` the API sends for other
-	// reasons fails, and so does an answer without `error` — what a web server at a wrong Base URL
-	// sends (an HTML page, another JSON API). The one valid answer that fails is a link, if a
-	// bucket of this name exists in us-east-1.
+	// with its 401 body when they are not. n8n's rules see only the body (not the status: the API's
+	// 404 must not fail, so no status may) and fail only on a value they name, so they list what the
+	// API never sends as its `error`: no `error` at all (a web page, another JSON API), one that is
+	// not words, a web server's "Not Found", an OAuth server's or a gateway's refusal. Any other
+	// JSON with an `error` in words passes. The one valid answer that fails is a link, if a bucket
+	// of this name exists in us-east-1.
 	test: ICredentialTestRequest = {
 		request: {
 			method: 'GET',
@@ -172,18 +242,6 @@ export class FileStorageApi implements ICredentialType {
 			qs: { bucket_name: TEST_PROBE_NAME, region: 'us-east-1', key: TEST_PROBE_NAME },
 			ignoreHttpStatusErrors: true,
 		},
-		rules: [
-			failOnError(
-				'Invalid authentication credentials',
-				'Invalid authentication credentials: check the Access Key and Secret Key, and that the clock of the n8n host is correct',
-			),
-			...['Internal server error', 'Service unavailable', 'Too many requests'].map((error) =>
-				failOnError(error, `The File Storage API answered "${error}": try the test again later`),
-			),
-			// isApiErrorAnswer, as far as rules that compare one field can say it: the API's
-			// answer to this listing always carries `error`.
-			failOnError(undefined, notTheApi('no API error body to a signed request')),
-			...GENERIC_NOT_FOUND_WORDS.map((word) => failOnError(word, notTheApi(`a plain "${word}"`))),
-		],
+		rules: testRules(),
 	};
 }

@@ -56,12 +56,15 @@ describe("the credential's Test button", () => {
 		let web: Server;
 		let skewed: Emulator;
 		// What other web servers answer to the signed request: a page, a 404 page, a framework's
-		// JSON 404, another JSON API.
+		// JSON 404 in several spellings, another JSON API, an OAuth server's refusal.
 		const answers: Record<string, [number, string, string]> = {
 			'a web page': [200, 'text/html', '<html><body>Welcome</body></html>'],
 			'a 404 page': [404, 'text/html', '<html><body>Not Found</body></html>'],
 			"a framework's JSON 404": [404, 'application/json', '{"error":"Not Found","status":404}'],
 			'another JSON API': [200, 'application/json', '{"items":[],"ok":true}'],
+			'a lower-case JSON "not found"': [404, 'application/json', '{"error":"not found"}'],
+			'an OAuth server\'s "invalid_token"': [401, 'application/json', '{"error":"invalid_token"}'],
+			'an error object with a 404 code': [404, 'application/json', '{"error":{"code":404,"message":"Not found"}}'],
 		};
 		let answer = answers['a web page'];
 

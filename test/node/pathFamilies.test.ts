@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 
 import { start, type Emulator, type PathFamilies } from '../emulator';
 import { runNode } from '../harness';
+import { startProxy } from './proxy';
 import { BUCKET, credentialsFor, fileItem, MIB, randomFile, runFileStorage, sha256 } from './support';
 
 const byKey = (key: string) => ({ __rl: true, mode: 'key', value: key });
@@ -274,6 +275,64 @@ describe('learning the family', () => {
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		}
+	});
+});
+
+describe('the clean-up Cancel of a failed multipart upload when the Cancel path does not exist', () => {
+	test('API Paths fixed to Reference against an SDK-only service: the error does not claim the upload was cancelled while it is still open', async () => {
+		await withEmulator('sdk', async (emulator) => {
+			const result = await runNode({
+				credentials: credentialsFor(emulator, { apiPaths: 'reference' }),
+				parameters: {
+					...BUCKET,
+					resource: 'file',
+					operation: 'multipartUpload',
+					key: 'fam/left-open.bin',
+					partSize: 5,
+					parallelUploads: 1,
+				},
+				items: [fileItem(randomFile(6 * MIB))],
+			});
+			expect(result.error?.message).toMatch(/HTTP 404/);
+			// Neither the part path nor the Cancel path exists: the upload stays open …
+			expect(emulator.listOpenUploads()).toHaveLength(1);
+			// … so the error says the Cancel failed and parts may remain, not that nothing was stored.
+			expect(result.error?.description).not.toMatch(/was cancelled on the service/);
+			expect(result.error?.description).toMatch(/Cancelling the multipart upload .* failed as well .*parts may remain/);
+		});
+	});
+
+	test('Automatic API Paths where neither family has a Cancel path: the error says the Cancel failed, not that the upload was cancelled', async () => {
+		await withEmulator('reference', async (emulator) => {
+			const proxy = await startProxy(emulator.url);
+			try {
+				// The reference's Cancel path answers a web server's 404; the SDK's does not exist on this service.
+				proxy.setRules({ answerInstead: { cancel: [{ status: 404, html: '<pre>Cannot POST</pre>' }] } });
+				emulator.setFaults([{ operation: 'complete', status: 500 }]);
+				const result = await runNode({
+					credentials: credentialsFor(emulator, { baseUrl: proxy.url }),
+					parameters: {
+						...BUCKET,
+						resource: 'file',
+						operation: 'multipartUpload',
+						key: 'fam/no-cancel.bin',
+						partSize: 5,
+						parallelUploads: 1,
+						options: { maxRetries: 0 },
+					},
+					items: [fileItem(randomFile(6 * MIB))],
+				});
+				expect(result.error?.message).toMatch(/Completion of the multipart upload .* \(HTTP 500\)/);
+				expect(emulator.listOpenUploads()).toHaveLength(1);
+				expect(result.error?.description).not.toMatch(/was cancelled on the service/);
+				expect(result.error?.description).toMatch(
+					/Cancelling the multipart upload .* failed as well .*parts may remain/,
+				);
+			} finally {
+				emulator.setFaults([]);
+				await proxy.stop();
+			}
+		});
 	});
 });
 

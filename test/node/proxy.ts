@@ -36,6 +36,8 @@ export interface ProxyRules {
 export interface CannedAnswer {
 	status: number;
 	headers?: Record<string, string>;
+	/** Instead of the spec's error body for the status: this text as an HTML page (a web server's answer). */
+	html?: string;
 }
 
 const ERROR_BODIES: Record<number, object> = {
@@ -112,11 +114,10 @@ export async function startProxy(targetUrl: string): Promise<TestProxy> {
 		if (canned) {
 			exchange.answeredAt = Date.now();
 			exchange.status = canned.status;
-			const body = JSON.stringify(ERROR_BODIES[canned.status] ?? { error: `HTTP ${canned.status}` });
+			const body = canned.html ?? JSON.stringify(ERROR_BODIES[canned.status] ?? { error: `HTTP ${canned.status}` });
+			const type = canned.html === undefined ? 'application/json' : 'text/html';
 			req.resume();
-			req.on('end', () =>
-				res.writeHead(canned.status, { 'Content-Type': 'application/json', ...canned.headers }).end(body),
-			);
+			req.on('end', () => res.writeHead(canned.status, { 'Content-Type': type, ...canned.headers }).end(body));
 			return;
 		}
 		const upstream = request(

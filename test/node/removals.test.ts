@@ -89,3 +89,36 @@ describe('a Delete or Cancel whose answer is lost is retried, and the retry find
 		expect(emulator().listOpenUploads()).toEqual([]);
 	});
 });
+
+describe('a 404 after attempts the service did not carry out is an error, not work done earlier', () => {
+	beforeEach(() => emulator().resetStats());
+	afterEach(() => emulator().setFaults([]));
+
+	// 429 and 503 say the request was not processed: the retry's 404 is the key's own.
+	it.each([503, 429] as const)(
+		'Delete of a key that never existed, first answered %s, fails with 404 instead of claiming an earlier attempt deleted it',
+		async (status) => {
+			emulator().setFaults([{ operation: 'delete', status, times: 1 }]);
+			const result = await runFileStorage(emulator(), {
+				resource: 'file',
+				operation: 'delete',
+				fileKey: { __rl: true, mode: 'key', value: `removals/never-there-${status}.txt` },
+			});
+			expect(emulator().stats().requests.delete).toBe(2);
+			expect(result.items[0]?.json ?? {}).not.toMatchObject({ doneByEarlierAttempt: true });
+			expect(result.error?.message).toMatch(/failed after 2 attempts: .*\(HTTP 404\)/);
+		},
+	);
+
+	it('step-by-step Cancel of an unknown upload, first answered 503, fails with 404', async () => {
+		emulator().setFaults([{ operation: 'cancel', status: 503, times: 1 }]);
+		const result = await runFileStorage(emulator(), {
+			resource: 'multipartUpload',
+			operation: 'cancel',
+			key: 'removals/never-started.bin',
+			uploadId: 'no-such-upload',
+		});
+		expect(result.items[0]?.json ?? {}).not.toMatchObject({ doneByEarlierAttempt: true });
+		expect(result.error?.message).toMatch(/failed after 2 attempts: .*\(HTTP 404\)/);
+	});
+});

@@ -48,6 +48,29 @@ describe('retry edges', () => {
 		expect(emulator().listOpenUploads()).toEqual([]);
 	});
 
+	it('a Complete first answered 503 (not processed) whose retry gets 404 is not called possibly completed: the upload is cancelled', async () => {
+		proxy().setRules({ answerInstead: { complete: [{ status: 503 }, { status: 404 }] } });
+		const result = await runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'multipartUpload',
+				key: 'retry/complete-503-404.bin',
+				partSize: 5,
+				parallelUploads: 1,
+				options: { maxRetries: 1 },
+			},
+			{ credentials: viaProxy(emulator(), proxy()), items: [fileItem(randomFile(6 * MIB))] },
+		);
+		expect(result.error?.message).toMatch(
+			/Completion of the multipart upload .* failed after 2 attempts: .*\(HTTP 404\)/,
+		);
+		expect(result.error?.description).not.toMatch(/may have completed/);
+		expect(result.error?.description).toMatch(/cancelled on the service; nothing was stored/);
+		expect(count('cancel')).toBe(1);
+		expect(emulator().listOpenUploads()).toEqual([]);
+	});
+
 	it('a Part Size this Node.js cannot hold in one buffer fails before Start, naming the limit', async () => {
 		// Jest runs on Node.js 20 (n8n 1.x's runtime), whose buffers end at 4 GiB.
 		expect(bufferConstants.MAX_LENGTH).toBeLessThan(4096 * MIB + 1024);

@@ -23,6 +23,11 @@ describe("isApiErrorAnswer: the API's own error body, or another server's", () =
 		['an object without error or message', { detail: 'Not Found' }],
 		['empty words', { error: '', message: '  ' }],
 		["a framework's JSON 404 still in text", '{"statusCode":404,"error":"Not Found"}'],
+		['a snake-case "not_found"', { error: 'not_found' }],
+		['an upper-case "NOT_FOUND"', { error: 'NOT_FOUND' }],
+		['a "404 Not Found"', { error: '404 Not Found' }],
+		['a "Not found." in message', { error: 'E_ROUTE', message: 'Not found.' }],
+		['a "PageNotFound"', { error: 'PageNotFound' }],
 	])('%s is not', (_name, body) => {
 		expect(isApiErrorAnswer(body)).toBe(false);
 	});

@@ -12,7 +12,7 @@ import {
 	type UploadedPart,
 	type Visibility,
 } from '../transport/api';
-import { failedOnRetryWith, timedOut } from '../transport/errors';
+import { apiNotFound, failedOnRetryWith, timedOut } from '../transport/errors';
 import { PartBodyPool, SharedPartBodies, formEnvelope } from '../transport/formData';
 import { runPoolOf } from '../transport/pool';
 import type { FileStorageClient } from '../transport/request';
@@ -177,7 +177,8 @@ async function cancelAfterFailure(
 	try {
 		gone = (await cancelMultipartUpload(client, target, uploadId, target.key, { cleanup: true })).earlierAttempt;
 	} catch (cancelError) {
-		if (!(cancelError instanceof NodeApiError && cancelError.httpCode === '404')) {
+		// Only the API's own 404 means the upload is gone; a missing Cancel path leaves it open.
+		if (!apiNotFound(cancelError)) {
 			const alsoFailed = `${before}Cancelling the multipart upload ${uploadId} failed as well (${(cancelError as Error).message})`;
 			// A Complete without an answer may have stored the file: leftover parts are the lesser news.
 			failure.description = completeMayHaveRun

@@ -103,6 +103,21 @@ function inFamily(routes: FamilyRoutes): Pick<ApiCall, 'method' | 'path' | 'fami
 	return { ...routes.reference, family: routes };
 }
 
+/** Every entry is read by its path and type: one without them cannot be listed, watched or fetched. */
+function checkEntry(client: FileStorageClient, what: string, entry: unknown, index: number): void {
+	const field = `"contents.children[${index}]"`;
+	if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
+		throw client.unexpectedAnswer(what, `${field} is ${describe(entry)}, not an entry object`);
+	}
+	const { path, type } = entry as IDataObject;
+	if (!isNonEmptyString(path)) {
+		throw client.unexpectedAnswer(what, `${field}.path is ${describe(path)}, not a non-empty string`);
+	}
+	if (typeof type !== 'string') {
+		throw client.unexpectedAnswer(what, `${field}.type is ${describe(type)}, not a string`);
+	}
+}
+
 export async function listContents(
 	client: FileStorageClient,
 	where: BucketRef,
@@ -128,6 +143,7 @@ export async function listContents(
 	if (!Array.isArray(children)) {
 		throw client.unexpectedAnswer(what, `"contents.children" is ${describe(children)}, not a list`);
 	}
+	children.forEach((entry, index) => checkEntry(client, what, entry, index));
 	const pagination = (data.pagination ?? {}) as IDataObject;
 	const currentPage = wholeNumber(pagination.current_page);
 	const totalPages = wholeNumber(pagination.total_pages);

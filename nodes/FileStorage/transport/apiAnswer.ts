@@ -5,24 +5,56 @@
  */
 
 /**
- * What web servers and frameworks put in `error` or `message` for a path they do not know. The
- * API names what was not found ("Resource not found", "Bucket not found"), never just this.
+ * What web servers and frameworks put in `error` or `message` for a path they do not know, in any
+ * case and punctuation ("Not Found", "not_found", "404 Not Found", "Not found."). The API names
+ * what was not found ("Resource not found", "Bucket not found"), never just this.
  */
-export const GENERIC_NOT_FOUND_WORDS = ['Not Found', 'Not found'] as const;
+export const GENERIC_NOT_FOUND_PHRASES = ['not found', 'page not found', 'route not found', 'endpoint not found'];
+
+/** Letters only, lower case: "404 Not_Found." and "notFound" both read "notfound". */
+function lettersOf(word: string): string {
+	return word.toLowerCase().replace(/[^a-z]/g, '');
+}
+
+const GENERIC_NOT_FOUND = new Set(GENERIC_NOT_FOUND_PHRASES.map(lettersOf));
+
+export function isGenericNotFound(word: string): boolean {
+	return GENERIC_NOT_FOUND.has(lettersOf(word));
+}
+
+/**
+ * The usual spellings of a phrase of lower-case words: as written, Title Case, Sentence case,
+ * UPPER CASE, snake_case in both cases, PascalCase and camelCase. For checks that can only compare
+ * exact values (the credential's Test rules).
+ */
+export function spellingsOf(phrase: string): string[] {
+	const words = phrase.split(' ');
+	const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+	const spellings = [
+		phrase,
+		words.map(capital).join(' '),
+		capital(phrase),
+		phrase.toUpperCase(),
+		words.join('_'),
+		words.join('_').toUpperCase(),
+		words.map(capital).join(''),
+		words[0] + words.slice(1).map(capital).join(''),
+	];
+	return spellings.filter((spelling, index) => spellings.indexOf(spelling) === index);
+}
 
 /**
  * True when an error body is the API's own: a JSON object with a non-empty string `error` or
- * `message` (the spec's two fields), neither of them a web server's bare "Not Found". An HTML
- * page, an empty body or a framework's JSON 404 is not. A body still in text (or bytes) is
- * read as JSON first.
+ * `message` (the spec's two fields), neither of them a web server's bare "Not Found" in any
+ * spelling. An HTML page, an empty body or a framework's JSON 404 is not. A body still in text
+ * (or bytes) is read as JSON first.
  */
 export function isApiErrorAnswer(body: unknown): boolean {
 	const value = parsedBody(body);
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
 	const { error, message } = value as Record<string, unknown>;
 	const words = [error, message].filter((word): word is string => typeof word === 'string' && word.trim() !== '');
-	const generic = GENERIC_NOT_FOUND_WORDS.map((word) => word.toLowerCase());
-	return words.length > 0 && !words.some((word) => generic.includes(word.trim().toLowerCase()));
+	return words.length > 0 && !words.some(isGenericNotFound);
 }
 
 /** Names a Base URL that is not the API, and the fix: the credential's Test and the node's errors say it alike. */

@@ -79,13 +79,28 @@ export function httpError(node: INode, what: string, failure: HttpFailure, itemI
 		itemIndex,
 	});
 	error.context.attempts = failure.attempts;
+	// Only the API's own error body tells what happened; a web server's 404 means a missing path.
+	error.context.apiAnswer = !failure.link && isApiErrorAnswer(failure.body);
 	return error;
 }
 
-/** True when a request was sent more than once and the last answer was `status`. */
+/** True when the API itself answered 404: what was asked for (bucket, key, upload) does not exist. */
+export function apiNotFound(error: unknown): boolean {
+	return error instanceof NodeApiError && error.httpCode === '404' && error.context?.apiAnswer === true;
+}
+
+/**
+ * True when the last answer was the API's own `status` and an earlier attempt of the same request may have been
+ * carried out (its answer was lost, or it got a 500/502/504): only then can a repeat's 404 mean
+ * the work was already done. After a 429, a 503 or a refused connection it cannot.
+ */
 export function failedOnRetryWith(error: unknown, status: number): boolean {
 	if (!(error instanceof NodeApiError)) return false;
-	return error.httpCode === String(status) && Number(error.context?.attempts ?? 1) > 1;
+	return (
+		error.httpCode === String(status) &&
+		error.context?.apiAnswer === true &&
+		error.context?.earlierAttemptMayHaveRun === true
+	);
 }
 
 export function networkError(

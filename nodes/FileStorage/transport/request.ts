@@ -76,6 +76,8 @@ export const DEFAULT_SETTINGS: TransportSettings = { timeoutMs: 300_000, maxRetr
 
 export const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 const NOT_PROCESSED_STATUSES = new Set([429, 503]);
+/** Failures that happen before a request reaches the service: it cannot have been carried out. */
+const NEVER_SENT_NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 const RETRYABLE_NETWORK_CODES = new Set([
 	'ECONNRESET',
 	'EPIPE',
@@ -516,6 +518,9 @@ export class FileStorageClient {
 		// Clean-up is what keeps a failure from leaving parts behind: it gets retries of its own.
 		const maxRetries =
 			call.detachedForMs === undefined ? this.settings.maxRetries : Math.max(this.settings.maxRetries, CLEANUP_RETRIES);
+		// Whether an attempt before this one may have been carried out: an answer lost on the way
+		// back or a 500/502/504 may hide work done, a 429/503 or a refused connection does not.
+		let earlierMayHaveRun = false;
 		for (let attempt = 0; ; attempt++) {
 			let response: IN8nHttpFullResponse;
 			try {
@@ -530,6 +535,7 @@ export class FileStorageClient {
 				const problem = describeNetworkProblem(error);
 				if (this.stopped(call)) problem.reason = 'the execution was stopped';
 				else if (attempt < maxRetries && mayRetryNetwork(call.retry, problem)) {
+					earlierMayHaveRun ||= !NEVER_SENT_NETWORK_CODES.has(problem.code);
 					await sleep(backoffMs(attempt));
 					continue;
 				}
@@ -557,6 +563,7 @@ export class FileStorageClient {
 			if (pauseAll) this.pool!.pause(waitMs);
 			const mayRetry = attempt < maxRetries && mayRetryStatus(call.retry, status) && !this.stopped(call);
 			if (mayRetry && waitMs <= MAX_RETRY_AFTER_MS) {
+				earlierMayHaveRun ||= !NOT_PROCESSED_STATUSES.has(status);
 				// With the pool paused, the next attempt waits in the pool, in its turn.
 				if (!pauseAll) await sleep(waitMs);
 				continue;
@@ -576,6 +583,7 @@ export class FileStorageClient {
 			if (mayRetry) {
 				failure.description = waitTooLongHint('The service', waitMs);
 			}
+			failure.context.earlierAttemptMayHaveRun = earlierMayHaveRun;
 			throw failure;
 		}
 	}
