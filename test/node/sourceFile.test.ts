@@ -177,6 +177,22 @@ describe('Download to a file path', () => {
 		expect(sha256(readFileSync(path))).toBe(sha256(large));
 	});
 
+	it.each([
+		[2, false],
+		[3, true],
+	])(
+		"version %s: the output keeps the incoming item's files, and its JSON from version 3 on (%s), the download's fields added",
+		async (typeVersion, keepsJson) => {
+			const folder = mkdtempSync(join(allowed, 'dl-'));
+			const result = await download(join(folder, 'kept.mp4'), {}, typeVersion);
+			expect(result.error).toBeUndefined();
+			const json = result.items[0].json;
+			expect(json).toMatchObject({ key: KEY, destination: 'filePath', size: large.length });
+			expect(json.name === 'in.txt').toBe(keepsJson);
+			expect(Object.keys(result.items[0].binary ?? {})).toEqual(['data']);
+		},
+	);
+
 	it('a download cut off midway never touches the final name: an existing file keeps its content', async () => {
 		const folder = mkdtempSync(join(allowed, 'dl-'));
 		const path = join(folder, 'keep.mp4');

@@ -140,8 +140,12 @@ async function toFilePath(
 		size,
 		sizeConfirmed,
 	};
-	// Version 2 keeps the incoming item's files, as it does with Destination Binary Field.
-	if (ctx.getNode().typeVersion < 2) return [{ json, pairedItem: { item: itemIndex } }];
-	const kept = keptFiles(ctx, ctx.getInputData()[itemIndex]);
-	return [{ ...kept, json: { ...json, ...kept.json }, pairedItem: { item: itemIndex } }];
+	// Version 2 keeps the incoming item's files, as it does with Destination Binary Field; version 3
+	// its JSON too, the download's fields added to it.
+	const { typeVersion } = ctx.getNode();
+	if (typeVersion < 2) return [{ json, pairedItem: { item: itemIndex } }];
+	const incoming = ctx.getInputData()[itemIndex];
+	const kept = keptFiles(ctx, incoming);
+	const incomingJson = typeVersion >= 3 ? incoming.json : {};
+	return [{ ...kept, json: { ...incomingJson, ...json, ...kept.json }, pairedItem: { item: itemIndex } }];
 }
