@@ -74,10 +74,7 @@ export class PartBodyPool {
 
 	/** The request body for `bytes`, a view that `take` handed out (possibly shortened). */
 	form(bytes: Buffer): FileForm {
-		const body = this.owner(bytes);
-		const { head, tail, contentType } = this.envelope;
-		tail.copy(body, head.length + bytes.length);
-		return { body: body.subarray(0, head.length + bytes.length + tail.length), contentType };
+		return closeForm(this.owner(bytes), bytes.length, this.envelope);
 	}
 
 	/** Returns the body of `bytes` to the pool once its request has settled. */
@@ -146,10 +143,7 @@ export class SharedPartBodies {
 	}
 
 	form(bytes: Buffer): FileForm {
-		const body = this.owner(bytes);
-		const { head, tail, contentType } = this.envelope;
-		tail.copy(body, head.length + bytes.length);
-		return { body: body.subarray(0, head.length + bytes.length + tail.length), contentType };
+		return closeForm(this.owner(bytes), bytes.length, this.envelope);
 	}
 
 	release(bytes: Buffer): void {
@@ -163,4 +157,11 @@ export class SharedPartBodies {
 		if (!body) throw new Error('buffer does not belong to this upload');
 		return body;
 	}
+}
+
+/** Writes the envelope's tail after `length` bytes of a pooled body: the body, ready to send. */
+function closeForm(body: Buffer, length: number, envelope: FormEnvelope): FileForm {
+	const { head, tail, contentType } = envelope;
+	tail.copy(body, head.length + length);
+	return { body: body.subarray(0, head.length + length + tail.length), contentType };
 }

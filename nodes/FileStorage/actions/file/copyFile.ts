@@ -10,8 +10,7 @@ import { deleteFile, getSignedUrl, type BucketRef, type Visibility } from '../..
 import type { FileStorageClient } from '../../transport/request';
 import { assertValidKey, clientFor, getBucketRef, optionsCollection, transportSettings } from '../common';
 import { fileKeyField, fileNameOf, readFileKey } from './fileKey';
-import { partSettingFields } from './multipartUpload.operation';
-import { DEFAULT_MULTIPART_THRESHOLD_MIB, storeSource } from './storeSource';
+import { storeSource, storeSourceOptions } from './storeSource';
 
 /** The source's link only needs to outlive the start of the transfer (its retries included). */
 const SOURCE_LINK_SECONDS = 900;
@@ -61,16 +60,9 @@ export function copyFields(operation: 'copy' | 'move'): INodeProperties[] {
 				placeholder: 'e.g. eu-west-1',
 				description: "Region of the destination bucket. Leave empty for the source's region.",
 			},
-			{
-				displayName: 'Multipart Threshold (MiB)',
-				name: 'multipartThreshold',
-				type: 'number',
-				typeOptions: { minValue: 5 },
-				default: DEFAULT_MULTIPART_THRESHOLD_MIB,
-				description:
-					'Files larger than this many MiB are copied in parts, a few MiB at a time; smaller ones in one request that holds the file in memory',
-			},
-			...partSettingFields.map((field) => ({ ...field, displayOptions: undefined })),
+			...storeSourceOptions(
+				'Files larger than this many MiB are copied in parts, a few MiB at a time; smaller ones in one request that holds the file in memory',
+			),
 			{
 				displayName: 'Replace Existing File',
 				name: 'replace',

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { MIB, multipartUpload, type MultipartTarget } from '../../helpers/multipartUpload';
 import { readWholeAsForm, type UploadSource } from '../../helpers/uploadSource';
@@ -6,9 +6,30 @@ import { uploadFile, type StoredFile } from '../../transport/api';
 import { formEnvelope } from '../../transport/formData';
 import { withBodyMemory } from '../../transport/pool';
 import type { FileStorageClient } from '../../transport/request';
-import { partSettings } from './multipartUpload.operation';
+import { uploadMemoryOption } from '../parallelItems';
+import { partSettingFields, partSettings, partSizeFieldV3 } from './multipartUpload.operation';
 
 export const DEFAULT_MULTIPART_THRESHOLD_MIB = 32;
+
+/** The options of everything that stores through storeSource (Upload, Copy, Move). */
+export function storeSourceOptions(thresholdDescription: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Multipart Threshold (MiB)',
+			name: 'multipartThreshold',
+			type: 'number',
+			typeOptions: { minValue: 5 },
+			default: DEFAULT_MULTIPART_THRESHOLD_MIB,
+			description: thresholdDescription,
+		},
+		// Up to version 2 Part Size and Parallel Uploads; from version 3 Part Size (its own default) and Upload Memory.
+		...[...partSettingFields, partSizeFieldV3].map((field) => ({
+			...field,
+			displayOptions: { show: { '@version': field.displayOptions!.show!['@version']! } },
+		})),
+		uploadMemoryOption,
+	];
+}
 
 /**
  * Stores a source as Upload does (and Copy after it): up to the Multipart Threshold in one

@@ -2,9 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { purgeFile } from '../../transport/api';
 import { optionsCollection } from '../common';
-import { uploadMemoryOption } from '../parallelItems';
-import { partSettingFields, partSizeFieldV3 } from './multipartUpload.operation';
-import { DEFAULT_MULTIPART_THRESHOLD_MIB, storeSource } from './storeSource';
+import { DEFAULT_MULTIPART_THRESHOLD_MIB, storeSource, storeSourceOptions } from './storeSource';
 import { contentTypeOption, prepareUpload, uploadFields } from './uploadFields';
 
 export { DEFAULT_MULTIPART_THRESHOLD_MIB };
@@ -13,21 +11,9 @@ export const description: INodeProperties[] = [
 	...uploadFields('upload'),
 	optionsCollection({ resource: ['file'], operation: ['upload'] }, [
 		contentTypeOption,
-		{
-			displayName: 'Multipart Threshold (MiB)',
-			name: 'multipartThreshold',
-			type: 'number',
-			typeOptions: { minValue: 5 },
-			default: DEFAULT_MULTIPART_THRESHOLD_MIB,
-			description:
-				'Files larger than this many MiB are uploaded in parts, a few MiB at a time, instead of in one request that holds the whole file in memory. A source whose size is not known in advance (File Path, a URL without Content-Length) goes in one request only when it fits in one part.',
-		},
-		// Up to version 2 Part Size and Parallel Uploads; from version 3 Part Size (its own default) and Upload Memory.
-		...[...partSettingFields, partSizeFieldV3].map((field) => ({
-			...field,
-			displayOptions: { show: { '@version': field.displayOptions!.show!['@version']! } },
-		})),
-		uploadMemoryOption,
+		...storeSourceOptions(
+			'Files larger than this many MiB are uploaded in parts, a few MiB at a time, instead of in one request that holds the whole file in memory. A source whose size is not known in advance (File Path, a URL without Content-Length) goes in one request only when it fits in one part.',
+		),
 		{
 			displayName: 'Purge CDN Cache',
 			name: 'purgeCdnCache',

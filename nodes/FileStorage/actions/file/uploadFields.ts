@@ -87,18 +87,16 @@ export function uploadFields(operation: string): INodeProperties[] {
 		// Versions 1 and 2 uploaded such sources before the switch existed: on by default there, so
 		// saved workflows keep working (now with sizeConfirmed: false in the output). From version 3
 		// a file is stored whole or not at all unless the user says otherwise.
-		...[
-			{ default: true, versions: [1, 2] },
-			{ default: false, versions: [{ _cnd: { gte: 3 } }] },
-		].map((variant): INodeProperties => ({
-			displayName: ALLOW_WITHOUT_LENGTH_FIELD,
-			name: 'allowSourceWithoutLength',
-			type: 'boolean',
-			default: variant.default,
-			description:
-				'Whether to upload from a URL whose answer states no Content-Length (chunked, or ended by closing the connection). The end of such a body cannot be told from a cut connection, so the stored file may be incomplete; the output then says sizeConfirmed: false. Off, such a URL fails and nothing is uploaded.',
-			displayOptions: { show: { ...show, source: ['url'], '@version': variant.versions } },
-		})),
+		{
+			...allowWithoutLengthField,
+			default: true,
+			displayOptions: { show: { ...show, source: ['url'], '@version': [1, 2] } },
+		},
+		{
+			...allowWithoutLengthField,
+			default: false,
+			displayOptions: { show: { ...show, source: ['url'], '@version': [{ _cnd: { gte: 3 } }] } },
+		},
 		{
 			displayName: 'File Path',
 			name: 'sourceFilePath',
@@ -260,3 +258,12 @@ export async function prepareUpload(ctx: IExecuteFunctions, itemIndex: number): 
 function allowsSourceWithoutLengthByDefault(ctx: IExecuteFunctions): boolean {
 	return ctx.getNode().typeVersion < 3;
 }
+
+const allowWithoutLengthField: INodeProperties = {
+	displayName: ALLOW_WITHOUT_LENGTH_FIELD,
+	name: 'allowSourceWithoutLength',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to upload from a URL whose answer states no Content-Length (chunked, or ended by closing the connection). The end of such a body cannot be told from a cut connection, so the stored file may be incomplete; the output then says sizeConfirmed: false. Off, such a URL fails and nothing is uploaded.',
+};
