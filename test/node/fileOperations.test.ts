@@ -235,6 +235,37 @@ describe('the copy is checked against an MD5 ETag where the CDN gives one', () =
 	});
 });
 
+describe('a source the CDN sends without Content-Length', () => {
+	let server: Server;
+	beforeAll(async () => {
+		// Chunked: no length stated, so a cut-off body could not be told from the whole file.
+		server = createServer((_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'text/plain' });
+			res.write('no ');
+			res.end('length');
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	});
+	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+
+	it('Move is refused with words for Copy and Move (no option to name), nothing is copied and the source stays', async () => {
+		await store('nolength/source.txt', Buffer.from('no length'), 'private', 'text/plain');
+		const cdn = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f/emulator/nolength/source.txt`;
+		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: cdn }, nth: [1] }]);
+		const result = await run('move', 'nolength/source.txt', {
+			destinationKey: 'nolength/copy.txt',
+			options: { replace: true },
+		});
+		expect(result.error?.message).toMatch(/did not state its length \(no Content-Length\)/);
+		expect(result.error?.description).toMatch(
+			/^The CDN stated no length for the source file, so the copy could not be checked against it\. Nothing was copied or deleted\./,
+		);
+		expect(result.error?.description).not.toMatch(/Allow Source Without Content-Length/);
+		expect(await read('nolength/copy.txt')).toBeUndefined();
+		expect(await read('nolength/source.txt')).toBeDefined();
+	});
+});
+
 describe('a copy cut half-way never loses the source', () => {
 	it('Move whose source body is cut mid-way: the source stays, no copy, no upload left open, and the error says so', async () => {
 		const bytes = randomFile(12 * MIB);

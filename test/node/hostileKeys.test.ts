@@ -1,4 +1,4 @@
-import { fileItem, runFileStorage, useEmulator } from './support';
+import { BUCKET, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
 
 const emulator = useEmulator();
 
@@ -185,5 +185,78 @@ describe('keys that cannot be valid are refused before any request', () => {
 			fileKey: { __rl: true, mode: 'key', value: key },
 		});
 		expect(removed.error?.message).toMatch(rule);
+	});
+});
+
+/**
+ * Keys with a "." segment are valid (only ".." is refused) and distinct from the key without it,
+ * but a URL client resolves "/./" in a CDN link: the link of "./docs/a.txt" fetches "docs/a.txt".
+ * What needs the link fails with an error naming the segment; it never gets another file's bytes.
+ */
+describe('keys with a "." segment', () => {
+	const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
+	const stored = async (key: string) => await emulator().objectSha256(BUCKET.bucketName, BUCKET.region, key);
+	async function store(key: string, bytes: Buffer, visibility = 'private') {
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'upload', key, visibility },
+			{ items: [fileItem(bytes, 'upload.bin')] },
+		);
+		expect(result.error).toBeUndefined();
+	}
+
+	it.each([
+		['Move', 'move'],
+		['Copy', 'copy'],
+	])(
+		'%s of "./dir/a.txt" onto "dir/a.txt" (Replace on) fails naming the "." segment; both files keep their bytes',
+		async (_verb, operation) => {
+			const source = randomFile(3000);
+			const other = randomFile(5000);
+			// Public: the CDN serves a public file by its path, whatever the link's signature.
+			await store(`./${operation}/a.txt`, source, 'public');
+			await store(`${operation}/a.txt`, other, 'public');
+			const result = await runFileStorage(emulator(), {
+				resource: 'file',
+				operation,
+				fileKey: byKey(`./${operation}/a.txt`),
+				destinationKey: `${operation}/a.txt`,
+				options: { replace: true },
+			});
+			expect(result.error?.message).toMatch(/'\.\/(move|copy)\/a\.txt' has a '\.' segment/);
+			expect(await stored(`./${operation}/a.txt`)).toBe(sha256(source));
+			expect(await stored(`${operation}/a.txt`)).toBe(sha256(other));
+		},
+	);
+
+	it('Copy onto "./docs/c.txt" is refused before anything is stored (the copy could not be checked)', async () => {
+		await store('plain/c.txt', randomFile(100));
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'copy',
+			fileKey: byKey('plain/c.txt'),
+			destinationKey: './plain/c.txt',
+		});
+		expect(result.error?.message).toMatch(/destination '\.\/plain\/c\.txt' has a '\.' segment/);
+		expect(await stored('./plain/c.txt')).toBeUndefined();
+	});
+
+	it('Download and Get Info of "./docs/b.txt" fail naming the "." segment, never with another file\'s bytes; Delete removes it', async () => {
+		await store('./docs/b.txt', randomFile(3000));
+		await store('docs/b.txt', randomFile(5000));
+		for (const operation of ['download', 'getInfo']) {
+			const result = await runFileStorage(emulator(), { resource: 'file', operation, fileKey: byKey('./docs/b.txt') });
+			expect(result.items).toEqual([]);
+			expect(result.error?.message).toMatch(/of '\.\/docs\/b\.txt' is not possible: .* has a '\.' segment/);
+			expect(result.error?.description).toMatch(/File → Delete needs no link/);
+		}
+		const removed = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'delete',
+			fileKey: byKey('./docs/b.txt'),
+		});
+		expect(removed.error).toBeUndefined();
+		expect(await stored('./docs/b.txt')).toBeUndefined();
+		expect(await stored('docs/b.txt')).toBeDefined();
 	});
 });

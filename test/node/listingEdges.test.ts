@@ -41,7 +41,7 @@ describe('List Contents at the edges', () => {
 		expect(result.items[149_999].pairedItem).toEqual({ item: 0 });
 	});
 
-	it('a recursive walk lists each folder once, even when a folder shows up inside itself', async () => {
+	it('a folder that shows up inside itself ends a recursive walk with an error naming it, instead of looping', async () => {
 		const loop: ListAnswer = ({ prefix, page, limit }) => ({
 			children: [
 				{ name: 'loop', type: 'folder', path: 'loop/', size: null, last_modified: null },
@@ -51,9 +51,10 @@ describe('List Contents at the edges', () => {
 			pagination: { current_page: page, total_pages: 1, total_items: 3, items_per_page: limit },
 		});
 		const { result, requests } = await listWith(loop, { returnAll: true, options: { recursive: true } });
-		expect(result.error).toBeUndefined();
+		expect(result.error?.message).toMatch(
+			/^Unexpected answer from the service to List Contents of 'b' \(page 1\): the listing of 'loop\/' names 'loop\/', which is not under 'loop\/'/,
+		);
 		expect(requests.map((request) => request.prefix)).toEqual(['', 'loop/']);
-		expect(result.items).toHaveLength(6);
 	});
 
 	it('a service that ignores the page number ends the walk with an error instead of looping', async () => {
@@ -114,5 +115,72 @@ describe('List Contents at the edges', () => {
 		const paths = result.items.map((item) => String(item.json.path));
 		expect(new Set(paths).size).toBe(paths.length);
 		expect(paths).toEqual(expect.arrayContaining(names));
+	});
+});
+
+/**
+ * What a listing names is acted on (Folder → Delete deletes it), so an entry outside the folder
+ * asked for (a service that ignores or normalises the prefix, a sub-folder entry that is the
+ * folder itself) fails the walk instead of reaching a file outside the Folder.
+ */
+describe('a listing that names entries outside the folder asked for', () => {
+	const entry = (path: string, type: 'file' | 'folder' = 'file') => ({
+		name: path.split('/').filter(Boolean).pop() ?? '',
+		type,
+		path,
+		size: type === 'file' ? 5 : null,
+		content_type: 'text/plain',
+		last_modified: type === 'file' ? '2026-01-01T00:00:00Z' : null,
+		visibility: 'private',
+	});
+	const onePage =
+		(...children: object[]): ListAnswer =>
+		() => ({
+			children,
+			pagination: { current_page: 1, total_pages: 1, total_items: children.length, items_per_page: 1000 },
+		});
+	const unexpected = (named: string) =>
+		new RegExp(
+			`^Unexpected answer from the service to List Contents of 'b' \\(page 1\\): the listing of 'reports/' names ${named}, which is not under 'reports/'`,
+		);
+
+	it.each([
+		['the root, whatever the prefix', onePage(entry('keep/', 'folder'), entry('top-secret.pdf')), "'keep/'"],
+		['the folder itself as a sub-folder', onePage(entry('reports/a.txt'), entry('reports/', 'folder')), "'reports/'"],
+	])(
+		'Folder → Delete (Dry Run) of reports/ names no key outside it: a listing of %s fails as an unexpected answer',
+		async (_case, answer, named) => {
+			const server = await startListServer(answer);
+			try {
+				const result = await runNode({
+					credentials: credentials(server),
+					typeVersion: 3,
+					parameters: {
+						bucketName: 'b',
+						region: 'r',
+						resource: 'folder',
+						operation: 'delete',
+						folder: { __rl: true, mode: 'path', value: 'reports/' },
+						includeSubfolders: true,
+						dryRun: true,
+					},
+				});
+				expect(result.error?.message).toMatch(unexpected(named));
+				expect(result.items.map((item) => String(item.json.key)).filter((key) => !key.startsWith('reports/'))).toEqual(
+					[],
+				);
+			} finally {
+				await server.stop();
+			}
+		},
+	);
+
+	it('List Contents of reports/ fails naming the first entry outside it, instead of listing it', async () => {
+		const { result } = await listWith(onePage(entry('reports/a.txt'), entry('top-secret.pdf')), {
+			returnAll: true,
+			folder: 'reports/',
+		});
+		expect(result.error?.message).toMatch(unexpected("'top-secret.pdf'"));
+		expect(result.items).toEqual([]);
 	});
 });

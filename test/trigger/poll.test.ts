@@ -136,6 +136,26 @@ describe('created files', () => {
 		expect((await result.readBinary(result.items[0])).toString()).toBe('a,b\n1,2\n');
 	});
 
+	it('with Download File, a key with a "." segment is never given the bytes of the key without it', async () => {
+		const trigger = watch('dotted', { includeSubfolders: true, options: { downloadFile: true } });
+		await trigger.poll();
+		await put(api(), 'dotted/./x.txt', 'the dotted file');
+		await put(api(), 'dotted/x.txt', 'another file');
+		const polls = [];
+		for (let poll = 0; poll < 3; poll++) polls.push(await trigger.poll());
+		const items = polls.flatMap((result) => result.items);
+		const dotted = items.filter((item) => item.json.key === 'dotted/./x.txt');
+		// Held back for the next polls, then emitted without a file, with the reason.
+		expect(dotted).toHaveLength(1);
+		expect(dotted[0].binary).toBeUndefined();
+		expect(String(dotted[0].json.error)).toMatch(/'dotted\/\.\/x\.txt' has a '\.' segment/);
+		const plain = items.filter((item) => item.json.key === 'dotted/x.txt');
+		expect(plain).toHaveLength(1);
+		expect((await polls.find((result) => result.items.includes(plain[0]))!.readBinary(plain[0])).toString()).toBe(
+			'another file',
+		);
+	});
+
 	it('in combined binary mode the workflow gets the downloaded file under json._files.<field>', async () => {
 		const trigger = watch('download-combined', { options: { downloadFile: true, binaryPropertyName: 'file' } });
 		await trigger.poll({ binaryMode: 'combined' });

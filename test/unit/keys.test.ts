@@ -1,4 +1,10 @@
-import { folderPrefix, joinKey, keyFromLocation, keyProblem } from '../../nodes/FileStorage/helpers/keys';
+import {
+	folderPrefix,
+	joinKey,
+	keyFromLocation,
+	keyProblem,
+	linkRewritesKey,
+} from '../../nodes/FileStorage/helpers/keys';
 
 describe('key rules', () => {
 	it.each([
@@ -57,5 +63,25 @@ describe('keys from file locations', () => {
 		'https://cdn.example.com/f/acc/bad%E0%A4%A',
 	])('%s is not a file location', (url) => {
 		expect(keyFromLocation(url)).toBeUndefined();
+	});
+});
+
+describe('links a URL client would rewrite', () => {
+	const cdn = 'https://cdn.example/f/acc';
+	it.each([
+		[`${cdn}/./docs/a.txt?sig=x`, './docs/a.txt', 'docs/a.txt'],
+		[`${cdn}/docs/%2e/a.txt`, 'docs/./a.txt', 'docs/a.txt'],
+		[`${cdn}/docs/%2E`, 'docs/.', 'docs/'],
+	])('%s names %j but reaches %j', (url, named, reached) => {
+		expect(linkRewritesKey(url)).toEqual({ named, reached });
+	});
+
+	it.each([
+		`${cdn}/docs/a.txt?sig=x`,
+		`${cdn}/docs/.hidden/a..b`,
+		`${cdn}/docs/%252e/a.txt`,
+		'https://elsewhere.example/x/./y',
+	])('%s is fetched as given (it reaches the key it names, or is no file link)', (url) => {
+		expect(linkRewritesKey(url)).toBeUndefined();
 	});
 });

@@ -44,3 +44,35 @@ export function keyFromLocation(url: string): string | undefined {
 		return undefined;
 	}
 }
+
+/**
+ * When a URL client would not reach the key a link names: a URL parser resolves `.` segments
+ * (spelled `.` or `%2e`) of the path, so the link of "./docs/a.txt" fetches "docs/a.txt". Such a
+ * key is valid, but its bytes cannot be fetched through its link; undefined when the link is safe.
+ */
+export function linkRewritesKey(url: string): { named: string; reached: string } | undefined {
+	const named = keyFromLocation(url);
+	if (named === undefined) return undefined;
+	let reached: string | undefined;
+	try {
+		reached = keyFromLocation(new URL(url.trim()).href);
+	} catch {
+		return undefined;
+	}
+	return reached === named ? undefined : { named, reached: reached ?? '' };
+}
+
+/** Words for a link refused by linkRewritesKey, for `what` (e.g. "Download of 'x'"). */
+export function rewrittenLinkWords(what: string, rewrite: { named: string; reached: string }) {
+	return {
+		message: `${what} is not possible: the key '${rewrite.named}' has a '.' segment, which its link cannot carry`,
+		description:
+			`A URL client resolves '.' segments in a link, so the link of '${rewrite.named}' would fetch '${rewrite.reached}', another file; nothing was fetched. ` +
+			"Such a file can still be deleted (File → Delete needs no link); to read it, store it again under a key without a '.' segment.",
+	};
+}
+
+/** A key the CDN link of which a URL client rewrites (see linkRewritesKey), without asking for its link. */
+export function hasDotSegment(key: string): boolean {
+	return key.split('/').includes('.');
+}

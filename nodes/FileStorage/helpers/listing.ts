@@ -90,6 +90,12 @@ async function* walkFolder(
 		// Only entries of earlier pages are skipped: a page's own entries are one answer.
 		const onThisPage = new Set<string>();
 		for (const entry of children) {
+			// What a listing names is acted on (Folder → Delete deletes it): an entry outside the
+			// folder asked for is a service answering another question, never a file to touch.
+			// (An empty path is refused with the answer's shape.)
+			if (!entry.path.startsWith(folder) || entry.path === folder) {
+				throw client.unexpectedAnswer(what, `the listing of ${name} names '${entry.path}', which is not under ${name}`);
+			}
 			if (given.has(entry.path) && !onThisPage.has(entry.path)) continue;
 			given.add(entry.path);
 			onThisPage.add(entry.path);

@@ -30,6 +30,8 @@ export interface UrlSourceSettings {
 	maxRetries: number;
 	/** Upload a source that states no Content-Length (see refusedWithoutLength). */
 	allowWithoutLength?: boolean;
+	/** What to do about a source without Content-Length, for callers without that option (Copy, Move). */
+	withoutLengthHint?: string;
 }
 
 export const ALLOW_WITHOUT_LENGTH_FIELD = 'Allow Source Without Content-Length';
@@ -278,7 +280,7 @@ async function openWithRetries(
 		destroyBody(response);
 		connection.abort();
 		forget();
-		throw refusedWithoutLength(ctx, itemIndex, shown);
+		throw refusedWithoutLength(ctx, itemIndex, shown, settings.withoutLengthHint);
 	}
 	const mimeType = (headerValue(response.headers, 'content-type') ?? '').split(';')[0].trim();
 	const fail = (problem: StreamProblem) => sourceFault(ctx, itemIndex, shown, problem);
@@ -331,13 +333,18 @@ async function openWithRetries(
  * an error and without leaving Content-Encoding in the headers. Storing it could put a cut-off
  * file in the bucket, in place of a good one under the same key.
  */
-function refusedWithoutLength(ctx: IExecuteFunctions, itemIndex: number, shown: string): NodeOperationError {
+function refusedWithoutLength(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	shown: string,
+	hint = `Nothing was uploaded. Use a URL whose server sends Content-Length (e.g. a static file or a signed storage link), or turn on '${ALLOW_WITHOUT_LENGTH_FIELD}' to upload it anyway: the output then says sizeConfirmed: false.`,
+): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
 		`The source URL '${shown}' did not state its length (no Content-Length), so a cut-off body could not be told from the whole file`,
 		{
 			itemIndex,
-			description: `Nothing was uploaded. Use a URL whose server sends Content-Length (e.g. a static file or a signed storage link), or turn on '${ALLOW_WITHOUT_LENGTH_FIELD}' to upload it anyway: the output then says sizeConfirmed: false.`,
+			description: hint,
 		},
 	);
 }

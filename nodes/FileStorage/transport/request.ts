@@ -12,6 +12,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
+import { linkRewritesKey, rewrittenLinkWords } from '../helpers/keys';
 import { httpError, networkError, unexpectedAnswerError } from './errors';
 import { notTheApi } from './apiAnswer';
 import { refusedByN8n } from './ssrf';
@@ -447,6 +448,15 @@ export class FileStorageClient {
 	 * uncompressed so its length can be checked against Content-Length.
 	 */
 	async fetchLink(url: string, what: string, method: 'GET' | 'HEAD' = 'GET'): Promise<IN8nHttpFullResponse> {
+		// The HTTP client would fetch another file than the link names: refused, never served.
+		const rewrite = linkRewritesKey(url);
+		if (rewrite) {
+			const words = rewrittenLinkWords(what, rewrite);
+			throw new NodeOperationError(this.ctx.getNode(), words.message, {
+				itemIndex: this.itemIndex,
+				description: words.description,
+			});
+		}
 		const call: ApiCall = {
 			method,
 			path: '',
@@ -564,8 +574,9 @@ export class FileStorageClient {
 			const mayRetry = attempt < maxRetries && mayRetryStatus(call.retry, status) && !this.stopped(call);
 			if (mayRetry && waitMs <= MAX_RETRY_AFTER_MS) {
 				earlierMayHaveRun ||= !NOT_PROCESSED_STATUSES.has(status);
-				// With the pool paused, the next attempt waits in the pool, in its turn.
-				if (!pauseAll) await sleep(waitMs);
+				// With the pool paused, the next attempt waits in the pool, in its turn. A clean-up
+				// call takes no slot (see sendDetached), so it waits on its own.
+				if (!pauseAll || call.detachedForMs !== undefined) await sleep(waitMs);
 				continue;
 			}
 			const failure = httpError(

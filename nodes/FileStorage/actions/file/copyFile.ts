@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { fileInfoAfterCopy, type CopyCheck } from '../../helpers/copyCheck';
 import { fileNotFound } from '../../helpers/fileInfo';
 import { hashedSource } from '../../helpers/hashedSource';
-import { joinKey } from '../../helpers/keys';
+import { hasDotSegment, joinKey, linkRewritesKey, rewrittenLinkWords } from '../../helpers/keys';
 import { openUrlSource } from '../../helpers/urlSource';
 import { deleteFile, getSignedUrl, type BucketRef, type Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
@@ -165,6 +165,22 @@ export async function copyFile(ctx: IExecuteFunctions, itemIndex: number, verb: 
 			description: `Both are ${describeRef(from)}. Set Destination Path to another path, or another bucket or region in the options. Nothing was changed.`,
 		});
 	}
+	// Both files are read through their links (the source's bytes, the copy's check); a link of
+	// a key with a '.' segment reaches another file (see linkRewritesKey).
+	for (const [role, ref] of [
+		['source', from],
+		['destination', to],
+	] as const) {
+		if (!hasDotSegment(ref.key)) continue;
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${verb}: the ${role} '${ref.key}' has a '.' segment, which its link cannot carry`,
+			{
+				itemIndex,
+				description: `A URL client resolves '.' segments in a link, so the ${role}'s link would reach another file and the copy could not be made or checked. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Use a key without a '.' segment.`,
+			},
+		);
+	}
 	const client = await clientFor(ctx, itemIndex, options);
 	if (options.replace !== true && (await exists(client, to))) {
 		throw new NodeOperationError(ctx.getNode(), `${verb}: the destination ${describeRef(to)} already exists`, {
@@ -176,7 +192,23 @@ export async function copyFile(ctx: IExecuteFunctions, itemIndex: number, verb: 
 		if (error instanceof NodeApiError && error.httpCode === '404') throw fileNotFound(ctx, from, from.key, itemIndex);
 		throw error;
 	});
-	const opened = await openUrlSource(ctx, itemIndex, new URL(link.url), {}, transportSettings(options));
+	// The link as the service spelled it (another encoding of a '.' segment included) must still
+	// name the source once parsed: else the copy would be of another file.
+	const rewrite = linkRewritesKey(link.url);
+	if (rewrite) {
+		const words = rewrittenLinkWords(`${verb} of '${from.key}'`, rewrite);
+		throw new NodeOperationError(ctx.getNode(), words.message, { itemIndex, description: words.description });
+	}
+	const opened = await openUrlSource(
+		ctx,
+		itemIndex,
+		new URL(link.url),
+		{},
+		{
+			...transportSettings(options),
+			withoutLengthHint: `The CDN stated no length for the source file, so the copy could not be checked against it. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Run the node again later; if the CDN keeps leaving out Content-Length, download the file and upload it instead.`,
+		},
+	);
 	const source = hashedSource({ ...opened, label: `the source file '${from.key}'` });
 	const visibility: Visibility =
 		options.visibility === 'public' || options.visibility === 'private'

@@ -1,7 +1,6 @@
 /**
- * Review 3: the clean-up Cancel after a failed multipart upload is sent outside the run's pool
- * (detached), but with a pool its 429/503 retries no longer wait for the Retry-After: they rely
- * on the pool's pause, which only requests that go through a slot wait for.
+ * The clean-up Cancel after a failed multipart upload is sent outside the run's pool (detached):
+ * it takes no slot, so it cannot rely on the pool's pause and waits for a Retry-After itself.
  */
 import { useProxy, viaProxy } from './proxy';
 import { BUCKET, MIB, fileItem, randomFile, useEmulator } from './support';
