@@ -66,6 +66,8 @@ export async function startScriptedModel(script: Script): Promise<ScriptedModel>
 		}
 		const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;
 		requests.push(body);
+		// n8n's agent asks without streaming when run headless; a stream would need another script.
+		if (body.stream) return json(res, { error: { message: 'this scripted model does not stream' } }, 400);
 		const toolResultCame = body.messages.some((message) => message.role === 'tool');
 		const message: ChatMessage = toolResultCame
 			? { role: 'assistant', content: script.finalMessage }
@@ -84,7 +86,6 @@ export async function startScriptedModel(script: Script): Promise<ScriptedModel>
 					};
 				})();
 		const finishReason = toolResultCame ? 'stop' : 'tool_calls';
-		if (body.stream) return stream(res, message, finishReason);
 		return json(res, {
 			id: `chatcmpl-${requests.length}`,
 			object: 'chat.completion',
@@ -112,18 +113,4 @@ export async function startScriptedModel(script: Script): Promise<ScriptedModel>
 function json(res: ServerResponse, body: unknown, status = 200): void {
 	res.writeHead(status, { 'content-type': 'application/json' });
 	res.end(JSON.stringify(body));
-}
-
-/** The same answer as server-sent events, in case the client asks for a stream. */
-function stream(res: ServerResponse, message: ChatMessage, finishReason: string): void {
-	res.writeHead(200, { 'content-type': 'text/event-stream' });
-	const base = { id: 'chatcmpl-stream', object: 'chat.completion.chunk', created: 0, model: MODEL };
-	const delta = message.tool_calls
-		? { role: 'assistant', tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })) }
-		: { role: 'assistant', content: message.content };
-	res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`);
-	res.write(
-		`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finishReason }] })}\n\n`,
-	);
-	res.end('data: [DONE]\n\n');
 }
