@@ -31,6 +31,11 @@ export class RunPool {
 	private readonly memoryWaiters: MemoryWaiter[] = [];
 	/** Part bodies no upload uses right now, kept (and counted) for the next part of any upload. */
 	private readonly idle = new Map<number, IdleBody[]>();
+	/**
+	 * Idle bodies handed to a reservation that waited for their room: the reservation now counts
+	 * their bytes, so the next `bodyBuffer` of that size takes one without allocating again.
+	 */
+	private readonly handed = new Map<number, IdleBody[]>();
 
 	/** The most requests and reserved bytes seen at once (tests and the bench read them). */
 	peakActive = 0;
@@ -88,8 +93,17 @@ export class RunPool {
 		});
 	}
 
+	/** Ends a reservation no body was filled for (a part the source did not have, a small file sent). */
 	unreserve(bytes: number): void {
 		this.reserved -= bytes;
+		// A body handed to a reservation that ends unused is no longer counted: let go of it.
+		for (const [capacity, list] of this.handed) {
+			const at = list.findIndex((body) => body.bytes === bytes);
+			if (at < 0) continue;
+			list.splice(at, 1);
+			if (list.length === 0) this.handed.delete(capacity);
+			break;
+		}
 		this.grant();
 	}
 
@@ -98,6 +112,8 @@ export class RunPool {
 	 * reservation then ends) or a new one.
 	 */
 	bodyBuffer(capacity: number): Buffer {
+		const handed = this.handed.get(capacity)?.pop();
+		if (handed) return handed.buffer;
 		const reused = this.idle.get(capacity)?.pop();
 		if (reused) {
 			this.reserved -= reused.bytes;
@@ -124,6 +140,21 @@ export class RunPool {
 		this.peakReserved = Math.max(this.peakReserved, this.reserved);
 	}
 
+	/** An idle body of `bytes`, its reservation passed on to the waiter that needs its room. */
+	private handIdle(bytes: number): boolean {
+		for (const [capacity, list] of this.idle) {
+			const at = list.findIndex((body) => body.bytes === bytes);
+			if (at < 0) continue;
+			const [body] = list.splice(at, 1);
+			if (list.length === 0) this.idle.delete(capacity);
+			const handed = this.handed.get(capacity) ?? [];
+			handed.push(body);
+			this.handed.set(capacity, handed);
+			return true;
+		}
+		return false;
+	}
+
 	private dropIdle(): boolean {
 		for (const [capacity, list] of this.idle) {
 			const body = list.pop();
@@ -140,8 +171,18 @@ export class RunPool {
 		for (;;) {
 			const head = this.memoryWaiters[0];
 			if (!head) return;
-			// Idle bodies give way before anything waits for memory.
-			if (this.reserved + head.bytes > this.memoryBudget && this.dropIdle()) continue;
+			if (this.reserved + head.bytes > this.memoryBudget) {
+				// A body of the waiter's size goes to it as it is (the next part of an upload
+				// reuses it instead of allocating while the old one awaits garbage collection).
+				if (this.handIdle(head.bytes)) {
+					this.memoryWaiters.shift();
+					this.peakReserved = Math.max(this.peakReserved, this.reserved);
+					head.grant();
+					continue;
+				}
+				// Other idle bodies give way before anything waits for memory.
+				if (this.dropIdle()) continue;
+			}
 			if (!this.fits(head.bytes)) return;
 			this.memoryWaiters.shift();
 			this.take(head.bytes);
