@@ -4,6 +4,7 @@
  * address (127.0.0.2, in n8n's default block list) is refused with the same message for n8n's own
  * HTTP Request node, for an Upload from a Source URL, and for a Download of a File given By URL
  * whose signed link points there. One headless `n8n execute` per workflow: a failed node ends it.
+ * n8n 1.x has no SSRF protection: skipped in the compatibility run.
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -19,7 +20,9 @@ import {
 	useRealN8n,
 	type E2eContext,
 } from './support';
+import { activeProfile } from '../../scripts/real-n8n/profiles';
 
+const hasSsrfProtection = !activeProfile().n8nVersion.startsWith('1.');
 const CREDENTIALS = { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } };
 const SSRF_ENV = { N8N_SSRF_PROTECTION_ENABLED: 'true', N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.1/32' };
 /** n8n's own words for a refused address. */
@@ -130,36 +133,39 @@ async function failingRun({ instance }: E2eContext, workflowId: string, nodeName
 	return { error, result };
 }
 
-it("refuses a blocked address with n8n's message for the HTTP Request node, a Source URL and a By URL file's signed link", async () => {
-	const context = n8n();
-	const { emulator } = context;
+(hasSsrfProtection ? it : it.skip)(
+	"refuses a blocked address with n8n's message for the HTTP Request node, a Source URL and a By URL file's signed link",
+	async () => {
+		const context = n8n();
+		const { emulator } = context;
 
-	const httpRequest = await failingRun(context, 'fsE2eSsrfHttpRequest', 'HTTP Request');
-	expect(httpRequest.error.message).toBe(BLOCKED);
-	// n8n's explanation (which address, why), which the node repeats before naming the settings.
-	const why = String(httpRequest.error.description);
-	expect(why).toContain('127.0.0.2');
+		const httpRequest = await failingRun(context, 'fsE2eSsrfHttpRequest', 'HTTP Request');
+		expect(httpRequest.error.message).toBe(BLOCKED);
+		// n8n's explanation (which address, why), which the node repeats before naming the settings.
+		const why = String(httpRequest.error.description);
+		expect(why).toContain('127.0.0.2');
 
-	const sourceUrl = await failingRun(context, 'fsE2eSsrfSourceUrl', 'Upload from URL');
-	expect(sourceUrl.error.message).toBe(
-		`The source URL '${blocked.url}/file/report.bin' was refused by n8n: ${BLOCKED}`,
-	);
-	expect(sourceUrl.error.description).toContain(why);
-	expect(sourceUrl.error.description).toMatch(/N8N_SSRF_ALLOWED_IP_RANGES/);
-	expect(emulator.listOpenUploads()).toEqual([]);
+		const sourceUrl = await failingRun(context, 'fsE2eSsrfSourceUrl', 'Upload from URL');
+		expect(sourceUrl.error.message).toBe(
+			`The source URL '${blocked.url}/file/report.bin' was refused by n8n: ${BLOCKED}`,
+		);
+		expect(sourceUrl.error.description).toContain(why);
+		expect(sourceUrl.error.description).toMatch(/N8N_SSRF_ALLOWED_IP_RANGES/);
+		expect(emulator.listOpenUploads()).toEqual([]);
 
-	// The file's link as the service hands it out points at the blocked address (a CDN there).
-	emulator.setFaults([{ operation: 'signedUrl', rewrite: { url: `${blocked.url}/file/report.bin` } }]);
-	try {
-		const byUrl = await failingRun(context, 'fsE2eSsrfByUrl', 'Download By URL');
-		// The upload before it, from 127.0.0.1 to the emulator on 127.0.0.1, was allowed.
-		expect(nodeJson(byUrl.result.run, 'Upload from allowed URL')[0]).toMatchObject({ key: KEY, size: file.length });
-		expect(await emulator.objectSha256(BUCKET.name, BUCKET.region, KEY)).toBe(sha256(file));
-		expect(byUrl.error.message).toBe(`Download of '${KEY}' failed: ${BLOCKED}`);
-		expect(byUrl.error.description).toContain(why);
-	} finally {
-		emulator.setFaults([]);
-	}
-	// Nothing reached the blocked address: n8n refused before connecting, and nobody retried.
-	expect(blocked.requests).toHaveLength(0);
-});
+		// The file's link as the service hands it out points at the blocked address (a CDN there).
+		emulator.setFaults([{ operation: 'signedUrl', rewrite: { url: `${blocked.url}/file/report.bin` } }]);
+		try {
+			const byUrl = await failingRun(context, 'fsE2eSsrfByUrl', 'Download By URL');
+			// The upload before it, from 127.0.0.1 to the emulator on 127.0.0.1, was allowed.
+			expect(nodeJson(byUrl.result.run, 'Upload from allowed URL')[0]).toMatchObject({ key: KEY, size: file.length });
+			expect(await emulator.objectSha256(BUCKET.name, BUCKET.region, KEY)).toBe(sha256(file));
+			expect(byUrl.error.message).toBe(`Download of '${KEY}' failed: ${BLOCKED}`);
+			expect(byUrl.error.description).toContain(why);
+		} finally {
+			emulator.setFaults([]);
+		}
+		// Nothing reached the blocked address: n8n refused before connecting, and nobody retried.
+		expect(blocked.requests).toHaveLength(0);
+	},
+);
