@@ -86,6 +86,24 @@ afterAll(async () => {
 
 const canvasNode = (name: string) => `[data-test-id="canvas-node"][data-node-name="${name}"]`;
 
+/**
+ * Screenshots the page once every image on it has loaded: the node's icon (served by n8n from the
+ * package) must show, in the README's pictures and for users. A broken image fails the test.
+ */
+async function shoot(file: string): Promise<void> {
+	// Run in the page, where the DOM is (this file is compiled without it).
+	const allLoaded = 'Array.from(document.images).every((image) => image.complete && image.naturalWidth > 0)';
+	const notLoaded =
+		'Array.from(document.images).filter((image) => !image.complete || image.naturalWidth === 0).map((image) => image.src)';
+	try {
+		await page.waitForFunction(allLoaded, undefined, { timeout: 20_000 });
+	} catch {
+		const broken = (await page.evaluate(notLoaded)) as string[];
+		throw new Error(`images that did not load before the screenshot ${path.basename(file)}: ${broken.join(', ')}`);
+	}
+	await page.screenshot({ path: file });
+}
+
 async function openNode(workflowId: string, nodeName: string): Promise<void> {
 	await page.goto(`${stack!.editorUrl}/workflow/${workflowId}`);
 	await page.dblclick(canvasNode(nodeName));
@@ -122,7 +140,7 @@ it('runs the upload example green from the editor, with the example credential s
 		.first()
 		.waitFor();
 	await fsp.mkdir(path.dirname(SCREENSHOT), { recursive: true });
-	await page.screenshot({ path: SCREENSHOT });
+	await shoot(SCREENSHOT);
 });
 
 it("labels the nodes on the canvas in the panel's words", async () => {
@@ -156,7 +174,7 @@ it('the Folder picker lists the folders of the bucket from the emulator', async 
 	const folder = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-folder"]');
 	await folder.locator('[data-test-id="rlc-input"]').click();
 	await page.locator('[data-test-id="rlc-item"]').getByText('examples/', { exact: true }).first().waitFor();
-	await page.screenshot({ path: screenshotPath('list-contents.png') });
+	await shoot(screenshotPath('list-contents.png'));
 	await page.keyboard.press('Escape');
 });
 
@@ -164,7 +182,7 @@ it('the Download panel picks the file By URL, from the location Upload returned'
 	await openNode(EXAMPLE_IDS.upload, 'Download it again');
 	const file = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-fileKey"]');
 	await expect(file.locator('[data-test-id="rlc-mode-selector"] input').inputValue()).resolves.toBe('By URL');
-	await page.screenshot({ path: screenshotPath('download.png') });
+	await shoot(screenshotPath('download.png'));
 });
 
 it("lists File Storage Trigger among the triggers of a new workflow's first step", async () => {
@@ -192,7 +210,7 @@ it('shows the trigger panel with its parameters', async () => {
 	const credential = ndv.locator('[data-test-id="node-credentials-select"] input');
 	await expect(credential.inputValue()).resolves.toBe('File Storage (local emulator)');
 	await fsp.mkdir(path.dirname(TRIGGER_SCREENSHOT), { recursive: true });
-	await page.screenshot({ path: TRIGGER_SCREENSHOT });
+	await shoot(TRIGGER_SCREENSHOT);
 });
 
 it('the trigger example processes each new file and moves it to done/: the Move panel', async () => {
@@ -201,7 +219,7 @@ it('the trigger example processes each new file and moves it to done/: the Move 
 	await page.locator(canvasNode('Move to done')).getByText('Move: File', { exact: true }).waitFor();
 	await page.dblclick(canvasNode('Move to done'));
 	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-destinationKey"]').waitFor();
-	await page.screenshot({ path: screenshotPath('move.png') });
+	await shoot(screenshotPath('move.png'));
 });
 
 it('the file picker finds a file two folders deep by typing part of its name (Get Info panel)', async () => {
@@ -220,15 +238,15 @@ it('the file picker finds a file two folders deep by typing part of its name (Ge
 		.getByText('reports/2026/quarterly-summary.pdf', { exact: true })
 		.first()
 		.waitFor();
-	await page.screenshot({ path: screenshotPath('file-picker-search.png') });
+	await shoot(screenshotPath('file-picker-search.png'));
 	await page.keyboard.press('Escape');
 });
 
 it('the Copy and Folder → Delete panels', async () => {
 	await openNode(EXAMPLE_IDS.fileOps, 'Copy to archive');
 	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-destinationKey"]').waitFor();
-	await page.screenshot({ path: screenshotPath('copy.png') });
+	await shoot(screenshotPath('copy.png'));
 	await openNode(EXAMPLE_IDS.fileOps, 'What a delete of archive/ would remove');
 	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-dryRun"]').waitFor();
-	await page.screenshot({ path: screenshotPath('folder-delete.png') });
+	await shoot(screenshotPath('folder-delete.png'));
 });
