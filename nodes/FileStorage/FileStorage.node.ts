@@ -13,7 +13,7 @@ export class FileStorage implements INodeType {
 		group: ['output'],
 		// 2: Folder is a picker; Download keeps the incoming item. Version 1 workflows keep their behaviour.
 		// 3: items in parallel over one request pool and one memory budget (Parallel Requests, Upload
-		// Memory), 16 MiB parts. Version 1 and 2 workflows keep sending their items one by one.
+		// Memory), 24 MiB parts. Version 1 and 2 workflows keep sending their items one by one.
 		version: [1, 2, 3],
 		defaultVersion: 3,
 		// The canvas shows the names the panel shows ("Get Signed URL: File"), not the raw values.

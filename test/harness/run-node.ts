@@ -24,7 +24,7 @@ import { createRunExecutionData, UnexpectedError, Workflow } from 'n8n-workflow'
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 
-import { binarySha256, readBinary, toItemBinary } from './binary';
+import { binarySha256, getBinaryDataService, readBinary, toItemBinary } from './binary';
 import { HarnessCredentialsHelper } from './credentials-helper';
 import { loadPackage, type PackageNodeTypes } from './package-loader';
 import type { HarnessItem, HarnessNodeError, RunNodeOptions, RunNodeResult } from './types';
@@ -165,6 +165,10 @@ export async function prepareWorkflow(options: RunNodeOptions) {
 }
 
 export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
+	// n8n initialises its binary store at start-up. Without that, n8n-core keeps every binary a
+	// node produces in memory as base64, so a run whose inputs hold no binary (a download of keys)
+	// would not be the filesystem-mode run the harness stands for.
+	await getBinaryDataService();
 	const { node, workflow, credentialsHelper } = await prepareWorkflow(options);
 
 	const executionId = String(++executionCounter);

@@ -202,6 +202,65 @@ describe('learning the family', () => {
 		});
 	});
 
+	test('version 3: a multipart upload to a Base URL not learned yet sends its parts at once from the first (a one-entry listing learns the family beside Start)', async () => {
+		const emulator = await start({ port: 0, paths: 'sdk', latencyMs: 150 });
+		try {
+			const big = randomFile(10 * MIB);
+			const result = await runFileStorage(
+				emulator,
+				{ resource: 'file', operation: 'multipartUpload', key: 'v3/two-parts.bin', partSize: 5 },
+				{ items: [fileItem(big)], typeVersion: 3 },
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json).toMatchObject({ partCount: 2 });
+			// Before: part 1 found out the family alone, and part 2 waited for its answer.
+			expect(emulator.stats().maxConcurrentPartUploads).toBe(2);
+			expect(emulator.stats().requests.uploadPart).toBe(2);
+			// The one request in the wrong family was the listing's, not a part's.
+			expect(misses(emulator)).toBe(1);
+			expect(await emulator.objectSha256(BUCKET.bucketName, BUCKET.region, 'v3/two-parts.bin')).toBe(sha256(big));
+		} finally {
+			await emulator.stop();
+		}
+	});
+
+	test('version 3: parts given as items to a Base URL not learned yet all go at once (Upload Part learns the family with a listing first)', async () => {
+		const emulator = await start({ port: 0, paths: 'sdk', latencyMs: 150 });
+		try {
+			const bytes = randomFile(3 * 6000);
+			const started = await runFileStorage(
+				emulator,
+				{ resource: 'multipartUpload', operation: 'start', key: 'v3/steps.bin', totalParts: 3 },
+				{ typeVersion: 3 },
+			);
+			expect(started.error).toBeUndefined();
+			const uploadId = String(started.items[0].json.uploadId);
+			const parts = [0, 1, 2].map((i) => bytes.subarray(i * 6000, (i + 1) * 6000));
+			const sent = await runFileStorage(
+				emulator,
+				{
+					resource: 'multipartUpload',
+					operation: 'uploadPart',
+					uploadId,
+					key: 'v3/steps.bin',
+					partNumber: '={{ $json.partNumber }}',
+					totalParts: 3,
+				},
+				{
+					items: parts.map((part, i) => ({ ...fileItem(part, `p${i}`), json: { partNumber: i + 1 } })),
+					typeVersion: 3,
+				},
+			);
+			expect(sent.error).toBeUndefined();
+			expect(emulator.stats().maxConcurrentPartUploads).toBe(3);
+			expect(misses(emulator)).toBe(1);
+			// One listing found out for all three items.
+			expect(emulator.stats().requests.list).toBe(1);
+		} finally {
+			await emulator.stop();
+		}
+	});
+
 	test('a learned family is probed again when the service later answers it with a plain 404 (its paths changed)', async () => {
 		await withEmulator('sdk', async (emulator) => {
 			const list = async () =>

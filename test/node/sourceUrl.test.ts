@@ -94,7 +94,7 @@ describe('Upload from a URL', () => {
 
 	it('with Content-Length above the threshold: in parts, Start told the exact part count', async () => {
 		const result = await runNode({
-			// Version 2 defaults (8 MiB parts); version 3 parts are 16 MiB.
+			// Version 2 defaults (8 MiB parts); version 3 parts are 24 MiB.
 			typeVersion: 2,
 			credentials: viaProxy(emulator(), proxy()),
 			parameters: {

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import {
 	cancelMultipartUpload,
 	completeMultipartUpload,
+	learnPathFamily,
 	startMultipartUpload,
 	uploadFile,
 	uploadPart,
@@ -354,12 +355,18 @@ async function uploadInParts(
 	}
 	let started: Awaited<ReturnType<typeof startMultipartUpload>>;
 	try {
-		started = await startMultipartUpload(client, target, {
-			key: target.key,
-			contentType: target.contentType,
-			visibility: target.visibility,
-			totalParts,
-		});
+		// Version 3 sends parts at once: the path family is learned beside Start, not by part 1
+		// while the others wait (version 1 and 2 keep the requests they always sent).
+		const learning = shared && totalParts > 1 ? learnPathFamily(client, target, target.key) : undefined;
+		[started] = await Promise.all([
+			startMultipartUpload(client, target, {
+				key: target.key,
+				contentType: target.contentType,
+				visibility: target.visibility,
+				totalParts,
+			}),
+			learning,
+		]);
 	} catch (error) {
 		await abandon();
 		throw asNodeError(ctx, error, itemIndex);

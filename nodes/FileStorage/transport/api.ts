@@ -235,6 +235,25 @@ export interface PartToUpload {
 	form: FileForm;
 }
 
+/**
+ * A one-entry listing next to the key, sent only to learn the service's path family before the
+ * parts of an upload go out in parallel (FileStorageClient.learnFamilyWith).
+ */
+export async function learnPathFamily(client: FileStorageClient, where: BucketRef, key: string): Promise<void> {
+	await client.learnFamilyWith({
+		...inFamily(familyRoutes.list()),
+		query: [
+			['bucket_name', where.bucket],
+			['region', where.region],
+			['prefix', key],
+			['page', 1],
+			['limit', 1],
+		],
+		what: `Learning the API's paths at the Base URL`,
+		retry: 'idempotent',
+	});
+}
+
 export async function uploadPart(
 	client: FileStorageClient,
 	where: BucketRef,

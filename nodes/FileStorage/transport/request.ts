@@ -329,6 +329,29 @@ export class FileStorageClient {
 	}
 
 	/**
+	 * Whether calls in `family` would first have to find out the service's path family (the
+	 * credential's API Paths is Automatic and nothing is learned yet for this Base URL).
+	 */
+	familyUnknown(): boolean {
+		return this.apiPaths === 'auto' && (this.family ?? familyMemory.known(this.origin)) === undefined;
+	}
+
+	/**
+	 * Learns the path family with a cheap call (a one-entry listing) instead of with the first
+	 * large part, which the other parts would otherwise wait for: on a far service that is a whole
+	 * part's sending time per upload. Any answer of the API teaches the family, its errors included
+	 * (a key without list permission gets the API's 403), so nothing of it is reported; when it does
+	 * not settle the family, the first part finds out as before.
+	 */
+	async learnFamilyWith(call: ApiCall): Promise<void> {
+		if (!call.family || !this.familyUnknown()) return;
+		// Another item is finding out already: its answer is enough.
+		const probe = familyMemory.probing(this.origin);
+		if (probe) return await probe;
+		await this.sendInLearnedFamily(call, call.family).catch(() => undefined);
+	}
+
+	/**
 	 * The family this client or process learned for the Base URL; when none is known, the first
 	 * request finds out (the reference's paths first) while the others wait for its answer.
 	 */

@@ -14,7 +14,7 @@ import { contentTypeOption, prepareUpload, uploadFields } from './uploadFields';
 export const DEFAULT_PART_SIZE_MIB = 8;
 export const DEFAULT_PARALLEL_UPLOADS = 4;
 /** Version 3: larger parts pay the new connection n8n opens per request less often (BENCHMARKS.md). */
-export const V3_DEFAULT_PART_SIZE_MIB = 16;
+export const V3_DEFAULT_PART_SIZE_MIB = 24;
 
 const show = { resource: ['file'], operation: ['multipartUpload'] };
 const upToVersion2 = { '@version': [1, 2] };

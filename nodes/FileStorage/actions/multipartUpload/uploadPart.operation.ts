@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { assertNotEmpty, readAsForm, resolveBinarySource } from '../../helpers/binaryInput';
 import { MAX_PARTS } from '../../helpers/multipartUpload';
-import { uploadPart } from '../../transport/api';
+import { learnPathFamily, uploadPart } from '../../transport/api';
 import { formEnvelope } from '../../transport/formData';
-import { withBodyMemory } from '../../transport/pool';
+import { runPoolOf, withBodyMemory } from '../../transport/pool';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { uploadMemoryOption } from '../parallelItems';
 import { keyField, readKey, readText, readWholeNumber, showFor, totalPartsField, uploadIdField } from './fields';
@@ -47,6 +47,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	assertNotEmpty(this, itemIndex, source);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const client = await clientFor(this, itemIndex, options);
+	// Version 3 sends parts given as items at once: the path family is learned with a small
+	// request first, not by one part while the others wait holding their memory.
+	if (runPoolOf(this)) await learnPathFamily(client, where, key);
 	// Version 3: the part counts against the run's Upload Memory while it is read and sent.
 	const part = await withBodyMemory(this, source.size, async () => {
 		const form = await readAsForm(this, itemIndex, source, formEnvelope(key, 'application/octet-stream'));
