@@ -27,6 +27,8 @@ export interface ListServer {
 	requests: ListRequest[];
 	/** Keys a signed link was asked for, in order. */
 	linkRequests: string[];
+	/** Every request, in the order it arrived: method and path, with the key of a signed-link request. */
+	log: string[];
 	stop(): Promise<void>;
 }
 
@@ -96,9 +98,17 @@ export async function startListServer(
 ): Promise<ListServer> {
 	const requests: ListRequest[] = [];
 	const linkRequests: string[] = [];
+	const log: string[] = [];
 	let origin = '';
 	const server = createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://list.test');
+		const named =
+			url.pathname === '/api/v1/files/signed-url'
+				? ` ${url.searchParams.get('key') ?? ''}`
+				: url.pathname === '/api/v1/files/list'
+					? ` page=${url.searchParams.get('page') ?? ''}`
+					: '';
+		log.push(`${req.method ?? 'GET'} ${url.pathname}${named}`);
 		if ((download || exists) && url.pathname === '/api/v1/files/signed-url') {
 			const key = url.searchParams.get('key') ?? '';
 			linkRequests.push(key);
@@ -146,6 +156,7 @@ export async function startListServer(
 		url: origin,
 		requests,
 		linkRequests,
+		log,
 		stop: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
