@@ -11,25 +11,12 @@ import { bucketFields, requestOptionFields } from './actions/common';
 import { folderPicker } from './actions/folder';
 import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS } from './actions/parallelItems';
 import { searchFolders } from './methods/listSearch';
-import { DEFAULT_MAX_FILES_PER_POLL, V1_PARALLEL_REQUESTS, pollFileStorage } from './trigger/poll';
+import { DEFAULT_MAX_FILES_PER_POLL, pollFileStorage } from './trigger/poll';
 
-/** Saved version 1 triggers download one file at a time unless told otherwise; version 2 several. */
-function parallelRequests(version: 1 | 2): INodeProperties {
-	return {
-		displayName: 'Parallel Requests',
-		name: 'parallelRequests',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-		default: version === 1 ? V1_PARALLEL_REQUESTS : DEFAULT_PARALLEL_REQUESTS,
-		description: `How many files a poll downloads at once (1 to ${MAX_PARALLEL_REQUESTS}). They are emitted in the order of their changes, and only as many as Max Files Per Poll are downloaded. A 429 or 503 from the service pauses them all.`,
-		displayOptions: {
-			show: {
-				downloadFile: [true],
-				'@version': version === 1 ? [1] : [{ _cnd: { gte: 2 } }],
-			},
-		},
-	};
-}
+const parallelRequestsDescription = `How many files a poll downloads at once (1 to ${MAX_PARALLEL_REQUESTS}). They are emitted in the order of their changes, and only as many as Max Files Per Poll are downloaded. A 429 or 503 from the service pauses them all.`;
+
+/** The node's own Parallel Requests (version 3 of the node) means items; the trigger has its own. */
+const transportOptionFields = requestOptionFields.filter((field) => field.name !== 'parallelRequests');
 
 export class FileStorageTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -122,8 +109,25 @@ export class FileStorageTrigger implements INodeType {
 							default: DEFAULT_MAX_FILES_PER_POLL,
 							description: 'Most changes to emit per poll, oldest first; the rest come with the next polls',
 						},
-						parallelRequests(1),
-						parallelRequests(2),
+						// Saved version 1 triggers download one file at a time unless told otherwise.
+						{
+							displayName: 'Parallel Requests',
+							name: 'parallelRequests',
+							type: 'number',
+							typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+							default: 1,
+							description: parallelRequestsDescription,
+							displayOptions: { show: { downloadFile: [true], '@version': [1] } },
+						},
+						{
+							displayName: 'Parallel Requests',
+							name: 'parallelRequests',
+							type: 'number',
+							typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+							default: DEFAULT_PARALLEL_REQUESTS,
+							description: parallelRequestsDescription,
+							displayOptions: { show: { downloadFile: [true], '@version': [{ _cnd: { gte: 2 } }] } },
+						},
 						{
 							displayName: 'Put Output File in Field',
 							name: 'binaryPropertyName',
@@ -132,7 +136,7 @@ export class FileStorageTrigger implements INodeType {
 							description: 'Name of the binary field that receives the file',
 							displayOptions: { show: { downloadFile: [true] } },
 						},
-						...requestOptionFields,
+						...transportOptionFields,
 					] as INodeProperties[]
 				).sort((a, b) => a.displayName.localeCompare(b.displayName)),
 			},

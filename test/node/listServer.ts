@@ -16,8 +16,8 @@ export interface ListRequest {
 
 export type ListAnswer = (request: ListRequest) => { children: object[]; pagination: object };
 
-/** The CDN's answer for a key: its bytes, or an error status. */
-export type DownloadAnswer = (key: string) => { status: number; body: string };
+/** The CDN's answer for a key: its bytes, or an error status; `delayMs` holds it back that long. */
+export type DownloadAnswer = (key: string) => { status: number; body: string; delayMs?: number };
 
 /** Whether a key is stored, as the signed-link endpoint sees it; or an error status to answer instead. */
 export type ExistsAnswer = (key: string) => boolean | { status: number };
@@ -29,6 +29,8 @@ export interface ListServer {
 	linkRequests: string[];
 	/** Every request, in the order it arrived: method and path, with the key of a signed-link request. */
 	log: string[];
+	/** The most CDN answers under way at once (a count, not a time). */
+	maxDownloadsInFlight(): number;
 	stop(): Promise<void>;
 }
 
@@ -99,6 +101,8 @@ export async function startListServer(
 	const requests: ListRequest[] = [];
 	const linkRequests: string[] = [];
 	const log: string[] = [];
+	let downloading = 0;
+	let maxDownloading = 0;
 	let origin = '';
 	const server = createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://list.test');
@@ -129,8 +133,13 @@ export async function startListServer(
 		}
 		if (download && url.pathname.startsWith('/f/access/')) {
 			const key = url.pathname.slice('/f/access/'.length).split('/').map(decodeURIComponent).join('/');
-			const { status, body } = download(key);
-			res.writeHead(status, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(body) }).end(body);
+			const { status, body, delayMs = 0 } = download(key);
+			downloading += 1;
+			maxDownloading = Math.max(maxDownloading, downloading);
+			res.once('close', () => (downloading -= 1));
+			setTimeout(() => {
+				res.writeHead(status, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(body) }).end(body);
+			}, delayMs);
 			return;
 		}
 		if (url.pathname !== '/api/v1/files/list') {
@@ -157,6 +166,7 @@ export async function startListServer(
 		requests,
 		linkRequests,
 		log,
+		maxDownloadsInFlight: () => maxDownloading,
 		stop: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }

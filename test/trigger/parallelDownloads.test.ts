@@ -73,7 +73,10 @@ describe('Download File with Parallel Requests', () => {
 	});
 
 	it('with Max Files Per Poll, exactly that many files are downloaded and emitted; the rest come with the next polls', async () => {
-		const trigger = new Poller(emulator, { folder: 'max', options: { downloadFile: true, maxFilesPerPoll: 3 } } as never);
+		const trigger = new Poller(emulator, {
+			folder: 'max',
+			options: { downloadFile: true, maxFilesPerPoll: 3 },
+		} as never);
 		await trigger.poll();
 		const files = await uploadFiles('max', 7);
 		emulator().setLatency(20);
@@ -120,7 +123,12 @@ describe('Download File failures with Parallel Requests', () => {
 	let server: ListServer | undefined;
 	afterEach(async () => await server?.stop());
 	const refused = new Set<string>();
-	afterEach(() => refused.clear());
+	/** Keys the CDN answers late, so later downloads finish first. */
+	const slow = new Set<string>();
+	afterEach(() => {
+		refused.clear();
+		slow.clear();
+	});
 	let warn: jest.SpyInstance;
 	beforeEach(() => (warn = jest.spyOn(Container.get(Logger), 'warn')));
 	afterEach(() => warn.mockRestore());
@@ -129,7 +137,9 @@ describe('Download File failures with Parallel Requests', () => {
 	async function scripted(typeVersion: number, options: Record<string, unknown> = {}) {
 		const folder = new ScriptedFolder('dl/', []);
 		server = await startListServer(folder.answer, (key) =>
-			refused.has(key) ? { status: 403, body: 'Forbidden' } : { status: 200, body: `content of ${key}` },
+			refused.has(key)
+				? { status: 403, body: 'Forbidden' }
+				: { status: 200, body: `content of ${key}`, delayMs: slow.has(key) ? 300 : 0 },
 		);
 		const trigger = new Poller(
 			server,
@@ -147,8 +157,10 @@ describe('Download File failures with Parallel Requests', () => {
 		for (const name of ['a.txt', 'b.txt', 'c.txt', 'd.txt']) add(folder, name);
 		refused.add('dl/b.txt');
 		server.log.splice(0);
+		slow.add('dl/a.txt');
 		const result = await trigger.poll();
 		expect(keysOf(result)).toEqual(['dl/a.txt', 'dl/c.txt', 'dl/d.txt']);
+		expect(server.maxDownloadsInFlight()).toBe(1);
 		// Recorded from the trigger before Parallel Requests existed.
 		expect(server.log).toEqual([
 			'GET /api/v1/files/list page=1',
@@ -163,12 +175,15 @@ describe('Download File failures with Parallel Requests', () => {
 		]);
 	});
 
-	it('a download that fails amid parallel ones is held back and the others are emitted in order; after 3 polls it comes with its error', async () => {
-		const { folder, trigger } = await scripted(2);
+	it('a download that fails amid parallel ones is held back and the others are emitted in order, also when the first finishes last; after 3 polls it comes with its error', async () => {
+		const { folder, trigger, server } = await scripted(2);
 		expect((await trigger.poll()).returnedNull).toBe(true);
 		for (const name of ['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt']) add(folder, name);
 		refused.add('dl/c.txt');
+		slow.add('dl/a.txt');
 		const first = await trigger.poll();
+		// The others went out while the first was held back.
+		expect(server.maxDownloadsInFlight()).toBeGreaterThan(1);
 		expect(first.error).toBeUndefined();
 		expect(keysOf(first)).toEqual(['dl/a.txt', 'dl/b.txt', 'dl/d.txt', 'dl/e.txt']);
 		for (const item of first.items)

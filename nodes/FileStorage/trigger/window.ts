@@ -30,8 +30,7 @@ export async function inWindow<T>(
 	let started = 0;
 	let emitted = 0;
 	let underWay = 0;
-	const mayStart = () =>
-		started < count && emitted + underWay < limits.room && (started === 0 || !limits.late());
+	const mayStart = () => started < count && emitted + underWay < limits.room && (started === 0 || !limits.late());
 	const worker = async () => {
 		while (mayStart()) {
 			const index = started++;
