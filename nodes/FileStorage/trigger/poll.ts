@@ -38,7 +38,7 @@ const BUDGET_RESERVE = 0.1;
 /** Polls in which a file's download may fail before it is emitted without its file. */
 export const DOWNLOAD_ATTEMPTS = 3;
 /** Version 1 (saved workflows) downloads one file after another, as it always did. */
-export const V1_PARALLEL_REQUESTS = 1;
+const V1_PARALLEL_REQUESTS = 1;
 /** Downloads reserve no body memory; the pool only counts requests. */
 const NO_BODY_MEMORY = 0;
 
