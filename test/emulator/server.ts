@@ -190,7 +190,10 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
 
 	ctx.stats.request(route.op);
 	if (route.op === 'uploadPart') res.once('close', ctx.stats.partUploadStarted());
-	if (route.op === 'cdn') ctx.stats.cdnRequest(req.headers['accept-encoding']);
+	if (route.op === 'cdn') {
+		ctx.stats.cdnRequest(req.headers['accept-encoding']);
+		res.once('close', ctx.stats.cdnRequestStarted());
+	}
 
 	const fault = route.redirected
 		? undefined

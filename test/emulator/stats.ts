@@ -16,6 +16,8 @@ export class StatsRecorder {
 	private authFailures = 0;
 	private currentPartUploads = 0;
 	private maxConcurrentPartUploads = 0;
+	private currentCdnRequests = 0;
+	private maxConcurrentCdnRequests = 0;
 	private lastCdnAcceptEncoding: string | null = null;
 	private connections = zeroConnections();
 
@@ -69,6 +71,18 @@ export class StatsRecorder {
 		};
 	}
 
+	/** Brackets one CDN request (a file body) from routing to the end of its exchange; returns the release. */
+	cdnRequestStarted(): () => void {
+		this.currentCdnRequests++;
+		this.maxConcurrentCdnRequests = Math.max(this.maxConcurrentCdnRequests, this.currentCdnRequests);
+		let released = false;
+		return () => {
+			if (released) return;
+			released = true;
+			this.currentCdnRequests--;
+		};
+	}
+
 	/** In-flight part uploads stay counted; the maximum restarts from them. */
 	reset(): void {
 		this.requests = zeroRequests();
@@ -76,6 +90,7 @@ export class StatsRecorder {
 		this.faultsInjected = 0;
 		this.authFailures = 0;
 		this.maxConcurrentPartUploads = this.currentPartUploads;
+		this.maxConcurrentCdnRequests = this.currentCdnRequests;
 		this.lastCdnAcceptEncoding = null;
 		this.connections = zeroConnections();
 	}
@@ -87,6 +102,7 @@ export class StatsRecorder {
 			faultsInjected: this.faultsInjected,
 			currentPartUploads: this.currentPartUploads,
 			maxConcurrentPartUploads: this.maxConcurrentPartUploads,
+			maxConcurrentCdnRequests: this.maxConcurrentCdnRequests,
 			openMultipartUploads,
 			authFailures: this.authFailures,
 			lastCdnAcceptEncoding: this.lastCdnAcceptEncoding,

@@ -102,6 +102,8 @@ export interface EmulatorStats {
 	faultsInjected: number;
 	currentPartUploads: number;
 	maxConcurrentPartUploads: number;
+	/** CDN requests (file bodies) in flight at most, from routing to the end of the exchange. */
+	maxConcurrentCdnRequests: number;
 	openMultipartUploads: number;
 	authFailures: number;
 	/** The Accept-Encoding header of the last CDN request; null when it had none (or none came yet). */

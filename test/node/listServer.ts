@@ -16,8 +16,8 @@ export interface ListRequest {
 
 export type ListAnswer = (request: ListRequest) => { children: object[]; pagination: object };
 
-/** The CDN's answer for a key: its bytes, or an error status. */
-export type DownloadAnswer = (key: string) => { status: number; body: string };
+/** The CDN's answer for a key: its bytes, or an error status; `delayMs` holds it back that long. */
+export type DownloadAnswer = (key: string) => { status: number; body: string; delayMs?: number };
 
 /** Whether a key is stored, as the signed-link endpoint sees it; or an error status to answer instead. */
 export type ExistsAnswer = (key: string) => boolean | { status: number };
@@ -27,6 +27,10 @@ export interface ListServer {
 	requests: ListRequest[];
 	/** Keys a signed link was asked for, in order. */
 	linkRequests: string[];
+	/** Every request, in the order it arrived: method and path, with the key of a signed-link request. */
+	log: string[];
+	/** The most CDN answers under way at once (a count, not a time). */
+	maxDownloadsInFlight(): number;
 	stop(): Promise<void>;
 }
 
@@ -96,9 +100,19 @@ export async function startListServer(
 ): Promise<ListServer> {
 	const requests: ListRequest[] = [];
 	const linkRequests: string[] = [];
+	const log: string[] = [];
+	let downloading = 0;
+	let maxDownloading = 0;
 	let origin = '';
 	const server = createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://list.test');
+		const named =
+			url.pathname === '/api/v1/files/signed-url'
+				? ` ${url.searchParams.get('key') ?? ''}`
+				: url.pathname === '/api/v1/files/list'
+					? ` page=${url.searchParams.get('page') ?? ''}`
+					: '';
+		log.push(`${req.method ?? 'GET'} ${url.pathname}${named}`);
 		if ((download || exists) && url.pathname === '/api/v1/files/signed-url') {
 			const key = url.searchParams.get('key') ?? '';
 			linkRequests.push(key);
@@ -119,8 +133,13 @@ export async function startListServer(
 		}
 		if (download && url.pathname.startsWith('/f/access/')) {
 			const key = url.pathname.slice('/f/access/'.length).split('/').map(decodeURIComponent).join('/');
-			const { status, body } = download(key);
-			res.writeHead(status, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(body) }).end(body);
+			const { status, body, delayMs = 0 } = download(key);
+			downloading += 1;
+			maxDownloading = Math.max(maxDownloading, downloading);
+			res.once('close', () => (downloading -= 1));
+			setTimeout(() => {
+				res.writeHead(status, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(body) }).end(body);
+			}, delayMs);
 			return;
 		}
 		if (url.pathname !== '/api/v1/files/list') {
@@ -146,6 +165,8 @@ export async function startListServer(
 		url: origin,
 		requests,
 		linkRequests,
+		log,
+		maxDownloadsInFlight: () => maxDownloading,
 		stop: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }

@@ -369,25 +369,35 @@ describe('cost and n8n versions', () => {
 		expect(await trigger.changes({ pollBudgetMs: null })).toEqual([['created', 'old-n8n/a.txt']]);
 	});
 
-	it('stops downloading when the poll budget runs out; the rest come with the next poll', async () => {
-		const trigger = watch('budget-download', { options: { downloadFile: true } });
-		await trigger.poll();
-		const keys = ['1', '2', '3', '4'].map((name) => `budget-download/${name}.txt`);
-		for (const key of keys) await put(api(), key, key);
-		// 100 ms per request: the scan takes one, each download two; 90 % of 500 ms is spent after two or so.
-		emulator().setLatency(100);
-		const first = await trigger.poll({ pollBudgetMs: 500 });
-		emulator().setLatency(0);
-		expect(first.error).toBeUndefined();
-		expect(first.items.length).toBeGreaterThanOrEqual(1);
-		expect(first.items.length).toBeLessThan(keys.length);
-		const rest = await trigger.poll();
-		expect([...first.items, ...rest.items].map((item) => item.json.key)).toEqual(keys);
-		for (const item of [...first.items, ...rest.items]) {
-			expect((await first.readBinary(item)).toString()).toBe(item.json.key);
-		}
-		expect(await trigger.changes()).toEqual([]);
-	});
+	it.each([
+		[1, {}, 4],
+		[2, { parallelRequests: 2 }, 6],
+	])(
+		'version %i: starts no further download when the poll budget runs out; the rest come with the next poll',
+		async (typeVersion, options, count) => {
+			const folder = `budget-download-v${typeVersion}`;
+			const trigger = new Poller(emulator, { folder, options: { downloadFile: true, ...options } } as never, {
+				typeVersion,
+			});
+			await trigger.poll();
+			const keys = Array.from({ length: count }, (_, i) => `${folder}/${i + 1}.txt`);
+			for (const key of keys) await put(api(), key, key);
+			// 100 ms per request: the scan takes one, each download two; 90 % of 500 ms is spent after two
+			// downloads in a row (version 2: two rounds of two at once).
+			emulator().setLatency(100);
+			const first = await trigger.poll({ pollBudgetMs: 500 });
+			emulator().setLatency(0);
+			expect(first.error).toBeUndefined();
+			expect(first.items.length).toBeGreaterThanOrEqual(1);
+			expect(first.items.length).toBeLessThan(keys.length);
+			const rest = await trigger.poll();
+			expect([...first.items, ...rest.items].map((item) => item.json.key)).toEqual(keys);
+			for (const item of [...first.items, ...rest.items]) {
+				expect((await first.readBinary(item)).toString()).toBe(item.json.key);
+			}
+			expect(await trigger.changes()).toEqual([]);
+		},
+	);
 
 	it('fails without touching the state when the scan outlasts the poll budget', async () => {
 		const trigger = watch('budget');

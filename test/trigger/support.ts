@@ -45,11 +45,12 @@ export class Poller {
 	/**
 	 * `durable`: as n8n's durable scheduler (N8N_SCHEDULER_ENABLED, 2.41) runs polls: each one
 	 * starts from the state saved in the database, and a poll that throws saves nothing.
+	 * `typeVersion`: the trigger version the workflow saved (default: the newest).
 	 */
 	constructor(
 		server: (() => Emulator) | { url: string },
 		private readonly parameters: INodeParameters,
-		private readonly scheduler: { durable?: boolean } = {},
+		private readonly scheduler: { durable?: boolean; typeVersion?: number } = {},
 	) {
 		this.credentials =
 			typeof server === 'function'
@@ -61,6 +62,7 @@ export class Poller {
 		const result = await runPoll({
 			credentials: this.credentials(),
 			staticData: this.staticData,
+			typeVersion: this.scheduler.typeVersion,
 			...extra,
 			parameters: { ...BUCKET, ...this.parameters, ...extra.parameters },
 		});

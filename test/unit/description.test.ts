@@ -62,6 +62,16 @@ describe('fields are shown only where they do something', () => {
 		});
 	});
 
+	it('the trigger’s Parallel Requests is shown only with Download File on: 1 for saved version 1 triggers, 32 (at most 64) from version 2', () => {
+		const options = trigger.find((property) => property.name === 'options');
+		const fields = (options?.options as INodeProperties[]).filter((option) => option.name === 'parallelRequests');
+		expect(fields.map((field) => [field.default, field.typeOptions?.maxValue, field.displayOptions])).toEqual([
+			[1, 64, { show: { downloadFile: [true], '@version': [1] } }],
+			[32, 64, { show: { downloadFile: [true], '@version': [{ _cnd: { gte: 2 } }] } }],
+		]);
+		expect(new FileStorageTrigger().description).toMatchObject({ version: [1, 2], defaultVersion: 2 });
+	});
+
 	it('Download’s File Name option is shown only with Destination Binary Field', () => {
 		const options = properties.find(
 			(property) => property.name === 'options' && property.displayOptions?.show?.operation?.includes('download'),

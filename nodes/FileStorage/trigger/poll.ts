@@ -1,13 +1,16 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS } from '../actions/parallelItems';
 import { downloadToBinary } from '../helpers/download';
 import { folderPrefix } from '../helpers/keys';
 import { MAX_PAGE_SIZE, walkEntries } from '../helpers/listing';
 import type { BucketRef } from '../transport/api';
+import { RunPool, setRunPool } from '../transport/pool';
 import { DEFAULT_SETTINGS, FileStorageClient } from '../transport/request';
 import { keyFilter, type KeyFilter } from './glob';
 import { stillStored } from './stillStored';
+import { inWindow } from './window';
 import {
 	CHANGE_EVENTS,
 	advance,
@@ -34,6 +37,10 @@ const DEFAULT_POLL_BUDGET_MS = 5 * 60 * 1000;
 const BUDGET_RESERVE = 0.1;
 /** Polls in which a file's download may fail before it is emitted without its file. */
 export const DOWNLOAD_ATTEMPTS = 3;
+/** Version 1 (saved workflows) downloads one file after another, as it always did. */
+const V1_PARALLEL_REQUESTS = 1;
+/** Downloads reserve no body memory; the pool only counts requests. */
+const NO_BODY_MEMORY = 0;
 
 interface TriggerSettings {
 	where: BucketRef;
@@ -45,6 +52,8 @@ interface TriggerSettings {
 	download: boolean;
 	binaryField: string;
 	maxFiles: number;
+	/** Requests (downloads) under way at once, over the whole poll. */
+	parallel: number;
 	emitExisting: boolean;
 	timeoutMs: number;
 	maxRetries: number;
@@ -84,6 +93,9 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const maxFiles = Number(options.maxFilesPerPoll ?? DEFAULT_MAX_FILES_PER_POLL);
 	const timeoutSeconds = Number(options.timeout ?? DEFAULT_SETTINGS.timeoutMs / 1000);
 	const maxRetries = Number(options.maxRetries ?? DEFAULT_SETTINGS.maxRetries);
+	const parallel = Number(
+		options.parallelRequests ?? (node.typeVersion >= 2 ? DEFAULT_PARALLEL_REQUESTS : V1_PARALLEL_REQUESTS),
+	);
 	return {
 		where: {
 			bucket: required(ctx, 'bucketName', 'Bucket Name'),
@@ -97,6 +109,7 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 		download: options.downloadFile === true,
 		binaryField: String(options.binaryPropertyName || 'data'),
 		maxFiles: Number.isFinite(maxFiles) && maxFiles >= 1 ? Math.floor(maxFiles) : DEFAULT_MAX_FILES_PER_POLL,
+		parallel: Number.isFinite(parallel) ? Math.min(Math.max(Math.floor(parallel), 1), MAX_PARALLEL_REQUESTS) : 1,
 		emitExisting: options.emitExistingFiles === true,
 		timeoutMs: Math.max(1, timeoutSeconds) * 1000,
 		maxRetries: Math.min(Math.max(0, Math.floor(maxRetries)), 10),
@@ -232,6 +245,11 @@ export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecuti
 	const startedAt = Date.now();
 	const deadline = startedAt + pollBudgetMs(ctx) * (1 - BUDGET_RESERVE);
 	const settings = readSettings(ctx);
+	// One pool per poll: a 429 or 503 pauses every download of it. Without one (a single request
+	// at a time, version 1's default) the poll sends exactly what it always sent.
+	if (settings.download && settings.parallel > 1) {
+		setRunPool(ctx, new RunPool(settings.parallel, NO_BODY_MEMORY));
+	}
 	const client = await FileStorageClient.create(ctx, 0, {
 		timeoutMs: settings.timeoutMs,
 		maxRetries: settings.maxRetries,
@@ -282,41 +300,60 @@ export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecuti
 	const warnings: string[] = [];
 	let uncheckable: { key: string; error: unknown } | undefined;
 	let checks = 0;
-	let next = 0;
+	// Deletions a scan over several pages found come last and cost a check each: one by one, below.
+	const checkedFrom = firstUnconfirmed(watched);
 	// Only emitted items count against Max Files Per Poll: a held-back file does not hold up the next.
-	for (; next < watched.length && items.length < settings.maxFiles; next++) {
-		// Out of time: return what is ready, the rest comes with the next poll.
+	// Out of time: no further file starts; what is ready is returned, the rest comes with the next poll.
+	const { outcomes, started } = await inWindow(
+		checkedFrom,
+		{
+			parallel: settings.parallel,
+			room: settings.maxFiles,
+			givesUp: (index) => attemptsBefore(previous!.failures, watched[index]) + 1 >= DOWNLOAD_ATTEMPTS,
+			late: () => Date.now() > deadline,
+		},
+		async (index) => await toItem(ctx, client, settings, watched[index]),
+	);
+	// In the order of the changes, whichever download finished first.
+	for (const [index, outcome] of outcomes.entries()) {
+		const change = watched[index];
+		if ('item' in outcome) {
+			items.push(outcome.item);
+			continue;
+		}
+		// Only a download fails here. The file waits for the next poll, the others go on.
+		const { error } = outcome;
+		const attempts = attemptsBefore(previous.failures, change) + 1;
+		if (attempts >= DOWNLOAD_ATTEMPTS) {
+			items.push(withoutFile(settings, change, error));
+			continue;
+		}
+		failures.set(keyHash(change.key), { fingerprint: fingerprint(change.file!), attempts });
+		withheld.push(change);
+		warnings.push(downloadWarning(change.key, error, attempts));
+	}
+	let next = started;
+	// The window stopped short (no room, out of time): the rest waits. Otherwise the checks follow.
+	const checking = started === checkedFrom;
+	for (; checking && next < watched.length && items.length < settings.maxFiles; next++) {
 		if (next > 0 && Date.now() > deadline) break;
 		const change = watched[next];
-		if (change.unconfirmed) {
-			// Deletions come last; each check is a request, so a poll makes at most Max Files Per Poll.
-			if (uncheckable || checks >= settings.maxFiles) break;
-			checks++;
-			try {
-				// Still there: the scan missed it (files moved across a page boundary), no change.
-				if (await stillStored(client, settings.where, change.key)) {
-					withheld.push(change);
-					continue;
-				}
-			} catch (error) {
-				uncheckable = { key: change.key, error };
+		// Each check is a request, so a poll makes at most Max Files Per Poll.
+		if (uncheckable || checks >= settings.maxFiles) break;
+		checks++;
+		try {
+			// Still there: the scan missed it (files moved across a page boundary), no change.
+			if (await stillStored(client, settings.where, change.key)) {
 				withheld.push(change);
 				continue;
 			}
-		}
-		try {
-			items.push(await toItem(ctx, client, settings, change));
 		} catch (error) {
-			// Only a download fails here. The file waits for the next poll, the others go on.
-			const attempts = attemptsBefore(previous.failures, change) + 1;
-			if (attempts >= DOWNLOAD_ATTEMPTS) {
-				items.push(withoutFile(settings, change, error));
-				continue;
-			}
-			failures.set(keyHash(change.key), { fingerprint: fingerprint(change.file!), attempts });
+			uncheckable = { key: change.key, error };
 			withheld.push(change);
-			warnings.push(downloadWarning(change.key, error, attempts));
+			continue;
 		}
+		// A deletion: no file to download.
+		items.push({ json: outputJson(settings, change) });
 	}
 	for (const change of watched.slice(next)) {
 		withheld.push(change);
@@ -336,6 +373,12 @@ export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecuti
 	if (uncheckable) warnings.push(checkFailed(ctx, uncheckable.key, uncheckable.error).message);
 	for (const warning of warnings) ctx.logger.warn(warning);
 	return items.length > 0 ? [items] : null;
+}
+
+/** Where the deletions that need a check start (they come last); the length when there are none. */
+function firstUnconfirmed(watched: Change[]): number {
+	const at = watched.findIndex((change) => change.unconfirmed === true);
+	return at < 0 ? watched.length : at;
 }
 
 /** Polls in which this version of the changed file failed to download so far. */

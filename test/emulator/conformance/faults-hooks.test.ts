@@ -168,6 +168,7 @@ describe('HTTP test hooks', () => {
 			faultsInjected: expect.any(Number),
 			currentPartUploads: 0,
 			maxConcurrentPartUploads: expect.any(Number),
+			maxConcurrentCdnRequests: expect.any(Number),
 			openMultipartUploads: r.emu.stats().openMultipartUploads,
 			authFailures: expect.any(Number),
 			lastCdnAcceptEncoding: null,
