@@ -11,6 +11,11 @@ import { partSettingFields, partSettings, partSizeFieldV3 } from './multipartUpl
 
 export const DEFAULT_MULTIPART_THRESHOLD_MIB = 32;
 
+/** The Multipart Threshold a node of this version uses when the option is not set. */
+export function thresholdMiBFor(_typeVersion: number): number {
+	return DEFAULT_MULTIPART_THRESHOLD_MIB;
+}
+
 /** The options of everything that stores through storeSource (Upload, Copy, Move). */
 export function storeSourceOptions(thresholdDescription: string): INodeProperties[] {
 	return [
@@ -43,18 +48,13 @@ export async function storeSource(
 	source: UploadSource,
 	options: IDataObject,
 ): Promise<StoredFile & IDataObject> {
-	const thresholdBytes = Number(options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD_MIB) * MIB;
+	const typeVersion = ctx.getNode().typeVersion;
+	const thresholdBytes = Number(options.multipartThreshold ?? thresholdMiBFor(typeVersion)) * MIB;
 	const { size } = source;
 	if (size === undefined || size > thresholdBytes) {
-		return await multipartUpload(
-			ctx,
-			itemIndex,
-			client,
-			target,
-			source,
-			partSettings(options, ctx.getNode().typeVersion),
-			{ oneRequestIfOnePart: true },
-		);
+		return await multipartUpload(ctx, itemIndex, client, target, source, partSettings(options, typeVersion), {
+			oneRequestIfOnePart: true,
+		});
 	}
 	// Version 3: the whole body counts against the run's Upload Memory while it is read and sent.
 	return await withBodyMemory(ctx, size, async () => {
