@@ -11,8 +11,11 @@ export const SCENARIOS = [
 	'list',
 	'real-n8n',
 ] as const;
-/** Asked for by name only (`--only scale`, `--only sources`): too long and too much disk for every run. */
-export const EXTRA_SCENARIOS = ['scale', 'sources'] as const;
+/**
+ * Asked for by name only (`--only scale`, `--only sources`): too long and too much disk for every
+ * run. `far-threshold` is part of `far`; by name it runs alone.
+ */
+export const EXTRA_SCENARIOS = ['scale', 'sources', 'far-threshold'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number] | (typeof EXTRA_SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -83,7 +86,8 @@ export const USAGE = `Usage: npm run bench -- [flags]
                            also scale: --scale-size and --size through real n8n (needs about
                            3 × --scale-size of free disk while it runs; not part of the default);
                            also sources: Binary Field, URL and File Path sources side by side
-                           (not part of the default)
+                           (not part of the default); also far-threshold: only the far
+                           scenario's Upload threshold part (far includes it)
   --scale-size <n>[..]     large file of the scale scenario (default 10GiB)
   --out <file>             report file (default BENCHMARKS.md; --no-write prints only)
   --no-write               do not write the report

@@ -11,6 +11,14 @@ import { V3_DEFAULT_PART_SIZE_MIB } from '../nodes/FileStorage/actions/file/mult
 import type { FarProfile } from './args';
 import { renderLineChart } from './chart';
 import type { EmulatorProcess } from './children';
+import {
+	QUICK_THRESHOLD_SIZES_MIB,
+	runThreshold,
+	THRESHOLD_SIZES_MIB,
+	thresholdTable,
+	thresholdTarget,
+	type ThresholdResult,
+} from './far-threshold';
 import { runRounds, type Config, type InputFile, type Run } from './runner';
 import { fmt, median, mibPerSecond, runsOf } from './stats';
 import type { Table } from './table';
@@ -56,6 +64,8 @@ export interface FarResult {
 	sweep?: FarPart;
 	/** The sweep drawn as an SVG, with the limit line. */
 	chartSvg?: string;
+	/** Upload at version 3 around the Multipart Threshold, one request against parts. */
+	threshold?: ThresholdResult;
 	grid: { partSizes: number[]; parallelisms: number[] };
 }
 
@@ -167,6 +177,8 @@ export async function runFar(
 		quick: boolean;
 		input: (name: string, size: number) => InputFile;
 		done: (file: InputFile) => void;
+		/** Only the threshold part (`--only far-threshold`); by default all three. */
+		thresholdOnly?: boolean;
 	},
 	log: (line: string) => void,
 ): Promise<FarResult> {
@@ -176,39 +188,61 @@ export async function runFar(
 	const result: FarResult = { profile: o.profile, grid };
 	const prepare = profileFor(o.profile)(emulator);
 	try {
-		const mainFile = o.input('far.bin', o.size);
-		const mainConfigs = farMainConfigs();
-		log(
-			`\nfar service (${describeProfile(o.profile)}), ${fmt.size(o.size)}: ${mainConfigs.length} configurations × ${o.runs} rounds`,
+		if (!o.thresholdOnly) await runMainAndSweep(result, emulator, o, prepare, log);
+		result.threshold = await runThreshold(
+			emulator,
+			{
+				sizesMiB: o.quick ? QUICK_THRESHOLD_SIZES_MIB : THRESHOLD_SIZES_MIB,
+				runs: o.runs,
+				input: o.input,
+				done: o.done,
+				prepare,
+			},
+			log,
 		);
-		const mainRuns = await runRounds(mainConfigs, mainFile, emulator, o.runs, log, prepare);
-		result.main = {
-			configs: mainConfigs,
-			summaries: farSummaries(mainConfigs, mainRuns, o.size, o.profile),
-			size: o.size,
-			rounds: o.runs,
-		};
-		o.done(mainFile);
-
-		// One round: the sweep shows the shape; the main table's rounds carry the targets.
-		const sweepFile = o.input('far-sweep.bin', o.sweepSize);
-		const sweepConfigs = farSweepConfigs(grid.partSizes, grid.parallelisms);
-		log(`\nfar service sweep, ${fmt.size(o.sweepSize)}: ${sweepConfigs.length} configurations × 1 round`);
-		const sweepRuns = await runRounds(sweepConfigs, sweepFile, emulator, 1, log, prepare);
-		result.sweep = {
-			configs: sweepConfigs,
-			summaries: farSummaries(sweepConfigs, sweepRuns, o.sweepSize, o.profile),
-			size: o.sweepSize,
-			rounds: 1,
-		};
-		o.done(sweepFile);
-		result.chartSvg = farChart(result);
 	} finally {
 		await emulator.call('setNetworkProfile', {
 			profile: { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 },
 		});
 	}
 	return result;
+}
+
+async function runMainAndSweep(
+	result: FarResult,
+	emulator: EmulatorProcess,
+	o: Parameters<typeof runFar>[1],
+	prepare: (config: Config) => Promise<void>,
+	log: (line: string) => void,
+): Promise<void> {
+	const { grid } = result;
+	const mainFile = o.input('far.bin', o.size);
+	const mainConfigs = farMainConfigs();
+	log(
+		`\nfar service (${describeProfile(o.profile)}), ${fmt.size(o.size)}: ${mainConfigs.length} configurations × ${o.runs} rounds`,
+	);
+	const mainRuns = await runRounds(mainConfigs, mainFile, emulator, o.runs, log, prepare);
+	result.main = {
+		configs: mainConfigs,
+		summaries: farSummaries(mainConfigs, mainRuns, o.size, o.profile),
+		size: o.size,
+		rounds: o.runs,
+	};
+	o.done(mainFile);
+
+	// One round: the sweep shows the shape; the main table's rounds carry the targets.
+	const sweepFile = o.input('far-sweep.bin', o.sweepSize);
+	const sweepConfigs = farSweepConfigs(grid.partSizes, grid.parallelisms);
+	log(`\nfar service sweep, ${fmt.size(o.sweepSize)}: ${sweepConfigs.length} configurations × 1 round`);
+	const sweepRuns = await runRounds(sweepConfigs, sweepFile, emulator, 1, log, prepare);
+	result.sweep = {
+		configs: sweepConfigs,
+		summaries: farSummaries(sweepConfigs, sweepRuns, o.sweepSize, o.profile),
+		size: o.sweepSize,
+		rounds: 1,
+	};
+	o.done(sweepFile);
+	result.chartSvg = farChart(result);
 }
 
 const HEAD = [
@@ -296,6 +330,7 @@ export function farTables(far: FarResult): Table[] {
 			}),
 		});
 	}
+	if (far.threshold) tables.push(thresholdTable(far.threshold, far.profile, profile));
 	return tables;
 }
 
@@ -330,7 +365,11 @@ export function farChart(far: FarResult): string | undefined {
 /** The targets of the far scenario, for the report. */
 export function farTargets(far: FarResult | undefined): string[] {
 	const node = far?.main?.summaries.get(DEFAULT_ID);
-	if (!far || !node) return ['- Far service targets: not measured in this run (`--only` left them out).'];
+	if (!far || !node)
+		return [
+			'- Far service targets: not measured in this run (`--only` left them out).',
+			...thresholdTarget(far?.threshold),
+		];
 	const lines = [
 		`- Far service (${describeProfile(far.profile)}), defaults ≥ 0.85 × the limit (${fmt.rate(node.limit)}): ${fmt.ratio(node.vsLimit)} — ${node.vsLimit >= 0.85 ? '**met**' : '**not met**'}.`,
 		`- Far service, defaults ≥ 3 × the sequential 5 MiB approach: ${fmt.ratio(node.vsSequential)} — ${node.vsSequential >= 3 ? '**met**' : '**not met**'}.`,
@@ -355,7 +394,7 @@ export function farTargets(far: FarResult | undefined): string[] {
 			`- Sweep: fastest point ${best.label} at ${fmt.rate(best.s.rate)} (${fmt.ratio(best.s.vsLimit)} of its limit); see the chart.`,
 		);
 	}
-	return lines;
+	return [...lines, ...thresholdTarget(far.threshold)];
 }
 
 function bestSweepPoint(far: FarResult): { label: string; s: FarSummary } | undefined {

@@ -119,7 +119,7 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 			}
 			rmSync(file.path, { force: true });
 		}
-		if (options.only.has('far')) {
+		if (options.only.has('far') || options.only.has('far-threshold')) {
 			const far = await runFar(
 				emulator,
 				{
@@ -130,6 +130,7 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 					quick: options.quick,
 					input: (name, size) => makeInput(dir, name, size),
 					done: (file) => rmSync(file.path, { force: true }),
+					thresholdOnly: !options.only.has('far'),
 				},
 				log,
 			);

@@ -17,7 +17,7 @@ import { SpanProfiler } from './span-profiler';
 
 export interface ScenarioJob {
 	parameters: INodeParameters;
-	credentials: { accessKey: string; secretKey: string; baseUrl: string };
+	credentials: { accessKey: string; secretKey: string; baseUrl: string; apiPaths?: string };
 	/** The input file; none for operations without binary input. */
 	file?: { path: string; name: string; mimeType: string };
 	/** Many input files, one item each (the many-files scenario); instead of `file`. */

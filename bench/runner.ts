@@ -43,6 +43,11 @@ export type Config =
 			memoryBoundMiB?: number;
 			/** Node version; default 2, the version these tables were made with (3 runs items in parallel). */
 			typeVersion?: number;
+			/**
+			 * The credential's API Paths. Unset (Automatic), a fresh process's first multipart upload
+			 * sends its first part alone to learn the path family, as n8n does once per process.
+			 */
+			apiPaths?: 'reference' | 'sdk';
 	  };
 
 export interface Run {
@@ -71,7 +76,12 @@ export async function runOnce(config: Config, file: InputFile, emulator: Emulato
 		const node = await runScenario(
 			{
 				parameters: { bucketName: info.bucket.name, region: info.bucket.region, key: OBJECT_KEY, ...config.parameters },
-				credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url },
+				credentials: {
+					accessKey: info.accessKey,
+					secretKey: info.secretKey,
+					baseUrl: info.url,
+					...(config.apiPaths ? { apiPaths: config.apiPaths } : {}),
+				},
 				file: { path: file.path, name: file.name, mimeType: 'application/octet-stream' },
 				label: config.id,
 				typeVersion: config.typeVersion ?? 2,

@@ -55,6 +55,7 @@ test(
 			'### Upload of 16 MiB with 20 ms of latency per request',
 			'### Far service: upload of 24 MiB at 40 ms per answer, 80 ms per new connection, 16 MiB/s per connection',
 			'### Far service sweep: Part Size × Parallel Uploads, 16 MiB per run',
+			'### Far service: Upload threshold at node version 3, 40 ms per answer',
 			'### Single Upload of 8 MiB',
 			'### List Contents, Return All over 1,000 entries',
 			'### Many files: 24 files of 64 KiB against a far service',
@@ -68,6 +69,10 @@ test(
 			/\| this node, defaults \(8 MiB × 4\) +\| [\d.]+ s +\| \d+ MiB\/s +\| \d+ MiB\/s +\| [\d.]+× +\| [\d.]+× +\| \d+ +\| \d+ /,
 		);
 		expect(report).toContain('Far service (40 ms per answer');
+		// The threshold table has both ways at each size, with the emulator's request counts, and the crossover line.
+		expect(report).toMatch(/\| 8 MiB +\| [\d.]+ s +\| [\d.]+ s +\| (one request|parts) +\| [\d.]+× +\| 1 \/ 3 /);
+		expect(report).toMatch(/\| 24 MiB +\| [\d.]+ s +\| [\d.]+ s +\| (one request|parts) +\| [\d.]+× +\| 1 \/ 4 /);
+		expect(report).toContain('- Far service, Upload threshold at version 3: the crossover');
 
 		// Every upload the runner made was compared with its input; the count is in the report.
 		const verified = /: (\d+) uploads matched\./.exec(report);

@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { FileStorageApi } from '../../credentials/FileStorageApi.credentials';
 import { FileStorage } from '../../nodes/FileStorage/FileStorage.node';
+import { thresholdMiBFor } from '../../nodes/FileStorage/actions/file/storeSource';
 import { FileStorageTrigger } from '../../nodes/FileStorage/FileStorageTrigger.node';
 
 const { properties } = new FileStorage().description;
@@ -24,6 +25,20 @@ describe('the panel reads like n8n’s own nodes', () => {
 			const names = (collection.options as INodeProperties[]).map((option) => option.displayName);
 			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
 		}
+	});
+
+	it('the Multipart Threshold the panel shows for each node version is the one the node uses when it is not set', () => {
+		const fields = withCollectionFields(properties).filter((p) => p.name === 'multipartThreshold');
+		// Upload, Copy and Move, one field per version group each.
+		expect(fields).toHaveLength(6);
+		for (const field of fields) {
+			const versions = field.displayOptions?.show?.['@version'];
+			const shownFrom3 = JSON.stringify(versions) === JSON.stringify([{ _cnd: { gte: 3 } }]);
+			expect(shownFrom3 || JSON.stringify(versions) === '[1,2]').toBe(true);
+			expect(field.default).toBe(thresholdMiBFor(shownFrom3 ? 3 : 2));
+		}
+		expect(thresholdMiBFor(1)).toBe(32);
+		expect(thresholdMiBFor(2)).toBe(32);
 	});
 
 	it('the node has many Options collections (the check above is not empty)', () => {

@@ -9,18 +9,36 @@ import type { FileStorageClient } from '../../transport/request';
 import { uploadMemoryOption } from '../parallelItems';
 import { partSettingFields, partSettings, partSizeFieldV3 } from './multipartUpload.operation';
 
+/** Up to version 2; saved workflows store no default, so theirs stays this. */
 export const DEFAULT_MULTIPART_THRESHOLD_MIB = 32;
+/**
+ * Version 3: against a far service, 16 MiB parts (several in flight) overtake one request from
+ * about 20 MiB (BENCHMARKS.md). Not below Part Size: a file above it always has two parts or more.
+ */
+export const V3_DEFAULT_MULTIPART_THRESHOLD_MIB = 20;
+
+/** The Multipart Threshold a node of this version uses when the option is not set. */
+export function thresholdMiBFor(typeVersion: number): number {
+	return typeVersion >= 3 ? V3_DEFAULT_MULTIPART_THRESHOLD_MIB : DEFAULT_MULTIPART_THRESHOLD_MIB;
+}
 
 /** The options of everything that stores through storeSource (Upload, Copy, Move). */
 export function storeSourceOptions(thresholdDescription: string): INodeProperties[] {
+	const threshold: INodeProperties = {
+		displayName: 'Multipart Threshold (MiB)',
+		name: 'multipartThreshold',
+		type: 'number',
+		typeOptions: { minValue: 5 },
+		default: DEFAULT_MULTIPART_THRESHOLD_MIB,
+		description: thresholdDescription,
+	};
 	return [
+		// Its own default per version, as Part Size: the editor shows what the node uses when unset.
+		{ ...threshold, displayOptions: { show: { '@version': [1, 2] } } },
 		{
-			displayName: 'Multipart Threshold (MiB)',
-			name: 'multipartThreshold',
-			type: 'number',
-			typeOptions: { minValue: 5 },
-			default: DEFAULT_MULTIPART_THRESHOLD_MIB,
-			description: thresholdDescription,
+			...threshold,
+			default: V3_DEFAULT_MULTIPART_THRESHOLD_MIB,
+			displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
 		},
 		// Up to version 2 Part Size and Parallel Uploads; from version 3 Part Size (its own default) and Upload Memory.
 		...[...partSettingFields, partSizeFieldV3].map((field) => ({
@@ -43,18 +61,13 @@ export async function storeSource(
 	source: UploadSource,
 	options: IDataObject,
 ): Promise<StoredFile & IDataObject> {
-	const thresholdBytes = Number(options.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD_MIB) * MIB;
+	const typeVersion = ctx.getNode().typeVersion;
+	const thresholdBytes = Number(options.multipartThreshold ?? thresholdMiBFor(typeVersion)) * MIB;
 	const { size } = source;
 	if (size === undefined || size > thresholdBytes) {
-		return await multipartUpload(
-			ctx,
-			itemIndex,
-			client,
-			target,
-			source,
-			partSettings(options, ctx.getNode().typeVersion),
-			{ oneRequestIfOnePart: true },
-		);
+		return await multipartUpload(ctx, itemIndex, client, target, source, partSettings(options, typeVersion), {
+			oneRequestIfOnePart: true,
+		});
 	}
 	// Version 3: the whole body counts against the run's Upload Memory while it is read and sent.
 	return await withBodyMemory(ctx, size, async () => {

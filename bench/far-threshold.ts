@@ -1,0 +1,177 @@
+/**
+ * The far scenario's threshold part: Upload at node version 3 of files around the Multipart
+ * Threshold, each size both ways in the same rounds — forced into one request (threshold above
+ * the file) and forced into parts (threshold at its 5 MiB minimum, so even a one-part file goes
+ * Start, part, Complete) — against the far profile. Where multipart starts to win is where the
+ * version 3 threshold belongs, within what Upload Memory holds for a single request's body.
+ */
+import { V3_DEFAULT_PART_SIZE_MIB } from '../nodes/FileStorage/actions/file/multipartUpload.operation';
+import { thresholdMiBFor } from '../nodes/FileStorage/actions/file/storeSource';
+import { DEFAULT_PARALLEL_REQUESTS, DEFAULT_UPLOAD_MEMORY_MIB } from '../nodes/FileStorage/actions/parallelItems';
+
+import type { FarProfile } from './args';
+import type { EmulatorProcess } from './children';
+import { runRounds, type Config, type InputFile, type Run } from './runner';
+import { fmt, median, MIB, runsOf } from './stats';
+import type { Table } from './table';
+
+export const THRESHOLD_SIZES_MIB = [8, 16, 20, 24, 32, 48, 64];
+/** The smoke run: one size each side of the crossover the model predicts. */
+export const QUICK_THRESHOLD_SIZES_MIB = [8, 24];
+/** The option's minimum: every file of the sweep is above it, so Upload goes in parts. */
+const FORCE_PARTS_MIB = 5;
+
+/** Parts in flight at the version 3 defaults: what Upload Memory holds, within Parallel Requests. */
+const V3_IN_FLIGHT = Math.min(
+	DEFAULT_PARALLEL_REQUESTS,
+	Math.floor(DEFAULT_UPLOAD_MEMORY_MIB / V3_DEFAULT_PART_SIZE_MIB),
+);
+
+export interface ThresholdPoint {
+	sizeMiB: number;
+	single: Run[];
+	multipart: Run[];
+}
+
+export interface ThresholdResult {
+	points: ThresholdPoint[];
+	rounds: number;
+	/** The version 3 threshold of the build measured (MiB). */
+	v3ThresholdMiB: number;
+}
+
+function uploadConfig(way: 'single' | 'multipart', sizeMiB: number): Config {
+	return {
+		id: `threshold-${way}-${sizeMiB}`,
+		label: `Upload v3, ${sizeMiB} MiB, ${way === 'single' ? 'one request' : `parts of ${V3_DEFAULT_PART_SIZE_MIB} MiB`}`,
+		kind: 'node',
+		parameters: {
+			resource: 'file',
+			operation: 'upload',
+			// Only the threshold is set: Part Size, Parallel Requests and Upload Memory stay at the version 3 defaults.
+			options: { multipartThreshold: way === 'single' ? sizeMiB : FORCE_PARTS_MIB },
+		},
+		typeVersion: 3,
+		// A running n8n has learned the path family after its first upload; each run here is a fresh
+		// process, whose first part would otherwise go alone (the probe) and hold the others back.
+		apiPaths: 'reference',
+	};
+}
+
+/**
+ * What the far profile alone predicts, in ms: every request pays a new connection and an answer,
+ * a body goes at the per-connection rate; parts go in waves of the parts in flight.
+ */
+export function modelMs(way: 'single' | 'multipart', sizeMiB: number, profile: FarProfile): number {
+	const perRequest = profile.connectionDelayMs + profile.latencyMs;
+	const send = (mib: number) => (profile.connectionRateMiBps ? (mib / profile.connectionRateMiBps) * 1000 : 0);
+	if (way === 'single') return perRequest + send(sizeMiB);
+	const parts = Math.ceil(sizeMiB / V3_DEFAULT_PART_SIZE_MIB);
+	const waves = Math.ceil(parts / V3_IN_FLIGHT);
+	// Start and Complete, then each wave as long as its full part.
+	return 2 * perRequest + waves * (perRequest + send(Math.min(sizeMiB, V3_DEFAULT_PART_SIZE_MIB)));
+}
+
+export async function runThreshold(
+	emulator: EmulatorProcess,
+	o: {
+		sizesMiB: number[];
+		runs: number;
+		input: (name: string, size: number) => InputFile;
+		done: (file: InputFile) => void;
+		prepare: (config: Config) => Promise<void>;
+	},
+	log: (line: string) => void,
+): Promise<ThresholdResult> {
+	log(
+		`\nfar service, Upload threshold (version 3): ${o.sizesMiB.join(', ')} MiB, one request and in parts × ${o.runs} rounds`,
+	);
+	const points: ThresholdPoint[] = [];
+	for (const sizeMiB of o.sizesMiB) {
+		const file = o.input(`far-threshold-${sizeMiB}.bin`, sizeMiB * MIB);
+		try {
+			const single = uploadConfig('single', sizeMiB);
+			const multipart = uploadConfig('multipart', sizeMiB);
+			const runs = await runRounds([single, multipart], file, emulator, o.runs, log, o.prepare);
+			points.push({ sizeMiB, single: runs.get(single.id)!, multipart: runs.get(multipart.id)! });
+		} finally {
+			o.done(file);
+		}
+	}
+	return { points, rounds: o.runs, v3ThresholdMiB: thresholdMiBFor(3) };
+}
+
+const medianMs = (runs: Run[]) => median(runs.map((r) => r.ms));
+const requestsOf = (runs: Run[]) => median(runs.map((r) => r.connections?.requests ?? NaN));
+
+/**
+ * Where multipart starts to win for good: between the last size where one request was faster and
+ * the next, at the point the line between their differences crosses zero. Undefined when one way
+ * wins at every size measured (allSingle, allMultipart).
+ */
+export function crossoverOf(points: ThresholdPoint[]): {
+	from?: number;
+	to?: number;
+	estimateMiB?: number;
+	allSingle: boolean;
+	allMultipart: boolean;
+} {
+	const diffs = points.map((p) => ({ size: p.sizeMiB, d: medianMs(p.single) - medianMs(p.multipart) }));
+	let last = -1;
+	for (let i = 0; i < diffs.length; i++) if (!(diffs[i].d > 0)) last = i;
+	if (last === diffs.length - 1) return { allSingle: true, allMultipart: false };
+	if (last === -1) return { allSingle: false, allMultipart: true };
+	const a = diffs[last];
+	const b = diffs[last + 1];
+	const estimateMiB = a.size + ((b.size - a.size) * -a.d) / (b.d - a.d);
+	return { from: a.size, to: b.size, estimateMiB, allSingle: false, allMultipart: false };
+}
+
+export function thresholdTable(result: ThresholdResult, profile: FarProfile, describe: string): Table {
+	return {
+		title: `Far service: Upload threshold at node version 3, ${describe}`,
+		note:
+			`Upload at version 3 defaults (Part Size ${V3_DEFAULT_PART_SIZE_MIB} MiB, Upload Memory ${DEFAULT_UPLOAD_MEMORY_MIB} MiB: up to ${V3_IN_FLIGHT} parts in flight), ` +
+			`each size forced into one request (Multipart Threshold = the size) and into parts (threshold ${FORCE_PARTS_MIB} MiB) in the same rounds; ` +
+			`${runsOf(result.rounds)}. API Paths set (as learned by a running n8n: no first part sent alone to find the path family). ` +
+			`Requests are the emulator's count for one run. Model: ${profile.connectionDelayMs} + ${profile.latencyMs} ms per request ` +
+			`(a new connection each) plus the body at ${profile.connectionRateMiBps} MiB/s per connection.`,
+		head: [
+			'Size',
+			'One request',
+			'In parts',
+			'Faster',
+			'One request ÷ parts',
+			'Requests (one / parts)',
+			'Model (one / parts)',
+		],
+		rows: result.points.map((p) => {
+			const single = medianMs(p.single);
+			const parts = medianMs(p.multipart);
+			return [
+				`${p.sizeMiB} MiB`,
+				fmt.seconds(single),
+				fmt.seconds(parts),
+				single <= parts ? 'one request' : 'parts',
+				fmt.ratio(single / parts),
+				`${requestsOf(p.single)} / ${requestsOf(p.multipart)}`,
+				`${fmt.seconds(modelMs('single', p.sizeMiB, profile))} / ${fmt.seconds(modelMs('multipart', p.sizeMiB, profile))}`,
+			];
+		}),
+	};
+}
+
+/** The report's line: the measured crossover against the threshold version 3 uses. */
+export function thresholdTarget(result: ThresholdResult | undefined): string[] {
+	if (!result || result.points.length === 0) return [];
+	const c = crossoverOf(result.points);
+	const sizes = result.points.map((p) => p.sizeMiB);
+	const where = c.allSingle
+		? `one request was faster at every size measured (up to ${sizes[sizes.length - 1]} MiB)`
+		: c.allMultipart
+			? `parts were faster at every size measured (from ${sizes[0]} MiB)`
+			: `between ${c.from} and ${c.to} MiB, near ${c.estimateMiB!.toFixed(0)} MiB where the time difference crosses zero`;
+	return [
+		`- Far service, Upload threshold at version 3: the crossover (parts faster from there on) lies ${where}; the version 3 threshold is ${result.v3ThresholdMiB} MiB.`,
+	];
+}
