@@ -15,7 +15,7 @@ import { runRounds, type Config, type InputFile, type Run } from './runner';
 import { fmt, median, MIB, runsOf } from './stats';
 import type { Table } from './table';
 
-export const THRESHOLD_SIZES_MIB = [8, 16, 20, 24, 32, 48, 64];
+export const THRESHOLD_SIZES_MIB = [8, 16, 24, 28, 32, 48, 64];
 /** The smoke run: one size each side of the crossover the model predicts. */
 export const QUICK_THRESHOLD_SIZES_MIB = [8, 24];
 /** The option's minimum: every file of the sweep is above it, so Upload goes in parts. */

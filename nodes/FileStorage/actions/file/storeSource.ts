@@ -12,10 +12,11 @@ import { partSettingFields, partSettings, partSizeFieldV3 } from './multipartUpl
 /** Up to version 2; saved workflows store no default, so theirs stays this. */
 export const DEFAULT_MULTIPART_THRESHOLD_MIB = 32;
 /**
- * Version 3: against a far service, 16 MiB parts (several in flight) overtake one request from
- * about 20 MiB (BENCHMARKS.md). Not below Part Size: a file above it always has two parts or more.
+ * Version 3: one Part Size (24 MiB). Against a far service parts in flight overtake one request
+ * from about 20 MiB with 16 MiB parts and about 28 MiB with 24 MiB parts (BENCHMARKS.md); not
+ * below Part Size, so a file sent in parts always has two or more.
  */
-export const V3_DEFAULT_MULTIPART_THRESHOLD_MIB = 20;
+export const V3_DEFAULT_MULTIPART_THRESHOLD_MIB = 24;
 
 /** The Multipart Threshold a node of this version uses when the option is not set. */
 export function thresholdMiBFor(typeVersion: number): number {
