@@ -169,6 +169,7 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 					rounds: options.runs,
 				},
 				log,
+				options.profile && resolve(options.profile),
 			);
 			report.manyReal = manyReal;
 			print(manyReal.table);

@@ -146,11 +146,14 @@ interface Phase {
 	/** The emulator's request kinds that open and close the node's run (its first, its N-th). */
 	first: string;
 	last: string;
-	state: 'waiting' | 'running' | 'done';
+	/** ending: the N-th request arrived; the next poll (50 ms on) closes it with the answers in flight. */
+	state: 'waiting' | 'running' | 'ending' | 'done';
 	rssBefore: number;
 	peak: number;
-	opened: number;
-	requests: number;
+	/** The emulator's counts before the node's first request: the phases split the run's counts between them. */
+	from: Stats | undefined;
+	/** Its N-th request had arrived by the previous poll. */
+	endedBefore: boolean;
 }
 
 export interface PhaseResult {
@@ -190,8 +193,8 @@ class PhaseWatch {
 			state: 'waiting',
 			rssBefore: NaN,
 			peak: 0,
-			opened: 0,
-			requests: 0,
+			from: undefined,
+			endedBefore: false,
 		}));
 	}
 
@@ -216,20 +219,19 @@ class PhaseWatch {
 					phase.state = 'running';
 					phase.rssBefore = procStatus(this.pid).rss;
 					phase.peak = phase.rssBefore;
-					const before = (this.last as Stats).connections;
-					phase.opened = before.opened;
-					phase.requests = before.requests;
+					// From the last poll before its first request, unless the node before it only
+					// finished in this poll: then from now, so that one's connections stay its own.
+					const previous = this.phases[this.phases.indexOf(phase) - 1];
+					phase.from = !previous ? this.base : previous.endedBefore ? this.last : stats;
 					resetPeak(this.pid);
 				}
-				if (phase.state !== 'running') continue;
+				if (phase.state !== 'running' && phase.state !== 'ending') continue;
 				const { rss, hwm } = procStatus(this.pid);
 				for (const value of [rss, hwm]) if (Number.isFinite(value)) phase.peak = Math.max(phase.peak, value);
-				if (seen(phase.last) >= this.count) {
-					phase.state = 'done';
-					phase.opened = stats.connections.opened - phase.opened;
-					phase.requests = stats.connections.requests - phase.requests;
-				}
+				if (phase.state === 'running' && seen(phase.last) >= this.count) phase.state = 'ending';
+				else if (phase.state === 'ending') phase.state = 'done';
 			}
+			for (const phase of this.phases) phase.endedBefore = phase.state === 'ending' || phase.state === 'done';
 			this.last = stats;
 		} catch {
 			// The process ended; the readings so far stand.
@@ -238,15 +240,30 @@ class PhaseWatch {
 		}
 	}
 
-	stop(): Map<ManyOperation, PhaseResult> {
+	/** After the process ended: each node's counts run to the next node's first request, the last's to the end. */
+	async stop(): Promise<Map<ManyOperation, PhaseResult>> {
 		clearInterval(this.timer);
+		while (this.polling) await new Promise((resolve) => setTimeout(resolve, 10));
+		const end = await this.emulator.call<Stats>('stats');
 		return new Map(
-			this.phases.map((p) => [
-				p.op,
-				p.state === 'done'
-					? { rssGrowth: p.peak - p.rssBefore, connections: p.opened, requests: p.requests }
-					: { rssGrowth: NaN, connections: NaN, requests: NaN },
-			]),
+			this.phases.map((p, i) => {
+				const to = this.phases[i + 1]?.from ?? end;
+				if (p.state === 'waiting' || !p.from || !this.base) {
+					return [p.op, { rssGrowth: NaN, connections: NaN, requests: NaN }];
+				}
+				const from = p.from;
+				const base = this.base;
+				// Requests by kind are exact (no two nodes send the same kind); connections are split at the polls.
+				const kinds = [...new Set([p.first, p.last])];
+				return [
+					p.op,
+					{
+						rssGrowth: p.peak - p.rssBefore,
+						connections: to.connections.opened - from.connections.opened,
+						requests: kinds.reduce((sum, kind) => sum + end.requests[kind] - base.requests[kind], 0),
+					},
+				];
+			}),
 		);
 	}
 }
@@ -269,6 +286,7 @@ async function executeMany(
 	id: string,
 	ops: ManyOperation[],
 	count: number,
+	profileDir: string | undefined,
 ): Promise<RealRun> {
 	const out = join(dir, `${id}.out.json`);
 	const fd = openSync(out, 'w');
@@ -276,7 +294,10 @@ async function executeMany(
 	const watch = new PhaseWatch(emulator, ops, count);
 	await watch.arm();
 	const started = Date.now();
-	const child = spawn(instance.runtime.nodeBin, [instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'], {
+	const profile = profileDir
+		? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=n8n-${id}-${Date.now()}.cpuprofile`]
+		: [];
+	const child = spawn(instance.runtime.nodeBin, [...profile, instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'], {
 		cwd: instance.userFolder,
 		env,
 		stdio: ['ignore', fd, 'pipe'],
@@ -290,7 +311,7 @@ async function executeMany(
 	const timer = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000);
 	const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
 	clearTimeout(timer);
-	const phases = watch.stop();
+	const phases = await watch.stop();
 	const peakRss = sampler.stop();
 	const stdout = readFileSync(out, 'utf8');
 	const run: ExecutionRun | undefined = parseRun(stdout);
@@ -344,6 +365,8 @@ export async function runManyReal(
 	emulator: EmulatorProcess,
 	o: { dir: string; count: number; size: number; profile: FarProfile; rounds: number },
 	log: (line: string) => void,
+	/** `--profile`: a V8 CPU profile of each n8n process. */
+	profileDir?: string,
 ): Promise<ManyRealResult> {
 	const setUp = await setUpN8n(emulator, o.dir);
 	if ('skipped' in setUp) {
@@ -395,7 +418,7 @@ export async function runManyReal(
 			] as Array<[string, ManyOperation[]]>) {
 				settle();
 				await far();
-				const run = await executeMany(instance, emulator, o.dir, id, ops, o.count);
+				const run = await executeMany(instance, emulator, o.dir, id, ops, o.count, profileDir);
 				await near();
 				if (ops.includes('upload')) {
 					await verifyStored(emulator.info, files);
@@ -498,7 +521,7 @@ function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: strin
 			`Emulator far profile: ${profile.latencyMs} ms before every answer, ${profile.connectionDelayMs} ms per new connection, ${profile.connectionRateMiBps} MiB/s per connection. ` +
 			"Times are each node's execution time from the run data, real n8n and in-process (the harness, as the many-files scenario) alike; " +
 			`the minimal client sends the same requests ${CLIENT_PARALLEL} at a time on kept connections, in the same rounds. Ratios are medians of per-round ratios; goal: real ≤ ${REAL_VS_IN_PROCESS_GOAL} × in-process. ` +
-			"Requests / connections: the emulator's counts during the real node's run. RSS growth: the n8n process's peak RSS from the node's first request to its last " +
+			"Requests / connections: the emulator's counts of the real node's requests, and of the connections opened from its first request to the next node's (read every 50 ms). RSS growth: the n8n process's peak RSS from the node's first request to its last " +
 			'(kernel peak, reset at the first) minus its RSS then; bound: the README bound on body memory plus 64 MiB, as the many-files table. ' +
 			`${runsOf(rounds.length).replace(/^./, (c) => c.toUpperCase())}.`,
 		head: [
