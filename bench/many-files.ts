@@ -157,7 +157,12 @@ async function clientOne(info: EmulatorInfo, agent: Agent, op: ManyOperation, fi
 	if (answer.status !== 200) throw new Error(`${op} of ${file.key} answered ${answer.status}`);
 }
 
-export async function runClient(info: EmulatorInfo, op: ManyOperation, files: SmallFile[], parallel: number): Promise<number> {
+export async function runClient(
+	info: EmulatorInfo,
+	op: ManyOperation,
+	files: SmallFile[],
+	parallel: number,
+): Promise<number> {
 	const agent = new Agent({ keepAlive: true, maxSockets: parallel });
 	const started = process.hrtime.bigint();
 	let next = 0;

@@ -297,11 +297,15 @@ async function executeMany(
 	const profile = profileDir
 		? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=n8n-${id}-${Date.now()}.cpuprofile`]
 		: [];
-	const child = spawn(instance.runtime.nodeBin, [...profile, instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'], {
-		cwd: instance.userFolder,
-		env,
-		stdio: ['ignore', fd, 'pipe'],
-	});
+	const child = spawn(
+		instance.runtime.nodeBin,
+		[...profile, instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'],
+		{
+			cwd: instance.userFolder,
+			env,
+			stdio: ['ignore', fd, 'pipe'],
+		},
+	);
 	closeSync(fd);
 	const sampler = new RssSampler(child.pid as number);
 	sampler.start();
@@ -317,8 +321,7 @@ async function executeMany(
 	const run: ExecutionRun | undefined = parseRun(stdout);
 	const task = (name: string) =>
 		run?.data.resultData.runData[name]?.[0] as
-			| { executionTime?: number; data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }
-			| undefined;
+			{ executionTime?: number; data?: { main: Array<Array<{ json: Record<string, unknown> }>> } } | undefined;
 	const failure =
 		run?.data.resultData.error?.message ??
 		(code !== 0 || !run ? tail(`${stdout}\n${stderr}`, 15) : undefined) ??
@@ -433,7 +436,8 @@ export async function runManyReal(
 							`${phase.requests} requests over ${phase.connections} connections, RSS +${fmt.mib(phase.rssGrowth)}`,
 					);
 				}
-				if (ops.includes('upload')) log(`${tag} real n8n: the Code node made the files in ${fmt.seconds(run.generateMs)}`);
+				if (ops.includes('upload'))
+					log(`${tag} real n8n: the Code node made the files in ${fmt.seconds(run.generateMs)}`);
 			}
 			// The minimal client and the harness on the same files, each operation from the same start.
 			for (const op of MANY_OPERATIONS) {
@@ -446,7 +450,9 @@ export async function runManyReal(
 					const run = await runNodeOnce(emulator, op, files);
 					const ms = run.nodeMs ?? NaN;
 					r.inProcess.set(op, { ms, rssGrowth: run.rssGrowth ?? NaN });
-					log(`${tag} in-process ${op}: ${fmt.seconds(ms)} (node execution time)`);
+					log(
+						`${tag} in-process ${op}: ${fmt.seconds(ms)} (node execution time), RSS +${fmt.mib(run.rssGrowth ?? NaN)}`,
+					);
 				});
 			}
 			rounds.push(r);
@@ -497,6 +503,7 @@ function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: strin
 		const inRatio = median(rounds.map((r) => (r.inProcess.get(op)?.ms ?? NaN) / (r.client.get(op) ?? NaN)));
 		const over = realVsInProcess(result, op);
 		const growth = Math.max(...real.map((x) => x?.rssGrowth ?? NaN));
+		const inGrowth = Math.max(...rounds.map((r) => r.inProcess.get(op)?.rssGrowth ?? NaN));
 		const bound = manyMemoryBound(result, op) + 64 * MIB;
 		return [
 			label[op],
@@ -508,6 +515,7 @@ function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: strin
 			`${fmt.ratio(over)} ${over <= REAL_VS_IN_PROCESS_GOAL ? 'met' : '**not met**'}`,
 			`${median(real.map((x) => x?.requests ?? NaN))} / ${median(real.map((x) => x?.connections ?? NaN))}`,
 			fmt.mib(growth),
+			fmt.mib(inGrowth),
 			`${fmt.mib(bound)} ${growth <= bound ? 'met' : '**not met**'}`,
 		];
 	});
@@ -522,7 +530,7 @@ function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: strin
 			"Times are each node's execution time from the run data, real n8n and in-process (the harness, as the many-files scenario) alike; " +
 			`the minimal client sends the same requests ${CLIENT_PARALLEL} at a time on kept connections, in the same rounds. Ratios are medians of per-round ratios; goal: real ≤ ${REAL_VS_IN_PROCESS_GOAL} × in-process. ` +
 			"Requests / connections: the emulator's counts of the real node's requests, and of the connections opened from its first request to the next node's (read every 50 ms). RSS growth: the n8n process's peak RSS from the node's first request to its last " +
-			'(kernel peak, reset at the first) minus its RSS then; bound: the README bound on body memory plus 64 MiB, as the many-files table. ' +
+			"(kernel peak, reset at the first) minus its RSS then (in-process: the harness process's, as the many-files table); bound: the README bound on body memory plus 64 MiB, as the many-files table. " +
 			`${runsOf(rounds.length).replace(/^./, (c) => c.toUpperCase())}.`,
 		head: [
 			'Operation',
@@ -534,6 +542,7 @@ function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: strin
 			`Real ÷ in-process ratio (goal ≤ ${REAL_VS_IN_PROCESS_GOAL}×)`,
 			'Requests / connections (real)',
 			'RSS growth of n8n (max)',
+			'RSS growth in-process (max)',
 			'Growth bound',
 		],
 		rows,
