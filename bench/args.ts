@@ -6,6 +6,7 @@ export const SCENARIOS = [
 	'latency',
 	'far',
 	'many',
+	'many-real',
 	'connections',
 	'single',
 	'list',
@@ -53,6 +54,8 @@ export interface BenchOptions {
 	/** Files of the many-files scenario, and the size of each. */
 	manyCount: number;
 	manySize: number;
+	/** Files of the many-real scenario (real n8n), each of --many-size. */
+	manyRealCount: number;
 }
 
 export interface FarProfile {
@@ -80,6 +83,7 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --far-sweep-size <n>[..] file per point of the far sweep (default 256MiB, at most --far-size)
   --many-count <n>         files of the many-files scenario (default 200; --quick 24)
   --many-size <n>[..]      size of each of them (default 64KiB)
+  --many-real-count <n>    files of the many-real scenario, through real n8n (default 1000; --quick 24)
   --quick                  smoke run of every scenario at small sizes, one run each (under 3 min);
                            writes the report into a temp folder unless --out is given
   --only <a,b>             scenarios: ${SCENARIOS.join(', ')} (default all);
@@ -138,6 +142,7 @@ function quickPreset(options: BenchOptions): void {
 		farSize: 24 * 1024 ** 2,
 		farSweepSize: 16 * 1024 ** 2,
 		manyCount: 24,
+		manyRealCount: 24,
 		quick: true,
 		out: undefined,
 	});
@@ -169,6 +174,7 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 		quick: false,
 		manyCount: 200,
 		manySize: 64 * 1024,
+		manyRealCount: 1000,
 	};
 	// Flags after --quick still apply on top of it, wherever it stands.
 	if (argv.includes('--quick')) quickPreset(options);
@@ -238,6 +244,9 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 				break;
 			case '--many-count':
 				options.manyCount = positiveInt(flag, value());
+				break;
+			case '--many-real-count':
+				options.manyRealCount = positiveInt(flag, value());
 				break;
 			case '--many-size':
 				options.manySize = parseSize(value());

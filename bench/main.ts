@@ -15,6 +15,7 @@ import { writeRandomFile } from './data';
 import { FAR_CHART, farTables, runFar } from './far';
 import { LIST_CONFIGS, listTable, runList, seedFolder } from './list';
 import { manyFilesTable, runManyFiles } from './many-files';
+import { runManyReal } from './many-real';
 import { loadAverage, machineDescription } from './machine';
 import { realN8nRow } from './real-n8n';
 import { olderNode, restartOnCurrentNode } from './runtime';
@@ -154,6 +155,25 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 			);
 			report.many = many;
 			print(manyFilesTable(many));
+		}
+		if (options.only.has('many-real')) {
+			log(
+				`\nmany files through real n8n: ${options.manyRealCount} × ${options.manySize / 1024} KiB, Upload, Download and Delete at the far profile, ${options.runs} rounds`,
+			);
+			const manyReal = await runManyReal(
+				emulator,
+				{
+					dir: join(dir, 'many-real'),
+					count: options.manyRealCount,
+					size: options.manySize,
+					profile: options.far,
+					rounds: options.runs,
+				},
+				log,
+				options.profile && resolve(options.profile),
+			);
+			report.manyReal = manyReal;
+			print(manyReal.table);
 		}
 		if (options.only.has('connections')) {
 			const file = makeInput(dir, 'connections.bin', options.sweepSize);

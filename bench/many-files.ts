@@ -22,9 +22,9 @@ export const MANY_OPERATIONS: ManyOperation[] = ['upload', 'download', 'delete']
 /** The node's version 3 defaults (nodes/FileStorage/actions/parallelItems.ts). */
 export const V3_PARALLEL_REQUESTS = 32;
 export const V3_UPLOAD_MEMORY_MIB = 96;
-const CLIENT_PARALLEL = 16;
+export const CLIENT_PARALLEL = 16;
 
-interface SmallFile {
+export interface SmallFile {
 	path: string;
 	name: string;
 	key: string;
@@ -38,6 +38,8 @@ export interface ManyRun {
 	/** Node runs only: RSS growth over the baseline and ArrayBuffer memory held at most (bytes). */
 	rssGrowth?: number;
 	buffersHeld?: number;
+	/** Node runs only: the node's own execution time from the run data, as real n8n records it. */
+	nodeMs?: number;
 }
 
 export type ManyConfigId = 'client-1' | 'client-16' | 'node';
@@ -57,12 +59,18 @@ export interface ManyResult {
 
 const keyOf = (i: number) => `many/file-${String(i).padStart(5, '0')}.bin`;
 
-function makeFiles(dir: string, count: number, size: number): SmallFile[] {
+/** The files on disk; `bytesOf` gives each one's bytes (default: random). */
+export function makeFiles(
+	dir: string,
+	count: number,
+	size: number,
+	bytesOf: (index: number, size: number) => Buffer = (_, n) => randomBytes(n),
+): SmallFile[] {
 	mkdirSync(dir, { recursive: true });
 	return Array.from({ length: count }, (_, i) => {
 		const name = `file-${String(i).padStart(5, '0')}.bin`;
 		const path = join(dir, name);
-		const bytes = randomBytes(size);
+		const bytes = bytesOf(i, size);
 		writeFileSync(path, bytes);
 		return { path, name, key: keyOf(i), bytes };
 	});
@@ -149,7 +157,12 @@ async function clientOne(info: EmulatorInfo, agent: Agent, op: ManyOperation, fi
 	if (answer.status !== 200) throw new Error(`${op} of ${file.key} answered ${answer.status}`);
 }
 
-async function runClient(info: EmulatorInfo, op: ManyOperation, files: SmallFile[], parallel: number): Promise<number> {
+export async function runClient(
+	info: EmulatorInfo,
+	op: ManyOperation,
+	files: SmallFile[],
+	parallel: number,
+): Promise<number> {
 	const agent = new Agent({ keepAlive: true, maxSockets: parallel });
 	const started = process.hrtime.bigint();
 	let next = 0;
@@ -162,7 +175,7 @@ async function runClient(info: EmulatorInfo, op: ManyOperation, files: SmallFile
 	return ms;
 }
 
-async function runNodeOnce(emulator: EmulatorProcess, op: ManyOperation, files: SmallFile[]): Promise<ManyRun> {
+export async function runNodeOnce(emulator: EmulatorProcess, op: ManyOperation, files: SmallFile[]): Promise<ManyRun> {
 	const { info } = emulator;
 	const parameters =
 		op === 'upload'
@@ -189,6 +202,7 @@ async function runNodeOnce(emulator: EmulatorProcess, op: ManyOperation, files: 
 		requests: 0,
 		rssGrowth: run.peakRss - run.baselineRss,
 		buffersHeld: run.buffersHeld,
+		nodeMs: run.nodeExecutionMs,
 	};
 }
 
@@ -196,12 +210,12 @@ interface Stats {
 	connections: { opened: number; requests: number };
 }
 
-async function seed(info: EmulatorInfo, files: SmallFile[]): Promise<void> {
+export async function seed(info: EmulatorInfo, files: SmallFile[]): Promise<void> {
 	await runClient(info, 'upload', files, CLIENT_PARALLEL);
 }
 
 /** Every stored file is the input (after each upload run). */
-async function verifyStored(info: EmulatorInfo, files: SmallFile[]): Promise<void> {
+export async function verifyStored(info: EmulatorInfo, files: SmallFile[]): Promise<void> {
 	const agent = new Agent({ keepAlive: true, maxSockets: CLIENT_PARALLEL });
 	try {
 		await Promise.all(files.map(async (file) => await clientOne(info, agent, 'download', file)));
@@ -262,7 +276,7 @@ export function nodeVsClient(result: ManyResult, op: ManyOperation): number {
 }
 
 /** What the README bounds the node's body memory by for this scenario, bytes: Upload Memory, or the items' bodies if fewer. */
-export function manyMemoryBound(result: ManyResult, op: ManyOperation): number {
+export function manyMemoryBound(result: Pick<ManyResult, 'size'>, op: ManyOperation): number {
 	if (op !== 'upload') return V3_PARALLEL_REQUESTS * 2 * 64 * 1024;
 	return Math.min(V3_UPLOAD_MEMORY_MIB * MIB, V3_PARALLEL_REQUESTS * 2 * result.size);
 }

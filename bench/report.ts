@@ -11,8 +11,9 @@ import type { ListConfig } from './list';
 import type { RealN8nResult } from './real-n8n';
 import type { Config } from './runner';
 import { scaleSection } from './scale';
-import { fmt } from './stats';
-import { MANY_OPERATIONS, nodeVsClient, type ManyResult } from './many-files';
+import { fmt, MIB } from './stats';
+import { MANY_OPERATIONS, manyMemoryBound, nodeVsClient, type ManyResult } from './many-files';
+import { REAL_VS_IN_PROCESS_GOAL, realVsInProcess, type ManyRealResult } from './many-real';
 import { renderTable, type Table } from './table';
 import { DEFAULT_ID, DEFAULTS, memoryBound, type Summary } from './throughput';
 
@@ -33,6 +34,7 @@ export interface ReportInput {
 	realN8n?: RealN8nResult;
 	far?: FarResult;
 	many?: ManyResult;
+	manyReal?: ManyRealResult;
 }
 
 function manyTargets(many: ManyResult | undefined): string[] {
@@ -40,6 +42,20 @@ function manyTargets(many: ManyResult | undefined): string[] {
 	return MANY_OPERATIONS.map((op) => {
 		const ratio = nodeVsClient(many, op);
 		return `- Many files (${many.count}), ${op}: the node at version 3 defaults ≤ 2 × the minimal client sending 16 at a time on kept connections: ${ratio.toFixed(2)}× — ${verdict(ratio <= 2)}.`;
+	});
+}
+
+function manyRealTargets(real: ManyRealResult | undefined): string[] {
+	if (!real) return [];
+	if (real.skipped) return [`- Many files through real n8n: ${real.skipped}.`];
+	return MANY_OPERATIONS.map((op) => {
+		const ratio = realVsInProcess(real, op);
+		const growth = Math.max(...real.rounds.map((r) => r.real.get(op)?.rssGrowth ?? NaN));
+		const bound = manyMemoryBound(real, op) + 64 * MIB;
+		return (
+			`- Many files (${real.count}) through real n8n, ${op}: (node ÷ 16-at-a-time client) within ${REAL_VS_IN_PROCESS_GOAL} × the in-process figure: ${fmt.ratio(ratio)} — ${verdict(ratio <= REAL_VS_IN_PROCESS_GOAL)}; ` +
+			`n8n's RSS growth during the node's run ≤ ${fmt.mib(bound)}: ${fmt.mib(growth)} — ${verdict(growth <= bound)}.`
+		);
 	});
 }
 
@@ -134,6 +150,7 @@ export function renderReport(report: ReportInput): string {
 		...targets(report),
 		...(options.only.has('far') || options.only.has('far-threshold') ? farTargets(report.far) : []),
 		...manyTargets(report.many),
+		...manyRealTargets(report.manyReal),
 		'',
 		...scaleSection(),
 		...(findings ? [findings, ''] : []),

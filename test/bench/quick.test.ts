@@ -59,6 +59,7 @@ test(
 			'### Single Upload of 8 MiB',
 			'### List Contents, Return All over 1,000 entries',
 			'### Many files: 24 files of 64 KiB against a far service',
+			'### Many files through real n8n',
 			'### Real n8n',
 			'## Targets',
 		]) {

@@ -78,7 +78,10 @@ export function readFileKey(ctx: IExecuteFunctions, itemIndex: number): string {
 		}
 		return assertValidKey(ctx, itemIndex, key, 'File');
 	}
-	const key = String(ctx.getNodeParameter('fileKey', itemIndex, '', { extractValue: true }) ?? '');
+	// What `extractValue` would give (no mode of this locator has a pattern), without a second read:
+	// each read evaluates the expression again, about a millisecond apiece in n8n 2.x's expression VM.
+	const value = typeof picked === 'object' && picked !== null ? picked.value : picked;
+	const key = String(value ?? '');
 	return assertValidKey(ctx, itemIndex, key, 'File');
 }
 

@@ -1,0 +1,550 @@
+/**
+ * Many small files through a real n8n (`n8n execute`): a Code node generates N files as binaries
+ * in n8n's filesystem store, File Storage version 3 at its defaults uploads them, and a second
+ * workflow downloads and deletes them, against the emulator's far profile. In the same round the
+ * minimal client sends the same requests 16 at a time on kept connections, and the in-process
+ * harness runs the node on the same files (the many-files code path): the issue holds the real
+ * ratio (node ÷ client) against the in-process one. The files are generated from their index, so
+ * the bench has the same bytes on disk for the client and the harness, and checks what was stored.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { importWorkflows, NODE_TYPE } from '../scripts/real-n8n/instance';
+import { baseEnv, parseRun, tail, type ExecutionRun, type N8nInstance } from '../scripts/real-n8n/n8n';
+import { freePort } from '../scripts/real-n8n/process';
+
+import type { FarProfile } from './args';
+import type { EmulatorProcess } from './children';
+import {
+	CLIENT_PARALLEL,
+	makeFiles,
+	manyMemoryBound,
+	MANY_OPERATIONS,
+	runClient,
+	runNodeOnce,
+	seed,
+	V3_PARALLEL_REQUESTS,
+	V3_UPLOAD_MEMORY_MIB,
+	verifyStored,
+	type ManyOperation,
+	type SmallFile,
+} from './many-files';
+import { procStatus, resetPeak, RssSampler } from './memory';
+import { setUpN8n } from './real-n8n';
+import { fmt, median, MIB, runsOf } from './stats';
+import type { Table } from './table';
+
+/** What the issue allows the real ratio over the in-process one. */
+export const REAL_VS_IN_PROCESS_GOAL = 1.3;
+
+const NODE_NAMES: Record<ManyOperation, string> = {
+	upload: 'Upload to File Storage',
+	download: 'Download from File Storage',
+	delete: 'Delete from File Storage',
+};
+
+/**
+ * The bytes of file `index`: xorshift32 seeded from the index. Its source is also the Code
+ * node's (Function.prototype.toString), so keep it plain JavaScript without outside names.
+ */
+export function smallFileBytes(index: number, size: number): Uint8Array {
+	const bytes = new Uint8Array(size);
+	let x = Math.imul(index + 1, 0x9e3779b1) >>> 0 || 1;
+	for (let i = 0; i < size; i += 4) {
+		x ^= x << 13;
+		x ^= x >>> 17;
+		x ^= x << 5;
+		x >>>= 0;
+		bytes[i] = x & 255;
+		if (i + 1 < size) bytes[i + 1] = (x >>> 8) & 255;
+		if (i + 2 < size) bytes[i + 2] = (x >>> 16) & 255;
+		if (i + 3 < size) bytes[i + 3] = x >>> 24;
+	}
+	return bytes;
+}
+
+/** The Code node: one binary per file, through n8n's own prepareBinaryData (filesystem store). */
+function generatorCode(count: number, size: number): string {
+	return [
+		`const smallFileBytes = ${smallFileBytes.toString()};`,
+		'const items = [];',
+		`for (let i = 0; i < ${count}; i++) {`,
+		"\tconst name = 'file-' + String(i).padStart(5, '0') + '.bin';",
+		`\tconst data = await this.helpers.prepareBinaryData(Buffer.from(smallFileBytes(i, ${size})), name, 'application/octet-stream');`,
+		"\titems.push({ json: { key: 'many/' + name }, binary: { data } });",
+		'}',
+		'return items;',
+	].join('\n');
+}
+
+function keysCode(count: number): string {
+	return `return Array.from({ length: ${count} }, (_, i) => ({ json: { key: 'many/file-' + String(i).padStart(5, '0') + '.bin' } }));`;
+}
+
+const CREDENTIALS = { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } };
+
+function storageNode(id: string, op: ManyOperation, x: number): object {
+	// Version 3 at its defaults: Parallel Requests and Upload Memory left out.
+	const parameters =
+		op === 'upload'
+			? { resource: 'file', operation: 'upload', key: '={{ "many/" + $binary.data.fileName }}', options: {} }
+			: { resource: 'file', operation: op, fileKey: '={{ $json.key }}', options: {} };
+	return {
+		id,
+		name: NODE_NAMES[op],
+		type: NODE_TYPE,
+		typeVersion: 3,
+		position: [x, 0],
+		parameters: { bucketName: 'my-bucket', region: 'us-east-1', ...parameters },
+		credentials: CREDENTIALS,
+	};
+}
+
+/** Start → a Code node → the File Storage nodes, one after the other. */
+function chain(id: string, code: string, ops: ManyOperation[]): object {
+	const names = ['Start', 'Files', ...ops.map((op) => NODE_NAMES[op])];
+	return {
+		id,
+		name: `File Storage bench ${id}`,
+		nodes: [
+			{
+				id: `${id}-1`,
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: `${id}-2`,
+				name: 'Files',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [200, 0],
+				parameters: { mode: 'runOnceForAllItems', language: 'javaScript', jsCode: code },
+			},
+			...ops.map((op, i) => storageNode(`${id}-${i + 3}`, op, 400 + 200 * i)),
+		],
+		connections: Object.fromEntries(
+			names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
+		),
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+		active: false,
+	};
+}
+
+interface Stats {
+	requests: Record<string, number>;
+	connections: { opened: number; requests: number };
+}
+
+interface Phase {
+	op: ManyOperation;
+	/** The emulator's request kinds that open and close the node's run (its first, its N-th). */
+	first: string;
+	last: string;
+	/** ending: the N-th request arrived; the next poll (50 ms on) closes it with the answers in flight. */
+	state: 'waiting' | 'running' | 'ending' | 'done';
+	rssBefore: number;
+	peak: number;
+	/** The emulator's counts before the node's first request: the phases split the run's counts between them. */
+	from: Stats | undefined;
+	/** Its N-th request had arrived by the previous poll. */
+	endedBefore: boolean;
+}
+
+export interface PhaseResult {
+	rssGrowth: number;
+	connections: number;
+	requests: number;
+}
+
+/**
+ * The n8n process's RSS during each File Storage node's run: from the emulator seeing its first
+ * request (RSS read, kernel peak reset) to seeing its N-th, so n8n's start, the Code node and
+ * the other nodes stay out of it. Also the connections and requests each node made.
+ */
+class PhaseWatch {
+	private timer: NodeJS.Timeout | undefined;
+	private polling = false;
+	private base: Stats | undefined;
+	/** The previous poll's counts: a node's connections are counted from before its first request. */
+	private last: Stats | undefined;
+	private pid = 0;
+	readonly phases: Phase[];
+
+	constructor(
+		private readonly emulator: EmulatorProcess,
+		ops: ManyOperation[],
+		private readonly count: number,
+	) {
+		const marks: Record<ManyOperation, [string, string]> = {
+			upload: ['upload', 'upload'],
+			download: ['signedUrl', 'cdn'],
+			delete: ['delete', 'delete'],
+		};
+		this.phases = ops.map((op) => ({
+			op,
+			first: marks[op][0],
+			last: marks[op][1],
+			state: 'waiting',
+			rssBefore: NaN,
+			peak: 0,
+			from: undefined,
+			endedBefore: false,
+		}));
+	}
+
+	async arm(): Promise<void> {
+		this.base = await this.emulator.call<Stats>('stats');
+		this.last = this.base;
+	}
+
+	start(pid: number): void {
+		this.pid = pid;
+		this.timer = setInterval(() => void this.poll(), 50);
+	}
+
+	private async poll(): Promise<void> {
+		if (this.polling || !this.base) return;
+		this.polling = true;
+		try {
+			const stats = await this.emulator.call<Stats>('stats');
+			const seen = (kind: string) => stats.requests[kind] - (this.base as Stats).requests[kind];
+			for (const phase of this.phases) {
+				if (phase.state === 'waiting' && seen(phase.first) > 0) {
+					phase.state = 'running';
+					phase.rssBefore = procStatus(this.pid).rss;
+					phase.peak = phase.rssBefore;
+					// From the last poll before its first request, unless the node before it only
+					// finished in this poll: then from now, so that one's connections stay its own.
+					const previous = this.phases[this.phases.indexOf(phase) - 1];
+					phase.from = !previous ? this.base : previous.endedBefore ? this.last : stats;
+					resetPeak(this.pid);
+				}
+				if (phase.state !== 'running' && phase.state !== 'ending') continue;
+				const { rss, hwm } = procStatus(this.pid);
+				for (const value of [rss, hwm]) if (Number.isFinite(value)) phase.peak = Math.max(phase.peak, value);
+				if (phase.state === 'running' && seen(phase.last) >= this.count) phase.state = 'ending';
+				else if (phase.state === 'ending') phase.state = 'done';
+			}
+			for (const phase of this.phases) phase.endedBefore = phase.state === 'ending' || phase.state === 'done';
+			this.last = stats;
+		} catch {
+			// The process ended; the readings so far stand.
+		} finally {
+			this.polling = false;
+		}
+	}
+
+	/** After the process ended: each node's counts run to the next node's first request, the last's to the end. */
+	async stop(): Promise<Map<ManyOperation, PhaseResult>> {
+		clearInterval(this.timer);
+		while (this.polling) await new Promise((resolve) => setTimeout(resolve, 10));
+		const end = await this.emulator.call<Stats>('stats');
+		return new Map(
+			this.phases.map((p, i) => {
+				const to = this.phases[i + 1]?.from ?? end;
+				if (p.state === 'waiting' || !p.from || !this.base) {
+					return [p.op, { rssGrowth: NaN, connections: NaN, requests: NaN }];
+				}
+				const from = p.from;
+				const base = this.base;
+				// Requests by kind are exact (no two nodes send the same kind); connections are split at the polls.
+				const kinds = [...new Set([p.first, p.last])];
+				return [
+					p.op,
+					{
+						rssGrowth: p.peak - p.rssBefore,
+						connections: to.connections.opened - from.connections.opened,
+						requests: kinds.reduce((sum, kind) => sum + end.requests[kind] - base.requests[kind], 0),
+					},
+				];
+			}),
+		);
+	}
+}
+
+interface RealRun {
+	/** Each File Storage node's execution time from the run data. */
+	nodeMs: Map<ManyOperation, number>;
+	phases: Map<ManyOperation, PhaseResult>;
+	/** The Code node's time: n8n's own cost of making the binaries. */
+	generateMs: number;
+	wallMs: number;
+	peakRss: number;
+}
+
+/** `n8n execute` with its output in a file: a run of many items through a pipe gets cut off. */
+async function executeMany(
+	instance: N8nInstance,
+	emulator: EmulatorProcess,
+	dir: string,
+	id: string,
+	ops: ManyOperation[],
+	count: number,
+	profileDir: string | undefined,
+): Promise<RealRun> {
+	const out = join(dir, `${id}.out.json`);
+	const fd = openSync(out, 'w');
+	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
+	const watch = new PhaseWatch(emulator, ops, count);
+	await watch.arm();
+	const started = Date.now();
+	const profile = profileDir
+		? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=n8n-${id}-${Date.now()}.cpuprofile`]
+		: [];
+	const child = spawn(
+		instance.runtime.nodeBin,
+		[...profile, instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'],
+		{
+			cwd: instance.userFolder,
+			env,
+			stdio: ['ignore', fd, 'pipe'],
+		},
+	);
+	closeSync(fd);
+	const sampler = new RssSampler(child.pid as number);
+	sampler.start();
+	watch.start(child.pid as number);
+	let stderr = '';
+	child.stderr?.setEncoding('utf8').on('data', (t: string) => (stderr = (stderr + t).slice(-100_000)));
+	const timer = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000);
+	const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+	clearTimeout(timer);
+	const phases = await watch.stop();
+	const peakRss = sampler.stop();
+	const stdout = readFileSync(out, 'utf8');
+	const run: ExecutionRun | undefined = parseRun(stdout);
+	const task = (name: string) =>
+		run?.data.resultData.runData[name]?.[0] as
+			{ executionTime?: number; data?: { main: Array<Array<{ json: Record<string, unknown> }>> } } | undefined;
+	const failure =
+		run?.data.resultData.error?.message ??
+		(code !== 0 || !run ? tail(`${stdout}\n${stderr}`, 15) : undefined) ??
+		ops
+			.map((op) => task(NODE_NAMES[op]))
+			.map((t, i) => {
+				const items = t?.data?.main?.[0] ?? [];
+				const failed = items.filter((item) => item.json.error !== undefined).length;
+				return items.length !== count || failed ? `${ops[i]}: ${items.length} items, ${failed} failed` : '';
+			})
+			.find(Boolean);
+	if (failure) throw new Error(`n8n execute ${id} failed (exit ${code}): ${failure}`);
+	return {
+		nodeMs: new Map(ops.map((op) => [op, task(NODE_NAMES[op])?.executionTime ?? NaN])),
+		phases,
+		generateMs: task('Files')?.executionTime ?? NaN,
+		wallMs: Date.now() - started,
+		peakRss,
+	};
+}
+
+export interface ManyRealRound {
+	real: Map<ManyOperation, { ms: number } & PhaseResult>;
+	client: Map<ManyOperation, number>;
+	inProcess: Map<ManyOperation, { ms: number; rssGrowth: number }>;
+	generateMs: number;
+	peakRss: number;
+}
+
+export interface ManyRealResult {
+	count: number;
+	size: number;
+	profile: FarProfile;
+	rounds: ManyRealRound[];
+	n8nVersion?: string;
+	skipped?: string;
+	table: Table;
+}
+
+const TITLE = (count: number, size: number, version = '') =>
+	`Many files through real n8n${version ? ` ${version}` : ''}: ${count} files of ${size / 1024} KiB against a far service`;
+
+export async function runManyReal(
+	emulator: EmulatorProcess,
+	o: { dir: string; count: number; size: number; profile: FarProfile; rounds: number },
+	log: (line: string) => void,
+	/** `--profile`: a V8 CPU profile of each n8n process. */
+	profileDir?: string,
+): Promise<ManyRealResult> {
+	const setUp = await setUpN8n(emulator, o.dir);
+	if ('skipped' in setUp) {
+		log(`  skipped: ${setUp.skipped}`);
+		return {
+			...o,
+			rounds: [],
+			skipped: setUp.skipped,
+			table: {
+				title: TITLE(o.count, o.size),
+				head: ['Workflow', 'Result'],
+				rows: [['Code → Upload; Download → Delete', `skipped: ${setUp.skipped}`]],
+			},
+		};
+	}
+	const { instance, runtime } = setUp;
+	const files = makeFiles(join(o.dir, 'many-real'), o.count, o.size, (i, n) => Buffer.from(smallFileBytes(i, n)));
+	const definitions = (
+		[
+			['benchManyRealUp', generatorCode(o.count, o.size), ['upload']],
+			['benchManyRealDl', keysCode(o.count), ['download', 'delete']],
+		] as const
+	).map(([id, code, ops]) => {
+		const path = join(o.dir, `${id}.json`);
+		writeFileSync(path, JSON.stringify(chain(id, code, [...ops])));
+		return path;
+	});
+	await importWorkflows(instance, definitions);
+
+	const none = { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 };
+	const far = async () => await emulator.call('setNetworkProfile', { profile: o.profile });
+	const near = async () => await emulator.call('setNetworkProfile', { profile: none });
+	const settle = () => spawnSync('sync');
+	const rounds: ManyRealRound[] = [];
+	try {
+		for (let round = 1; round <= o.rounds; round++) {
+			const tag = `  [${round}/${o.rounds}]`;
+			const r: ManyRealRound = {
+				real: new Map(),
+				client: new Map(),
+				inProcess: new Map(),
+				generateMs: NaN,
+				peakRss: 0,
+			};
+			// Real n8n: Code → Upload, the stored bytes checked, then Download → Delete.
+			for (const [id, ops] of [
+				['benchManyRealUp', ['upload']],
+				['benchManyRealDl', ['download', 'delete']],
+			] as Array<[string, ManyOperation[]]>) {
+				settle();
+				await far();
+				const run = await executeMany(instance, emulator, o.dir, id, ops, o.count, profileDir);
+				await near();
+				if (ops.includes('upload')) {
+					await verifyStored(emulator.info, files);
+					r.generateMs = run.generateMs;
+				}
+				r.peakRss = Math.max(r.peakRss, run.peakRss);
+				for (const op of ops) {
+					const phase = run.phases.get(op) as PhaseResult;
+					r.real.set(op, { ms: run.nodeMs.get(op) as number, ...phase });
+					log(
+						`${tag} real n8n ${op}: ${fmt.seconds(run.nodeMs.get(op) as number)} (node execution time), ` +
+							`${phase.requests} requests over ${phase.connections} connections, RSS +${fmt.mib(phase.rssGrowth)}`,
+					);
+				}
+				if (ops.includes('upload'))
+					log(`${tag} real n8n: the Code node made the files in ${fmt.seconds(run.generateMs)}`);
+			}
+			// The minimal client and the harness on the same files, each operation from the same start.
+			for (const op of MANY_OPERATIONS) {
+				await clientOrNode(emulator, files, op, far, near, settle, async () => {
+					const ms = await runClient(emulator.info, op, files, CLIENT_PARALLEL);
+					r.client.set(op, ms);
+					log(`${tag} minimal client, ${CLIENT_PARALLEL} at a time, ${op}: ${fmt.seconds(ms)}`);
+				});
+				await clientOrNode(emulator, files, op, far, near, settle, async () => {
+					const run = await runNodeOnce(emulator, op, files);
+					const ms = run.nodeMs ?? NaN;
+					r.inProcess.set(op, { ms, rssGrowth: run.rssGrowth ?? NaN });
+					log(
+						`${tag} in-process ${op}: ${fmt.seconds(ms)} (node execution time), RSS +${fmt.mib(run.rssGrowth ?? NaN)}`,
+					);
+				});
+			}
+			rounds.push(r);
+		}
+	} finally {
+		await near();
+	}
+	const result = { ...o, rounds, n8nVersion: runtime.profile.n8nVersion };
+	return { ...result, table: manyRealTable(result, runtime.profile.nodeVersion) };
+}
+
+/** One measured run of the client or the harness: stored files first where the operation needs them. */
+async function clientOrNode(
+	emulator: EmulatorProcess,
+	files: SmallFile[],
+	op: ManyOperation,
+	far: () => Promise<unknown>,
+	near: () => Promise<unknown>,
+	settle: () => void,
+	measured: () => Promise<void>,
+): Promise<void> {
+	await near();
+	if (op !== 'upload') await seed(emulator.info, files);
+	settle();
+	await far();
+	await measured();
+	await near();
+	if (op === 'upload') await verifyStored(emulator.info, files);
+}
+
+/**
+ * Median over rounds of the real ratio (node ÷ client) over the in-process one. Both share the
+ * round's client run, so per round that is the real time over the in-process time.
+ */
+export function realVsInProcess(result: Pick<ManyRealResult, 'rounds'>, op: ManyOperation): number {
+	return median(result.rounds.map((r) => (r.real.get(op)?.ms ?? NaN) / (r.inProcess.get(op)?.ms ?? NaN)));
+}
+
+function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: string): Table {
+	const { profile, rounds } = result;
+	const label = { upload: 'Upload', download: 'Download', delete: 'Delete' } as const;
+	const rows = MANY_OPERATIONS.map((op) => {
+		const real = rounds.map((r) => r.real.get(op));
+		const realMs = median(real.map((x) => x?.ms ?? NaN));
+		const clientMs = median(rounds.map((r) => r.client.get(op) ?? NaN));
+		const inMs = median(rounds.map((r) => r.inProcess.get(op)?.ms ?? NaN));
+		const realRatio = median(rounds.map((r) => (r.real.get(op)?.ms ?? NaN) / (r.client.get(op) ?? NaN)));
+		const inRatio = median(rounds.map((r) => (r.inProcess.get(op)?.ms ?? NaN) / (r.client.get(op) ?? NaN)));
+		const over = realVsInProcess(result, op);
+		const growth = Math.max(...real.map((x) => x?.rssGrowth ?? NaN));
+		const inGrowth = Math.max(...rounds.map((r) => r.inProcess.get(op)?.rssGrowth ?? NaN));
+		const bound = manyMemoryBound(result, op) + 64 * MIB;
+		return [
+			label[op],
+			fmt.seconds(realMs),
+			fmt.seconds(inMs),
+			fmt.seconds(clientMs),
+			fmt.ratio(realRatio),
+			fmt.ratio(inRatio),
+			`${fmt.ratio(over)} ${over <= REAL_VS_IN_PROCESS_GOAL ? 'met' : '**not met**'}`,
+			`${median(real.map((x) => x?.requests ?? NaN))} / ${median(real.map((x) => x?.connections ?? NaN))}`,
+			fmt.mib(growth),
+			fmt.mib(inGrowth),
+			`${fmt.mib(bound)} ${growth <= bound ? 'met' : '**not met**'}`,
+		];
+	});
+	const generate = median(rounds.map((r) => r.generateMs));
+	return {
+		title: TITLE(result.count, result.size, result.n8nVersion),
+		note:
+			`\`n8n execute\` on Node ${nodeVersion.split('.')[0]}.x, filesystem binary mode: a Code node makes the ${result.count} files with n8n's prepareBinaryData ` +
+			`(${fmt.seconds(generate)}), File Storage version 3 at its defaults (Parallel Requests ${V3_PARALLEL_REQUESTS}, Upload Memory ${V3_UPLOAD_MEMORY_MIB} MiB) uploads them; ` +
+			'a second workflow downloads and deletes them (keys from a Code node). Stored bytes were read back and compared after every upload. ' +
+			`Emulator far profile: ${profile.latencyMs} ms before every answer, ${profile.connectionDelayMs} ms per new connection, ${profile.connectionRateMiBps} MiB/s per connection. ` +
+			"Times are each node's execution time from the run data, real n8n and in-process (the harness, as the many-files scenario) alike; " +
+			`the minimal client sends the same requests ${CLIENT_PARALLEL} at a time on kept connections, in the same rounds. Ratios are medians of per-round ratios; goal: real ≤ ${REAL_VS_IN_PROCESS_GOAL} × in-process. ` +
+			"Requests / connections: the emulator's counts of the real node's requests, and of the connections opened from its first request to the next node's (read every 50 ms). RSS growth: the n8n process's peak RSS from the node's first request to its last " +
+			"(kernel peak, reset at the first) minus its RSS then (in-process: the harness process's, as the many-files table); bound: the README bound on body memory plus 64 MiB, as the many-files table. " +
+			`${runsOf(rounds.length).replace(/^./, (c) => c.toUpperCase())}.`,
+		head: [
+			'Operation',
+			'Real n8n',
+			'In-process',
+			`Client, ${CLIENT_PARALLEL} at a time`,
+			'Real ÷ client',
+			'In-process ÷ client',
+			`Real ÷ in-process ratio (goal ≤ ${REAL_VS_IN_PROCESS_GOAL}×)`,
+			'Requests / connections (real)',
+			'RSS growth of n8n (max)',
+			'RSS growth in-process (max)',
+			'Growth bound',
+		],
+		rows,
+	};
+}
