@@ -73,7 +73,7 @@ describe('RunPool (one per node run)', () => {
 		const second = pool.bodyBuffer(capacity);
 		// The budget is full: the next part waits until a body comes back.
 		let granted = false;
-		const next = pool.reserve(part).then(() => (granted = true));
+		const next = pool.reserve(part, true).then(() => (granted = true));
 		await settled();
 		expect(granted).toBe(false);
 		pool.returnBody(first, part);
@@ -90,7 +90,7 @@ describe('RunPool (one per node run)', () => {
 		const pool = new RunPool(8, part);
 		await pool.reserve(part);
 		const body = pool.bodyBuffer(capacity);
-		const next = pool.reserve(part);
+		const next = pool.reserve(part, true);
 		pool.returnBody(body, part);
 		await next;
 		// The source ended: no part was read into the handed body.

@@ -114,7 +114,7 @@ export class SharedPartBodies {
 
 	/** Waits until the budget has room for one more body. */
 	async ready(): Promise<void> {
-		await this.pool.reserve(this.partSize);
+		await this.pool.reserve(this.partSize, true);
 		this.readyCount += 1;
 	}
 

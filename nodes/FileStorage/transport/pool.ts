@@ -15,6 +15,8 @@ const WAIT_STEP_MS = 100;
 
 interface MemoryWaiter {
 	bytes: number;
+	/** Takes its body from the pool (`bodyBuffer`): only such a waiter may be handed an idle one. */
+	pooled: boolean;
 	grant: () => void;
 }
 
@@ -81,14 +83,18 @@ export class RunPool {
 		}
 	}
 
-	/** Waits until `bytes` more fit in the budget (in order of asking). */
-	async reserve(bytes: number): Promise<void> {
+	/**
+	 * Waits until `bytes` more fit in the budget (in order of asking). `pooled`: the body will come
+	 * from `bodyBuffer`; a reservation that allocates its own body (a small file, a step-by-step
+	 * part) is never handed an idle one, which would then be held beside its own.
+	 */
+	async reserve(bytes: number, pooled = false): Promise<void> {
 		if (this.memoryWaiters.length === 0 && this.fits(bytes)) {
 			this.take(bytes);
 			return;
 		}
 		await new Promise<void>((grant) => {
-			this.memoryWaiters.push({ bytes, grant });
+			this.memoryWaiters.push({ bytes, pooled, grant });
 			this.grant();
 		});
 	}
@@ -174,7 +180,7 @@ export class RunPool {
 			if (this.reserved + head.bytes > this.memoryBudget) {
 				// A body of the waiter's size goes to it as it is (the next part of an upload
 				// reuses it instead of allocating while the old one awaits garbage collection).
-				if (this.handIdle(head.bytes)) {
+				if (head.pooled && this.handIdle(head.bytes)) {
 					this.memoryWaiters.shift();
 					this.peakReserved = Math.max(this.peakReserved, this.reserved);
 					head.grant();

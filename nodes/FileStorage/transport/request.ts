@@ -14,7 +14,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
 import { linkRewritesKey, rewrittenLinkWords } from '../helpers/keys';
 import { httpError, networkError, unexpectedAnswerError } from './errors';
-import { notTheApi } from './apiAnswer';
+import { isApiErrorAnswer, notTheApi } from './apiAnswer';
 import { refusedByN8n } from './ssrf';
 import {
 	apiPathsSetting,
@@ -339,9 +339,10 @@ export class FileStorageClient {
 	/**
 	 * Learns the path family with a cheap call (a one-entry listing) instead of with the first
 	 * large part, which the other parts would otherwise wait for: on a far service that is a whole
-	 * part's sending time per upload. Any answer of the API teaches the family, its errors included
-	 * (a key without list permission gets the API's 403), so nothing of it is reported; when it does
-	 * not settle the family, the first part finds out as before.
+	 * part's sending time per upload. A success teaches the family, and so does an error only the
+	 * route gives (the API's 400, 404, or 403 for a key without list permission); nothing of it is
+	 * reported, and when it does not settle the family (a 401, a 500), the first part finds out as
+	 * before.
 	 */
 	async learnFamilyWith(call: ApiCall): Promise<void> {
 		if (!call.family || !this.familyUnknown()) return;
@@ -380,7 +381,7 @@ export class FileStorageClient {
 		const { family, release } = await this.chooseFamily();
 		const answerIn = async (tried: PathFamily): Promise<IN8nHttpFullResponse> => {
 			const response = await this.sendTo(call, routes[tried], true).catch((error: unknown) => {
-				if (error instanceof NodeApiError && (error.httpCode === '400' || error.httpCode === '404')) {
+				if (error instanceof NodeApiError && answeredOnTheRoute(error)) {
 					this.learn(tried);
 				}
 				throw error;
@@ -618,7 +619,18 @@ export class FileStorageClient {
 				failure.description = waitTooLongHint('The service', waitMs);
 			}
 			failure.context.earlierAttemptMayHaveRun = earlierMayHaveRun;
+			failure.context.apiErrorAnswer = isApiErrorAnswer(body);
 			throw failure;
 		}
 	}
+}
+
+/**
+ * A failure only the route itself gives, so its family exists: the API's 400 or 404, or its own
+ * 403 (a key without permission for that operation). A 401 (a signature refused) may come before
+ * any routing, so it teaches nothing.
+ */
+function answeredOnTheRoute(error: NodeApiError): boolean {
+	if (error.httpCode === '400' || error.httpCode === '404') return true;
+	return error.httpCode === '403' && error.context.apiErrorAnswer === true;
 }

@@ -1,9 +1,4 @@
-/**
- * Review 3: the README (section "Node versions", and "Memory bound of Multipart Upload": "At the
- * defaults (96 MiB, Threshold 32 MiB, Part Size 16 MiB) that is 96 MiB per run") and the CHANGELOG
- * promise version 3's Part Size default of 16 MiB; the node sends 24 MiB parts (commit b416b36).
- * With 24 MiB parts, Upload Memory 96 MiB holds 4 parts of one file at once, not 6.
- */
+/** The README's "Node versions" names version 3's Part Size default: it must be the node's. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -11,7 +6,7 @@ import { partSettings, partSizeFieldV3 } from '../../nodes/FileStorage/actions/f
 
 const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
 
-describe('review 3: version 3 defaults as the README states them', () => {
+describe('version 3 defaults as the README states them', () => {
 	it('the Part Size default of version 3 is the one the README names', () => {
 		const stated = /Part Size\s+defaults to (\d+) MiB/.exec(readme.replace(/\s+/g, ' '))?.[1];
 		expect(stated).toBeDefined();

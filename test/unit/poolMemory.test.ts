@@ -1,11 +1,12 @@
 /**
- * Review 3: version 3's memory bound, README "Memory bound of Multipart Upload":
+ * Version 3's memory bound, README "Memory bound of Multipart Upload":
  *   max(Upload Memory, the largest single body) + 4 KiB per body in flight.
  * A part body given back while a same-sized reservation waits is "handed" to that reservation
  * (RunPool.handIdle). Only SharedPartBodies ever takes the handed body (bodyBuffer); a small file
  * sent in one request (storeSource → withBodyMemory + readWholeAsForm) and a step-by-step Upload
  * Part (withBodyMemory) allocate a body of their own, while the pool keeps the handed one
- * referenced in `handed` until the reservation ends. Both count as one reservation.
+ * referenced in `handed` until the reservation ends. Both count as one reservation, so such a
+ * reservation must never be handed an idle body.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -19,7 +20,7 @@ const MIB = 1024 * 1024;
 const ENVELOPE_ROOM = 4096;
 const settled = async () => await new Promise((resolve) => setImmediate(resolve));
 
-describe('review 3: Upload Memory while a small file waits for a part body', () => {
+describe('Upload Memory while a small file waits for a part body', () => {
 	it.each([
 		['exactly Part Size', 0],
 		['one byte more than Part Size (control: the idle body is let go of)', 1],
