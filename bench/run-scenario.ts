@@ -46,6 +46,12 @@ export interface ScenarioResult {
 	 * the allocator reuses memory that storing the binary freed.
 	 */
 	buffersHeld: number;
+	/**
+	 * JavaScript heap and buffer memory still reachable after the run, with its output items held,
+	 * over the same after a full collection before it (bytes): what the run keeps, as opposed to
+	 * the garbage V8 had not collected yet at the peak.
+	 */
+	retained: number;
 	/** Main-thread GC pauses during the run: where a copy-heavy client loses its time. */
 	gc: { pauseMs: number; majorCount: number };
 	/**
@@ -100,6 +106,11 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 
 	collectGarbage();
 	await sleep(200);
+	const reachable = () => {
+		const usage = process.memoryUsage();
+		return usage.heapUsed + usage.external;
+	};
+	const reachableBefore = reachable();
 	const baselineRss = procStatus().rss;
 	const exactPeak = resetPeak();
 	const sampler = new RssSampler();
@@ -131,6 +142,9 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 	if (profiler && job.profileDir) await profiler.stop(job.profileDir, `node-${job.label ?? 'run'}-${process.pid}`);
 	const sampledPeak = sampler.stop();
 	const hwm = procStatus().hwm;
+	// `result` (the output items) is still referenced here.
+	collectGarbage();
+	const retained = reachable() - reachableBefore;
 
 	const first = result.items[0]?.json as Record<string, unknown> | undefined;
 	const executionTimes = Object.values(result.runData).flatMap((tasks) => tasks.map((t) => t.executionTime ?? 0));
@@ -142,6 +156,7 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 		exactPeak,
 		cpuSeconds: (cpu.user + cpu.system) / 1e6,
 		buffersHeld: buffersPeak - buffersBefore,
+		retained,
 		gc: gcTotals,
 		items: result.items.length,
 		failedItems: result.items.filter((item) => item.json.error !== undefined).length,
