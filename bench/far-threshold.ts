@@ -17,7 +17,7 @@ import type { Table } from './table';
 
 export const THRESHOLD_SIZES_MIB = [8, 16, 24, 28, 32, 48, 64];
 /** The smoke run: one size each side of the crossover the model predicts. */
-export const QUICK_THRESHOLD_SIZES_MIB = [8, 24];
+export const QUICK_THRESHOLD_SIZES_MIB = [8, 32];
 /** The option's minimum: every file of the sweep is above it, so Upload goes in parts. */
 const FORCE_PARTS_MIB = 5;
 

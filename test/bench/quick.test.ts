@@ -72,7 +72,7 @@ test(
 		expect(report).toContain('Far service (40 ms per answer');
 		// The threshold table has both ways at each size, with the emulator's request counts, and the crossover line.
 		expect(report).toMatch(/\| 8 MiB +\| [\d.]+ s +\| [\d.]+ s +\| (one request|parts) +\| [\d.]+× +\| 1 \/ 3 /);
-		expect(report).toMatch(/\| 24 MiB +\| [\d.]+ s +\| [\d.]+ s +\| (one request|parts) +\| [\d.]+× +\| 1 \/ 4 /);
+		expect(report).toMatch(/\| 32 MiB +\| [\d.]+ s +\| [\d.]+ s +\| (one request|parts) +\| [\d.]+× +\| 1 \/ 4 /);
 		expect(report).toContain('- Far service, Upload threshold at version 3: the crossover');
 
 		// Every upload the runner made was compared with its input; the count is in the report.
