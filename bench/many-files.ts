@@ -325,7 +325,7 @@ export function manyFilesTable(result: ManyResult): Table {
 			`Requests and connections are the emulator's counts; ${runsOf(result.rounds)}. Buffers held: the node's peak ArrayBuffer memory over its level before the run, ` +
 			'Growth bound: the README bound on body memory (Upload: min(Upload Memory, 2 × Parallel Requests × file size); Download and Delete hold no bodies: 2 × Parallel Requests × 64 KiB of stream buffers) ' +
 			'plus 64 MiB, as the large-file tables. Retained: JavaScript heap and buffers still reachable after the run with its output items held, after a full ' +
-			"collection, over the same before it: what the run keeps. RSS growth above it is garbage V8 had not collected yet (n8n's per-item work), findings §8. " +
+			"collection, over the same before it: what the run keeps. RSS growth above it is garbage V8 had not collected yet (n8n's per-item work), findings §9. " +
 			'Stored bytes were read back and compared after every upload run.',
 		head: [
 			'Operation',

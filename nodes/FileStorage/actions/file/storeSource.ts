@@ -12,11 +12,11 @@ import { partSettingFields, partSettings, partSizeFieldV3 } from './multipartUpl
 /** Up to version 2; saved workflows store no default, so theirs stays this. */
 export const DEFAULT_MULTIPART_THRESHOLD_MIB = 32;
 /**
- * Version 3: one Part Size (24 MiB). Against a far service parts in flight overtake one request
- * from about 20 MiB with 16 MiB parts and about 28 MiB with 24 MiB parts (BENCHMARKS.md); not
- * below Part Size, so a file sent in parts always has two or more.
+ * Version 3: against a far service, parts of 24 MiB (several in flight) overtake one request from
+ * about 28 MiB (BENCHMARKS.md, "Upload threshold"). Above Part Size, so a file sent in parts always
+ * has two or more.
  */
-export const V3_DEFAULT_MULTIPART_THRESHOLD_MIB = 24;
+export const V3_DEFAULT_MULTIPART_THRESHOLD_MIB = 28;
 
 /** The Multipart Threshold a node of this version uses when the option is not set. */
 export function thresholdMiBFor(typeVersion: number): number {
