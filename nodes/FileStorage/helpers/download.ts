@@ -100,6 +100,9 @@ export async function downloadToBinary(
 		// The body is a stream: n8n's binary store writes it to disk as it arrives.
 		binary = await ctx.helpers.prepareBinaryData(response.body as BinaryBody, fileName, contentType);
 	} catch (error) {
+		// A body the store gave up on may be left unread; version 3 holds a request slot until the
+		// body closes, so close it here or the slot would never come back to the run.
+		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
 		if (progress.silentForIdleTime) throw stalledError(fault, client.idleTimeoutMs, ofTotal(progress.received, facts));
 		if (connectionEnded(error)) {
 			throw fault(
