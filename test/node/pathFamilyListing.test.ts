@@ -58,3 +58,36 @@ describe('learning the path family with a listing (version 3)', () => {
 		expect(emulator.stats().requests.uploadPart).toBe(2);
 	});
 });
+
+describe('a listing that never answers (version 3)', () => {
+	let slow: Emulator;
+	beforeEach(async () => {
+		slow = await start({ port: 0, paths: 'both' });
+	});
+	afterEach(async () => {
+		await slow.stop();
+	});
+
+	it('holds the parts back for at most 10 s, not for the Timeout: part 1 then finds out the family, and the upload is stored whole', async () => {
+		slow.setFaults([{ operation: 'list', hang: true }]);
+		const big = randomFile(10 * MIB);
+		const result = await runNode({
+			credentials: credentialsFor(slow),
+			parameters: {
+				...BUCKET,
+				resource: 'file',
+				operation: 'multipartUpload',
+				key: 'v3/hung-listing.bin',
+				partSize: 5,
+			},
+			items: [fileItem(big)],
+			typeVersion: 3,
+			// Before: the listing held the parts for the whole Timeout option (300 s by default).
+			timeoutMs: 60_000,
+		});
+		expect(result.error).toBeUndefined();
+		expect(await slow.objectSha256(BUCKET.bucketName, BUCKET.region, 'v3/hung-listing.bin')).toBe(sha256(big));
+		// Tried once: the listing is only a hint, so it is not retried.
+		expect(slow.stats().requests.list).toBe(1);
+	}, 90_000);
+});

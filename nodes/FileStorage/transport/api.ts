@@ -235,6 +235,8 @@ export interface PartToUpload {
 	form: FileForm;
 }
 
+const FAMILY_LISTING_TIMEOUT_MS = 10_000;
+
 /**
  * A one-entry listing next to the key, sent only to learn the service's path family before the
  * parts of an upload go out in parallel (FileStorageClient.learnFamilyWith).
@@ -250,7 +252,10 @@ export async function learnPathFamily(client: FileStorageClient, where: BucketRe
 			['limit', 1],
 		],
 		what: `Learning the API's paths at the Base URL`,
-		retry: 'idempotent',
+		// The parts wait for it: a listing that hangs must not hold them for the whole Timeout.
+		// It is only a hint, so it is not retried either; without it part 1 finds out.
+		retry: 'never',
+		timeoutMs: FAMILY_LISTING_TIMEOUT_MS,
 	});
 }
 

@@ -66,6 +66,8 @@ export interface ApiCall {
 	 * so such a call is signed here and sent on a signal of its own, bounded by this many ms.
 	 */
 	detachedForMs?: number;
+	/** A shorter wait for the answer than the Timeout option, for a call whose answer is only a hint. */
+	timeoutMs?: number;
 }
 
 export interface TransportSettings {
@@ -505,7 +507,8 @@ export class FileStorageClient {
 
 	/** n8n's deadline for one attempt: the Timeout option, plus time to send the body on a slow link. */
 	private deadlineMs(call: ApiCall): number {
-		return this.settings.timeoutMs + Math.ceil((bodyBytes(call) / SLOWEST_SEND_BYTES_PER_SECOND) * 1000);
+		const wait = Math.min(call.timeoutMs ?? this.settings.timeoutMs, this.settings.timeoutMs);
+		return wait + Math.ceil((bodyBytes(call) / SLOWEST_SEND_BYTES_PER_SECOND) * 1000);
 	}
 
 	private requestOptions(url: string, call: ApiCall): IHttpRequestOptions {
