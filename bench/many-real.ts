@@ -7,13 +7,12 @@
  * ratio (node ÷ client) against the in-process one. The files are generated from their index, so
  * the bench has the same bytes on disk for the client and the harness, and checks what was stored.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { importWorkflows, NODE_TYPE } from '../scripts/real-n8n/instance';
-import { baseEnv, parseRun, tail, type ExecutionRun, type N8nInstance } from '../scripts/real-n8n/n8n';
-import { freePort } from '../scripts/real-n8n/process';
+import { parseRun, tail, type ExecutionRun, type N8nInstance } from '../scripts/real-n8n/n8n';
 
 import type { FarProfile } from './args';
 import type { EmulatorProcess } from './children';
@@ -31,8 +30,8 @@ import {
 	type ManyOperation,
 	type SmallFile,
 } from './many-files';
-import { procStatus, resetPeak, RssSampler } from './memory';
-import { setUpN8n } from './real-n8n';
+import { procStatus, resetPeak } from './memory';
+import { runExecute, setUpN8n } from './real-n8n';
 import { fmt, median, MIB, runsOf } from './stats';
 import type { Table } from './table';
 
@@ -290,33 +289,14 @@ async function executeMany(
 ): Promise<RealRun> {
 	const out = join(dir, `${id}.out.json`);
 	const fd = openSync(out, 'w');
-	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 	const watch = new PhaseWatch(emulator, ops, count);
 	await watch.arm();
 	const started = Date.now();
-	const profile = profileDir
-		? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=n8n-${id}-${Date.now()}.cpuprofile`]
-		: [];
-	const child = spawn(
-		instance.runtime.nodeBin,
-		[...profile, instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'],
-		{
-			cwd: instance.userFolder,
-			env,
-			stdio: ['ignore', fd, 'pipe'],
-		},
+	// The child writes into its own copy of the descriptor; this one closes once it has run.
+	const { code, stderr, peakRss } = await runExecute(instance, id, profileDir, fd, (pid) => watch.start(pid)).finally(
+		() => closeSync(fd),
 	);
-	closeSync(fd);
-	const sampler = new RssSampler(child.pid as number);
-	sampler.start();
-	watch.start(child.pid as number);
-	let stderr = '';
-	child.stderr?.setEncoding('utf8').on('data', (t: string) => (stderr = (stderr + t).slice(-100_000)));
-	const timer = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000);
-	const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-	clearTimeout(timer);
 	const phases = await watch.stop();
-	const peakRss = sampler.stop();
 	const stdout = readFileSync(out, 'utf8');
 	const run: ExecutionRun | undefined = parseRun(stdout);
 	const task = (name: string) =>

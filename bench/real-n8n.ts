@@ -112,15 +112,26 @@ export function workflow(id: string, filePath: string, upload: boolean): object 
 }
 
 /** `n8n execute` spawned here rather than through the helpers, to sample the process's RSS while it runs. */
-export async function execute(
+/** What one `n8n execute` process left: its exit code, its output (unless written to a file) and its peak RSS. */
+export interface ExecuteProcess {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+	peakRss: number;
+}
+
+/**
+ * Runs `n8n execute --id=… --rawOutput` once, sampling the process's RSS, killed after 15 minutes.
+ * `stdout`: 'pipe' keeps the output in memory; a file descriptor sends it there (a pipe cuts a
+ * large run's output off).
+ */
+export async function runExecute(
 	instance: N8nInstance,
-	emulator: EmulatorProcess,
 	id: string,
 	profileDir: string | undefined,
-	/** Called with the n8n process's pid once it runs (the scale scenario watches its memory). */
+	stdout: 'pipe' | number,
 	onStarted?: (pid: number) => void,
-): Promise<Execution> {
-	const emulatorCpuBefore = await emulator.cpuSeconds();
+): Promise<ExecuteProcess> {
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 	const profile = profileDir
 		? [
@@ -130,27 +141,35 @@ export async function execute(
 				'--cpu-prof-interval=500',
 			]
 		: [];
-	const started = Date.now();
 	const child = spawn(
 		instance.runtime.nodeBin,
 		[...profile, instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'],
-		{
-			cwd: instance.userFolder,
-			env,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		},
+		{ cwd: instance.userFolder, env, stdio: ['ignore', stdout, 'pipe'] },
 	);
 	const sampler = new RssSampler(child.pid as number);
 	sampler.start();
 	onStarted?.(child.pid as number);
-	let stdout = '';
-	let stderr = '';
-	child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
-	child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+	let out = '';
+	let err = '';
+	child.stdout?.setEncoding('utf8').on('data', (t: string) => (out += t));
+	child.stderr?.setEncoding('utf8').on('data', (t: string) => (err = (err + t).slice(-100_000)));
 	const timer = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000);
 	const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
 	clearTimeout(timer);
-	const peakRss = sampler.stop();
+	return { code, stdout: out, stderr: err, peakRss: sampler.stop() };
+}
+
+export async function execute(
+	instance: N8nInstance,
+	emulator: EmulatorProcess,
+	id: string,
+	profileDir: string | undefined,
+	/** Called with the n8n process's pid once it runs (the scale scenario watches its memory). */
+	onStarted?: (pid: number) => void,
+): Promise<Execution> {
+	const emulatorCpuBefore = await emulator.cpuSeconds();
+	const started = Date.now();
+	const { code, stdout, stderr, peakRss } = await runExecute(instance, id, profileDir, 'pipe', onStarted);
 	const run = parseRun(stdout);
 	const task = run?.data.resultData.runData[NODE_NAME]?.[0] as
 		| {
