@@ -5,7 +5,8 @@
  * A promise table is any Markdown table on those pages whose last column is headed `tests`
  * (`| promise | how it is tested | tests |`, `| input | what you see | tests |`); a page may hold
  * several, one per section, so new rows and new sections need no change here. Each page must hold
- * at least one with rows.
+ * at least one with rows. A row whose first cell is empty continues the promise above it: one
+ * citation per row keeps the rows short.
  *
  * Citation format, in the `tests` cell of a row (one or more):
  *
@@ -95,6 +96,7 @@ export function parseClaimTables(markdown: string, page: string): { rows: ClaimR
 	let inFence = false;
 	// Whether the table being read is a promise table; undefined outside a table.
 	let promiseTable: boolean | undefined;
+	let previousClaim = '';
 	lines.forEach((line, index) => {
 		if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
 		if (inFence) return;
@@ -108,8 +110,14 @@ export function parseClaimTables(markdown: string, page: string): { rows: ClaimR
 			promiseTable = cells.length > 1 && cells[cells.length - 1].toLowerCase() === PROOF_COLUMN;
 			return;
 		}
-		if (!promiseTable || isSeparator(cells)) return;
-		rows.push({ page, table: heading, line: index + 1, claim: cells[0], proof: cells[cells.length - 1] });
+		if (!promiseTable || isSeparator(cells)) {
+			if (promiseTable) previousClaim = '';
+			return;
+		}
+		// A row whose first cell is empty carries one more citation of the promise above it.
+		const claim = cells[0] || previousClaim;
+		previousClaim = claim;
+		rows.push({ page, table: heading, line: index + 1, claim, proof: cells[cells.length - 1] });
 	});
 	const problems =
 		rows.length === 0

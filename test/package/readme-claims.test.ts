@@ -110,7 +110,7 @@ describe('the promise claims check', () => {
 		]);
 	});
 
-	it('reads every promise table of a page, under any heading, and none inside a code block', () => {
+	it('reads every promise table of a page, under any heading, with rows that continue the promise above, and none inside a code block', () => {
 		const page = [
 			'# Reliability', // 1
 			'', // 2
@@ -125,17 +125,23 @@ describe('the promise claims check', () => {
 			'| promise | tests |', // 11
 			'| --- | --- |', // 12
 			'| two | trust me |', // 13
-			'', // 14
-			'```md', // 15
-			'| promise | tests |', // 16
-			'| --- | --- |', // 17
-			'| in a code block | trust me |', // 18
-			'```', // 19
+			'|  | `good.test.ts` › "byte-identical" |', // 14
+			'|  | trust me too |', // 15
+			'', // 16
+			'```md', // 17
+			'| promise | tests |', // 18
+			'| --- | --- |', // 19
+			'| in a code block | trust me |', // 20
+			'```', // 21
 		].join('\n');
 		const { 'docs/bad-input.md': badInput } = pages('');
 		expect(
 			checkClaims({ pages: { 'docs/reliability.md': page, 'docs/bad-input.md': badInput }, testFiles: TESTS }),
-		).toEqual([expect.stringMatching(/^docs\/reliability\.md:13 \("### Downloads", row "two"\) names no test\./)]);
+		).toEqual([
+			expect.stringMatching(/^docs\/reliability\.md:13 \("### Downloads", row "two"\) names no test\./),
+			// A row with an empty first cell continues the promise above it, and is named by it.
+			expect.stringMatching(/^docs\/reliability\.md:15 \("### Downloads", row "two"\) names no test\./),
+		]);
 	});
 
 	it('reads the titles of it.each with a tagged table, describe.each, it.concurrent and literals joined with +', () => {
