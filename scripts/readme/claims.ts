@@ -1,8 +1,14 @@
 /**
- * Every claim has its test: the README's "Reliability" and "Bad input and what you see" tables
+ * Every claim has its test: the promise tables of docs/reliability.md and docs/bad-input.md
  * promise behaviour, and each row must name a test that would fail if the promise broke.
  *
- * Citation format, in the right-hand cell of a row (one or more, anywhere in the cell):
+ * A promise table is any Markdown table on those pages whose last column is headed `tests`
+ * (`| promise | how it is tested | tests |`, `| input | what you see | tests |`); a page may hold
+ * several, one per section, so new rows and new sections need no change here. Each page must hold
+ * at least one with rows. A row whose first cell is empty continues the promise above it: one
+ * citation per row keeps the rows short.
+ *
+ * Citation format, in the `tests` cell of a row (one or more):
  *
  *     `fileName.test.ts` › "exact test title or a distinctive substring of it"
  *
@@ -30,11 +36,18 @@ import { type TestCase, testCases } from './testCases';
 
 export { testCases, testTitles } from './testCases';
 
-export const CLAIM_TABLES = ['Reliability', 'Bad input and what you see'] as const;
+/** The pages whose promise tables are checked, relative to the repository root. */
+export const CLAIM_PAGES = ['docs/reliability.md', 'docs/bad-input.md'] as const;
+
+/** The header of a promise table's last column. */
+export const PROOF_COLUMN = 'tests';
 
 export interface ClaimRow {
+	/** The page, e.g. `docs/reliability.md`. */
+	page: string;
+	/** The heading the table is under, as written (`### Uploads`). */
 	table: string;
-	/** 1-based line in the README. */
+	/** 1-based line in the page. */
 	line: number;
 	claim: string;
 	proof: string;
@@ -73,36 +86,45 @@ function cellsOf(row: string): string[] {
 	return cells;
 }
 
-/** The body rows of each claim table (header and separator left out), or a problem when a table is missing. */
-export function parseClaimTables(markdown: string): { rows: ClaimRow[]; problems: string[] } {
+const isSeparator = (cells: string[]) => cells.every((cell) => /^:?-+:?$/.test(cell));
+
+/** The body rows of every promise table of one page, or a problem when the page has none with rows. */
+export function parseClaimTables(markdown: string, page: string): { rows: ClaimRow[]; problems: string[] } {
 	const lines = markdown.split('\n');
 	const rows: ClaimRow[] = [];
-	const problems: string[] = [];
-	for (const table of CLAIM_TABLES) {
-		const start = lines.findIndex((line) => line.trim() === `## ${table}`);
-		if (start === -1) {
-			problems.push(`README.md has no "## ${table}" section: the claims check needs its table.`);
-			continue;
+	let heading = '(top of the page)';
+	let inFence = false;
+	// Whether the table being read is a promise table; undefined outside a table.
+	let promiseTable: boolean | undefined;
+	let previousClaim = '';
+	lines.forEach((line, index) => {
+		if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+		if (inFence) return;
+		if (/^#{1,6} /.test(line)) heading = line.trim();
+		if (!line.trim().startsWith('|')) {
+			promiseTable = undefined;
+			return;
 		}
-		let bodyRows = 0;
-		let seenHeader = false;
-		for (let index = start + 1; index < lines.length && !/^#{1,2} /.test(lines[index]); index++) {
-			const line = lines[index];
-			if (!line.trim().startsWith('|')) {
-				if (seenHeader && bodyRows > 0) break;
-				continue;
-			}
-			const cells = cellsOf(line);
-			if (!seenHeader) {
-				seenHeader = true;
-				continue;
-			}
-			if (cells.every((cell) => /^:?-+:?$/.test(cell))) continue;
-			bodyRows++;
-			rows.push({ table, line: index + 1, claim: cells[0], proof: cells.length > 1 ? cells[cells.length - 1] : '' });
+		const cells = cellsOf(line);
+		if (promiseTable === undefined) {
+			promiseTable = cells.length > 1 && cells[cells.length - 1].toLowerCase() === PROOF_COLUMN;
+			return;
 		}
-		if (bodyRows === 0) problems.push(`The "## ${table}" section of README.md has no table rows.`);
-	}
+		if (!promiseTable || isSeparator(cells)) {
+			if (promiseTable) previousClaim = '';
+			return;
+		}
+		// A row whose first cell is empty carries one more citation of the promise above it.
+		const claim = cells[0] || previousClaim;
+		previousClaim = claim;
+		rows.push({ page, table: heading, line: index + 1, claim, proof: cells[cells.length - 1] });
+	});
+	const problems =
+		rows.length === 0
+			? [
+					`${page} has no promise table with rows (a table whose last column is headed "${PROOF_COLUMN}"): the claims check needs one.`,
+				]
+			: [];
 	return { rows, problems };
 }
 
@@ -124,7 +146,8 @@ function testFilesUnder(dir: string): string[] {
 }
 
 export interface ClaimsInput {
-	readme: string;
+	/** The text of each page of CLAIM_PAGES, by its path. */
+	pages: Record<string, string>;
 	/** Test files by path relative to test/ with `/` separators, e.g. `node/upload.test.ts`. */
 	testFiles: Record<string, string>;
 }
@@ -160,15 +183,25 @@ function citationProblem({ title, runsOnly }: Citation, path: string, tests: Tes
 const FORMAT = '`fileName.test.ts` › "test title or a distinctive part of it"';
 
 /** Every problem with the claim tables, each saying which row, what is wrong and how to fix it. */
-export function checkClaims({ readme, testFiles }: ClaimsInput): string[] {
-	const { rows, problems } = parseClaimTables(readme);
+export function checkClaims({ pages, testFiles }: ClaimsInput): string[] {
+	const rows: ClaimRow[] = [];
+	const problems: string[] = [];
+	for (const page of CLAIM_PAGES) {
+		if (pages[page] === undefined) {
+			problems.push(`${page} is missing: the claims check reads its promise tables.`);
+			continue;
+		}
+		const parsed = parseClaimTables(pages[page], page);
+		rows.push(...parsed.rows);
+		problems.push(...parsed.problems);
+	}
 	const testsOf = new Map<string, TestCase[]>();
 	for (const row of rows) {
-		const where = `README.md:${row.line} ("## ${row.table}", row "${row.claim.slice(0, 60)}")`;
+		const where = `${row.page}:${row.line} ("${row.table}", row "${row.claim.slice(0, 60)}")`;
 		const citations = citationsIn(row.proof);
 		if (citations.length === 0) {
 			problems.push(
-				`${where} names no test. Add ${FORMAT} to its right-hand cell, naming a test that fails if the claim breaks; a claim no test proves gets a test or goes.`,
+				`${where} names no test. Add ${FORMAT} to its "${PROOF_COLUMN}" cell, naming a test that fails if the claim breaks; a claim no test proves gets a test or goes.`,
 			);
 			continue;
 		}
@@ -195,19 +228,27 @@ export function checkClaims({ readme, testFiles }: ClaimsInput): string[] {
 	return problems;
 }
 
-/** The check on this repository's README.md and test/ folder. */
+/** The check on this repository's promise pages and test/ folder. */
 export function checkRepository(root = resolve(__dirname, '..', '..')): string[] {
 	const testDir = join(root, 'test');
 	const testFiles: Record<string, string> = {};
 	for (const path of testFilesUnder(testDir)) {
 		testFiles[relative(testDir, path).split(sep).join('/')] = readFileSync(path, 'utf8');
 	}
-	return checkClaims({ readme: readFileSync(join(root, 'README.md'), 'utf8'), testFiles });
+	const pages: Record<string, string> = {};
+	for (const page of CLAIM_PAGES) {
+		try {
+			pages[page] = readFileSync(join(root, page), 'utf8');
+		} catch {
+			// Reported by checkClaims as a missing page.
+		}
+	}
+	return checkClaims({ pages, testFiles });
 }
 
 if (require.main === module) {
 	const problems = checkRepository();
 	for (const problem of problems) console.error(problem);
 	if (problems.length > 0) process.exitCode = 1;
-	else console.log('README claims: every row names a test that exists and runs.');
+	else console.log(`Promise tables (${CLAIM_PAGES.join(', ')}): every row names a test that exists and runs.`);
 }

@@ -195,7 +195,7 @@ export async function ensureRuntime(
 		log(
 			`real n8n: installing n8n ${profile.n8nVersion} with Node.js ${profile.nodeVersion} into ${path.relative(process.cwd(), paths.dir) || paths.dir}`,
 		);
-		log('  first time only: about 3 GB from the npm registry, typically 3 to 8 minutes');
+		log('  first time only: about 3 GB from the npm registry, 4 to 9 minutes on a busy 2-core machine');
 		await fsp.mkdir(paths.dir, { recursive: true });
 		await fsp.rm(paths.marker, { force: true });
 		const manifest = {

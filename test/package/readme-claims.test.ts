@@ -1,6 +1,7 @@
 /**
- * Every claim has its test (scripts/readme/claims.ts): the check on a tiny made-up README and
- * test folder, so it cannot pass silently, then on this repository's README.
+ * Every claim has its test (scripts/readme/claims.ts): the check on tiny made-up promise pages and
+ * test folder, so it cannot pass silently, then on this repository's docs/reliability.md and
+ * docs/bad-input.md.
  */
 import { checkClaims, checkRepository, citationsIn, testCases, testTitles } from '../../scripts/readme/claims';
 
@@ -14,32 +15,39 @@ const TESTS = {
 	'unit/twin.test.ts': "it('two', () => {});",
 };
 
-const readme = (rows: string) => `# Package
+/** The two promise pages, the first holding `rows` from its line 7 on. */
+const pages = (rows: string) => ({
+	'docs/reliability.md': `# Package
 
 ## Reliability
 
-| guarantee | how it is tested |
-| --------- | ---------------- |
+| promise | tests |
+| ------- | ----- |
 ${rows}
 
-## Bad input and what you see
-
-| input | result |
-| ----- | ------ |
-| empty file | "is empty" (\`good.test.ts\` › "refuses %s with") |
-
 ## Next
-`;
+
+| not a promise table | result |
+| --- | --- |
+| no citation here | fine |
+`,
+	'docs/bad-input.md': `# Bad input
+
+| input | what you see | tests |
+| ----- | ------------ | ----- |
+| empty file | "is empty" | \`good.test.ts\` › "refuses %s with" |
+`,
+});
 
 /** One Reliability row citing `proof`, over a file `node/upload.test.ts` holding `source`. */
 const problemsFor = (proof: string, source: string) =>
 	checkClaims({
-		readme: readme(`| stored exactly | ${proof} |`),
+		pages: pages(`| stored exactly | ${proof} |`),
 		testFiles: { 'node/upload.test.ts': source, 'node/good.test.ts': TESTS['node/good.test.ts'] },
 	});
 const CITED = '`upload.test.ts` › "stores the file byte-identical"';
 
-describe('the README claims check', () => {
+describe('the promise claims check', () => {
 	it('reads the titles of it(), it.each()() and test(), not of describe()', () => {
 		expect(testTitles(TESTS['node/good.test.ts'])).toEqual([
 			'stores the file byte-identical',
@@ -57,7 +65,7 @@ describe('the README claims check', () => {
 
 	it('passes rows that each cite an existing test', () => {
 		const rows = '| stored exactly | sha256 compared (`good.test.ts` › "byte-identical") |';
-		expect(checkClaims({ readme: readme(rows), testFiles: TESTS })).toEqual([]);
+		expect(checkClaims({ pages: pages(rows), testFiles: TESTS })).toEqual([]);
 	});
 
 	it('fails a row without a test, a wrong file, a wrong title and an ambiguous file, saying how to fix each', () => {
@@ -69,28 +77,70 @@ describe('the README claims check', () => {
 			'| ambiguous | `twin.test.ts` › "one" |',
 			'| good | `good.test.ts` › "byte-identical" |',
 		].join('\n');
-		const problems = checkClaims({ readme: readme(rows), testFiles: TESTS });
+		const problems = checkClaims({ pages: pages(rows), testFiles: TESTS });
 		expect(problems).toEqual([
 			expect.stringMatching(
-				/^README\.md:7 \("## Reliability", row "no proof"\) names no test\. Add `fileName\.test\.ts` › "/,
+				/^docs\/reliability\.md:7 \("## Reliability", row "no proof"\) names no test\. Add `fileName\.test\.ts` › "/,
 			),
 			expect.stringMatching(
-				/^README\.md:8 .*row "wrong file".* cites `nope\.test\.ts`, but there is no such file under test\//,
+				/^docs\/reliability\.md:8 .*row "wrong file".* cites `nope\.test\.ts`, but there is no such file under test\//,
 			),
 			expect.stringMatching(
-				/^README\.md:9 .*cites "is fast" in test\/node\/good\.test\.ts, but no it\(\)\/test\(\) title/,
+				/^docs\/reliability\.md:9 .*cites "is fast" in test\/node\/good\.test\.ts, but no it\(\)\/test\(\) title/,
 			),
-			expect.stringMatching(/^README\.md:10 .*cites "group" in test\/node\/good\.test\.ts/),
+			expect.stringMatching(/^docs\/reliability\.md:10 .*cites "group" in test\/node\/good\.test\.ts/),
 			expect.stringMatching(
-				/^README\.md:11 .*`twin\.test\.ts`, which is ambiguous \(node\/twin\.test\.ts, unit\/twin\.test\.ts\)/,
+				/^docs\/reliability\.md:11 .*`twin\.test\.ts`, which is ambiguous \(node\/twin\.test\.ts, unit\/twin\.test\.ts\)/,
 			),
 		]);
 	});
 
-	it('fails when a claim table is missing or empty', () => {
-		expect(checkClaims({ readme: '# Package\n\n## Reliability\n\nNo table.\n', testFiles: TESTS })).toEqual([
-			'The "## Reliability" section of README.md has no table rows.',
-			'README.md has no "## Bad input and what you see" section: the claims check needs its table.',
+	it('fails when a promise page is missing, has no promise table, or only an empty one', () => {
+		const noTable = '# Reliability\n\n| promise | proof |\n| --- | --- |\n| a | b |\n';
+		expect(checkClaims({ pages: { 'docs/reliability.md': noTable }, testFiles: TESTS })).toEqual([
+			'docs/reliability.md has no promise table with rows (a table whose last column is headed "tests"): the claims check needs one.',
+			'docs/bad-input.md is missing: the claims check reads its promise tables.',
+		]);
+		const empty = '# Reliability\n\n| promise | tests |\n| --- | --- |\n';
+		const { 'docs/bad-input.md': badInput } = pages('');
+		expect(
+			checkClaims({ pages: { 'docs/reliability.md': empty, 'docs/bad-input.md': badInput }, testFiles: TESTS }),
+		).toEqual([
+			'docs/reliability.md has no promise table with rows (a table whose last column is headed "tests"): the claims check needs one.',
+		]);
+	});
+
+	it('reads every promise table of a page, under any heading, with rows that continue the promise above, and none inside a code block', () => {
+		const page = [
+			'# Reliability', // 1
+			'', // 2
+			'### Uploads', // 3
+			'', // 4
+			'| promise | how | tests |', // 5
+			'| --- | --- | --- |', // 6
+			'| one | x | `good.test.ts` › "byte-identical" |', // 7
+			'', // 8
+			'### Downloads', // 9
+			'', // 10
+			'| promise | tests |', // 11
+			'| --- | --- |', // 12
+			'| two | trust me |', // 13
+			'|  | `good.test.ts` › "byte-identical" |', // 14
+			'|  | trust me too |', // 15
+			'', // 16
+			'```md', // 17
+			'| promise | tests |', // 18
+			'| --- | --- |', // 19
+			'| in a code block | trust me |', // 20
+			'```', // 21
+		].join('\n');
+		const { 'docs/bad-input.md': badInput } = pages('');
+		expect(
+			checkClaims({ pages: { 'docs/reliability.md': page, 'docs/bad-input.md': badInput }, testFiles: TESTS }),
+		).toEqual([
+			expect.stringMatching(/^docs\/reliability\.md:13 \("### Downloads", row "two"\) names no test\./),
+			// A row with an empty first cell continues the promise above it, and is named by it.
+			expect.stringMatching(/^docs\/reliability\.md:15 \("### Downloads", row "two"\) names no test\./),
 		]);
 	});
 
@@ -180,7 +230,7 @@ describe('the README claims check', () => {
 	])('refuses a row citing %s', (_kind, source) => {
 		expect(problemsFor(CITED, source)).toEqual([
 			expect.stringMatching(
-				/^README\.md:7 .* cites "stores the file byte-identical" in test\/node\/upload\.test\.ts, but (the test at line \d+ (is skipped|is only a todo|is marked it\.failing).*: it proves nothing\. Make it run, or cite a test that runs\.|no it\(\)\/test\(\) title there contains it\.)/,
+				/^docs\/reliability\.md:7 .* cites "stores the file byte-identical" in test\/node\/upload\.test\.ts, but (the test at line \d+ (is skipped|is only a todo|is marked it\.failing).*: it proves nothing\. Make it run, or cite a test that runs\.|no it\(\)\/test\(\) title there contains it\.)/,
 			),
 		]);
 	});
@@ -207,7 +257,7 @@ describe('the README claims check', () => {
 		const source =
 			"const onDisk = mounted ? describe : describe.skip;\nonDisk('g', () => { it('stores the file byte-identical', () => {}); });";
 		expect(problemsFor(CITED, source)).toEqual([
-			'README.md:7 ("## Reliability", row "stored exactly") cites "stores the file byte-identical" in test/node/upload.test.ts, but the test at line 2 skips itself at run time (mounted ? describe : describe.skip). Say where it runs right after the citation, e.g. `upload.test.ts` › "stores the file byte-identical" (runs only where …), or cite a test that always runs.',
+			'docs/reliability.md:7 ("## Reliability", row "stored exactly") cites "stores the file byte-identical" in test/node/upload.test.ts, but the test at line 2 skips itself at run time (mounted ? describe : describe.skip). Say where it runs right after the citation, e.g. `upload.test.ts` › "stores the file byte-identical" (runs only where …), or cite a test that always runs.',
 		]);
 		expect(problemsFor(`${CITED} (runs only where a tmpfs can be mounted)`, source)).toEqual([]);
 		expect(citationsIn(`${CITED} (runs only as root)`)).toEqual([
@@ -215,9 +265,8 @@ describe('the README claims check', () => {
 		]);
 	});
 
-	it("every row of this README's Reliability and Bad input tables names a test that exists", () => {
+	it('every row of the promise tables of docs/reliability.md and docs/bad-input.md names a test that exists', () => {
 		const problems = checkRepository();
-		if (problems.length > 0)
-			throw new Error(`${problems.length} README claim(s) without a test:\n${problems.join('\n')}`);
+		if (problems.length > 0) throw new Error(`${problems.length} promise(s) without a test:\n${problems.join('\n')}`);
 	});
 });
