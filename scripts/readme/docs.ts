@@ -13,10 +13,10 @@ export const MAX_LINE = 200;
 /** The sections of n8n's README template (n8n-io/n8n-nodes-starter, README_TEMPLATE.md), in its order. */
 export const TEMPLATE_SECTIONS = [
 	'Installation',
-	'Operations',
 	'Credentials',
-	'Compatibility',
+	'Operations',
 	'Usage',
+	'Compatibility',
 	'Resources',
 	'Version history',
 ] as const;

@@ -20,10 +20,10 @@ import {
 
 const TEMPLATE = [
 	'Installation',
-	'Operations',
 	'Credentials',
-	'Compatibility',
+	'Operations',
 	'Usage',
+	'Compatibility',
 	'Resources',
 	'Version history',
 ];
