@@ -20,6 +20,8 @@ beforeAll(async () => {
 		{ items: [fileItem(bytes)] },
 	);
 	expect(up.error).toBeUndefined();
+	// The count below sees requests: the upload above made some.
+	expect(requestsSeen()).toBeGreaterThan(0);
 });
 beforeEach(() => emulator().resetStats());
 

@@ -12,7 +12,7 @@ export const description: INodeProperties[] = [
 	optionsCollection({ resource: ['file'], operation: ['upload'] }, [
 		contentTypeOption,
 		...storeSourceOptions(
-			'Files larger than this many MiB are uploaded in parts, a few MiB at a time, instead of in one request that holds the whole file in memory. A source whose size is not known in advance (File Path, a URL without Content-Length) goes in one request only when it fits in one part.',
+			'Files larger than this many MiB are uploaded in parts, a few MiB at a time, instead of in one request that holds the whole file in memory. A source whose size is not known in advance (a URL without Content-Length) goes in one request only when it fits in one part.',
 		),
 		{
 			displayName: 'Purge CDN Cache',

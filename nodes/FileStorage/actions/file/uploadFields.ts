@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { assertNotEmpty, resolveBinarySource } from '../../helpers/binaryInput';
-import { openFileSource } from '../../helpers/filePath';
 import { joinKey } from '../../helpers/keys';
 import { atStart, binaryUploadSource, type UploadSource } from '../../helpers/uploadSource';
 import { ALLOW_WITHOUT_LENGTH_FIELD, fileNameOfUrl, openUrlSource, parseSourceUrl } from '../../helpers/urlSource';
@@ -10,6 +9,7 @@ import type { BucketRef, Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import { assertValidKey, clientFor, getBucketRef, transportSettings } from '../common';
 import { folderFields, readFolder } from '../folder';
+import { refuseFilePath, removedFilePathNotice, removedFilePathOption } from './removedFilePath';
 
 /** Fields shared by Upload and Multipart Upload, shown for the given operation. */
 export function uploadFields(operation: string): INodeProperties[] {
@@ -33,15 +33,11 @@ export function uploadFields(operation: string): INodeProperties[] {
 					description:
 						'Fetched by the node and streamed into the upload, never stored in n8n: for files too large for n8n',
 				},
-				{
-					name: 'File Path',
-					value: 'filePath',
-					description:
-						'A file on the n8n host, streamed into the upload. n8n restricts which folders nodes may read (N8N_RESTRICT_FILE_ACCESS_TO).',
-				},
+				removedFilePathOption('source'),
 			],
 			displayOptions: { show },
 		},
+		removedFilePathNotice('source', show),
 		{
 			displayName: 'Input Binary Field',
 			name: 'binaryPropertyName',
@@ -96,17 +92,6 @@ export function uploadFields(operation: string): INodeProperties[] {
 			...allowWithoutLengthField,
 			default: false,
 			displayOptions: { show: { ...show, source: ['url'], '@version': [{ _cnd: { gte: 3 } }] } },
-		},
-		{
-			displayName: 'File Path',
-			name: 'sourceFilePath',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. /home/node/.n8n-files/video.mp4',
-			description:
-				'Full path of the file on the n8n host (in queue mode, on the worker that runs the execution). It must be in a folder n8n allows (N8N_RESTRICT_FILE_ACCESS_TO).',
-			displayOptions: { show: { ...show, source: ['filePath'] } },
 		},
 		{
 			displayName: 'Path in Bucket',
@@ -203,6 +188,7 @@ async function openSource(
 	itemIndex: number,
 	options: IDataObject,
 ): Promise<{ source: UploadSource; key: string }> {
+	refuseFilePath(ctx, itemIndex, 'source');
 	const kind = String(ctx.getNodeParameter('source', itemIndex, 'binary'));
 	if (kind === 'url') {
 		const url = parseSourceUrl(ctx, itemIndex, String(ctx.getNodeParameter('sourceUrl', itemIndex, '') ?? ''));
@@ -213,16 +199,6 @@ async function openSource(
 				ctx.getNodeParameter('allowSourceWithoutLength', itemIndex, allowsSourceWithoutLengthByDefault(ctx)) === true,
 		});
 		return { source, key };
-	}
-	if (kind === 'filePath') {
-		const path = String(ctx.getNodeParameter('sourceFilePath', itemIndex, '') ?? '');
-		const source = await openFileSource(ctx, itemIndex, path);
-		try {
-			return { source, key: readKey(ctx, itemIndex, source.fileName, 'file name') };
-		} catch (error) {
-			source.discard();
-			throw error as NodeOperationError;
-		}
 	}
 	// Not String(): an expression may hand over the file itself.
 	const binary = await resolveBinarySource(ctx, itemIndex, ctx.getNodeParameter('binaryPropertyName', itemIndex));
