@@ -9,6 +9,7 @@ import type { BucketRef, Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import { assertValidKey, clientFor, getBucketRef, transportSettings } from '../common';
 import { folderFields, readFolder } from '../folder';
+import { refuseExistingFile, replaceNotice } from './existingFile';
 import { refuseFilePath, removedFilePathNotice, removedFilePathOption } from './removedFilePath';
 
 /** Fields shared by Upload and Multipart Upload, shown for the given operation. */
@@ -93,17 +94,23 @@ export function uploadFields(operation: string): INodeProperties[] {
 			default: false,
 			displayOptions: { show: { ...show, source: ['url'], '@version': [{ _cnd: { gte: 3 } }] } },
 		},
+		// Folder first: the key is Folder + Path in Folder, read in that order.
+		...folderFields(
+			show,
+			"Folder to put the file in. The file's key is this folder followed by Path in Folder. Leave empty for the top of the bucket.",
+		),
 		{
-			displayName: 'Path in Bucket',
+			displayName: 'Path in Folder',
 			name: 'key',
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. reports/2026/q1.pdf',
+			hint: "The file's key is Folder + this path: Folder examples/ and reports/q1.txt store examples/reports/q1.txt. Without a Folder, this is the whole path in the bucket.",
 			description:
-				"Path of the file in the bucket (its key), e.g. reports/q1.pdf. Leave empty to use the source's file name. Any characters are kept as typed (spaces, +, &, unicode).",
+				"Path of the file under Folder (the whole path in the bucket when Folder is empty). Leave empty to use the source's file name. Any characters are kept as typed (spaces, +, &, unicode). It cannot end in '/': that names a folder.",
 			displayOptions: { show },
 		},
-		...folderFields(show, 'Folder to put the file in; it is prepended to the key. Leave empty for none.'),
+		replaceNotice(show),
 		{
 			displayName: 'Visibility',
 			name: 'visibility',
@@ -133,6 +140,8 @@ export interface UploadInputs {
 	contentType: string;
 }
 
+const KEY_FIELD = 'Path in Folder';
+
 function readKey(ctx: IExecuteFunctions, itemIndex: number, fileName: string | undefined, from: string): string {
 	const typedKey = String(ctx.getNodeParameter('key', itemIndex, '') ?? '');
 	const folder = readFolder(ctx, itemIndex);
@@ -140,19 +149,26 @@ function readKey(ctx: IExecuteFunctions, itemIndex: number, fileName: string | u
 	if (!name) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`The parameter 'Path in Bucket' is empty and the ${from} has no name to use instead`,
+			`The parameter '${KEY_FIELD}' is empty and the ${from} has no name to use instead`,
 			{
 				itemIndex,
-				description: 'Enter a Path in Bucket such as reports/q1.pdf.',
+				description: `Enter a ${KEY_FIELD} such as reports/q1.pdf.`,
 			},
 		);
 	}
-	return assertValidKey(
-		ctx,
-		itemIndex,
-		joinKey(folder, name),
-		typedKey ? 'Path in Bucket' : `Path in Bucket (taken from the ${from})`,
-	);
+	const field = typedKey ? KEY_FIELD : `${KEY_FIELD} (taken from the ${from})`;
+	const key = assertValidKey(ctx, itemIndex, joinKey(folder, name), field);
+	if (key.endsWith('/')) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The key '${key}' ends in '/': it names a folder, not a file (parameter '${field}')`,
+			{
+				itemIndex,
+				description: `Add the file's name, e.g. ${key}q1.txt, or leave ${KEY_FIELD} empty to use the input file's name.`,
+			},
+		);
+	}
+	return key;
 }
 
 function headersOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -219,13 +235,13 @@ export async function prepareUpload(ctx: IExecuteFunctions, itemIndex: number): 
 			description: 'There is nothing to upload. Check the source.',
 		});
 	}
-	const client = await clientFor(ctx, itemIndex, options).then(
-		(made) => made,
-		(error: unknown) => {
-			source.discard();
-			throw error as NodeOperationError;
-		},
-	);
+	// A source opened but not read (a URL's answer waiting) is let go when a check fails.
+	const letGo = (error: unknown): never => {
+		source.discard();
+		throw error as NodeOperationError;
+	};
+	const client = await clientFor(ctx, itemIndex, options).catch(letGo);
+	await refuseExistingFile(ctx, itemIndex, client, { ...where, key }, options).catch(letGo);
 	const contentType = String(options.contentType || source.mimeType || 'application/octet-stream');
 	return { where, options, source, inputs: { key, visibility, contentType }, client };
 }
