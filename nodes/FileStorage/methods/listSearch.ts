@@ -2,7 +2,7 @@ import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult
 import { NodeOperationError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../helpers/listing';
-import { listContents, type BucketRef, type ListEntry } from '../transport/api';
+import { listContents, type BucketRef } from '../transport/api';
 import { FileStorageClient } from '../transport/request';
 
 const SEARCH_PAGE_SIZE = 100;
