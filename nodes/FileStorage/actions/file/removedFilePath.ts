@@ -2,11 +2,12 @@ import type { IDisplayOptions, IExecuteFunctions, INodeProperties, INodeProperty
 import { NodeOperationError } from 'n8n-workflow';
 
 /**
- * File Path (Source of Upload and Multipart Upload, Destination of Download) was removed in 0.2.0:
- * n8n's verification rule forbids community nodes to read or write files. The value stays a
- * valid option, disabled, so a saved workflow that holds it still opens in the editor without
- * an "is not supported" issue, and fails on run with words that say what to use instead. A
- * disabled option cannot be picked in the list, so new workflows never get it.
+ * File Path (Source of Upload and Multipart Upload, Destination of Download) was removed, a
+ * breaking change of the 0.x package: n8n's verification rule forbids community nodes to read
+ * or write files. The value stays a valid option, disabled, so a saved workflow that holds it
+ * still opens in the editor without an "is not supported" issue, and fails on run with words
+ * that say what to use instead. A disabled option cannot be picked in the list, so new
+ * workflows never get it.
  */
 export const REMOVED_FILE_PATH = 'filePath';
 
