@@ -89,7 +89,7 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --only <a,b>             scenarios: ${SCENARIOS.join(', ')} (default all);
                            also scale: --scale-size and --size through real n8n (needs about
                            3 × --scale-size of free disk while it runs; not part of the default);
-                           also sources: Binary Field, URL and File Path sources side by side
+                           also sources: Binary Field and URL sources side by side
                            (not part of the default); also far-threshold: only the far
                            scenario's Upload threshold part (far includes it)
   --scale-size <n>[..]     large file of the scale scenario (default 10GiB)

@@ -1,12 +1,12 @@
 /**
- * Where the bytes come from: the same file uploaded from a binary in n8n's store, from a URL
- * (served by a local web server from the file, with and without Content-Length) and from a file
- * path, each by Multipart Upload at the node's defaults, in shared rounds.
+ * Where the bytes come from: the same file uploaded from a binary in n8n's store and from a URL
+ * (served by a local web server from the file, with and without Content-Length), each by
+ * Multipart Upload at the node's defaults, in shared rounds. (File Path, a third source, was
+ * removed in 0.2.0: the node reads no files; a file on disk comes in as the binary row shows.)
  */
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { dirname } from 'node:path';
 
 import type { EmulatorProcess } from './children';
 import { runRounds, type Config, type InputFile } from './runner';
@@ -36,12 +36,6 @@ export function sourceConfigs(url: string, file: InputFile): Config[] {
 			id: 'src-url-chunked',
 			label: 'URL, without Content-Length (chunked)',
 			parameters: { ...multipartAtDefaults, source: 'url', sourceUrl: `${url}/${file.name}?chunked=1` },
-		},
-		{
-			...common,
-			id: 'src-path',
-			label: 'File Path',
-			parameters: { ...multipartAtDefaults, source: 'filePath', sourceFilePath: file.path },
 		},
 	];
 }
@@ -77,8 +71,6 @@ export async function sourcesTable(
 	runs: number,
 	log: (line: string) => void,
 ): Promise<Table> {
-	// The scenario processes inherit this: n8n 2.x lets nodes read only ~/.n8n-files without it.
-	process.env.N8N_RESTRICT_FILE_ACCESS_TO = dirname(file.path);
 	const server = await serveFile(file);
 	try {
 		const configs = sourceConfigs(server.url, file);

@@ -20,7 +20,7 @@ export class FileStorage implements INodeType {
 		subtitle:
 			'={{ { listContents: "List Contents", copy: "Copy", delete: "Delete", download: "Download", getInfo: "Get Info", getSignedUrl: "Get Signed URL", move: "Move", multipartUpload: "Multipart Upload", purge: "Purge CDN Cache", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", folder: "Folder", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',
 		description:
-			'Store files in File Storage API buckets: list, upload (from a URL, a file path or a binary field; large files in parts, streamed), download, get info, copy, move, share links, delete files and folders, purge from the CDN cache',
+			'Store files in File Storage API buckets: list, upload (from a URL or a binary field; large files in parts, streamed), download, get info, copy, move, share links, delete files and folders, purge from the CDN cache',
 		defaults: { name: 'File Storage' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -81,7 +81,7 @@ export class FileStorage implements INodeType {
 						name: 'Download',
 						value: 'download',
 						action: 'Download a file',
-						description: 'Download a file into a binary field of the output item, or to a file path on the n8n host',
+						description: 'Download a file into a binary field of the output item',
 					},
 					{
 						name: 'Get Info',
@@ -108,8 +108,7 @@ export class FileStorage implements INodeType {
 						name: 'Multipart Upload',
 						value: 'multipartUpload',
 						action: 'Upload a large file in parts',
-						description:
-							'Upload a large file in parts, several at once, from a URL, a file path on the n8n host or a binary field',
+						description: 'Upload a large file in parts, several at once, from a URL or a binary field',
 					},
 					{
 						name: 'Purge CDN Cache',
@@ -122,8 +121,7 @@ export class FileStorage implements INodeType {
 						name: 'Upload',
 						value: 'upload',
 						action: 'Upload a file',
-						description:
-							'Upload a file from a URL, a file path on the n8n host or a binary field; returns its key, size and location URL',
+						description: 'Upload a file from a URL or a binary field; returns its key, size and location URL',
 					},
 				],
 				default: 'upload',

@@ -1,8 +1,10 @@
 /**
- * A file far larger than n8n's binary store should ever see goes URL → storage → file path in a
- * real `n8n start`, never becoming an n8n binary: byte-identical, with the n8n process growing by
- * no more than the multipart bound of the README (Part Size × (Parallel Uploads + 1) + 1 MiB) for
- * storage → file path, and that plus the runtime's share for URL → storage (see runtimeSlack).
+ * A large file goes URL → storage in a real `n8n start` without becoming an n8n binary, and
+ * storage → file the way the README says now that the node touches no files: Download to a binary
+ * field in n8n's filesystem binary store, written out by Read/Write Files from Disk. Byte-identical,
+ * with the n8n process growing by no more than the multipart bound of the README (Part Size ×
+ * (Parallel Uploads + 1) + 1 MiB) for storage → file, and that plus the runtime's share for
+ * URL → storage (see runtimeSlack).
  * The source is generated as it is served; the size is 2 GiB unless E2E_LARGE_BYTES says otherwise.
  */
 import { createHash } from 'node:crypto';
@@ -35,7 +37,7 @@ const runtimeSlack = (nodeVersion: string) => (Number(nodeVersion.split('.')[0])
 const UPLOAD_WORKFLOW_ID = 'fsE2eLargeUp0001';
 const DOWNLOAD_WORKFLOW_ID = 'fsE2eLargeDown01';
 const UPLOAD_PATH = 'large-from-url';
-const DOWNLOAD_PATH = 'large-to-path';
+const DOWNLOAD_PATH = 'large-to-disk';
 const CREDENTIALS = { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } };
 
 const n8n = useRealN8n({ workflows: [] });
@@ -55,7 +57,10 @@ const WEBHOOK = (id: string, path: string) => ({
 	parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
 });
 
-/** Webhook (?url, key) → Upload from the URL, or Webhook (?key, path) → Download to the path; answers with the node's output. */
+/**
+ * Webhook (?url, key) → Upload from the URL, or Webhook (?key, path) → Download to a binary field →
+ * Read/Write Files from Disk writing it to the path; answers with the last node's output.
+ */
 function workflow(step: 'upload' | 'download'): object {
 	const storage = { bucketName: BUCKET.name, region: BUCKET.region };
 	const id = step === 'upload' ? UPLOAD_WORKFLOW_ID : DOWNLOAD_WORKFLOW_ID;
@@ -77,10 +82,18 @@ function workflow(step: 'upload' | 'download'): object {
 					operation: 'download',
 					...storage,
 					fileKey: { __rl: true, mode: 'key', value: '={{ $json.query.key }}' },
-					destination: 'filePath',
-					destinationFilePath: '={{ $json.query.path }}',
+					binaryPropertyName: 'data',
 					options: {},
 				};
+	// n8n's own node writes the file, streaming it from the filesystem binary store.
+	const writeToDisk = {
+		id: `${id}-3`,
+		name: 'Write to Disk',
+		type: 'n8n-nodes-base.readWriteFile',
+		typeVersion: 1.1,
+		position: [440, 0],
+		parameters: { operation: 'write', fileName: '={{ $json.query.path }}', dataPropertyName: 'data', options: {} },
+	};
 	return {
 		id,
 		name: `e2e: large file, ${step}`,
@@ -95,8 +108,14 @@ function workflow(step: 'upload' | 'download'): object {
 				parameters,
 				credentials: CREDENTIALS,
 			},
+			...(step === 'download' ? [writeToDisk] : []),
 		],
-		connections: { Webhook: { main: [[{ node: 'File Storage', type: 'main', index: 0 }]] } },
+		connections: {
+			Webhook: { main: [[{ node: 'File Storage', type: 'main', index: 0 }]] },
+			...(step === 'download'
+				? { 'File Storage': { main: [[{ node: 'Write to Disk', type: 'main', index: 0 }]] } }
+				: {}),
+		},
 		settings: { executionOrder: 'v1' },
 		pinData: {},
 		active: false,
@@ -146,7 +165,9 @@ beforeAll(async () => {
 	server = await startN8n(instance, {
 		webhookPaths: [UPLOAD_PATH, DOWNLOAD_PATH],
 		// n8n trusts the https source's throw-away certificate as a user's own CA would be trusted.
-		env: { NODE_EXTRA_CA_CERTS: SOURCE_CERT_FILE },
+		// The store Download streams into and Read/Write Files from Disk streams out of (n8n's
+		// default in regular mode, said here so the test does not depend on it).
+		env: { NODE_EXTRA_CA_CERTS: SOURCE_CERT_FILE, N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' },
 	});
 }, 300_000);
 
@@ -158,7 +179,7 @@ afterAll(async () => {
 
 const mib = (bytes: number) => `${(bytes / MIB).toFixed(1)} MiB`;
 
-it(`moves ${SIZE} bytes URL → storage → file path byte-identical, n8n growing by at most the multipart bound`, async () => {
+it(`moves ${SIZE} bytes URL → storage → file byte-identical, n8n growing by at most the multipart bound`, async () => {
 	const { emulator, filesDir, instance } = n8n();
 	// The first transfers load and compile what the node needs and settle the runtime (WARM_UP_SIZE).
 	const warmUpFile = path.join(filesDir, 'warm-up.bin');
@@ -166,7 +187,7 @@ it(`moves ${SIZE} bytes URL → storage → file path byte-identical, n8n growin
 	const firstDown = await growthOf(async () => await download('e2e/warm-up.bin', warmUpFile));
 	process.stderr.write(
 		`large-sources: first transfers of ${WARM_UP_SIZE} bytes: n8n RSS growth URL → storage ${mib(firstUp.growth)}, ` +
-			`storage → file path ${mib(firstDown.growth)}\n`,
+			`storage → file ${mib(firstDown.growth)}\n`,
 	);
 	expect(await fileSha256(warmUpFile)).toBe(source.sent.get('/e2e/warm-up.bin'));
 
@@ -176,7 +197,7 @@ it(`moves ${SIZE} bytes URL → storage → file path byte-identical, n8n growin
 		const down = await growthOf(async () => await download('e2e/large.bin', file));
 		process.stderr.write(
 			`large-sources: ${SIZE} bytes; n8n RSS growth at its peak: URL → storage ${mib(up.growth)} (from ${mib(up.before)}), ` +
-				`storage → file path ${mib(down.growth)} (from ${mib(down.before)}); bound ${mib(MULTIPART_BOUND)}\n`,
+				`storage → file ${mib(down.growth)} (from ${mib(down.before)}); bound ${mib(MULTIPART_BOUND)}\n`,
 		);
 		const sent = source.sent.get('/e2e/large.bin');
 		expect(sent).toBeDefined();
@@ -189,7 +210,10 @@ it(`moves ${SIZE} bytes URL → storage → file path byte-identical, n8n growin
 		expect(JSON.stringify(up.result)).not.toContain('not-to-be-shown');
 		expect(await emulator.objectSha256(BUCKET.name, BUCKET.region, 'e2e/large.bin')).toBe(sent);
 		expect(emulator.stats().openMultipartUploads).toBe(0);
-		expect(down.result).toMatchObject({ key: 'e2e/large.bin', destination: 'filePath', filePath: file, size: SIZE });
+		// Download version 2 passes the webhook's item on (no sizeConfirmed: the size was stated);
+		// Read/Write Files from Disk adds the path it wrote.
+		expect(down.result).toMatchObject({ fileName: file, query: { key: 'e2e/large.bin', path: file } });
+		expect(down.result.sizeConfirmed).toBeUndefined();
 		expect(await fileSha256(file)).toBe(sent);
 		expect(up.growth).toBeLessThanOrEqual(MULTIPART_BOUND + runtimeSlack(instance.runtime.profile.nodeVersion));
 		expect(down.growth).toBeLessThanOrEqual(MULTIPART_BOUND);

@@ -4,18 +4,10 @@
  * `item.binary` and the node's own output binaries are moved there after it ran. The harness
  * converts both with n8n-core's own code. Separate mode (the default) is checked alongside.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import type { IBinaryData, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { HarnessItem, RunNodeOptions } from '../harness';
 import { MIB, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
-
-const allowed = realpathSync(mkdtempSync(join(tmpdir(), 'fs-combined-')));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = allowed;
-afterAll(() => rmSync(allowed, { recursive: true, force: true }));
 
 const emulator = useEmulator();
 const combined: Partial<RunNodeOptions> = { binaryMode: 'combined' };
@@ -181,26 +173,6 @@ describe('combined binary mode: Download puts the file under _files', () => {
 		expect(result.items[0].json).toMatchObject({ key: 'combined/dl.bin', size: original.length });
 		expect(await result.binarySha256(result.items[0], 'data')).toBe(sha256(original));
 		expect(result.items[0].binary).toBeUndefined();
-	});
-
-	it('version 2 to a file path keeps the incoming files under _files, as separate mode keeps item.binary', async () => {
-		const path = join(allowed, 'dl-copy.bin');
-		const result = await run(
-			{
-				resource: 'file',
-				operation: 'download',
-				fileKey: byKey('combined/dl.bin'),
-				destination: 'filePath',
-				destinationFilePath: path,
-			},
-			[fileItem(Buffer.from('incoming'), 'in.txt')],
-			{ typeVersion: 2 },
-		);
-		expect(result.error).toBeUndefined();
-		expect(sha256(readFileSync(path))).toBe(sha256(original));
-		expect(result.items[0].json).toMatchObject({ destination: 'filePath', filePath: path });
-		expect(Object.keys(filesOf(result.items[0]))).toEqual(['data']);
-		expect((await result.readBinary(result.items[0], 'data')).toString()).toBe('incoming');
 	});
 
 	it('upload of the downloaded file (its _files entry) round-trips the bytes', async () => {

@@ -1,17 +1,9 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createRawServer, type AddressInfo, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import { MIB, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
-
-// The File Path destination writes only where n8n allows (n8n 2.x: ~/.n8n-files without this).
-const allowed = realpathSync(mkdtempSync(join(tmpdir(), 'fs-download-')));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = allowed;
-afterAll(() => rmSync(allowed, { recursive: true, force: true }));
 
 const emulator = useEmulator();
 const KEY = 'downloads/file.bin';
@@ -179,24 +171,12 @@ describe('what the CDN says about the length', () => {
 		const { port } = cdn.address() as AddressInfo;
 		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `http://127.0.0.1:${port}${path}` } }]);
 	};
-	const toPath = async (path: string, options: INodeParameters = {}) =>
-		await runFileStorage(emulator(), {
-			resource: 'file',
-			operation: 'download',
-			fileKey: { __rl: true, mode: 'key', value: KEY },
-			destination: 'filePath',
-			destinationFilePath: path,
-			options,
-		});
 	const asVersion1 = async (options: INodeParameters = {}) =>
 		await runFileStorage(
 			emulator(),
 			{ resource: 'file', operation: 'download', fileKey: { __rl: true, mode: 'key', value: KEY }, options },
 			{ typeVersion: 1 },
 		);
-	const freshFolder = () => mkdtempSync(join(allowed, 'dl-'));
-	const finals = (folder: string) => readdirSync(folder).filter((name) => !name.endsWith('.partial'));
-
 	it('an incompressible file gzipped by the CDN (packed longer than the file) is complete, not "cut short": binary field', async () => {
 		servedFrom('/gzip-random');
 		const result = await download();
@@ -206,21 +186,11 @@ describe('what the CDN says about the length', () => {
 		expect(result.items[0].json.sizeConfirmed).toBe(false);
 	});
 
-	it('an incompressible file gzipped by the CDN is complete, not "cut short": File Path, byte-identical', async () => {
-		servedFrom('/gzip-random');
-		const path = join(freshFolder(), 'random.bin');
-		const result = await toPath(path);
-		expect(result.error).toBeUndefined();
-		expect(sha256(readFileSync(path))).toBe(sha256(random));
-		expect(result.items[0].json).toMatchObject({ size: random.length, sizeConfirmed: false });
-	});
-
-	it('a compressible file gzipped by the CDN (unpacked longer than announced) is written byte-identical to a File Path', async () => {
+	it('a compressible file gzipped by the CDN (unpacked longer than announced) is stored byte-identical in the binary field', async () => {
 		servedFrom('/gzip-text');
-		const path = join(freshFolder(), 'text.txt');
-		const result = await toPath(path);
+		const result = await asVersion1();
 		expect(result.error).toBeUndefined();
-		expect(readFileSync(path).equals(text)).toBe(true);
+		expect(await result.binarySha256(result.items[0])).toBe(sha256(text));
 		expect(result.items[0].json).toMatchObject({ size: text.length, sizeConfirmed: false });
 	});
 
@@ -234,29 +204,12 @@ describe('what the CDN says about the length', () => {
 		expect(result.items).toEqual([]);
 	});
 
-	it('a plain answer that ends short of its Content-Length fails as cut short: File Path, the old file kept', async () => {
-		servedFrom('/short-plain');
-		const folder = freshFolder();
-		const path = join(folder, 'keep.bin');
-		writeFileSync(path, 'old bytes');
-		const result = await toPath(path, { maxRetries: 0 });
-		expect(result.error?.message).toMatch(
-			new RegExp(`^Download of '${KEY}' was cut short (after \\d+|: received \\d+) of ${whole.length} bytes`),
-		);
-		expect(readFileSync(path, 'utf8')).toBe('old bytes');
-		expect(finals(folder)).toEqual(['keep.bin']);
-	});
-
-	it('a plain answer with its Content-Length is marked size-confirmed, in both destinations', async () => {
+	it('a plain answer with its Content-Length is marked size-confirmed', async () => {
 		servedFrom('/plain');
 		const binary = await asVersion1();
 		expect(binary.error).toBeUndefined();
 		expect(binary.items[0].json).toMatchObject({ size: whole.length, sizeConfirmed: true });
-		const path = join(freshFolder(), 'whole.bin');
-		const file = await toPath(path);
-		expect(file.error).toBeUndefined();
-		expect(file.items[0].json).toMatchObject({ size: whole.length, sizeConfirmed: true });
-		expect(sha256(readFileSync(path))).toBe(sha256(whole));
+		expect(await binary.binarySha256(binary.items[0])).toBe(sha256(whole));
 	});
 
 	it('a chunked answer is kept whole but marked not size-confirmed: n8n shows it exactly as a gzip stream it unpacked', async () => {
@@ -267,7 +220,7 @@ describe('what the CDN says about the length', () => {
 		expect(await result.binarySha256(result.items[0])).toBe(sha256(whole));
 	});
 
-	it('a gzip body cut in half inside a complete chunked answer is kept but marked not size-confirmed, in both destinations', async () => {
+	it('a gzip body cut in half inside a complete chunked answer is kept but marked not size-confirmed', async () => {
 		servedFrom('/gzip-chunked-cut');
 		const binary = await asVersion1();
 		expect(binary.error).toBeUndefined();
@@ -276,12 +229,9 @@ describe('what the CDN says about the length', () => {
 		expect(binary.items[0].json).toMatchObject({ sizeConfirmed: false });
 		const v2 = await download();
 		expect(v2.items[0].json).toEqual({ sizeConfirmed: false });
-		const file = await toPath(join(freshFolder(), 'gzip-cut.bin'));
-		expect(file.error).toBeUndefined();
-		expect(file.items[0].json).toMatchObject({ size, sizeConfirmed: false });
 	});
 
-	it('an answer with no stated length (close-delimited) cut after 64 KiB is kept but marked not size-confirmed, in both destinations', async () => {
+	it('an answer with no stated length (close-delimited) cut after 64 KiB is kept but marked not size-confirmed', async () => {
 		servedFrom('/close-delimited-cut');
 		const binary = await asVersion1();
 		expect(binary.error).toBeUndefined();
@@ -289,8 +239,5 @@ describe('what the CDN says about the length', () => {
 		// Version 2 keeps the incoming item's JSON, and adds the flag only when the size is unconfirmed.
 		const v2 = await download();
 		expect(v2.items[0].json).toEqual({ sizeConfirmed: false });
-		const file = await toPath(join(freshFolder(), 'cut.bin'));
-		expect(file.error).toBeUndefined();
-		expect(file.items[0].json).toMatchObject({ size: 64 * 1024, sizeConfirmed: false });
 	});
 });

@@ -446,10 +446,19 @@ describe('the file picker finds any file', () => {
 		expect(under.results.map((r) => r.value)).toEqual(['pick/one/two/needle-report.pdf']);
 	});
 
-	it('shows the folders to step into, then the files', async () => {
+	it('lists no folder as a file: browsing and searching give files only (typing a folder path steps into it)', async () => {
 		const browsed = await search('pick/');
-		expect(browsed.results.map((r) => r.value)).toEqual(['pick/one/', 'pick/top.pdf']);
-		expect(browsed.results[0].name).toMatch(/folder/);
+		expect(browsed.results.map((r) => r.value)).toEqual(['pick/top.pdf']);
+		const inside = await search('pick/one/');
+		expect(inside.results.map((r) => r.value)).toEqual(['pick/one/other.pdf']);
+		const values: unknown[] = [];
+		let token: string | undefined;
+		do {
+			const found = await search('one', token);
+			values.push(...found.results.map((r) => r.value));
+			token = found.paginationToken;
+		} while (token);
+		expect(values.some((value) => String(value).endsWith('/'))).toBe(false);
 	});
 
 	it('walks a bounded number of requests per answer and goes on where it stood', async () => {

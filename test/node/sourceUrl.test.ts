@@ -375,7 +375,7 @@ describe('Upload from a URL that fails', () => {
 	it('a URL without a file name and no Key', async () => {
 		const result = await fromUrl(`${source.url}/`);
 		expect(result.error?.message).toBe(
-			"The parameter 'Path in Bucket' is empty and the URL has no name to use instead",
+			"The parameter 'Path in Folder' is empty and the URL has no name to use instead",
 		);
 		expect(source.requests).toHaveLength(0);
 	});

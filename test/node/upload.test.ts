@@ -168,7 +168,7 @@ describe('File → Upload: bad input is named and nothing is sent', () => {
 		emulator().resetStats();
 		const result = await upload({ key });
 		expect(result.error?.message).toMatch(rule);
-		expect(result.error?.message).toMatch(/parameter 'Path in Bucket'/);
+		expect(result.error?.message).toMatch(/parameter 'Path in Folder'/);
 		expect(Object.values(emulator().stats().requests).reduce((a, b) => a + b, 0)).toBe(0);
 	});
 

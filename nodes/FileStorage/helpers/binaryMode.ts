@@ -28,16 +28,3 @@ export function filesInJson(item: INodeExecutionData | undefined): Record<string
 		Object.entries(files as IDataObject).filter((entry): entry is [string, IBinaryData] => isBinaryObject(entry[1])),
 	);
 }
-
-/**
- * The incoming item's files, for an output item whose JSON is new but which keeps them (Download
- * version 2): its binary fields, and in combined mode also its `_files` (where they are then).
- */
-export function keptFiles(
-	ctx: IExecuteFunctions,
-	incoming: INodeExecutionData,
-): { json: IDataObject; binary?: INodeExecutionData['binary'] } {
-	const files = incoming.json?.[FILES_IN_JSON];
-	const json: IDataObject = isCombinedBinaryMode(ctx) && files !== undefined ? { [FILES_IN_JSON]: files } : {};
-	return incoming.binary ? { json, binary: incoming.binary } : { json };
-}

@@ -5,9 +5,6 @@ import { getSignedUrl, type BucketRef } from '../transport/api';
 import { watchBody } from '../transport/bodyWatch';
 import type { FileStorageClient } from '../transport/request';
 import { judgeLength, lengthFacts, type LengthFacts } from './downloadLength';
-import { emptyFile, replaceWithDownload } from './fileReplace';
-import { fileContentFrom, type FileTarget } from './filePath';
-import { checkedChunks, readFailureReason, type StreamProblem } from './streamChunks';
 
 /** Only needs to outlive the start of the transfer that follows at once. */
 const LINK_LIFETIME_SECONDS = 900;
@@ -126,76 +123,4 @@ export async function downloadToBinary(
 	const verdict = judgeLength(size, facts);
 	if (verdict.problem !== undefined) throw fault(verdict.problem, verdict.hint);
 	return { binary, size, sizeConfirmed: verdict.confirmed };
-}
-
-export interface FileDownload {
-	size: number;
-	contentType?: string;
-	filePath: string;
-	/** False when nothing stated the file's size (see judgeLength): it may be incomplete. */
-	sizeConfirmed: boolean;
-}
-
-/**
- * Streams a file to a path on the n8n host. The bytes go to a temporary sibling first and are
- * copied under the final name only once all of them arrived (see replaceWithDownload): a
- * download cut off midway never touches the final name. The temporary file is emptied
- * afterwards; n8n gives community nodes no way to delete it.
- */
-export async function downloadToFile(
-	ctx: IExecuteFunctions,
-	client: FileStorageClient,
-	where: BucketRef,
-	key: string,
-	target: FileTarget,
-	itemIndex: number,
-	expectedSize?: number,
-): Promise<FileDownload> {
-	const response = await openDownload(ctx, client, where, key, itemIndex);
-	const contentType = String(response.headers?.['content-type'] ?? '').split(';')[0] || undefined;
-	const facts = lengthFacts(response.headers, expectedSize);
-	const fault = (problem: string, description: string) =>
-		new NodeOperationError(ctx.getNode(), `Download of '${key}' ${problem}`, {
-			itemIndex,
-			description: `Nothing was written to '${target.shown}'. ${description}`,
-		});
-	const fail = (problem: StreamProblem): Error => {
-		if (problem.kind === 'stalled') {
-			return stalledError(fault, client.idleTimeoutMs, ofTotal(problem.received, facts));
-		}
-		const received = 'received' in problem ? problem.received : 0;
-		const reason = problem.kind === 'broke' ? problem.reason : problem.kind;
-		return fault(
-			`was cut short after ${ofTotal(received, facts)}: ${reason}`,
-			'The connection ended early. Run the node again.',
-		);
-	};
-	// No expected length here: a compressed body n8n unpacked is longer or shorter than its
-	// Content-Length; judgeLength decides once the body ended.
-	const incoming = fileContentFrom(checkedChunks(response.body, { idleMs: client.idleTimeoutMs, fail }));
-	const downloadFailure = await ctx.helpers.writeContentToFile(target.temporary, incoming.content).then(
-		() => undefined,
-		(error: unknown) =>
-			error instanceof NodeOperationError
-				? error
-				: fault(
-						`could not be written next to '${target.shown}': ${readFailureReason(error)}`,
-						'Check that n8n may write in that folder and that the disk has room.',
-					),
-	);
-	const size = incoming.written();
-	const verdict = judgeLength(size, facts);
-	const failure = downloadFailure ?? (verdict.problem !== undefined ? fault(verdict.problem, verdict.hint) : undefined);
-	if (failure) {
-		// The write may have failed before it read a byte (e.g. a path n8n refused).
-		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
-		await emptyFile(ctx, target.temporary);
-		throw failure;
-	}
-	try {
-		await replaceWithDownload(ctx, key, target, size, itemIndex);
-	} finally {
-		await emptyFile(ctx, target.temporary);
-	}
-	return { size, contentType, filePath: target.resolved, sizeConfirmed: verdict.confirmed === true };
 }

@@ -235,7 +235,7 @@ export interface MultipartOptions {
 
 /**
  * Uploads a source in parts with a fixed pool of part bodies. A source of unknown length (a URL
- * without Content-Length, a file path) is read two parts ahead: when it ends there its length is
+ * without Content-Length) is read two parts ahead: when it ends there its length is
  * known after all; otherwise Start announces the most parts the service allows, since the
  * spec treats totalParts as informational, and the parts are numbered as they come.
  */

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { PartBodyPool, type FileForm, type FormEnvelope } from '../transport/formData';
 import { readParts, type BinarySource } from './binaryInput';
 
-export type SourceKind = 'binary' | 'url' | 'filePath';
+export type SourceKind = 'binary' | 'url';
 
 /** Where the bytes of an upload come from, read once, part by part. */
 export interface UploadSource {
@@ -13,13 +13,13 @@ export interface UploadSource {
 	label: string;
 	fileName?: string;
 	mimeType: string;
-	/** Undefined when it is only known once read (a URL without Content-Length, a file path). */
+	/** Undefined when it is only known once read (a URL without Content-Length). */
 	size?: number;
 	/** The bytes as parts of exactly `partSize` (the last one shorter), in buffers `nextPart` hands out. */
 	parts(partSize: number, nextPart: () => Buffer): AsyncGenerator<Buffer>;
 	/** Lets go of a source that will not be read (a check failed after it was opened). */
 	discard(): void;
-	/** What the output says about the source: `source`, and `url` or `filePath`. */
+	/** What the output says about the source: `source`, and `url` for a URL. */
 	output: IDataObject;
 }
 

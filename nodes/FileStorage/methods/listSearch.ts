@@ -2,7 +2,7 @@ import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult
 import { NodeOperationError } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE } from '../helpers/listing';
-import { listContents, type BucketRef, type ListEntry } from '../transport/api';
+import { listContents, type BucketRef } from '../transport/api';
 import { FileStorageClient } from '../transport/request';
 
 const SEARCH_PAGE_SIZE = 100;
@@ -33,11 +33,6 @@ function readTyped(ctx: ILoadOptionsFunctions, type: EntryType, filter: string |
 	return { where: { bucket, region }, prefix: text.slice(0, cut), needle: text.slice(cut).toLowerCase() };
 }
 
-/** A folder shown in the file picker: typing its path (or picking it) looks inside. */
-function folderItem(entry: ListEntry): INodeListSearchItems {
-	return { name: `${entry.path} (folder: type its path to look inside)`, value: entry.path };
-}
-
 /**
  * One folder's page, filtered by name. Entries of one type for a "From List" mode, narrowed by
  * folder (everything up to its last '/') and then by name, so typing "reports/2026/q" lists
@@ -57,8 +52,8 @@ async function browse(
 	const results: INodeListSearchItems[] = children
 		.filter((entry) => entry.type === type)
 		.map((entry) => ({ name: entry.path, value: entry.path }));
-	// The file picker shows the sub-folders too, to step into (the listing puts them first).
-	if (type === 'file') results.unshift(...children.filter((entry) => entry.type === 'folder').map(folderItem));
+	// The file picker lists files only: a folder picked as the file would fail the run. Typing a
+	// folder's path (reports/) steps into it; the list mode's hint says so.
 	// The folder typed so far can be picked itself.
 	if (type === 'folder' && page === 1 && prefix && !needle) results.unshift({ name: prefix, value: prefix });
 	const more = page < (pagination?.total_pages ?? page);
@@ -86,7 +81,7 @@ function readWalkState(token: string | undefined, prefix: string): WalkState {
 }
 
 /**
- * Files (and folders) whose name contains the typed text, anywhere under the folder typed so
+ * Files whose name contains the typed text, anywhere under the folder typed so
  * far: the folders are walked breadth-first, page by page, a bounded number of requests per
  * answer, and the walk goes on from where it stood when the list is scrolled.
  */
@@ -106,14 +101,12 @@ async function searchUnder(
 		requests += 1;
 		const children = contents?.children ?? [];
 		for (const entry of children) {
-			const matches = entry.name.toLowerCase().includes(needle);
 			if (entry.type === 'folder') {
 				if (state.seen < MAX_FOLDERS_SEARCHED && entry.path !== folder) {
 					state.folders.push(entry.path);
 					state.seen += 1;
 				}
-				if (matches) results.push(folderItem(entry));
-			} else if (matches) results.push({ name: entry.path, value: entry.path });
+			} else if (entry.name.toLowerCase().includes(needle)) results.push({ name: entry.path, value: entry.path });
 		}
 		if (children.length === 0 || state.page >= (pagination?.total_pages ?? state.page)) {
 			state.folders.shift();
@@ -125,8 +118,8 @@ async function searchUnder(
 
 /**
  * Files for the "From List" mode of the File field. Without text after the last '/', the folder
- * typed so far (its sub-folders, then its files); with text, every file under it whose name
- * contains the text, sub-folders included.
+ * typed so far (its files); with text, every file under it whose name
+ * contains the text, in sub-folders too. Never a folder: it is not a file.
  */
 export async function searchFiles(
 	this: ILoadOptionsFunctions,

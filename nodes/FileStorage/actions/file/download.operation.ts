@@ -1,12 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { keptFiles } from '../../helpers/binaryMode';
-import { downloadToBinary, downloadToFile } from '../../helpers/download';
-import { baseNameOf, fileTarget } from '../../helpers/filePath';
-import type { BucketRef } from '../../transport/api';
+import { downloadToBinary } from '../../helpers/download';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { fileKeyField, fileNameOf, readFileKey } from './fileKey';
+import { refuseFilePath, removedFilePathNotice, removedFilePathOption } from './removedFilePath';
 
 const show = { resource: ['file'], operation: ['download'] };
 
@@ -24,15 +22,11 @@ export const description: INodeProperties[] = [
 				value: 'binary',
 				description: "A binary field of the output item, in n8n's binary store",
 			},
-			{
-				name: 'File Path',
-				value: 'filePath',
-				description:
-					"A file on the n8n host, streamed to disk and never stored in n8n: for files too large for n8n's binary store",
-			},
+			removedFilePathOption('destination'),
 		],
 		displayOptions: { show },
 	},
+	removedFilePathNotice('destination', show),
 	{
 		displayName: 'Put Output File in Field',
 		name: 'binaryPropertyName',
@@ -43,17 +37,6 @@ export const description: INodeProperties[] = [
 		description: 'Name of the binary field of the output item that receives the file, usually data',
 		displayOptions: { show: { ...show, destination: ['binary'] } },
 	},
-	{
-		displayName: 'File Path',
-		name: 'destinationFilePath',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. /home/node/.n8n-files/video.mp4',
-		description:
-			'Full path of the file to write on the n8n host (in queue mode, on the worker that runs the execution), in a folder n8n allows (N8N_RESTRICT_FILE_ACCESS_TO). An existing file is replaced once the download is complete.',
-		displayOptions: { show: { ...show, destination: ['filePath'] } },
-	},
 	optionsCollection(show, [
 		{
 			displayName: 'File Name',
@@ -61,7 +44,6 @@ export const description: INodeProperties[] = [
 			type: 'string',
 			default: '',
 			description: 'Name to give the downloaded file. Leave empty to use the last part of its path in the bucket.',
-			// With Destination File Path, the path names the file.
 			displayOptions: { show: { '/destination': ['binary'] } },
 		},
 	]),
@@ -70,9 +52,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const where = getBucketRef(this, itemIndex);
 	const key = readFileKey(this, itemIndex);
-	if (this.getNodeParameter('destination', itemIndex, 'binary') === 'filePath') {
-		return await toFilePath(this, itemIndex, where, key);
-	}
+	refuseFilePath(this, itemIndex, 'destination');
 	const field = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim();
 	if (!field) {
 		throw new NodeOperationError(this.getNode(), "The parameter 'Put Output File in Field' is empty", {
@@ -110,42 +90,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		pairedItem: { item: itemIndex },
 	};
 	return [item];
-}
-
-async function toFilePath(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	where: BucketRef,
-	key: string,
-): Promise<INodeExecutionData[]> {
-	const target = await fileTarget(ctx, itemIndex, String(ctx.getNodeParameter('destinationFilePath', itemIndex, '')));
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const client = await clientFor(ctx, itemIndex, options);
-	const { size, contentType, filePath, sizeConfirmed } = await downloadToFile(
-		ctx,
-		client,
-		where,
-		key,
-		target,
-		itemIndex,
-	);
-	const json: IDataObject = {
-		key,
-		bucket: where.bucket,
-		region: where.region,
-		destination: 'filePath',
-		filePath,
-		fileName: baseNameOf(filePath),
-		content_type: contentType ?? null,
-		size,
-		sizeConfirmed,
-	};
-	// Version 2 keeps the incoming item's files, as it does with Destination Binary Field; version 3
-	// its JSON too, the download's fields added to it.
-	const { typeVersion } = ctx.getNode();
-	if (typeVersion < 2) return [{ json, pairedItem: { item: itemIndex } }];
-	const incoming = ctx.getInputData()[itemIndex];
-	const kept = keptFiles(ctx, incoming);
-	const incomingJson = typeVersion >= 3 ? incoming.json : {};
-	return [{ ...kept, json: { ...incomingJson, ...json, ...kept.json }, pairedItem: { item: itemIndex } }];
 }

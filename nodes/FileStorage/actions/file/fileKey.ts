@@ -20,6 +20,7 @@ export function fileKeyField(operations: string[]): INodeProperties {
 				name: 'list',
 				type: 'list',
 				placeholder: 'Select a file...',
+				hint: 'Type a folder path ending in / (e.g. reports/) to list its files, or part of a name to search every folder below',
 				typeOptions: { searchListMethod: 'searchFiles', searchable: true, searchFilterRequired: false },
 			},
 			{
@@ -76,13 +77,23 @@ export function readFileKey(ctx: IExecuteFunctions, itemIndex: number): string {
 				},
 			);
 		}
-		return assertValidKey(ctx, itemIndex, key, 'File');
+		return notAFolder(ctx, itemIndex, assertValidKey(ctx, itemIndex, key, 'File'));
 	}
 	// What `extractValue` would give (no mode of this locator has a pattern), without a second read:
 	// each read evaluates the expression again, about a millisecond apiece in n8n 2.x's expression VM.
 	const value = typeof picked === 'object' && picked !== null ? picked.value : picked;
 	const key = String(value ?? '');
-	return assertValidKey(ctx, itemIndex, key, 'File');
+	return notAFolder(ctx, itemIndex, assertValidKey(ctx, itemIndex, key, 'File'));
+}
+
+/** A key ending in '/' is a folder (the listing spells folders so): said before any request. */
+function notAFolder(ctx: IExecuteFunctions, itemIndex: number, key: string): string {
+	if (!key.endsWith('/')) return key;
+	throw new NodeOperationError(ctx.getNode(), `'${key}' is a folder, not a file (parameter 'File')`, {
+		itemIndex,
+		description:
+			'Pick a file in it (type the folder path in the File list to see its files). For the folder itself use Bucket → List Contents or Folder → Delete.',
+	});
 }
 
 /** Last path segment of a key: the natural file name of a download. */

@@ -9,6 +9,7 @@ import {
 } from '../../helpers/multipartUpload';
 import { optionsCollection } from '../common';
 import { uploadMemoryOption } from '../parallelItems';
+import { refuseExistingOption } from './existingFile';
 import { contentTypeOption, prepareUpload, uploadFields } from './uploadFields';
 
 export const DEFAULT_PART_SIZE_MIB = 8;
@@ -63,7 +64,7 @@ export const description: INodeProperties[] = [
 	...uploadFields('multipartUpload'),
 	...partSettingFields,
 	partSizeFieldV3,
-	optionsCollection(show, [contentTypeOption, uploadMemoryOption]),
+	optionsCollection(show, [contentTypeOption, refuseExistingOption, uploadMemoryOption]),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { purgeFile } from '../../transport/api';
 import { optionsCollection } from '../common';
 import { DEFAULT_MULTIPART_THRESHOLD_MIB, storeSource, storeSourceOptions } from './storeSource';
+import { refuseExistingOption } from './existingFile';
 import { contentTypeOption, prepareUpload, uploadFields } from './uploadFields';
 
 export { DEFAULT_MULTIPART_THRESHOLD_MIB };
@@ -11,8 +12,9 @@ export const description: INodeProperties[] = [
 	...uploadFields('upload'),
 	optionsCollection({ resource: ['file'], operation: ['upload'] }, [
 		contentTypeOption,
+		refuseExistingOption,
 		...storeSourceOptions(
-			'Files larger than this many MiB are uploaded in parts, a few MiB at a time, instead of in one request that holds the whole file in memory. A source whose size is not known in advance (File Path, a URL without Content-Length) goes in one request only when it fits in one part.',
+			'Files larger than this many MiB are uploaded in parts, a few MiB at a time, instead of in one request that holds the whole file in memory. A source whose size is not known in advance (a URL without Content-Length) goes in one request only when it fits in one part.',
 		),
 		{
 			displayName: 'Purge CDN Cache',

@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { assertNotEmpty, resolveBinarySource } from '../../helpers/binaryInput';
-import { openFileSource } from '../../helpers/filePath';
 import { joinKey } from '../../helpers/keys';
 import { atStart, binaryUploadSource, type UploadSource } from '../../helpers/uploadSource';
 import { ALLOW_WITHOUT_LENGTH_FIELD, fileNameOfUrl, openUrlSource, parseSourceUrl } from '../../helpers/urlSource';
@@ -10,6 +9,8 @@ import type { BucketRef, Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import { assertValidKey, clientFor, getBucketRef, transportSettings } from '../common';
 import { folderFields, readFolder } from '../folder';
+import { refuseExistingFile, replaceNotice } from './existingFile';
+import { refuseFilePath, removedFilePathNotice, removedFilePathOption } from './removedFilePath';
 
 /** Fields shared by Upload and Multipart Upload, shown for the given operation. */
 export function uploadFields(operation: string): INodeProperties[] {
@@ -33,15 +34,11 @@ export function uploadFields(operation: string): INodeProperties[] {
 					description:
 						'Fetched by the node and streamed into the upload, never stored in n8n: for files too large for n8n',
 				},
-				{
-					name: 'File Path',
-					value: 'filePath',
-					description:
-						'A file on the n8n host, streamed into the upload. n8n restricts which folders nodes may read (N8N_RESTRICT_FILE_ACCESS_TO).',
-				},
+				removedFilePathOption('source'),
 			],
 			displayOptions: { show },
 		},
+		removedFilePathNotice('source', show),
 		{
 			displayName: 'Input Binary Field',
 			name: 'binaryPropertyName',
@@ -97,28 +94,23 @@ export function uploadFields(operation: string): INodeProperties[] {
 			default: false,
 			displayOptions: { show: { ...show, source: ['url'], '@version': [{ _cnd: { gte: 3 } }] } },
 		},
+		// Folder first: the key is Folder + Path in Folder, read in that order.
+		...folderFields(
+			show,
+			"Folder to put the file in. The file's key is this folder followed by Path in Folder. Leave empty for the top of the bucket.",
+		),
 		{
-			displayName: 'File Path',
-			name: 'sourceFilePath',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. /home/node/.n8n-files/video.mp4',
-			description:
-				'Full path of the file on the n8n host (in queue mode, on the worker that runs the execution). It must be in a folder n8n allows (N8N_RESTRICT_FILE_ACCESS_TO).',
-			displayOptions: { show: { ...show, source: ['filePath'] } },
-		},
-		{
-			displayName: 'Path in Bucket',
+			displayName: 'Path in Folder',
 			name: 'key',
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. reports/2026/q1.pdf',
+			hint: "The file's key is Folder + this path: Folder examples/ and reports/q1.txt store examples/reports/q1.txt. Without a Folder, this is the whole path in the bucket.",
 			description:
-				"Path of the file in the bucket (its key), e.g. reports/q1.pdf. Leave empty to use the source's file name. Any characters are kept as typed (spaces, +, &, unicode).",
+				"Path of the file under Folder (the whole path in the bucket when Folder is empty). Leave empty to use the source's file name. Any characters are kept as typed (spaces, +, &, unicode). It cannot end in '/': that names a folder.",
 			displayOptions: { show },
 		},
-		...folderFields(show, 'Folder to put the file in; it is prepended to the key. Leave empty for none.'),
+		replaceNotice(show),
 		{
 			displayName: 'Visibility',
 			name: 'visibility',
@@ -148,6 +140,8 @@ export interface UploadInputs {
 	contentType: string;
 }
 
+const KEY_FIELD = 'Path in Folder';
+
 function readKey(ctx: IExecuteFunctions, itemIndex: number, fileName: string | undefined, from: string): string {
 	const typedKey = String(ctx.getNodeParameter('key', itemIndex, '') ?? '');
 	const folder = readFolder(ctx, itemIndex);
@@ -155,19 +149,26 @@ function readKey(ctx: IExecuteFunctions, itemIndex: number, fileName: string | u
 	if (!name) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`The parameter 'Path in Bucket' is empty and the ${from} has no name to use instead`,
+			`The parameter '${KEY_FIELD}' is empty and the ${from} has no name to use instead`,
 			{
 				itemIndex,
-				description: 'Enter a Path in Bucket such as reports/q1.pdf.',
+				description: `Enter a ${KEY_FIELD} such as reports/q1.pdf.`,
 			},
 		);
 	}
-	return assertValidKey(
-		ctx,
-		itemIndex,
-		joinKey(folder, name),
-		typedKey ? 'Path in Bucket' : `Path in Bucket (taken from the ${from})`,
-	);
+	const field = typedKey ? KEY_FIELD : `${KEY_FIELD} (taken from the ${from})`;
+	const key = assertValidKey(ctx, itemIndex, joinKey(folder, name), field);
+	if (key.endsWith('/')) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The key '${key}' ends in '/': it names a folder, not a file (parameter '${field}')`,
+			{
+				itemIndex,
+				description: `Add the file's name, e.g. ${key}q1.txt, or leave ${KEY_FIELD} empty to use the input file's name.`,
+			},
+		);
+	}
+	return key;
 }
 
 function headersOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -203,6 +204,7 @@ async function openSource(
 	itemIndex: number,
 	options: IDataObject,
 ): Promise<{ source: UploadSource; key: string }> {
+	refuseFilePath(ctx, itemIndex, 'source');
 	const kind = String(ctx.getNodeParameter('source', itemIndex, 'binary'));
 	if (kind === 'url') {
 		const url = parseSourceUrl(ctx, itemIndex, String(ctx.getNodeParameter('sourceUrl', itemIndex, '') ?? ''));
@@ -213,16 +215,6 @@ async function openSource(
 				ctx.getNodeParameter('allowSourceWithoutLength', itemIndex, allowsSourceWithoutLengthByDefault(ctx)) === true,
 		});
 		return { source, key };
-	}
-	if (kind === 'filePath') {
-		const path = String(ctx.getNodeParameter('sourceFilePath', itemIndex, '') ?? '');
-		const source = await openFileSource(ctx, itemIndex, path);
-		try {
-			return { source, key: readKey(ctx, itemIndex, source.fileName, 'file name') };
-		} catch (error) {
-			source.discard();
-			throw error as NodeOperationError;
-		}
 	}
 	// Not String(): an expression may hand over the file itself.
 	const binary = await resolveBinarySource(ctx, itemIndex, ctx.getNodeParameter('binaryPropertyName', itemIndex));
@@ -243,13 +235,13 @@ export async function prepareUpload(ctx: IExecuteFunctions, itemIndex: number): 
 			description: 'There is nothing to upload. Check the source.',
 		});
 	}
-	const client = await clientFor(ctx, itemIndex, options).then(
-		(made) => made,
-		(error: unknown) => {
-			source.discard();
-			throw error as NodeOperationError;
-		},
-	);
+	// A source opened but not read (a URL's answer waiting) is let go when a check fails.
+	const letGo = (error: unknown): never => {
+		source.discard();
+		throw error as NodeOperationError;
+	};
+	const client = await clientFor(ctx, itemIndex, options).catch(letGo);
+	await refuseExistingFile(ctx, itemIndex, client, { ...where, key }, options).catch(letGo);
 	const contentType = String(options.contentType || source.mimeType || 'application/octet-stream');
 	return { where, options, source, inputs: { key, visibility, contentType }, client };
 }

@@ -1,0 +1,62 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { getSignedUrl, type BucketRef } from '../../transport/api';
+import type { FileStorageClient } from '../../transport/request';
+
+/**
+ * Upload and Multipart Upload replace a file already at their key, as the API does; Copy and
+ * Move refuse unless told. The panel says so, and Refuse Existing File (off by default, so saved
+ * workflows keep replacing) makes an upload fail before it sends a byte.
+ */
+export const REFUSE_EXISTING_FIELD = 'Refuse Existing File';
+
+export function replaceNotice(show: NonNullable<INodeProperties['displayOptions']>['show']): INodeProperties {
+	return {
+		displayName: `A file already at Folder + Path in Folder is replaced without asking (Copy and Move refuse unless told). To fail instead, add the option ${REFUSE_EXISTING_FIELD}.`,
+		name: 'replaceNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	};
+}
+
+export const refuseExistingOption: INodeProperties = {
+	displayName: REFUSE_EXISTING_FIELD,
+	name: 'refuseExisting',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to fail, before any byte is sent, when a file is already at Folder + Path in Folder. Off: the existing file is replaced.',
+};
+
+/** Whether a file is at the key: its signed link is refused with 404 when it is not. */
+async function fileExists(client: FileStorageClient, where: BucketRef, key: string): Promise<boolean> {
+	return await getSignedUrl(client, where, key, 1).then(
+		() => true,
+		(error: unknown) => {
+			// A missing bucket is a 404 too: the upload then says so in its own words.
+			if (error instanceof NodeApiError && error.httpCode === '404') return false;
+			throw error;
+		},
+	);
+}
+
+/** Fails when Refuse Existing File is on and a file is at the key; one request, no bytes sent. */
+export async function refuseExistingFile(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	client: FileStorageClient,
+	target: BucketRef & { key: string },
+	options: IDataObject,
+): Promise<void> {
+	if (options.refuseExisting !== true || !(await fileExists(client, target, target.key))) return;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The file '${target.key}' already exists in bucket '${target.bucket}' (region ${target.region})`,
+		{
+			itemIndex,
+			description: `${REFUSE_EXISTING_FIELD} is on, so nothing was uploaded. Choose another Path in Folder, or turn the option off to replace the file.`,
+		},
+	);
+}
