@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { runListSearch } from '../harness';
 import { BUCKET, credentialsFor, fileItem, runFileStorage, useEmulator } from './support';
@@ -193,14 +194,14 @@ describe('a Base URL that is not the API: the headline says so in words', () => 
 	});
 	afterAll(async () => await new Promise((resolve) => web.close(resolve)));
 
-	it.each<[string, Record<string, unknown>]>([
+	it.each<[string, INodeParameters]>([
 		['List Contents', { resource: 'bucket', operation: 'listContents' }],
 		['Get Signed URL', { resource: 'file', operation: 'getSignedUrl', fileKey: byKey('a.txt') }],
 	])('%s: the server and its status in words, its own words in the description, no secret', async (_, params) => {
 		const credentials = credentialsFor(emulator(), { baseUrl: origin });
 		const result = await runFileStorage(emulator(), params, { credentials });
 		expect(result.error?.message).toMatch(
-			new RegExp(`The server at ${origin.replace(/[.]/g, '\\.')} answered 404 .*is the Base URL right\\?`),
+			new RegExp(`The server at ${origin.replace(/[.]/g, '\\.')} answered HTTP 404 .*is the Base URL right\\?`),
 		);
 		expect(result.error?.message).not.toContain('{');
 		expect(result.error?.description).toMatch(/not found/);

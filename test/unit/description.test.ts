@@ -119,7 +119,7 @@ describe('the editor, as a review found it', () => {
 	});
 
 	it('Include Subfolders is a parameter next to Folder in List Contents, Folder → Delete and the trigger', () => {
-		const next = (list: INodeProperties[], show?: Record<string, string[]>) => {
+		const next = (list: INodeProperties[], show?: Readonly<Record<string, readonly string[]>>) => {
 			const shown = list.filter(
 				(p) =>
 					!show || Object.entries(show).every(([name, values]) => p.displayOptions?.show?.[name]?.[0] === values[0]),
