@@ -34,9 +34,9 @@ beforeAll(async () => {
 });
 
 describe('the Folder picker offers the top of the bucket', () => {
-	it('lists "/ (top of the bucket)" first when nothing is typed, and not inside a folder', async () => {
+	it('lists "/ (Top of the Bucket)" first when nothing is typed, and not inside a folder', async () => {
 		const top = await searchFolders();
-		expect(top.results[0]).toEqual({ name: '/ (top of the bucket)', value: '/' });
+		expect(top.results[0]).toEqual({ name: '/ (Top of the Bucket)', value: '/' });
 		expect(top.results.slice(1).map((r) => r.value)).toEqual(expect.arrayContaining(['tree/', 'inbox/']));
 		const inside = await searchFolders('tree/');
 		expect(inside.results.map((r) => r.value)).not.toContain('/');

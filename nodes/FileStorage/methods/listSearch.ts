@@ -19,7 +19,7 @@ type EntryType = 'file' | 'folder';
  * leading slashes are dropped), and Folder → Delete still asks for Allow Whole Bucket.
  */
 export const TOP_OF_BUCKET = '/';
-const TOP: INodeListSearchItems = { name: '/ (top of the bucket)', value: TOP_OF_BUCKET };
+const TOP: INodeListSearchItems = { name: '/ (Top of the Bucket)', value: TOP_OF_BUCKET };
 
 interface Typed {
 	where: BucketRef;
