@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runListSearch } from '../harness';
+import { runListSearch, runPoll } from '../harness';
 import { BUCKET, credentialsFor, fileItem, runFileStorage, useEmulator } from './support';
 
 const emulator = useEmulator();
@@ -53,6 +53,15 @@ describe('the Folder picker offers the top of the bucket', () => {
 		});
 		expect(listed.error).toBeUndefined();
 		expect(listed.items.map((item) => item.json.path)).toEqual(expect.arrayContaining(['tree/', 'root.txt']));
+	});
+
+	it('picking it in the trigger watches the top of the bucket', async () => {
+		const polled = await runPoll({
+			credentials: credentialsFor(emulator()),
+			parameters: { ...BUCKET, folder: { __rl: true, mode: 'list', value: '/' }, options: { emitExistingFiles: true } },
+		});
+		expect(polled.error).toBeUndefined();
+		expect(polled.items.map((item) => item.json.key)).toEqual(['root.txt']);
 	});
 
 	it('picking it for Folder → Delete still needs Allow Whole Bucket', async () => {
