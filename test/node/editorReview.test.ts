@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 
 describe('the Folder picker offers the top of the bucket', () => {
-	it('lists "/ (Top of the Bucket)" first when nothing is typed, and not inside a folder', async () => {
+	it('lists the top of the bucket first when nothing is typed, and not inside a folder', async () => {
 		const top = await searchFolders();
 		expect(top.results[0]).toEqual({ name: '/ (Top of the Bucket)', value: '/' });
 		expect(top.results.slice(1).map((r) => r.value)).toEqual(expect.arrayContaining(['tree/', 'inbox/']));
