@@ -167,7 +167,10 @@ export class FileStorageApi implements ICredentialType {
 			default: DEFAULT_BASE_URL,
 			required: true,
 			placeholder: `e.g. ${DEFAULT_BASE_URL}`,
-			description: 'Scheme and host of the API, without a path. Use http://127.0.0.1:9480 for the local emulator.',
+			// n8n words a Test request that got no answer by its network code alone, whatever the
+			// credential declares: the field says what those codes mean and the fix.
+			description:
+				'Scheme and host of the API, without a path. Use http://127.0.0.1:9480 for the local emulator. If the Test says ECONNREFUSED, ENOTFOUND or ETIMEDOUT, nothing answered at this address: check the scheme, host and port, and that the service is running and reachable from the n8n host.',
 		},
 		{
 			displayName: 'API Paths',

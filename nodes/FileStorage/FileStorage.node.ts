@@ -86,14 +86,14 @@ export class FileStorage implements INodeType {
 					{
 						name: 'Get Info',
 						value: 'getInfo',
-						action: 'Get information about a file',
+						action: 'Get info about a file',
 						description:
 							'Get the size, content type, last modified date, ETag, visibility and location of a file by its path, without downloading it',
 					},
 					{
 						name: 'Get Signed URL',
 						value: 'getSignedUrl',
-						action: 'Get a link to a file',
+						action: 'Get signed URL of a file',
 						description:
 							'Get a link to read a file: a temporary signed link for private files, the plain location for public ones',
 					},
@@ -107,7 +107,7 @@ export class FileStorage implements INodeType {
 					{
 						name: 'Multipart Upload',
 						value: 'multipartUpload',
-						action: 'Upload a large file in parts',
+						action: 'Multipart upload of a large file',
 						description: 'Upload a large file in parts, several at once, from a URL or a binary field',
 					},
 					{
@@ -132,19 +132,8 @@ export class FileStorage implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				displayOptions: { show: { resource: ['multipartUpload'] } },
+				// In the order the steps are taken (n8n's lint asks for alphabetical order from five options on).
 				options: [
-					{
-						name: 'Cancel',
-						value: 'cancel',
-						action: 'Cancel a multipart upload',
-						description: 'Cancel a multipart upload and discard its parts',
-					},
-					{
-						name: 'Complete',
-						value: 'complete',
-						action: 'Complete a multipart upload',
-						description: 'Join the uploaded parts into the stored file',
-					},
 					{
 						name: 'Start',
 						value: 'start',
@@ -156,6 +145,18 @@ export class FileStorage implements INodeType {
 						value: 'uploadPart',
 						action: 'Upload one part of a multipart upload',
 						description: 'Upload one numbered part from a binary field of the input item',
+					},
+					{
+						name: 'Complete',
+						value: 'complete',
+						action: 'Complete a multipart upload',
+						description: 'Join the uploaded parts into the stored file',
+					},
+					{
+						name: 'Cancel',
+						value: 'cancel',
+						action: 'Cancel a multipart upload',
+						description: 'Cancel a multipart upload and discard its parts',
 					},
 				],
 				default: 'start',

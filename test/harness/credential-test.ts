@@ -55,8 +55,13 @@ export async function testCredential(
 		parameters: {},
 		credentials: { [credentialType]: data },
 	});
-	// n8n's tester reports a request that threw (no answer at all) with its message.
-	if (run.error) return { status: 'Error', message: run.error.message };
+	// n8n's tester reports a request that got no answer by its network code alone (`error.cause.code`,
+	// e.g. ECONNREFUSED), which NodeApiError also keeps as httpCode; any other throw by its message.
+	if (run.error) {
+		const code = run.error.httpCode;
+		const networkCode = typeof code === 'string' && code !== '' && !/^\d+$/.test(code);
+		return { status: 'Error', message: networkCode ? code : run.error.message };
+	}
 	const answer = run.items[0]?.json;
 	for (const rule of test.rules ?? []) {
 		if (rule.type === 'responseSuccessBody' && fieldAt(answer, rule.properties.key) === rule.properties.value) {

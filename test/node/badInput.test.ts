@@ -160,7 +160,7 @@ describe('a Base URL pointing at a server that is not the API', () => {
 			{ resource: 'bucket', operation: 'listContents', limit: 1 },
 			withBaseUrl(webUrl()),
 		);
-		expect(result.error?.message).toMatch(/\(HTTP 404\)/);
+		expect(result.error?.message).toMatch(/answered HTTP 404 \(Not Found\), not as the File Storage API does/);
 		expect(result.error?.description).toMatch(
 			/did not answer like the File Storage API.*Base URL of the File Storage API credential/,
 		);
@@ -175,7 +175,9 @@ describe('a Base URL pointing at a server that is not the API', () => {
 			bucketName: 'no-such-bucket',
 		});
 		expect(result.error?.message).toMatch(/\(HTTP 404\)/);
-		expect(result.error?.description).toMatch(/Check the bucket name and region/);
+		expect(result.error?.description).toMatch(
+			/The bucket 'no-such-bucket' \(region us-east-1\) was not found: check Bucket Name and Region/,
+		);
 	});
 });
 

@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { FileStorageApi } from '../../credentials/FileStorageApi.credentials';
 import { runNode, testCredential } from '../harness';
 import { credentialsFor, useEmulator } from './support';
 
@@ -41,6 +42,19 @@ describe("the credential's Test", () => {
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/Invalid authentication credentials: check the Access Key and Secret Key/);
 		expect(JSON.stringify(result)).not.toContain('harness-wrong-secret-51e0');
+	});
+
+	it('an unreachable Base URL: n8n shows only the network code, and the Base URL field says what it means and the fix', async () => {
+		const result = await testCredential(
+			'fileStorageApi',
+			credentialsFor(emulator(), { baseUrl: 'http://127.0.0.1:9' }).fileStorageApi,
+		);
+		// n8n's tester words a request without an answer by its code; a declarative test cannot change that.
+		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+		const baseUrl = new FileStorageApi().properties.find((property) => property.name === 'baseUrl');
+		expect(baseUrl?.description).toMatch(
+			/Test says ECONNREFUSED.*nothing answered at this address: check the scheme, host and port/,
+		);
 	});
 
 	describe('at a Base URL that is not the File Storage API', () => {

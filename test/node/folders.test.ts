@@ -24,7 +24,7 @@ beforeAll(async () => {
 
 describe('the Folder picker (version 2)', () => {
 	it('lists the folders at the top, and navigates into the folder typed so far', async () => {
-		expect((await search()).results.map((r) => r.value)).toEqual(['photos/', 'reports/']);
+		expect((await search()).results.map((r) => r.value)).toEqual(['/', 'photos/', 'reports/']);
 		expect((await search('reports/')).results.map((r) => r.value)).toEqual([
 			'reports/',
 			'reports/2025/',

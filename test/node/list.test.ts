@@ -119,6 +119,6 @@ describe('Bucket → List Contents', () => {
 			bucketName: 'nope',
 		});
 		expect(result.error?.message).toMatch(/List Contents of 'nope'.*HTTP 404/);
-		expect(result.error?.description).toMatch(/bucket name and region/);
+		expect(result.error?.description).toMatch(/bucket 'nope' \(region us-east-1\) was not found/);
 	});
 });

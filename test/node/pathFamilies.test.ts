@@ -304,7 +304,7 @@ describe('learning the family', () => {
 				parameters: { ...BUCKET, resource: 'bucket', operation: 'listContents' },
 			});
 			expect(wrong.error?.message).toMatch(
-				/^List Contents of 'my-bucket' \(page 1\) failed: .*Cannot GET \/api\/v1\/files\/list.* \(HTTP 404\)$/,
+				/^List Contents of 'my-bucket' \(page 1\) failed: the server at http:\/\/127\.0\.0\.1:\d+ has no GET \/api\/v1\/files\/list \(HTTP 404\)$/,
 			);
 			expect(wrong.error?.description).toMatch(/API Paths/);
 			expect(misses(emulator)).toBe(1);
@@ -326,7 +326,9 @@ describe('learning the family', () => {
 				credentials: { fileStorageApi: { accessKey: 'a', secretKey: 's', baseUrl: `http://127.0.0.1:${port}` } },
 				parameters: { ...BUCKET, resource: 'bucket', operation: 'listContents' },
 			});
-			expect(result.error?.message).toMatch(/^List Contents of 'my-bucket' \(page 1\) failed: .* \(HTTP 404\)$/);
+			expect(result.error?.message).toMatch(
+				/^List Contents of 'my-bucket' \(page 1\) failed\. The server at http:\/\/127\.0\.0\.1:\d+ answered HTTP 404 \(Not Found\), not as the File Storage API does: is the Base URL right\?$/,
+			);
 			expect(result.error?.description).toMatch(
 				/^The Base URL did not answer like the File Storage API \(neither GET \/api\/v1\/files\/list \(the published reference\) nor GET \/api\/v1\/files\/contents \(the official SDK\) exists at http:\/\/127\.0\.0\.1:\d+\)\. Set the Base URL/,
 			);

@@ -96,3 +96,43 @@ describe('fields are shown only where they do something', () => {
 		});
 	});
 });
+
+describe('the editor, as a review found it', () => {
+	const operationsOf = (resource: string) =>
+		properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.[0] === resource)!
+			.options as INodePropertyOptions[];
+
+	it('the node picker lists the actions of each resource in the order their names read', () => {
+		for (const resource of ['bucket', 'file', 'folder']) {
+			const actions = operationsOf(resource).map((option) => option.action!.toLowerCase());
+			expect(actions).toEqual([...actions].sort((a, b) => a.localeCompare(b)));
+		}
+	});
+
+	it('the step-by-step multipart actions come in the order they are used', () => {
+		expect(operationsOf('multipartUpload').map((option) => option.value)).toEqual([
+			'start',
+			'uploadPart',
+			'complete',
+			'cancel',
+		]);
+	});
+
+	it('Include Subfolders is a parameter next to Folder in List Contents, Folder → Delete and the trigger', () => {
+		const next = (list: INodeProperties[], show?: Readonly<Record<string, readonly string[]>>) => {
+			const shown = list.filter(
+				(p) =>
+					!show || Object.entries(show).every(([name, values]) => p.displayOptions?.show?.[name]?.[0] === values[0]),
+			);
+			const folder = shown.findIndex((p) => p.name === 'folder' && p.type === 'resourceLocator');
+			return shown[folder + 1];
+		};
+		for (const [list, show] of [
+			[properties, { resource: ['bucket'], operation: ['listContents'] }],
+			[properties, { resource: ['folder'], operation: ['delete'] }],
+			[trigger, undefined],
+		] as const) {
+			expect(next(list, show)).toMatchObject({ displayName: 'Include Subfolders', name: 'includeSubfolders' });
+		}
+	});
+});

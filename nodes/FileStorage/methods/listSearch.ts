@@ -14,6 +14,13 @@ const MAX_FOLDERS_SEARCHED = 2000;
 
 type EntryType = 'file' | 'folder';
 
+/**
+ * The top of the bucket as a folder to pick: every folder parameter reads '/' as the top (its
+ * leading slashes are dropped), and Folder → Delete still asks for Allow Whole Bucket.
+ */
+export const TOP_OF_BUCKET = '/';
+const TOP: INodeListSearchItems = { name: '/ (Top of the Bucket)', value: TOP_OF_BUCKET };
+
 interface Typed {
 	where: BucketRef;
 	/** The folder typed so far (up to its last '/'). */
@@ -54,8 +61,8 @@ async function browse(
 		.map((entry) => ({ name: entry.path, value: entry.path }));
 	// The file picker lists files only: a folder picked as the file would fail the run. Typing a
 	// folder's path (reports/) steps into it; the list mode's hint says so.
-	// The folder typed so far can be picked itself.
-	if (type === 'folder' && page === 1 && prefix && !needle) results.unshift({ name: prefix, value: prefix });
+	// The folder typed so far can be picked itself; with nothing typed, that is the top of the bucket.
+	if (type === 'folder' && page === 1 && !needle) results.unshift(prefix ? { name: prefix, value: prefix } : TOP);
 	const more = page < (pagination?.total_pages ?? page);
 	return { results, paginationToken: more ? String(page + 1) : undefined };
 }

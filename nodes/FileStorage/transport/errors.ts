@@ -1,7 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { isApiErrorAnswer, notTheApi } from './apiAnswer';
+import { isApiErrorAnswer, notTheApi, parsedBody } from './apiAnswer';
 
 /** What the service said, whichever of its error shapes it used. */
 export function serviceWords(body: unknown): string {
@@ -42,8 +42,8 @@ function hintFor(failure: HttpFailure): string {
 	}
 	if (status === 404) {
 		// Any web server answers 404 to the API's paths: only the API's own answer means a missing bucket.
-		if (!failure.link && !isApiErrorAnswer(body)) return notTheApi("a 404 without the API's error body");
-		return 'Check the bucket name and region (a bucket is identified by both) and the key or upload ID.';
+		if (foreign404(failure)) return `${notTheApi("a 404 without the API's error body")}${serverSaid(body)}`;
+		return notFoundHint(failure.target);
 	}
 	if (status === 400) return 'The service refused a parameter; the message above names it.';
 	if (status === 413)
@@ -54,6 +54,15 @@ function hintFor(failure: HttpFailure): string {
 	return 'Check the parameters of the node.';
 }
 
+/** What a call asked for, to name it when the API answers that it does not exist. */
+export interface CallTarget {
+	bucket?: string;
+	region?: string;
+	key?: string;
+	/** A step of a multipart upload: its upload ID may be what is missing. */
+	multipart?: boolean;
+}
+
 export interface HttpFailure {
 	status: number;
 	body: unknown;
@@ -61,6 +70,39 @@ export interface HttpFailure {
 	attempts: number;
 	/** The answer came from a link the service handed out, not from the API at the Base URL. */
 	link?: boolean;
+	/** Scheme and host of the Base URL (never a secret: the credential refuses a user name or password in it). */
+	origin?: string;
+	target?: CallTarget;
+}
+
+/** The API's own 404 says what was asked for is missing; the words name it. */
+function notFoundHint(target: CallTarget | undefined): string {
+	if (!target?.bucket) {
+		return 'Check the bucket name and region (a bucket is identified by both) and the path of the file.';
+	}
+	const bucket = `bucket '${target.bucket}' (region ${target.region ?? 'not set'})`;
+	const bucketToo = 'or the bucket does not exist in that region (a bucket is identified by its name and region)';
+	if (target.multipart) {
+		return `The multipart upload in ${bucket} was not found: its upload ID is wrong, or it was completed, cancelled or expired, ${bucketToo}.`;
+	}
+	if (target.key !== undefined) {
+		return `'${target.key}' was not found in ${bucket}: check the path of the file (it may be gone already), ${bucketToo}.`;
+	}
+	return `The ${bucket} was not found: check Bucket Name and Region (a bucket is identified by both).`;
+}
+
+/** A 404 from whatever sits at the Base URL, not from the API (a wrong Base URL). */
+function foreign404(failure: HttpFailure): boolean {
+	return failure.status === 404 && !failure.link && !isApiErrorAnswer(failure.body);
+}
+
+/** The server's own words for the description: its error fields, or its text without markup. */
+export function serverSaid(body: unknown): string {
+	const words = serviceWords(parsedBody(body))
+		.replace(/<[^>]*>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
+	return words ? ` The server said: "${words}".` : ' The server sent no message.';
 }
 
 export function httpError(node: INode, what: string, failure: HttpFailure, itemIndex: number): NodeApiError {
@@ -72,8 +114,12 @@ export function httpError(node: INode, what: string, failure: HttpFailure, itemI
 			? (failure.body as JsonObject)
 			: { body: String(failure.body ?? '') }),
 	};
+	// A foreign 404's body is some other server's (often raw JSON): the headline says what it means.
+	const message = foreign404(failure)
+		? `${what} failed${tries}. The server at ${failure.origin ?? 'the Base URL'} answered HTTP 404 (Not Found), not as the File Storage API does: is the Base URL right?`
+		: `${what} failed${tries}: ${words} (HTTP ${failure.status})`;
 	const error = new NodeApiError(node, errorBody, {
-		message: `${what} failed${tries}: ${words} (HTTP ${failure.status})`,
+		message,
 		description: hintFor(failure),
 		httpCode: String(failure.status),
 		itemIndex,

@@ -13,7 +13,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
 import { linkRewritesKey, rewrittenLinkWords } from '../helpers/keys';
-import { httpError, networkError, unexpectedAnswerError } from './errors';
+import { httpError, networkError, serverSaid, unexpectedAnswerError, type CallTarget } from './errors';
 import { isApiErrorAnswer, notTheApi } from './apiAnswer';
 import { refusedByN8n } from './ssrf';
 import {
@@ -410,15 +410,21 @@ export class FileStorageClient {
 		const failure = httpError(
 			this.ctx.getNode(),
 			call.what,
-			{ status: response.statusCode, body: plainText(response.body) || 'Not Found', attempts: 1 },
+			{ status: response.statusCode, body: plainText(response.body) || 'Not Found', attempts: 1, origin: this.origin },
 			this.itemIndex,
 		);
+		const said = serverSaid(plainText(response.body));
+		// With one family pinned the Base URL may well be right: the headline names the missing path.
+		if (tried.length === 1) {
+			failure.message = `${call.what} failed: the server at ${this.origin} has no ${spell(tried[0])} (HTTP ${response.statusCode})`;
+		}
 		failure.description =
-			tried.length > 1
+			(tried.length > 1
 				? notTheApi(
 						`neither ${spell('reference')} (${FAMILY_NAMES.reference}) nor ${spell('sdk')} (${FAMILY_NAMES.sdk}) exists at ${this.origin}`,
 					)
-				: `${spell(tried[0])} (the path of ${FAMILY_NAMES[tried[0]]}) does not exist at ${this.origin}, and the credential's API Paths setting allows no other. Set API Paths to Automatic (or to the other family), or check the Base URL.`;
+				: `${spell(tried[0])} (the path of ${FAMILY_NAMES[tried[0]]}) does not exist at ${this.origin}, and the credential's API Paths setting allows no other. Set API Paths to Automatic (or to the other family), or check the Base URL.`) +
+			said;
 		return failure;
 	}
 
@@ -615,6 +621,8 @@ export class FileStorageClient {
 					serverDate: response.headers?.date as string | undefined,
 					attempts: attempt + 1,
 					link: call.link,
+					origin: this.origin,
+					target: targetOf(call),
 				},
 				this.itemIndex,
 			);
@@ -626,6 +634,23 @@ export class FileStorageClient {
 			throw failure;
 		}
 	}
+}
+
+/** The bucket, region and key a call names (its query), for a 404 to say which was not found. */
+function targetOf(call: ApiCall): CallTarget {
+	const value = (name: string) => {
+		const pair = call.query?.find(([key]) => key === name);
+		return pair && pair[1] !== undefined && pair[1] !== null ? String(pair[1]) : undefined;
+	};
+	const paths = call.family ? Object.values(call.family).map((route) => route.path) : [call.path];
+	return {
+		bucket: value('bucket_name'),
+		region: value('region'),
+		// An upload names the key it creates: its 404 can only be the bucket's.
+		key: call.method === 'PUT' || /\/multipart\/start$/.test(call.path) ? undefined : value('key'),
+		// Every multipart step but the start names its upload ID in the path.
+		multipart: paths.some((path) => path.includes('/multipart/') && !path.endsWith('/multipart/start')),
+	};
 }
 
 /**

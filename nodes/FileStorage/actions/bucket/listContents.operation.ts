@@ -9,11 +9,34 @@ import { folderFields, readFolder } from '../folder';
 
 const show = { resource: ['bucket'], operation: ['listContents'] };
 
+/**
+ * Where Include Subfolders was before it moved next to Folder: kept so that a saved workflow that
+ * turned it on here still descends (either place on descends). Its name says where it went.
+ */
+const subfolderOption: INodeProperties = {
+	displayName: 'Include Subfolders (Old Place)',
+	name: 'recursive',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to descend into sub-folders, as the Include Subfolders parameter above does (use that one). Kept for workflows saved when it was here; either being on descends.',
+};
+
 export const description: INodeProperties[] = [
 	...folderFields(
 		show,
 		'Folder to list, e.g. reports/2026/. Leave empty for the top of the bucket. A missing trailing slash is added.',
 	),
+	// Next to Folder, as in Folder → Delete and the trigger. It was under Options: see subfolderOption.
+	{
+		displayName: 'Include Subfolders',
+		name: 'includeSubfolders',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to descend into every sub-folder and return its entries too (one request per folder and page). Off: only what is directly in the folder, its sub-folders as entries.',
+		displayOptions: { show },
+	},
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -44,14 +67,7 @@ export const description: INodeProperties[] = [
 				{ name: 'Folders Only', value: 'folders' },
 			],
 		},
-		{
-			displayName: 'Include Subfolders',
-			name: 'recursive',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to descend into every sub-folder and return its entries too (one request per folder and page)',
-		},
+		subfolderOption,
 		{
 			displayName: 'Page Size',
 			name: 'pageSize',
@@ -76,6 +92,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = returnAll ? Infinity : Number(this.getNodeParameter('limit', itemIndex, 50));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const include = String(options.include ?? 'all');
+	const recursive = this.getNodeParameter('includeSubfolders', itemIndex, false) === true || options.recursive === true;
 	const pageSize = Number(options.pageSize ?? MAX_PAGE_SIZE);
 	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
 		throw new NodeOperationError(this.getNode(), `Limit must be a whole number of at least 1 (got ${limit})`, {
@@ -95,7 +112,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const client = await clientFor(this, itemIndex, options);
 	const results: INodeExecutionData[] = [];
-	for await (const entry of walkEntries(client, where, prefix, Math.min(pageSize, limit), options.recursive === true)) {
+	for await (const entry of walkEntries(client, where, prefix, Math.min(pageSize, limit), recursive)) {
 		if (!wanted(include, entry)) continue;
 		results.push({ json: { ...entry, bucket: where.bucket, region: where.region }, pairedItem: { item: itemIndex } });
 		if (results.length >= limit) break;

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { copyFields, copyFile } from './copyFile';
+import { copyFields } from './copyFields';
+import { copyFile } from './copyFile';
 
 export const description: INodeProperties[] = copyFields('copy');
 

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fileInfoAfterCopy, type CopyCheck } from '../../helpers/copyCheck';
@@ -8,9 +8,10 @@ import { hasDotSegment, joinKey, linkRewritesKey, rewrittenLinkWords } from '../
 import { openUrlSource } from '../../helpers/urlSource';
 import { deleteFile, getSignedUrl, type BucketRef, type Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
-import { assertValidKey, clientFor, getBucketRef, optionsCollection, transportSettings } from '../common';
-import { fileKeyField, fileNameOf, readFileKey } from './fileKey';
-import { storeSource, storeSourceOptions } from './storeSource';
+import { assertValidKey, clientFor, getBucketRef, transportSettings } from '../common';
+import { readDestinationPath } from './copyFields';
+import { fileNameOf, readFileKey } from './fileKey';
+import { storeSource } from './storeSource';
 
 /** The source's link only needs to outlive the start of the transfer (its retries included). */
 const SOURCE_LINK_SECONDS = 900;
@@ -19,76 +20,8 @@ export interface FileRef extends BucketRef {
 	key: string;
 }
 
-/** Source, destination and options of Copy and Move (the same fields, shown for `operation`). */
-export function copyFields(operation: 'copy' | 'move'): INodeProperties[] {
-	const show = { resource: ['file'], operation: [operation] };
-	const verb = operation === 'copy' ? 'copy' : 'moved file';
-	return [
-		fileKeyField([operation]),
-		{
-			displayName: 'Destination Path',
-			name: 'destinationKey',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. done/report.pdf or done/',
-			description: `Path of the ${verb} in the bucket. Ending in "/" puts it in that folder under its current name. Another bucket or region: see Options.`,
-			displayOptions: { show },
-		},
-		optionsCollection(show, [
-			{
-				displayName: 'Content Type',
-				name: 'contentType',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. application/pdf',
-				description: "MIME type of the destination. Leave empty to keep the source's.",
-			},
-			{
-				displayName: 'Destination Bucket Name',
-				name: 'destinationBucket',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. archive-bucket',
-				description: 'Bucket to put the file in, with the same credential. Leave empty for the same bucket.',
-			},
-			{
-				displayName: 'Destination Region',
-				name: 'destinationRegion',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. eu-west-1',
-				description: "Region of the destination bucket. Leave empty for the source's region.",
-			},
-			...storeSourceOptions(
-				'Files larger than this many MiB are copied in parts, a few MiB at a time; smaller ones in one request that holds the file in memory',
-			),
-			{
-				displayName: 'Replace Existing File',
-				name: 'replace',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether a file already at the destination is replaced. Off: the node fails and nothing is copied (or moved).',
-			},
-			{
-				displayName: 'Visibility',
-				name: 'visibility',
-				type: 'options',
-				default: 'keep',
-				description: 'Who can read the destination file',
-				options: [
-					{ name: 'Same as Source', value: 'keep' },
-					{ name: 'Private', value: 'private', description: 'Only through signed links or with the API keys' },
-					{ name: 'Public', value: 'public', description: 'Anyone who knows its location URL' },
-				],
-			},
-		]),
-	];
-}
-
 function destinationOf(ctx: IExecuteFunctions, itemIndex: number, from: FileRef, options: IDataObject): FileRef {
-	const typed = String(ctx.getNodeParameter('destinationKey', itemIndex, '') ?? '').replace(/^\/+/, '');
+	const typed = readDestinationPath(ctx, itemIndex);
 	if (!typed.trim()) {
 		throw new NodeOperationError(ctx.getNode(), "The parameter 'Destination Path' is empty", {
 			itemIndex,

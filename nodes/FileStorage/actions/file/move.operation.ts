@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { copyFields, copyFile, deleteSourceAfterCopy, sourceStays, type Copied } from './copyFile';
+import { copyFields } from './copyFields';
+import { copyFile, deleteSourceAfterCopy, sourceStays, type Copied } from './copyFile';
 
 export const description: INodeProperties[] = copyFields('move');
 

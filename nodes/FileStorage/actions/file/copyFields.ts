@@ -1,0 +1,115 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { folderPrefix } from '../../helpers/keys';
+import { optionsCollection } from '../common';
+import { folderPicker } from '../folder';
+import { fileKeyField } from './fileKey';
+import { storeSourceOptions } from './storeSource';
+
+/** The folder picker, reading "empty" as "not used" (Destination Path alone) rather than the top of the bucket. */
+function destinationFolderField(verb: string, show: Record<string, string[]>): INodeProperties {
+	const picker = folderPicker(
+		`Folder to put the ${verb} in, under its current name unless Destination Path gives another. The list shows the folders of the bucket above; for another bucket, type the path. Empty: Destination Path alone says where.`,
+		{ show },
+	);
+	return {
+		...picker,
+		displayName: 'Destination Folder',
+		name: 'destinationFolder',
+		modes: picker.modes!.map((mode) =>
+			mode.name === 'path'
+				? { ...mode, hint: 'The path of the folder in the bucket; / for the top of the bucket' }
+				: mode,
+		),
+	};
+}
+
+/** Source, destination and options of Copy and Move (the same fields, shown for `operation`). */
+export function copyFields(operation: 'copy' | 'move'): INodeProperties[] {
+	const show = { resource: ['file'], operation: [operation] };
+	const verb = operation === 'copy' ? 'copy' : 'moved file';
+	return [
+		fileKeyField([operation]),
+		destinationFolderField(verb, show),
+		{
+			displayName: 'Destination Path',
+			name: 'destinationKey',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. done/report.pdf or done/',
+			description: `Path of the ${verb} in the bucket. Ending in "/" puts it in that folder under its current name. With a Destination Folder: the name (or path) inside it; empty keeps the current name. Another bucket or region: see Options.`,
+			displayOptions: { show },
+		},
+		optionsCollection(show, [
+			{
+				displayName: 'Content Type',
+				name: 'contentType',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. application/pdf',
+				description: "MIME type of the destination. Leave empty to keep the source's.",
+			},
+			{
+				displayName: 'Destination Bucket Name',
+				name: 'destinationBucket',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. archive-bucket',
+				description: 'Bucket to put the file in, with the same credential. Leave empty for the same bucket.',
+			},
+			{
+				displayName: 'Destination Region',
+				name: 'destinationRegion',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. eu-west-1',
+				description: "Region of the destination bucket. Leave empty for the source's region.",
+			},
+			...storeSourceOptions(
+				'Files larger than this many MiB are copied in parts, a few MiB at a time; smaller ones in one request that holds the file in memory',
+			),
+			{
+				displayName: 'Replace Existing File',
+				name: 'replace',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether a file already at the destination is replaced. Off: the node fails and nothing is copied (or moved).',
+			},
+			{
+				displayName: 'Visibility',
+				name: 'visibility',
+				type: 'options',
+				default: 'keep',
+				description: 'Who can read the destination file',
+				options: [
+					{ name: 'Same as Source', value: 'keep' },
+					{ name: 'Private', value: 'private', description: 'Only through signed links or with the API keys' },
+					{ name: 'Public', value: 'public', description: 'Anyone who knows its location URL' },
+				],
+			},
+		]),
+	];
+}
+
+/**
+ * The destination as one path (copyFile.ts resolves it against the source): Destination Path
+ * alone, as saved workflows have it, or inside the picked Destination Folder. A path ending in
+ * '/' is a folder the file goes into under its current name ('/' alone: the top of the bucket).
+ */
+export function readDestinationPath(ctx: IExecuteFunctions, itemIndex: number): string {
+	const typed = String(ctx.getNodeParameter('destinationKey', itemIndex, '') ?? '').replace(/^\/+/, '');
+	const folder = String(ctx.getNodeParameter('destinationFolder', itemIndex, '', { extractValue: true }) ?? '');
+	if (!folder.trim()) {
+		if (typed.trim()) return typed;
+		throw new NodeOperationError(ctx.getNode(), "The parameter 'Destination Path' is empty", {
+			itemIndex,
+			description:
+				'Pick a Destination Folder (the file keeps its name there), or enter a Destination Path such as done/report.pdf, or a folder ending in "/" such as done/.',
+		});
+	}
+	const prefix = folderPrefix(folder);
+	if (!typed.trim()) return prefix || '/';
+	return `${prefix}${typed}`;
+}
