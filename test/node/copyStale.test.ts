@@ -103,8 +103,9 @@ describe('a CDN that answers an old version even after the purge', () => {
 
 	const moveStale = async (key: string, stored: string) => {
 		await store(key, stored);
+		// With Replace on, the first signed link asked for is the source's.
 		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${cdn}${key}` }, nth: [1] }]);
-		return await run('move', key, { destinationKey: `${key}.moved` });
+		return await run('move', key, { destinationKey: `${key}.moved`, options: { replace: true } });
 	};
 
 	it('of another size: Move fails before copying, the source stays, and the error says the CDN answered another version', async () => {

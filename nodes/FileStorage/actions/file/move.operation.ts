@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { copyFields, copyFile, deleteSourceAfterCopy, sourceStays, type Copied } from './copyFile';
+import { copyFields, copyFile, sourceStays, type Copied } from './copyFile';
+import { deleteSourceAfterCopy } from './moveSource';
 
 export const description: INodeProperties[] = copyFields('move');
 
@@ -12,11 +13,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	} catch (error) {
 		throw sourceStays(this, itemIndex, error);
 	}
-	const removal = await deleteSourceAfterCopy(this, itemIndex, copied);
-	return [
-		{
-			json: { ...copied.json, sourceDeleted: true, doneByEarlierAttempt: removal.earlierAttempt },
-			pairedItem: { item: itemIndex },
-		},
-	];
+	// A delete an earlier attempt already did (its answer lost) is a done Move too: the output
+	// does not tell the two apart, as it has nothing the user could act on.
+	await deleteSourceAfterCopy(this, itemIndex, copied);
+	return [{ json: { ...copied.json, sourceDeleted: true }, pairedItem: { item: itemIndex } }];
 }
