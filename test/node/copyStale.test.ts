@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
-import { useProxy, viaProxy } from './proxy';
+import { eventually, useProxy, viaProxy } from './proxy';
 import { BUCKET, fileItem, runFileStorage, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 600 });
@@ -194,6 +194,33 @@ describe('Replace Existing File off: an existence check that fails is not "not t
 			expect(proxy().exchanges.filter((exchange) => exchange.operation === 'upload')).toEqual([]);
 		});
 	}
+});
+
+describe('Move deletes only the version it copied', () => {
+	it('a source replaced while it is copied is not deleted: the error says so and both versions exist', async () => {
+		await store('during/source.txt', 'first version', 'private');
+		// The copy's upload answer is held back while a newer version of the source is stored.
+		proxy().setRules({ holdAnswer: { upload: 1500 } });
+		const moving = runNode({
+			credentials: viaProxy(emulator(), proxy()),
+			parameters: {
+				...BUCKET,
+				resource: 'file',
+				operation: 'move',
+				fileKey: byKey('during/source.txt'),
+				destinationKey: 'during/moved.txt',
+			},
+		});
+		expect(await eventually(() => proxy().exchanges.some((e) => e.operation === 'upload'), 10_000)).toBe(true);
+		await store('during/source.txt', 'the second, longer version', 'private');
+		const result = await moving;
+		expect(result.error?.message).toMatch(
+			/^Move: the source 'during\/source\.txt' .* was replaced while it was copied/,
+		);
+		expect(result.error?.description).toMatch(/^Both files exist now/);
+		expect(await read('during/source.txt')).toBe('the second, longer version');
+		expect(await read('during/moved.txt')).toBe('first version');
+	});
 });
 
 describe('Move says what is true of a source that is gone', () => {
