@@ -196,6 +196,37 @@ describe('Replace Existing File off: an existence check that fails is not "not t
 	}
 });
 
+describe("the service's record of a file is found whatever a prefix means to the service", () => {
+	it("a service that lists nothing for a file's own path as prefix (a folder-only prefix): the record is found in its folder", async () => {
+		await store('folderonly/other.txt', 'other');
+		await store('folderonly/source.txt', 'moved by its folder');
+		emulator().setFaults([
+			{
+				operation: 'list',
+				rewrite: { contents: { name: 'source.txt', type: 'folder', path: '', children: [] } },
+				nth: [1],
+			},
+		]);
+		const result = await runNode({
+			credentials: viaProxy(emulator(), proxy()),
+			parameters: {
+				...BUCKET,
+				resource: 'file',
+				operation: 'move',
+				fileKey: byKey('folderonly/source.txt'),
+				destinationKey: 'folderonly/moved.txt',
+				options: { replace: true },
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(await read('folderonly/moved.txt')).toBe('moved by its folder');
+		const prefixes = proxy()
+			.exchanges.filter((exchange) => exchange.operation === 'list')
+			.map((exchange) => new URL(exchange.target, 'http://x').searchParams.get('prefix'));
+		expect(prefixes.slice(0, 2)).toEqual(['folderonly/source.txt', 'folderonly/']);
+	});
+});
+
 describe('Move deletes only the version it copied', () => {
 	it('a source replaced while it is copied is not deleted: the error says so and both versions exist', async () => {
 		await store('during/source.txt', 'first version', 'private');

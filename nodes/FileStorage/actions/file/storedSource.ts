@@ -115,13 +115,10 @@ export async function openStoredSource(
 			withoutLengthHint: `The CDN stated no length for the source file, so the copy could not be checked against it. ${none} Run the node again later; if the CDN keeps leaving out Content-Length, download the file and upload it instead.`,
 		},
 	);
-	let record: StoredRecord | undefined;
-	try {
-		record = await findStoredRecord(client, from, from.key);
-	} catch (error) {
+	const record = await findStoredRecord(client, from, from.key).catch((error: unknown) => {
 		opened.discard();
 		throw error;
-	}
+	});
 	const stale = record ? staleAnswer({ size: opened.size, lastModified: opened.lastModified }, record) : undefined;
 	if (record && stale === undefined) return { link, opened, record };
 	opened.discard();
