@@ -290,6 +290,30 @@ describe('Move says what is true of a source that is gone', () => {
 		expect(again.error?.description).toMatch(/There is no source to move/);
 	});
 
+	it('a source deleted between its link and its read: Move says there is no source to move', async () => {
+		await store('vanish/source.txt', 'here for a moment', 'private');
+		// The source's link is handed out, but its answer is held back while the source is deleted.
+		proxy().setRules({ holdAnswer: { signedUrl: 1000 } });
+		const moving = runNode({
+			credentials: viaProxy(emulator(), proxy()),
+			parameters: {
+				...BUCKET,
+				resource: 'file',
+				operation: 'move',
+				fileKey: byKey('vanish/source.txt'),
+				destinationKey: 'vanish/moved.txt',
+				options: { replace: true },
+			},
+		});
+		expect(await eventually(() => proxy().exchanges.some((e) => e.operation === 'signedUrl'), 10_000)).toBe(true);
+		expect((await run('delete', 'vanish/source.txt')).error).toBeUndefined();
+		const result = await moving;
+		expect(result.error?.message).toMatch(/^The file 'vanish\/source\.txt' was not found/);
+		expect(result.error?.description).toMatch(/^It was deleted \(or moved\) while it was being read\./);
+		expect(result.error?.description).toMatch(/There is no source to move/);
+		expect(await read('vanish/moved.txt')).toBeUndefined();
+	});
+
 	it("Move's output has no internal field doneByEarlierAttempt", async () => {
 		await store('output/source.txt', 'out', 'private');
 		const result = await run('move', 'output/source.txt', { destinationKey: 'output/done.txt' });
