@@ -7,6 +7,7 @@ import { findStoredRecord, staleAnswer, type StoredRecord } from '../../helpers/
 import type { UploadSource } from '../../helpers/uploadSource';
 import { openUrlSource } from '../../helpers/urlSource';
 import { getSignedUrl, purgeFile, type BucketRef, type SignedUrl } from '../../transport/api';
+import { isApiErrorAnswer } from '../../transport/apiAnswer';
 import type { FileStorageClient } from '../../transport/request';
 import { transportSettings } from '../common';
 
@@ -40,6 +41,15 @@ export function missingSource(ctx: IExecuteFunctions, itemIndex: number, from: R
 	if (more) missing.description = `${more} ${missing.description ?? ''}`.trim();
 	missingSources.add(missing);
 	return missing;
+}
+
+/** Whether the API itself says the file is not there (its own 404); any failure to ask says no. */
+async function isGone(client: FileStorageClient, from: Ref): Promise<boolean> {
+	return await getSignedUrl(client, from, from.key, 60).then(
+		() => false,
+		(error: unknown) =>
+			error instanceof NodeApiError && error.httpCode === '404' && isApiErrorAnswer(error.errorResponse),
+	);
 }
 
 async function sourceLink(
@@ -114,7 +124,13 @@ export async function openStoredSource(
 			...transportSettings(options),
 			withoutLengthHint: `The CDN stated no length for the source file, so the copy could not be checked against it. ${none} Run the node again later; if the CDN keeps leaving out Content-Length, download the file and upload it instead.`,
 		},
-	);
+	).catch(async (error: unknown) => {
+		// Another item or workflow may have moved it away between its link and its read.
+		if (await isGone(client, from)) {
+			throw missingSource(ctx, itemIndex, from, 'It was deleted (or moved) while it was being read.');
+		}
+		throw error;
+	});
 	const record = await findStoredRecord(client, from, from.key).catch((error: unknown) => {
 		opened.discard();
 		throw error;
