@@ -43,13 +43,15 @@ function mismatch(facts: CopyFacts, record: StoredRecord): string | undefined {
 /**
  * The CDN's ETag of the copy, only when its answer is of the version the service records (same
  * size, not older): an answer from the CDN's cache says nothing of the copy, and no failure to
- * get it does either (both leave the ETag unchecked).
+ * get it does either (both leave the ETag unchecked). `dated`: the answer had a Last-Modified that
+ * agrees with the record, without which an ETag of other bytes may be a kept earlier version's.
  */
 async function currentEtag(client: FileStorageClient, facts: CopyFacts, record: StoredRecord) {
 	const info: FileInfo | undefined = await readFileInfo(client, facts.to, facts.to.key).catch(() => undefined);
 	if (!info || info.size !== facts.digest.bytes) return undefined;
 	const read = { size: info.size, lastModified: info.last_modified ?? undefined };
-	return staleAnswer(read, record) === undefined ? info.etag : undefined;
+	if (staleAnswer(read, record) !== undefined) return undefined;
+	return { etag: info.etag, dated: info.last_modified !== null && record.last_modified !== null };
 }
 
 /** A check that could not be made: the copy is kept (it may well be good), the error says so. */
@@ -92,11 +94,20 @@ export async function fileInfoAfterCopy(
 	let problem = mismatch(facts, record);
 	let checked = ['size'];
 	if (problem === undefined) {
-		const etag = await currentEtag(client, facts, record);
-		const md5 = etagMd5(etag);
+		const answer = await currentEtag(client, facts, record);
+		const md5 = etagMd5(answer?.etag);
 		if (md5 !== undefined) checked = ['size', 'etag'];
-		if (md5 !== undefined && md5 !== facts.digest.md5)
-			problem = `the copy's ETag ${etag} is not the MD5 of the bytes sent (${facts.digest.md5})`;
+		if (md5 !== undefined && md5 !== facts.digest.md5) {
+			const words = `the CDN's ETag ${answer?.etag} is not the MD5 of the bytes sent (${facts.digest.md5})`;
+			if (!answer?.dated)
+				throw inconclusive(
+					ctx,
+					itemIndex,
+					facts,
+					`${words}, but its answer had no Last-Modified to show it is not an earlier version it kept`,
+				);
+			problem = `the copy's ETag ${answer.etag} is not the MD5 of the bytes sent (${facts.digest.md5})`;
+		}
 	}
 	if (problem === undefined) return { size: facts.digest.bytes, md5: facts.digest.md5, checked };
 	let after = `The faulty copy '${to.key}' was deleted.`;
