@@ -172,6 +172,31 @@ export function sourceStays(
 	return failure;
 }
 
+/** Both files are read through their links (the source's bytes, the copy's check). */
+function refuseDotSegments(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	verb: 'Copy' | 'Move',
+	from: FileRef,
+	to: FileRef,
+) {
+	// A link of a key with a '.' segment reaches another file (see linkRewritesKey).
+	for (const [role, ref] of [
+		['source', from],
+		['destination', to],
+	] as const) {
+		if (!hasDotSegment(ref.key)) continue;
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${verb}: the ${role} '${ref.key}' has a '.' segment, which its link cannot carry`,
+			{
+				itemIndex,
+				description: `A URL client resolves '.' segments in a link, so the ${role}'s link would reach another file and the copy could not be made or checked. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Use a key without a '.' segment.`,
+			},
+		);
+	}
+}
+
 /**
  * Copies a file by streaming its signed link (a plain GET: the CDN gets no credential and no
  * signature of ours; a public source's CDN cache purged first, and the answer compared with the
@@ -189,22 +214,7 @@ export async function copyFile(ctx: IExecuteFunctions, itemIndex: number, verb: 
 			description: `Both are ${describeRef(from)}. Set Destination Path to another path, or another bucket or region in the options. Nothing was changed.`,
 		});
 	}
-	// Both files are read through their links (the source's bytes, the copy's check); a link of
-	// a key with a '.' segment reaches another file (see linkRewritesKey).
-	for (const [role, ref] of [
-		['source', from],
-		['destination', to],
-	] as const) {
-		if (!hasDotSegment(ref.key)) continue;
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`${verb}: the ${role} '${ref.key}' has a '.' segment, which its link cannot carry`,
-			{
-				itemIndex,
-				description: `A URL client resolves '.' segments in a link, so the ${role}'s link would reach another file and the copy could not be made or checked. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Use a key without a '.' segment.`,
-			},
-		);
-	}
+	refuseDotSegments(ctx, itemIndex, verb, from, to);
 	const client = await clientFor(ctx, itemIndex, options);
 	if (options.replace !== true && (await exists(ctx, itemIndex, client, to, verb))) {
 		// A Move run again after it succeeded finds its destination taken and its source gone:
