@@ -83,6 +83,42 @@ describe('Copy and Move copy the version the service stores, not one the CDN sti
 	});
 });
 
+describe("the purge of a public source's CDN cache", () => {
+	const moveViaProxy = async (key: string) =>
+		await runNode({
+			credentials: viaProxy(emulator(), proxy()),
+			parameters: {
+				...BUCKET,
+				resource: 'file',
+				operation: 'move',
+				fileKey: byKey(key),
+				destinationKey: `${key}.moved`,
+				options: { replace: true, maxRetries: 0 },
+			},
+		});
+
+	it('a purge that fails: nothing is copied, the source stays, and the error says the cache could not be cleared', async () => {
+		await store('purge/failing.txt', 'public bytes');
+		proxy().setRules({ answerInstead: { 'POST /api/v1/files/purge': [{ status: 500 }] } });
+		const result = await moveViaProxy('purge/failing.txt');
+		expect(result.error?.message).toMatch(
+			/^Clearing the CDN cache of the public source 'purge\/failing\.txt' .* failed/,
+		);
+		expect(result.error?.description).toMatch(/Nothing was copied or deleted\./);
+		expect(await read('purge/failing.txt')).toBe('public bytes');
+		expect(await read('purge/failing.txt.moved')).toBeUndefined();
+	});
+
+	it("the API's own 404 to the purge (nothing cached to clear) does not stop the Move", async () => {
+		await store('purge/uncached.txt', 'public, never cached');
+		proxy().setRules({ answerInstead: { 'POST /api/v1/files/purge': [{ status: 404 }] } });
+		const result = await moveViaProxy('purge/uncached.txt');
+		expect(result.error).toBeUndefined();
+		expect(await read('purge/uncached.txt.moved')).toBe('public, never cached');
+		expect(await read('purge/uncached.txt')).toBeUndefined();
+	});
+});
+
 describe('a CDN that answers an old version even after the purge', () => {
 	// Serves `body` with `lastModified` at any path: a CDN whose cache ignores the purge.
 	let body = '';
