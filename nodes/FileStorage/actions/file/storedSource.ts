@@ -76,7 +76,7 @@ async function sourceLink(
 /**
  * A public source's plain location is answered by a CDN that may still hold an earlier version
  * (spec §3.9): its cache is purged first, the purge call existing for exactly this. A purge that
- * fails leaves the read unsure, so nothing is copied.
+ * fails (other than the API's 404) leaves the read unsure, so nothing is copied.
  */
 async function purgeSource(
 	ctx: IExecuteFunctions,
@@ -86,6 +86,9 @@ async function purgeSource(
 	none: string,
 ) {
 	await purgeFile(client, from, from.key).catch((error: unknown) => {
+		// The API's own "not found": nothing of the key is cached (or the file went, which the
+		// read and the record find out). Anything else leaves the cache as it was.
+		if (error instanceof NodeApiError && error.httpCode === '404' && isApiErrorAnswer(error.errorResponse)) return;
 		const words = error instanceof Error ? error.message : String(error);
 		throw new NodeOperationError(
 			ctx.getNode(),
