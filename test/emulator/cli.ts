@@ -22,6 +22,7 @@ Local File Storage API v1 emulator (development and tests only).
   --latency <ms>            delay added before every API response (default 0)
   --connection-delay <ms>   delay before the first request of each new connection is read (default 0)
   --connection-rate <MiB/s> cap on how fast one connection's request bodies are read; 0 = none (default 0)
+  --cdn-cache <seconds>     the CDN keeps public answers this long, until purged; 0 = off (default 0)
   --etags <md5|random>      part ETags: md5 of the bytes, or random without hashing (default ${DEFAULTS.etags})
   --paths <both|reference|sdk>
                             path families answered (default ${DEFAULTS.paths}): reference is
@@ -106,6 +107,9 @@ export function parseArgs(argv: string[]): EmulatorOptions | 'help' {
 					throw new UsageError(`${flag} needs MiB/s as a non-negative number, got "${value}"`);
 				}
 				options.connectionRateMiBps = Number(value);
+				break;
+			case '--cdn-cache':
+				options.cdnCacheSeconds = integer(flag, value);
 				break;
 			case '--etags':
 				if (value !== 'md5' && value !== 'random') throw new UsageError(`--etags needs md5 or random, got "${value}"`);

@@ -24,6 +24,7 @@ export const DEFAULTS = {
 	connectionRateMiBps: 0,
 	etags: 'md5' as EtagMode,
 	paths: 'both' as PathFamilies,
+	cdnCacheSeconds: 0,
 } as const;
 
 /** Spec §4 limits that are not configurable: they are the service's, not ours. */
@@ -56,6 +57,7 @@ export interface ResolvedConfig {
 	faults: FaultRule[];
 	etags: EtagMode;
 	paths: PathFamilies;
+	cdnCacheSeconds: number;
 	now: () => number;
 }
 
@@ -81,6 +83,7 @@ export function resolveConfig(options: EmulatorOptions = {}): ResolvedConfig {
 		faults: options.faults ?? [],
 		etags: options.etags ?? DEFAULTS.etags,
 		paths: options.paths ?? DEFAULTS.paths,
+		cdnCacheSeconds: options.cdnCacheSeconds ?? DEFAULTS.cdnCacheSeconds,
 		now: options.now ?? Date.now,
 	};
 	const nonNegative: Array<keyof ResolvedConfig> = [
@@ -90,6 +93,7 @@ export function resolveConfig(options: EmulatorOptions = {}): ResolvedConfig {
 		'latencyMs',
 		'connectionDelayMs',
 		'connectionRateMiBps',
+		'cdnCacheSeconds',
 	];
 	for (const name of nonNegative) {
 		const value = config[name] as number;

@@ -4,6 +4,7 @@ import type { ResolvedConfig } from './config';
 import type { FaultInjector } from './faults';
 import type { TempDir } from './fsutil';
 import type { Network } from './network';
+import type { CdnCache } from './routes/cdn-cache';
 import type { ParsedTarget } from './query';
 import type { StatsRecorder } from './stats';
 import type { ObjectStore } from './storage';
@@ -21,6 +22,8 @@ export interface ServerContext {
 	faults: FaultInjector;
 	latencyMs: number;
 	network: Network;
+	/** Public CDN answers kept for `cdnCacheSeconds` (off at 0); purge clears a key. */
+	cdnCache: CdnCache;
 }
 
 export interface RouteRequest {

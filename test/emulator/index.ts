@@ -10,6 +10,7 @@ import type { ServerContext } from './context';
 import { FaultInjector } from './faults';
 import { readJson, TempDir } from './fsutil';
 import { Network, setNetworkProfile } from './network';
+import { CdnCache } from './routes/cdn-cache';
 import { openUploads } from './routes/hooks';
 import { createRequestHandler } from './server';
 import { StatsRecorder } from './stats';
@@ -121,6 +122,7 @@ async function run(config: ResolvedConfig, dataDir: string, cleanupData: () => P
 		faults,
 		latencyMs: config.latencyMs,
 		network,
+		cdnCache: new CdnCache(config.cdnCacheSeconds, config.now),
 	};
 
 	const inFlight = new Set<Promise<void>>();

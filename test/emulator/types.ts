@@ -91,6 +91,11 @@ export interface EmulatorOptions {
 	etags?: EtagMode;
 	/** Which path family to answer (default `both`); the other family's paths get a web framework's plain 404. */
 	paths?: PathFamilies;
+	/**
+	 * Seconds the CDN keeps serving the first answer for a public file (spec §3.9), even after the
+	 * file was replaced or deleted, until the purge call clears it. 0 (default): no cache.
+	 */
+	cdnCacheSeconds?: number;
 	now?: () => number;
 }
 

@@ -181,13 +181,16 @@ describe('File → Copy', () => {
 describe('the copy is checked against an MD5 ETag where the CDN gives one', () => {
 	// A CDN that answers the HEAD of the copy with this ETag (the emulator's CDN sends none).
 	let etag = '';
+	// The CDN's Last-Modified: without one an answer may be an earlier version it kept.
+	let lastModified: string | undefined;
 	let server: Server;
 	let cdn = '';
 	const seenHeaders: Array<Record<string, unknown>> = [];
 	beforeAll(async () => {
 		server = createServer((req, res) => {
 			seenHeaders.push(req.headers);
-			res.writeHead(200, { 'Content-Length': '4', 'Content-Type': 'text/plain', ETag: etag });
+			const dated: Record<string, string> = lastModified ? { 'Last-Modified': lastModified } : {};
+			res.writeHead(200, { 'Content-Length': '4', 'Content-Type': 'text/plain', ETag: etag, ...dated });
 			res.end(req.method === 'HEAD' ? undefined : 'copy');
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -226,12 +229,42 @@ describe('the copy is checked against an MD5 ETag where the CDN gives one', () =
 	});
 
 	it('an ETag that is not the MD5 of the bytes sent fails the copy, deletes it, and the source stays', async () => {
+		lastModified = new Date(Date.now() + 1000).toUTCString();
 		const result = await copyWithEtag('"00000000000000000000000000000000"');
+		lastModified = undefined;
 		expect(result.error?.message).toMatch(/^The copy of the file failed its check: the copy's ETag .* is not the MD5/);
 		expect(result.error?.description).toMatch(/The faulty copy 'etag\/copy\.txt' was deleted\./);
 		expect(result.error?.description).toMatch(/The source 'etag\/source\.txt' .* was not deleted\.$/);
 		expect(await read('etag/copy.txt')).toBeUndefined();
 		expect(await read('etag/source.txt')).toBeDefined();
+	});
+});
+
+describe('an ETag mismatch the CDN may have answered from its cache', () => {
+	let server: Server;
+	let cdn = '';
+	beforeAll(async () => {
+		// An ETag of other bytes and no Last-Modified: nothing says the answer is of the copy.
+		server = createServer((req, res) => {
+			res.writeHead(200, { 'Content-Length': '4', 'Content-Type': 'text/plain', ETag: `"${'0'.repeat(32)}"` });
+			res.end(req.method === 'HEAD' ? undefined : 'copy');
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		cdn = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f/emulator/undated/copy.txt`;
+	});
+	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+
+	it('an ETag that is not the MD5 in an undated CDN answer keeps the copy: the check is inconclusive, the source stays', async () => {
+		await store('undated/source.txt', Buffer.from('copy'), 'private', 'text/plain');
+		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: cdn }, nth: [2] }]);
+		const result = await run('move', 'undated/source.txt', {
+			destinationKey: 'undated/copy.txt',
+			options: { replace: true },
+		});
+		expect(result.error?.message).toMatch(/^Move: the copy 'undated\/copy\.txt' could not be checked: the CDN's ETag/);
+		expect(result.error?.description).toMatch(/^The copy was kept/);
+		expect((await read('undated/copy.txt'))?.body.toString()).toBe('copy');
+		expect(await read('undated/source.txt')).toBeDefined();
 	});
 });
 

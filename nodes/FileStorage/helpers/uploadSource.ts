@@ -15,6 +15,8 @@ export interface UploadSource {
 	mimeType: string;
 	/** Undefined when it is only known once read (a URL without Content-Length). */
 	size?: number;
+	/** A URL source's Last-Modified header, when it sent one (Copy compares it with the service's record). */
+	lastModified?: string;
 	/** The bytes as parts of exactly `partSize` (the last one shorter), in buffers `nextPart` hands out. */
 	parts(partSize: number, nextPart: () => Buffer): AsyncGenerator<Buffer>;
 	/** Lets go of a source that will not be read (a check failed after it was opened). */

@@ -297,6 +297,7 @@ async function openWithRetries(
 		fileName: fileNameOfUrl(url),
 		mimeType: mimeType || 'application/octet-stream',
 		size,
+		lastModified: headerValue(response.headers, 'last-modified'),
 		parts: async function* (partSize, nextPart) {
 			let complete = false;
 			try {

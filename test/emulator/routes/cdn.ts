@@ -6,6 +6,7 @@ import { HttpError, notFound } from '../http';
 import { decodeKeyPath, keyProblem } from '../keys';
 import { openObject } from '../storage';
 import { checkSignedUrl } from '../signed-url';
+import { sendCached } from './cdn-cache';
 import { acceptsGzip, redirect, sendGzip, sendPrefix, type CdnFault } from './cdn-faults';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -33,6 +34,9 @@ export async function cdn(ctx: ServerContext, r: RouteRequest, fault?: CdnFault)
 	if (fault?.kind === 'redirect') return redirect(ctx, r);
 	const key = keyFromPath(r.target.path, ctx.config.accessId);
 	if (key === undefined) throw notFound('File not found');
+	// A cached answer is served without looking at the store: that is what makes it stale.
+	const cached = fault ? undefined : ctx.cdnCache.get(key);
+	if (cached) return sendCached(r.res, r.req.method, cached, ctx.config.now());
 	const opened = openObject(ctx.objects, () => ctx.objects.findAnywhere(key));
 	if (!opened) throw notFound('File not found');
 	const { meta } = opened;
@@ -58,6 +62,9 @@ export async function cdn(ctx: ServerContext, r: RouteRequest, fault?: CdnFault)
 		};
 		// A CDN that compresses says the answer depends on the request's Accept-Encoding.
 		if (fault?.kind === 'gzip') headers.Vary = 'Accept-Encoding';
+		if (meta.visibility === 'public' && ctx.cdnCache.enabled && !fault) {
+			return await sendAndKeep(ctx, r, key, opened.stream(), headers);
+		}
 		if (r.req.method === 'HEAD') {
 			r.res.writeHead(200, headers);
 			r.res.end();
@@ -74,4 +81,20 @@ export async function cdn(ctx: ServerContext, r: RouteRequest, fault?: CdnFault)
 	} finally {
 		opened.release();
 	}
+}
+
+/** A public answer the cache keeps: read whole (the cache holds bytes), kept, then sent. */
+async function sendAndKeep(
+	ctx: ServerContext,
+	r: RouteRequest,
+	key: string,
+	stream: NodeJS.ReadableStream,
+	headers: Record<string, string>,
+): Promise<void> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of stream) chunks.push(chunk as Buffer);
+	const body = Buffer.concat(chunks);
+	ctx.cdnCache.keep(key, headers, body);
+	r.res.writeHead(200, { ...headers, 'X-Cache': 'MISS' });
+	r.res.end(r.req.method === 'HEAD' ? undefined : body);
 }

@@ -90,9 +90,10 @@ export async function signedUrlRoute(ctx: ServerContext, r: RouteRequest): Promi
 }
 
 /**
- * [service: the SDK's `files.purge`] Clears a file from the CDN cache. The emulator's CDN keeps no
- * cache, so there is nothing to clear: it checks the request as the service would and answers
- * with the URLs a cache would hold for the file [ours: `message`, and `urls` = its location].
+ * [service: the SDK's `files.purge`] Clears a file from the CDN cache. With `cdnCacheSeconds` set
+ * the emulator's CDN keeps public answers (routes/cdn-cache.ts) and this clears the key's; with
+ * no cache there is nothing to clear. Either way it answers with the URLs a cache would hold for
+ * the file [ours: `message`, and `urls` = its location].
  */
 export async function purge(ctx: ServerContext, r: RouteRequest): Promise<Reply> {
 	const q = new QueryChecker(r.target.query);
@@ -101,5 +102,7 @@ export async function purge(ctx: ServerContext, r: RouteRequest): Promise<Reply>
 	q.throwIfInvalid();
 	ensureBucket(ctx, bucket, region);
 	// [ours] A key that is not stored (any more) is purged too: a deleted file may still be cached.
+	// The CDN serves a key whatever its bucket (its location names no bucket), so is the cache.
+	ctx.cdnCache.purge(key);
 	return ok({ message: 'Cache purged successfully', urls: [location(ctx.baseUrl, ctx.config.accessId, key)] });
 }

@@ -2,19 +2,17 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fileInfoAfterCopy, type CopyCheck } from '../../helpers/copyCheck';
-import { fileNotFound } from '../../helpers/fileInfo';
 import { hashedSource } from '../../helpers/hashedSource';
-import { hasDotSegment, joinKey, linkRewritesKey, rewrittenLinkWords } from '../../helpers/keys';
-import { openUrlSource } from '../../helpers/urlSource';
-import { deleteFile, getSignedUrl, type BucketRef, type Visibility } from '../../transport/api';
+import { hasDotSegment, joinKey } from '../../helpers/keys';
+import type { StoredRecord } from '../../helpers/storedRecord';
+import { getSignedUrl, type BucketRef, type Visibility } from '../../transport/api';
+import { isApiErrorAnswer } from '../../transport/apiAnswer';
 import type { FileStorageClient } from '../../transport/request';
-import { assertValidKey, clientFor, getBucketRef, transportSettings } from '../common';
+import { assertValidKey, clientFor, getBucketRef } from '../common';
 import { readDestinationPath } from './copyFields';
 import { fileNameOf, readFileKey } from './fileKey';
 import { storeSource } from './storeSource';
-
-/** The source's link only needs to outlive the start of the transfer (its retries included). */
-const SOURCE_LINK_SECONDS = 900;
+import { isMissingSource, missingSource, openStoredSource } from './storedSource';
 
 export interface FileRef extends BucketRef {
 	key: string;
@@ -40,13 +38,34 @@ export function describeRef(ref: FileRef): string {
 	return `'${ref.key}' in bucket '${ref.bucket}' (region ${ref.region})`;
 }
 
-async function exists(client: FileStorageClient, ref: FileRef): Promise<boolean> {
+/**
+ * Whether a file is at the destination. Only the API's own "not found" says no: any other failure
+ * (a 5xx after its retries, a 403, a 404 that is not the API's) leaves it unknown, and an unknown
+ * destination is never written over while Replace Existing File is off.
+ */
+async function exists(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	client: FileStorageClient,
+	ref: FileRef,
+	verb: 'Copy' | 'Move',
+): Promise<boolean> {
 	return await getSignedUrl(client, ref, ref.key, 1).then(
 		() => true,
 		(error: unknown) => {
 			// A missing bucket is a 404 too: the upload then says so in its own words.
-			if (error instanceof NodeApiError && error.httpCode === '404') return false;
-			throw error;
+			if (error instanceof NodeApiError && error.httpCode === '404' && isApiErrorAnswer(error.errorResponse)) {
+				return false;
+			}
+			const words = error instanceof Error ? error.message : String(error);
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${verb}: could not tell whether the destination ${describeRef(ref)} already exists: ${words}`,
+				{
+					itemIndex,
+					description: `Replace Existing File is off, so a file that may be there is not written over. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Run the node again later, or turn on Replace Existing File if overwriting is fine.`,
+				},
+			);
 		},
 	);
 }
@@ -55,6 +74,8 @@ export interface Copied {
 	from: FileRef;
 	to: FileRef;
 	client: FileStorageClient;
+	/** The service's record of the source when it was read: Move deletes only that version. */
+	sourceRecord: StoredRecord;
 	json: IDataObject;
 }
 
@@ -78,28 +99,21 @@ export function sourceStays(
 		return failure;
 	}
 	const before = failure.description ? `${failure.description} ` : '';
-	failure.description = `${before}The source ${describeRef(from)} was not deleted.`;
+	failure.description = isMissingSource(error)
+		? `${before}There is no source to move: a Move that ran before may have moved it already. Nothing was copied or deleted.`
+		: `${before}The source ${describeRef(from)} was not deleted.`;
 	return failure;
 }
 
-/**
- * Copies a file by streaming its signed link (a plain GET: the CDN gets no credential and no
- * signature of ours) into an upload with the bounded part pool, then checks the copy (see
- * copyCheck.ts). Nothing here deletes the source: Move does that only after this returned.
- */
-export async function copyFile(ctx: IExecuteFunctions, itemIndex: number, verb: 'Copy' | 'Move'): Promise<Copied> {
-	const where = getBucketRef(ctx, itemIndex);
-	const from: FileRef = { ...where, key: readFileKey(ctx, itemIndex) };
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const to = destinationOf(ctx, itemIndex, from, options);
-	if (to.key === from.key && to.bucket === from.bucket && to.region === from.region) {
-		throw new NodeOperationError(ctx.getNode(), `${verb}: the source and the destination are the same file`, {
-			itemIndex,
-			description: `Both are ${describeRef(from)}. Set Destination Path to another path, or another bucket or region in the options. Nothing was changed.`,
-		});
-	}
-	// Both files are read through their links (the source's bytes, the copy's check); a link of
-	// a key with a '.' segment reaches another file (see linkRewritesKey).
+/** Both files are read through their links (the source's bytes, the copy's check). */
+function refuseDotSegments(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	verb: 'Copy' | 'Move',
+	from: FileRef,
+	to: FileRef,
+) {
+	// A link of a key with a '.' segment reaches another file (see linkRewritesKey).
 	for (const [role, ref] of [
 		['source', from],
 		['destination', to],
@@ -114,34 +128,40 @@ export async function copyFile(ctx: IExecuteFunctions, itemIndex: number, verb: 
 			},
 		);
 	}
+}
+
+/**
+ * Copies a file by streaming its signed link (a plain GET: the CDN gets no credential and no
+ * signature of ours; a public source's CDN cache purged first, and the answer compared with the
+ * service's record, see storedSource.ts) into an upload with the bounded part pool, then checks
+ * the copy (see copyCheck.ts). Nothing here deletes the source: Move does that only after this.
+ */
+export async function copyFile(ctx: IExecuteFunctions, itemIndex: number, verb: 'Copy' | 'Move'): Promise<Copied> {
+	const where = getBucketRef(ctx, itemIndex);
+	const from: FileRef = { ...where, key: readFileKey(ctx, itemIndex) };
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const to = destinationOf(ctx, itemIndex, from, options);
+	if (to.key === from.key && to.bucket === from.bucket && to.region === from.region) {
+		throw new NodeOperationError(ctx.getNode(), `${verb}: the source and the destination are the same file`, {
+			itemIndex,
+			description: `Both are ${describeRef(from)}. Set Destination Path to another path, or another bucket or region in the options. Nothing was changed.`,
+		});
+	}
+	refuseDotSegments(ctx, itemIndex, verb, from, to);
 	const client = await clientFor(ctx, itemIndex, options);
-	if (options.replace !== true && (await exists(client, to))) {
+	if (options.replace !== true && (await exists(ctx, itemIndex, client, to, verb))) {
+		// A Move run again after it succeeded finds its destination taken and its source gone:
+		// that is said as it is (a source that cannot be looked up is left to the usual words).
+		const sourceThere = verb === 'Move' ? await exists(ctx, itemIndex, client, from, verb).catch(() => true) : true;
+		if (!sourceThere) {
+			throw missingSource(ctx, itemIndex, from, `The destination ${describeRef(to)} already exists.`);
+		}
 		throw new NodeOperationError(ctx.getNode(), `${verb}: the destination ${describeRef(to)} already exists`, {
 			itemIndex,
 			description: `Turn on the Replace Existing File option to overwrite it. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}.`,
 		});
 	}
-	const link = await getSignedUrl(client, from, from.key, SOURCE_LINK_SECONDS).catch((error: unknown) => {
-		if (error instanceof NodeApiError && error.httpCode === '404') throw fileNotFound(ctx, from, from.key, itemIndex);
-		throw error;
-	});
-	// The link as the service spelled it (another encoding of a '.' segment included) must still
-	// name the source once parsed: else the copy would be of another file.
-	const rewrite = linkRewritesKey(link.url);
-	if (rewrite) {
-		const words = rewrittenLinkWords(`${verb} of '${from.key}'`, rewrite);
-		throw new NodeOperationError(ctx.getNode(), words.message, { itemIndex, description: words.description });
-	}
-	const opened = await openUrlSource(
-		ctx,
-		itemIndex,
-		new URL(link.url),
-		{},
-		{
-			...transportSettings(options),
-			withoutLengthHint: `The CDN stated no length for the source file, so the copy could not be checked against it. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Run the node again later; if the CDN keeps leaving out Content-Length, download the file and upload it instead.`,
-		},
-	);
+	const { link, opened, record } = await openStoredSource(ctx, itemIndex, client, from, verb, options);
 	const source = hashedSource({ ...opened, label: `the source file '${from.key}'` });
 	const visibility: Visibility =
 		options.visibility === 'public' || options.visibility === 'private'
@@ -153,14 +173,17 @@ export async function copyFile(ctx: IExecuteFunctions, itemIndex: number, verb: 
 	const stored = await storeSource(ctx, itemIndex, client, { ...to, visibility, contentType }, source, options);
 	const check: CopyCheck = await fileInfoAfterCopy(ctx, itemIndex, client, {
 		to,
+		visibility,
 		announced: opened.size,
 		digest: source.digest(),
 		storedSize: stored.size,
+		verb,
 	});
 	return {
 		from,
 		to,
 		client,
+		sourceRecord: record,
 		json: {
 			key: to.key,
 			bucket: to.bucket,
@@ -174,21 +197,4 @@ export async function copyFile(ctx: IExecuteFunctions, itemIndex: number, verb: 
 			source: { key: from.key, bucket: from.bucket, region: from.region },
 		},
 	};
-}
-
-/** Move's last step: the source goes only after a checked copy; a failed delete says both exist. */
-export async function deleteSourceAfterCopy(ctx: IExecuteFunctions, itemIndex: number, copied: Copied) {
-	try {
-		return await deleteFile(copied.client, copied.from, copied.from.key);
-	} catch (error) {
-		const words = error instanceof Error ? error.message : String(error);
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Move: the copy is complete and checked, but deleting the source failed: ${words}`,
-			{
-				itemIndex,
-				description: `Both files exist now: the source ${describeRef(copied.from)} and the copy ${describeRef(copied.to)}. Delete the source yourself, or run File → Delete on it.`,
-			},
-		);
-	}
 }

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { copyFields } from './copyFields';
-import { copyFile, deleteSourceAfterCopy, sourceStays, type Copied } from './copyFile';
+import { copyFile, sourceStays, type Copied } from './copyFile';
+import { deleteSourceAfterCopy } from './moveSource';
 
 export const description: INodeProperties[] = copyFields('move');
 
@@ -13,11 +14,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	} catch (error) {
 		throw sourceStays(this, itemIndex, error);
 	}
-	const removal = await deleteSourceAfterCopy(this, itemIndex, copied);
-	return [
-		{
-			json: { ...copied.json, sourceDeleted: true, doneByEarlierAttempt: removal.earlierAttempt },
-			pairedItem: { item: itemIndex },
-		},
-	];
+	// A delete an earlier attempt already did (its answer lost) is a done Move too: the output
+	// does not tell the two apart, as it has nothing the user could act on.
+	await deleteSourceAfterCopy(this, itemIndex, copied);
+	return [{ json: { ...copied.json, sourceDeleted: true }, pairedItem: { item: itemIndex } }];
 }
