@@ -93,7 +93,7 @@ describe('each of the six types, with no authentication headers', () => {
 		expect(r.emu.listOpenUploads().map((u) => u.uploadId)).not.toContain(uploadId);
 	});
 
-	test('delete', async () => {
+	test('delete: DELETE with no body', async () => {
 		await viaUrl('upload', { key: 'web/gone.txt' }, { data: Buffer.from('x') });
 		const res = await viaUrl('delete', { key: 'web/gone.txt' });
 		expect(res.status).toBe(200);
