@@ -50,14 +50,43 @@ export function verifyRequest(req: IncomingMessage, settings: AuthSettings): Aut
 	if (accessKey === undefined) return { ok: false, reason: 'missing X-Access-Key header' };
 	if (timestamp === undefined) return { ok: false, reason: 'missing X-Timestamp header' };
 	if (signature === undefined) return { ok: false, reason: 'missing X-Signature header' };
+	return checkCredentials(settings, HEADER_NAMES, {
+		method: req.method ?? '',
+		target: req.url ?? '',
+		accessKey,
+		timestamp,
+		signature,
+	});
+}
 
-	if (!constantTimeEqual(accessKey, settings.accessKey)) return { ok: false, reason: 'unknown access key' };
+/** What one request claims: who it is, when it was signed, and over which method and target. */
+export interface Claim {
+	method: string;
+	/** The signed request target, byte for byte as received (latin1). */
+	target: string;
+	accessKey: string;
+	timestamp: string;
+	signature: string;
+}
 
+/** How the three credentials are named in the reasons: headers, or the query of a signed URL. */
+export interface CredentialNames {
+	timestamp: string;
+	signature: string;
+}
+
+const HEADER_NAMES: CredentialNames = { timestamp: 'X-Timestamp', signature: 'X-Signature' };
+
+/** The checks every authenticated request passes, wherever its credentials came from (§1, §3.10). */
+export function checkCredentials(settings: AuthSettings, names: CredentialNames, claim: Claim): AuthResult {
+	if (!constantTimeEqual(claim.accessKey, settings.accessKey)) return { ok: false, reason: 'unknown access key' };
+
+	const { timestamp, signature } = claim;
 	const time = Date.parse(timestamp);
 	if (!ISO_MILLIS.test(timestamp) || Number.isNaN(time) || new Date(time).toISOString() !== timestamp) {
 		return {
 			ok: false,
-			reason: 'X-Timestamp is not ISO 8601 UTC with milliseconds (as Date.prototype.toISOString prints)',
+			reason: `${names.timestamp} is not ISO 8601 UTC with milliseconds (as Date.prototype.toISOString prints)`,
 		};
 	}
 	const skewMs = Math.abs(settings.now() - time);
@@ -68,13 +97,11 @@ export function verifyRequest(req: IncomingMessage, settings: AuthSettings): Aut
 		};
 	}
 
-	const method = req.method ?? '';
-	const target = req.url ?? '';
-	const toSign = stringToSign(method, target, timestamp);
+	const toSign = stringToSign(claim.method, claim.target, timestamp);
 	const expected = hmacHex(settings.secretKey, toSign);
 	const printable = printableForHeader(toSign);
 	if (!HEX_SIGNATURE.test(signature)) {
-		return { ok: false, reason: 'X-Signature is not 64 lower-case hex digits', stringToSign: printable };
+		return { ok: false, reason: `${names.signature} is not 64 lower-case hex digits`, stringToSign: printable };
 	}
 	if (!constantTimeEqual(signature, expected)) {
 		return { ok: false, reason: 'signature does not match', stringToSign: printable };

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { verifyRequest } from './auth';
 import type { RouteRequest, ServerContext } from './context';
+import { answerPreflight, preflightMethod, setCorsHeaders } from './cors';
 import { FAULT_BODIES, rewriteData, type FaultAction } from './faults';
 import { ClientAbortError, continueBody, HttpError, sendJson, type Reply } from './http';
+import { authenticate } from './query-auth';
 import { parseTarget, type ParsedTarget } from './query';
 import { cdn } from './routes/cdn';
 import { isCdnFault, REDIRECT_PREFIX } from './routes/cdn-faults';
@@ -167,6 +168,13 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
 	// The emulator's clock (skewable for tests) is the one its answers carry, as a real server's would.
 	res.setHeader('Date', new Date(ctx.config.now()).toUTCString());
 	res.on('finish', () => ctx.stats.response(res.statusCode));
+	setCorsHeaders(res);
+	const preflight = preflightMethod(req);
+	if (preflight !== undefined) {
+		// [ours] Preflights are answered for routes that exist (in the family answered), before faults.
+		const wanted = routeOf(preflight, target.path);
+		if (wanted && answers(ctx.config.paths, wanted)) return answerPreflight(res, ctx.latencyMs);
+	}
 	const route = routeOf(method, target.path);
 	if (route && !answers(ctx.config.paths, route)) {
 		// Its body may still be on the way: take all of it first, so the client reads the answer, not a reset.
@@ -208,7 +216,7 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
 	try {
 		// Validation lets only cdn rules carry the CDN kinds, and only API rules carry rewrite.
 		if (route.op === 'cdn') return await cdn(ctx, r, isCdnFault(fault) ? fault : undefined);
-		const auth = verifyRequest(req, {
+		const auth = authenticate(req, {
 			accessKey: ctx.config.accessKey,
 			secretKey: ctx.config.secretKey,
 			clockToleranceSeconds: ctx.config.clockToleranceSeconds,

@@ -6,13 +6,24 @@ import { HttpError, notFound } from '../http';
 import { decodeKeyPath, keyProblem } from '../keys';
 import { openObject } from '../storage';
 import { checkSignedUrl } from '../signed-url';
+import { checkTransformation, printable } from '../transformations';
 import { sendCached } from './cdn-cache';
 import { acceptsGzip, redirect, sendGzip, sendPrefix, type CdnFault } from './cdn-faults';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** The key named by `/f/<access id>/<key>`, or undefined when the path names none. */
-function keyFromPath(rawPath: string, accessId: string): string | undefined {
+interface CdnTarget {
+	key: string;
+	/** The transformation segment (§3.11), decoded, when the path has one. */
+	transformation?: string;
+}
+
+/**
+ * What `/f/<access id>/[<transformation>/]<key>` names; undefined when it names no key. The first
+ * segment after the access id is a transformation only when it has a transformation's shape and
+ * a key follows it; otherwise it is the key's first segment (see transformations.ts).
+ */
+function targetOfPath(rawPath: string, accessId: string): CdnTarget | undefined {
 	let path: string;
 	try {
 		// Node gives us latin1; a client may have sent raw UTF-8 bytes rather than escapes.
@@ -25,22 +36,43 @@ function keyFromPath(rawPath: string, accessId: string): string | undefined {
 	const slash = rest.indexOf('/');
 	if (slash === -1) return undefined;
 	if (decodeKeyPath(rest.slice(0, slash)) !== accessId) return undefined;
-	const key = decodeKeyPath(rest.slice(slash + 1));
-	return key !== undefined && keyProblem(key) === undefined ? key : undefined;
+	const keyPath = rest.slice(slash + 1);
+	const next = keyPath.indexOf('/');
+	const first = next === -1 ? undefined : decodeKeyPath(keyPath.slice(0, next));
+	const check = first === undefined || next === keyPath.length - 1 ? undefined : checkTransformation(first);
+	if (check && !check.ok) {
+		throw new HttpError(400, {
+			error: 'Validation failed',
+			details: [{ field: 'transformation', message: check.message }],
+		});
+	}
+	const key = decodeKeyPath(check ? keyPath.slice(next + 1) : keyPath);
+	if (key === undefined || keyProblem(key) !== undefined) return undefined;
+	return check ? { key, transformation: check.segment } : { key };
 }
 
 /** §3.9: public bytes as they are; private bytes only through a valid signed URL [ours]. */
 export async function cdn(ctx: ServerContext, r: RouteRequest, fault?: CdnFault): Promise<void> {
 	if (fault?.kind === 'redirect') return redirect(ctx, r);
-	const key = keyFromPath(r.target.path, ctx.config.accessId);
-	if (key === undefined) throw notFound('File not found');
-	// A cached answer is served without looking at the store: that is what makes it stale.
-	const cached = fault ? undefined : ctx.cdnCache.get(key);
+	const named = targetOfPath(r.target.path, ctx.config.accessId);
+	if (named === undefined) throw notFound('File not found');
+	const { key, transformation } = named;
+	// A cached answer is served without looking at the store: that is what makes it stale. Only
+	// plain locations are cached [ours]: a transformed answer is made afresh every time.
+	const cacheable = !fault && transformation === undefined;
+	const cached = cacheable ? ctx.cdnCache.get(key) : undefined;
 	if (cached) return sendCached(r.res, r.req.method, cached, ctx.config.now());
 	const opened = openObject(ctx.objects, () => ctx.objects.findAnywhere(key));
 	if (!opened) throw notFound('File not found');
 	const { meta } = opened;
 	try {
+		if (meta.visibility === 'private' && transformation !== undefined) {
+			// [ours] The service does not publish whether a signed link allows a transformation.
+			throw new HttpError(403, {
+				error: 'Forbidden',
+				message: 'Transformations are served for public files only; a private file is served as stored',
+			});
+		}
 		if (meta.visibility === 'private') {
 			const q = r.target.query;
 			const check = checkSignedUrl(
@@ -60,9 +92,10 @@ export async function cdn(ctx: ServerContext, r: RouteRequest, fault?: CdnFault)
 			'Last-Modified': new Date(meta.lastModified).toUTCString(),
 			'Cache-Control': meta.visibility === 'public' ? 'public, max-age=60' : 'private, no-store',
 		};
+		if (transformation !== undefined) headers['X-Emulator-Transformation'] = printable(transformation);
 		// A CDN that compresses says the answer depends on the request's Accept-Encoding.
 		if (fault?.kind === 'gzip') headers.Vary = 'Accept-Encoding';
-		if (meta.visibility === 'public' && ctx.cdnCache.enabled && !fault) {
+		if (meta.visibility === 'public' && ctx.cdnCache.enabled && cacheable) {
 			return await sendAndKeep(ctx, r, key, opened.stream(), headers);
 		}
 		if (r.req.method === 'HEAD') {
