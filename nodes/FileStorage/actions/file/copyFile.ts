@@ -5,11 +5,11 @@ import { fileInfoAfterCopy, type CopyCheck } from '../../helpers/copyCheck';
 import { hashedSource } from '../../helpers/hashedSource';
 import { hasDotSegment, joinKey } from '../../helpers/keys';
 import type { StoredRecord } from '../../helpers/storedRecord';
-import { getSignedUrl, type BucketRef, type Visibility } from '../../transport/api';
-import { isApiErrorAnswer } from '../../transport/apiAnswer';
+import type { BucketRef, Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import { assertValidKey, clientFor, getBucketRef } from '../common';
 import { readDestinationPath } from './copyFields';
+import { fileExists } from './existingFile';
 import { fileNameOf, readFileKey } from './fileKey';
 import { storeSource } from './storeSource';
 import { isMissingSource, missingSource, openStoredSource } from './storedSource';
@@ -38,11 +38,7 @@ export function describeRef(ref: FileRef): string {
 	return `'${ref.key}' in bucket '${ref.bucket}' (region ${ref.region})`;
 }
 
-/**
- * Whether a file is at the destination. Only the API's own "not found" says no: any other failure
- * (a 5xx after its retries, a 403, a 404 that is not the API's) leaves it unknown, and an unknown
- * destination is never written over while Replace Existing File is off.
- */
+/** Whether a file is at the destination; a check that fails leaves it unknown and copies nothing. */
 async function exists(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -50,24 +46,17 @@ async function exists(
 	ref: FileRef,
 	verb: 'Copy' | 'Move',
 ): Promise<boolean> {
-	return await getSignedUrl(client, ref, ref.key, 1).then(
-		() => true,
-		(error: unknown) => {
-			// A missing bucket is a 404 too: the upload then says so in its own words.
-			if (error instanceof NodeApiError && error.httpCode === '404' && isApiErrorAnswer(error.errorResponse)) {
-				return false;
-			}
-			const words = error instanceof Error ? error.message : String(error);
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`${verb}: could not tell whether the destination ${describeRef(ref)} already exists: ${words}`,
-				{
-					itemIndex,
-					description: `Replace Existing File is off, so a file that may be there is not written over. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Run the node again later, or turn on Replace Existing File if overwriting is fine.`,
-				},
-			);
-		},
-	);
+	return await fileExists(client, ref, ref.key).catch((error: unknown) => {
+		const words = error instanceof Error ? error.message : String(error);
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${verb}: could not tell whether the destination ${describeRef(ref)} already exists: ${words}`,
+			{
+				itemIndex,
+				description: `Replace Existing File is off, so a file that may be there is not written over. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Run the node again later, or turn on Replace Existing File if overwriting is fine.`,
+			},
+		);
+	});
 }
 
 export interface Copied {

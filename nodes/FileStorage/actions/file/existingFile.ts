@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { getSignedUrl, type BucketRef } from '../../transport/api';
+import { isApiErrorAnswer } from '../../transport/apiAnswer';
 import type { FileStorageClient } from '../../transport/request';
 
 /**
@@ -30,13 +31,19 @@ export const refuseExistingOption: INodeProperties = {
 		'Whether to fail, before any byte is sent, when a file is already at Folder + Path in Folder. Off: the existing file is replaced.',
 };
 
-/** Whether a file is at the key: its signed link is refused with 404 when it is not. */
-async function fileExists(client: FileStorageClient, where: BucketRef, key: string): Promise<boolean> {
+/**
+ * Whether a file is at the key (one signed-link request). Only the API's own "not found" says no:
+ * any other failure (a 5xx after its retries, a 403, a 404 that is not the API's) leaves it
+ * unknown and is thrown, so a caller that must not write over a file never guesses "not there".
+ */
+export async function fileExists(client: FileStorageClient, where: BucketRef, key: string): Promise<boolean> {
 	return await getSignedUrl(client, where, key, 1).then(
 		() => true,
 		(error: unknown) => {
 			// A missing bucket is a 404 too: the upload then says so in its own words.
-			if (error instanceof NodeApiError && error.httpCode === '404') return false;
+			if (error instanceof NodeApiError && error.httpCode === '404' && isApiErrorAnswer(error.errorResponse)) {
+				return false;
+			}
 			throw error;
 		},
 	);
