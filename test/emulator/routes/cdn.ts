@@ -6,7 +6,7 @@ import { HttpError, notFound } from '../http';
 import { decodeKeyPath, keyProblem } from '../keys';
 import { openObject } from '../storage';
 import { checkSignedUrl } from '../signed-url';
-import { acceptsGzip, redirect, sendGzip, sendPrefix, type CdnFault } from './cdn-faults';
+import { acceptsGzip, echoUrl, redirect, sendCloseDelimited, sendGzip, sendPrefix, type CdnFault } from './cdn-faults';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -31,6 +31,7 @@ function keyFromPath(rawPath: string, accessId: string): string | undefined {
 /** §3.9: public bytes as they are; private bytes only through a valid signed URL [ours]. */
 export async function cdn(ctx: ServerContext, r: RouteRequest, fault?: CdnFault): Promise<void> {
 	if (fault?.kind === 'redirect') return redirect(ctx, r);
+	if (fault?.kind === 'echoUrl') return echoUrl(ctx, r);
 	const key = keyFromPath(r.target.path, ctx.config.accessId);
 	if (key === undefined) throw notFound('File not found');
 	const opened = openObject(ctx.objects, () => ctx.objects.findAnywhere(key));
@@ -65,6 +66,7 @@ export async function cdn(ctx: ServerContext, r: RouteRequest, fault?: CdnFault)
 		}
 		if (fault?.kind === 'truncate' || fault?.kind === 'stall')
 			return await sendPrefix(r, opened.stream(), headers, fault);
+		if (fault?.kind === 'closeDelimited') return await sendCloseDelimited(r, opened.stream(), headers, fault.bytes);
 		if (fault?.kind === 'gzip' && acceptsGzip(r.req.headers['accept-encoding'])) {
 			return await sendGzip(ctx, r, opened.stream(), headers);
 		}
