@@ -13,7 +13,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
 import { linkRewritesKey, rewrittenLinkWords } from '../helpers/keys';
-import { httpError, networkError, unexpectedAnswerError } from './errors';
+import { httpError, linkSecrets, networkError, unexpectedAnswerError, withoutSecrets } from './errors';
 import { isApiErrorAnswer, notTheApi } from './apiAnswer';
 import { refusedByN8n } from './ssrf';
 import {
@@ -60,6 +60,8 @@ export interface ApiCall {
 	responseType?: 'json' | 'stream';
 	/** A URL the service handed out (a CDN link), not the API at the Base URL. */
 	link?: boolean;
+	/** Values an error must not show (a signed link's query: a CDN's error body may repeat the URL). */
+	secrets?: string[];
 	/**
 	 * Clean-up calls (cancelling an upload after a failure) must still go out when the
 	 * execution was stopped: n8n aborts every authenticated request of a stopped execution,
@@ -491,6 +493,7 @@ export class FileStorageClient {
 			responseType: 'stream',
 			headers: { 'Accept-Encoding': 'identity' },
 			link: true,
+			secrets: linkSecrets(url),
 		};
 		const options: IHttpRequestOptions = {
 			...this.requestOptions(url, call),
@@ -590,7 +593,8 @@ export class FileStorageClient {
 			}
 			const status = response.statusCode;
 			if (status >= 200 && status < 300) return response;
-			const body = call.responseType === 'stream' ? await readSmallBody(response.body) : response.body;
+			const answered = call.responseType === 'stream' ? await readSmallBody(response.body) : response.body;
+			const body = withoutSecrets(answered, call.secrets ?? []);
 			if (missingPathIsAnswer && isMissingPath(status, body))
 				return { ...response, body: body as IN8nHttpFullResponse['body'] };
 			const waitMs = retryWaitMs(response.headers, attempt);
