@@ -208,6 +208,26 @@ async function readSmallBody(stream: unknown): Promise<unknown> {
 }
 
 /**
+ * Gives a request's slot back once its body is done with: read to its end, failed, or destroyed
+ * (read or not). `release` runs once, on whichever comes first; a body that is no stream, or is
+ * destroyed already, gives the slot back at once.
+ */
+function releaseWithBody(body: unknown, release: () => void): void {
+	const stream = body as { once?: (event: string, listener: () => void) => void; destroyed?: boolean };
+	if (typeof stream?.once !== 'function' || stream.destroyed === true) {
+		release();
+		return;
+	}
+	let given = false;
+	const once = () => {
+		if (given) return;
+		given = true;
+		release();
+	};
+	for (const event of ['close', 'end', 'error']) stream.once(event, once);
+}
+
+/**
  * The credential as read once for an item, handed to every request of that item. Without it
  * n8n reads and decrypts the credential again for each request: in n8n itself that is a
  * database query per part (in the in-process test engine a map lookup), a serial step in
@@ -260,9 +280,11 @@ export class FileStorageClient {
 
 	/**
 	 * One attempt in a slot of the run's pool, when there is one. A streamed answer (a download)
-	 * holds its slot until its body is done with, so downloads count against the pool too.
+	 * holds its slot until its body is done with, so downloads count against the pool too; an
+	 * answer without a body to read (`bodyless`: a HEAD) gives it back at once, whatever its caller
+	 * does with the answer.
 	 */
-	private async inSlot(attempt: () => Promise<IN8nHttpFullResponse>): Promise<IN8nHttpFullResponse> {
+	private async inSlot(attempt: () => Promise<IN8nHttpFullResponse>, bodyless = false): Promise<IN8nHttpFullResponse> {
 		if (!this.pool) return await attempt();
 		const release = await this.pool.slot();
 		let response: IN8nHttpFullResponse | undefined;
@@ -276,12 +298,9 @@ export class FileStorageClient {
 		if (NOT_PROCESSED_STATUSES.has(response.statusCode) && (asked ?? 0) <= MAX_RETRY_AFTER_MS) {
 			this.pool.pause(asked ?? BASE_BACKOFF_MS);
 		}
-		const body = response.body as { once?: (event: string, listener: () => void) => void; destroyed?: boolean };
-		if (typeof body?.once === 'function' && !body.destroyed) {
-			body.once('close', release);
-			body.once('end', release);
-			body.once('error', release);
-		} else release();
+		// A HEAD is over once its headers are in: nothing of it holds the connection after that.
+		if (bodyless) release();
+		else releaseWithBody(response.body, release);
 		return response;
 	}
 
@@ -504,7 +523,10 @@ export class FileStorageClient {
 		return await this.withRetries(
 			call,
 			async () =>
-				await this.inSlot(async () => (await this.ctx.helpers.httpRequest({ ...options })) as IN8nHttpFullResponse),
+				await this.inSlot(
+					async () => (await this.ctx.helpers.httpRequest({ ...options })) as IN8nHttpFullResponse,
+					method === 'HEAD',
+				),
 		);
 	}
 
