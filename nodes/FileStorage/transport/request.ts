@@ -28,7 +28,7 @@ import {
 	type PathFamily,
 	type Route,
 } from './pathFamily';
-import { runPoolOf, type RunPool } from './pool';
+import { releaseWithBody, runPoolOf, type RunPool } from './pool';
 import { buildTarget, checkBaseUrl, type QueryValue } from './signing';
 
 export const CREDENTIAL_TYPE = 'fileStorageApi';
@@ -205,26 +205,6 @@ async function readSmallBody(stream: unknown): Promise<unknown> {
 	} catch {
 		return text;
 	}
-}
-
-/**
- * Gives a request's slot back once its body is done with: read to its end, failed, or destroyed
- * (read or not). `release` runs once, on whichever comes first; a body that is no stream, or is
- * destroyed already, gives the slot back at once.
- */
-function releaseWithBody(body: unknown, release: () => void): void {
-	const stream = body as { once?: (event: string, listener: () => void) => void; destroyed?: boolean };
-	if (typeof stream?.once !== 'function' || stream.destroyed === true) {
-		release();
-		return;
-	}
-	let given = false;
-	const once = () => {
-		if (given) return;
-		given = true;
-		release();
-	};
-	for (const event of ['close', 'end', 'error']) stream.once(event, once);
 }
 
 /**
