@@ -56,6 +56,23 @@ describe('version 3 at Parallel Requests 1: a body left unread gives its slot ba
 		}
 	});
 
+	it('File → Download whose CDN answers an error (its body read for the message, then destroyed) over more items than slots finishes', async () => {
+		emulator().setFaults([{ operation: 'cdn', echoUrl: true }]);
+		try {
+			const result = await runFileStorage(
+				emulator(),
+				{ resource: 'file', operation: 'download', fileKey: '={{ $json.key }}', options: { parallelRequests: 1 } },
+				{ ...V3_ONE_SLOT, continueOnFail: true },
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => String(item.json.error))).toEqual(
+				keys.map((key) => expect.stringMatching(new RegExp(`^Download of '${key}' failed: Access denied`))),
+			);
+		} finally {
+			emulator().setFaults([]);
+		}
+	});
+
 	it("File → Download refused by n8n's binary store (Continue On Fail) over more items than slots finishes", async () => {
 		// n8n's store creates the execution's folder first: a file where that folder goes makes it
 		// refuse every download before reading a byte of the body.
