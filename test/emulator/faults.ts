@@ -13,12 +13,14 @@ export type FaultAction =
 	| { kind: 'dropResponse' }
 	| { kind: 'truncate'; bytes: number }
 	| { kind: 'stall'; bytes: number }
+	| { kind: 'closeDelimited'; bytes: number }
+	| { kind: 'echoUrl' }
 	| { kind: 'gzip' }
 	| { kind: 'redirect' }
 	| { kind: 'rewrite'; fields: Record<string, unknown> };
 
 /** Kinds that shape a CDN download; they mean nothing for a JSON answer. */
-const CDN_KINDS = ['truncate', 'stall', 'gzip', 'redirect'] as const;
+const CDN_KINDS = ['truncate', 'stall', 'closeDelimited', 'echoUrl', 'gzip', 'redirect'] as const;
 
 /** A rewrite value that turns the field's own value into a string (`partNumber: 3` → `"3"`). */
 export const AS_STRING = { $asString: true } as const;
@@ -41,6 +43,8 @@ function kindsOf(rule: FaultRule): FaultAction['kind'][] {
 	if (rule.dropResponse === true) kinds.push('dropResponse');
 	if (rule.truncate !== undefined) kinds.push('truncate');
 	if (rule.stall !== undefined) kinds.push('stall');
+	if (rule.closeDelimited !== undefined) kinds.push('closeDelimited');
+	if (rule.echoUrl === true) kinds.push('echoUrl');
 	if (rule.gzip === true) kinds.push('gzip');
 	if (rule.redirect === true) kinds.push('redirect');
 	if (rule.rewrite !== undefined) kinds.push('rewrite');
@@ -77,7 +81,7 @@ export function validateFaultRule(rule: FaultRule): void {
 	const kinds = kindsOf(rule);
 	if (kinds.length !== 1) {
 		throw new Error(
-			`fault rule needs exactly one of status, reset, hang, dropResponse, truncate, stall, gzip, redirect, rewrite: ${where}`,
+			`fault rule needs exactly one of status, reset, hang, dropResponse, truncate, stall, closeDelimited, echoUrl, gzip, redirect, rewrite: ${where}`,
 		);
 	}
 	const [kind] = kinds;
@@ -88,7 +92,7 @@ export function validateFaultRule(rule: FaultRule): void {
 	if ((CDN_KINDS as readonly string[]).includes(kind) && rule.operation !== 'cdn') {
 		throw new Error(`fault ${kind} applies to operation cdn only: ${where}`);
 	}
-	for (const name of ['truncate', 'stall'] as const) {
+	for (const name of ['truncate', 'stall', 'closeDelimited'] as const) {
 		const bytes = rule[name];
 		if (bytes !== undefined && !(Number.isInteger(bytes) && bytes >= 0)) {
 			throw new Error(`fault ${name} must be a byte count (integer >= 0): ${where}`);
@@ -156,6 +160,8 @@ function actionOf(rule: FaultRule): FaultAction {
 	if (rule.status !== undefined) return { kind: 'status', status: rule.status };
 	if (rule.truncate !== undefined) return { kind: 'truncate', bytes: rule.truncate };
 	if (rule.stall !== undefined) return { kind: 'stall', bytes: rule.stall };
+	if (rule.closeDelimited !== undefined) return { kind: 'closeDelimited', bytes: rule.closeDelimited };
+	if (rule.echoUrl) return { kind: 'echoUrl' };
 	if (rule.rewrite !== undefined) return { kind: 'rewrite', fields: rule.rewrite };
 	if (rule.gzip) return { kind: 'gzip' };
 	if (rule.redirect) return { kind: 'redirect' };
@@ -186,7 +192,8 @@ export const FAULT_BODIES: Record<500 | 503 | 429, { error: string }> = {
 };
 
 /**
- * The kind part of the CLI form: `500|503|429|reset|hang|drop|gzip|redirect|truncate=N|stall=N|rewrite=<json>`.
+ * The kind part of the CLI form:
+ * `500|503|429|reset|hang|drop|gzip|redirect|echo-url|truncate=N|stall=N|close-delimited=N|rewrite=<json>`.
  * `rest` is everything after `<op>:`; returns the options that follow the kind.
  */
 function parseKind(spec: string, rest: string, rule: FaultRule): string[] {
@@ -213,7 +220,7 @@ function parseKind(spec: string, rest: string, rule: FaultRule): string[] {
 		}
 		throw new Error(`--fault ${spec}: rewrite needs =<JSON object>`);
 	}
-	if (value !== undefined && name !== 'truncate' && name !== 'stall') {
+	if (value !== undefined && !['truncate', 'stall', 'close-delimited'].includes(name)) {
 		throw new Error(`--fault ${spec}: "${name}" takes no value`);
 	}
 	if (name === 'reset') rule.reset = true;
@@ -223,10 +230,12 @@ function parseKind(spec: string, rest: string, rule: FaultRule): string[] {
 	else if (name === 'redirect') rule.redirect = true;
 	else if (name === 'truncate') rule.truncate = bytes();
 	else if (name === 'stall') rule.stall = bytes();
+	else if (name === 'close-delimited') rule.closeDelimited = bytes();
+	else if (name === 'echo-url') rule.echoUrl = true;
 	else if (/^\d+$/.test(name)) rule.status = Number(name) as 500 | 503 | 429;
 	else {
 		throw new Error(
-			`--fault ${spec}: "${kind}" is not 500, 503, 429, reset, hang, drop, gzip, redirect, truncate=N, stall=N or rewrite=<json>`,
+			`--fault ${spec}: "${kind}" is not 500, 503, 429, reset, hang, drop, gzip, redirect, echo-url, truncate=N, stall=N, close-delimited=N or rewrite=<json>`,
 		);
 	}
 	return segments.slice(1);

@@ -43,6 +43,13 @@ export interface FaultRule {
 	truncate?: number;
 	/** cdn only, instead: send the full Content-Length and this many bytes, then nothing (socket left open). */
 	stall?: number;
+	/**
+	 * cdn only, instead: answer without Content-Length and without chunked framing (the end of the
+	 * connection ends the body), send this many bytes, then close the connection cleanly.
+	 */
+	closeDelimited?: number;
+	/** cdn only, instead: answer 403 with a plain-text body that repeats the request URL, query and all. */
+	echoUrl?: boolean;
 	/** cdn only, instead: gzip the body (`Content-Encoding: gzip`) when the request's Accept-Encoding allows it. */
 	gzip?: boolean;
 	/** cdn only, instead: answer 302 with a Location under `/r/` that serves the same file. */

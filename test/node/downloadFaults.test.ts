@@ -3,19 +3,30 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createRawServer, type AddressInfo, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 
+import type { FaultRule } from '../emulator/types';
 import { MIB, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
 
 const emulator = useEmulator();
 const KEY = 'downloads/file.bin';
 const bytes = randomFile(3 * MIB + 17);
 
-const download = async (options: INodeParameters = {}) =>
+const download = async (options: INodeParameters = {}, key = KEY) =>
 	await runFileStorage(emulator(), {
 		resource: 'file',
 		operation: 'download',
-		fileKey: { __rl: true, mode: 'key', value: KEY },
+		fileKey: { __rl: true, mode: 'key', value: key },
 		options,
 	});
+
+/** Stores `data` under `key`: a download the tests serve from a CDN of their own is checked against its listed size. */
+async function storeAs(key: string, data: Buffer): Promise<void> {
+	const stored = await runFileStorage(
+		emulator(),
+		{ resource: 'file', operation: 'upload', key },
+		{ items: [fileItem(data)] },
+	);
+	expect(stored.error).toBeUndefined();
+}
 
 beforeAll(async () => {
 	const stored = await runFileStorage(
@@ -83,11 +94,12 @@ describe('a CDN that compresses although asked not to', () => {
 	afterAll(async () => await new Promise((resolve) => cdn.close(resolve)));
 
 	it('is not reported as cut short: the unpacked file is kept', async () => {
+		await storeAs('downloads/text.txt', text);
 		const { port } = cdn.address() as AddressInfo;
 		emulator().setFaults([
-			{ operation: 'signedUrl', rewrite: { url: `http://127.0.0.1:${port}/f/emulator/downloads/file.bin` } },
+			{ operation: 'signedUrl', rewrite: { url: `http://127.0.0.1:${port}/f/emulator/downloads/text.txt` } },
 		]);
-		const result = await download();
+		const result = await download({}, 'downloads/text.txt');
 		expect(result.error).toBeUndefined();
 		expect((await result.readBinary(result.items[0])).equals(text)).toBe(true);
 	});
@@ -167,23 +179,44 @@ describe('what the CDN says about the length', () => {
 		await new Promise((resolve) => cdn.close(resolve));
 	});
 
-	const servedFrom = (path: string) => {
-		const { port } = cdn.address() as AddressInfo;
-		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `http://127.0.0.1:${port}${path}` } }]);
+	// Each answer serves (part of) one of these files; the download names it, so the listing gives its size.
+	const keyOf: Record<string, string> = {
+		'/gzip-random': 'length/random.bin',
+		'/gzip-chunked-cut': 'length/random.bin',
+		'/gzip-text': 'length/text.txt',
 	};
+	let served = '';
+	const servedKey = () => keyOf[served] ?? 'length/whole.bin';
+	beforeAll(async () => {
+		await storeAs('length/random.bin', random);
+		await storeAs('length/text.txt', text);
+		await storeAs('length/whole.bin', whole);
+	});
+	const servedFrom = (path: string, more: FaultRule[] = []) => {
+		served = path;
+		const { port } = cdn.address() as AddressInfo;
+		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `http://127.0.0.1:${port}${path}` } }, ...more]);
+	};
+	const download = async (options: INodeParameters = {}) =>
+		await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'download',
+			fileKey: { __rl: true, mode: 'key', value: servedKey() },
+			options,
+		});
 	const asVersion1 = async (options: INodeParameters = {}) =>
 		await runFileStorage(
 			emulator(),
-			{ resource: 'file', operation: 'download', fileKey: { __rl: true, mode: 'key', value: KEY }, options },
+			{ resource: 'file', operation: 'download', fileKey: { __rl: true, mode: 'key', value: servedKey() }, options },
 			{ typeVersion: 1 },
 		);
-	it('an incompressible file gzipped by the CDN (packed longer than the file) is complete, not "cut short": binary field', async () => {
+	it('an incompressible file gzipped by the CDN (packed longer than the file) is complete, and confirmed by its listed size: binary field', async () => {
 		servedFrom('/gzip-random');
 		const result = await download();
 		expect(result.error).toBeUndefined();
 		expect(await result.binarySha256(result.items[0])).toBe(sha256(random));
-		// The CDN's length was that of the packed body: the file's own size was not stated.
-		expect(result.items[0].json.sizeConfirmed).toBe(false);
+		// The CDN's length was that of the packed body; the listing gave the file's own size.
+		expect(result.items[0].json).toEqual({});
 	});
 
 	it('a compressible file gzipped by the CDN (unpacked longer than announced) is stored byte-identical in the binary field', async () => {
@@ -191,14 +224,16 @@ describe('what the CDN says about the length', () => {
 		const result = await asVersion1();
 		expect(result.error).toBeUndefined();
 		expect(await result.binarySha256(result.items[0])).toBe(sha256(text));
-		expect(result.items[0].json).toMatchObject({ size: text.length, sizeConfirmed: false });
+		expect(result.items[0].json).toMatchObject({ size: text.length, sizeConfirmed: true });
 	});
 
 	it('a plain answer that ends short of its Content-Length fails as cut short: binary field, nothing stored', async () => {
 		servedFrom('/short-plain');
 		const result = await download({ maxRetries: 0 });
 		expect(result.error?.message).toMatch(
-			new RegExp(`^Download of '${KEY}' was cut short (after \\d+|: received \\d+) of ${whole.length} bytes`),
+			new RegExp(
+				`^Download of 'length/whole\\.bin' was cut short (after \\d+|: received \\d+) of ${whole.length} bytes`,
+			),
 		);
 		expect(result.error?.description).toMatch(/^Nothing was stored\./);
 		expect(result.items).toEqual([]);
@@ -212,32 +247,44 @@ describe('what the CDN says about the length', () => {
 		expect(await binary.binarySha256(binary.items[0])).toBe(sha256(whole));
 	});
 
-	it('a chunked answer is kept whole but marked not size-confirmed: n8n shows it exactly as a gzip stream it unpacked', async () => {
+	it('a chunked answer is kept whole, confirmed by its listed size (n8n shows it exactly as a gzip stream it unpacked)', async () => {
 		servedFrom('/chunked');
+		emulator().resetStats();
+		const result = await asVersion1();
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ size: whole.length, sizeConfirmed: true });
+		expect(await result.binarySha256(result.items[0])).toBe(sha256(whole));
+		expect(emulator().stats().requests.list).toBe(1);
+	});
+
+	it('a chunked answer for a file the listing does not show is kept, marked not size-confirmed', async () => {
+		servedFrom('/chunked', [
+			{ operation: 'list', rewrite: { contents: { name: 'whole.bin', type: 'folder', path: '', children: [] } } },
+		]);
 		const result = await asVersion1();
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ size: whole.length, sizeConfirmed: false });
-		expect(await result.binarySha256(result.items[0])).toBe(sha256(whole));
 	});
 
-	it('a gzip body cut in half inside a complete chunked answer is kept but marked not size-confirmed', async () => {
+	it('a gzip body cut in half inside a complete chunked answer fails as cut short against the listed size', async () => {
 		servedFrom('/gzip-chunked-cut');
+		const cut = new RegExp(
+			`^Download of 'length/random\\.bin' was cut short: received \\d+ of ${random.length} bytes \\(the size the listing gave\\)$`,
+		);
 		const binary = await asVersion1();
-		expect(binary.error).toBeUndefined();
-		const size = Number(binary.items[0].json.size);
-		expect(size).toBeLessThan(random.length);
-		expect(binary.items[0].json).toMatchObject({ sizeConfirmed: false });
-		const v2 = await download();
-		expect(v2.items[0].json).toEqual({ sizeConfirmed: false });
+		expect(binary.error?.message).toMatch(cut);
+		expect(binary.error?.description).toMatch(/^Nothing was stored\./);
+		expect(binary.items).toEqual([]);
 	});
 
-	it('an answer with no stated length (close-delimited) cut after 64 KiB is kept but marked not size-confirmed', async () => {
+	it('an answer with no stated length (close-delimited) cut after 64 KiB fails as cut short against the listed size, nothing stored', async () => {
 		servedFrom('/close-delimited-cut');
+		const cut = `Download of 'length/whole.bin' was cut short: received ${64 * 1024} of ${whole.length} bytes (the size the listing gave)`;
 		const binary = await asVersion1();
-		expect(binary.error).toBeUndefined();
-		expect(binary.items[0].json).toMatchObject({ size: 64 * 1024, sizeConfirmed: false });
-		// Version 2 keeps the incoming item's JSON, and adds the flag only when the size is unconfirmed.
-		const v2 = await download();
-		expect(v2.items[0].json).toEqual({ sizeConfirmed: false });
+		expect(binary.error?.message).toBe(cut);
+		expect(binary.items).toEqual([]);
+		const latest = await download();
+		expect(latest.error?.message).toBe(cut);
+		expect(latest.items).toEqual([]);
 	});
 });

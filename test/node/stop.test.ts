@@ -1,7 +1,9 @@
-import { MIB, fileItem, randomFile, runFileStorage, useEmulator } from './support';
-import { eventually } from './proxy';
+import { eventually, useProxy, viaProxy } from './proxy';
+import { BUCKET, MIB, fileItem, randomFile, runFileStorage, useEmulator } from './support';
+import { runNode } from '../harness';
 
 const emulator = useEmulator();
+const proxy = useProxy(emulator);
 
 describe('stopping the execution during a multipart upload', () => {
 	afterEach(() => emulator().setFaults([]));
@@ -20,5 +22,28 @@ describe('stopping the execution during a multipart upload', () => {
 		expect(emulator().stats().requests.start).toBe(1);
 		expect(await eventually(() => emulator().stats().requests.cancel === 1, 10_000)).toBe(true);
 		expect(await eventually(() => emulator().listOpenUploads().length === 0, 5_000)).toBe(true);
+	});
+
+	it('version 3: a stop while the request pool waits out a Retry-After cuts the pause short; the Cancel goes out at once', async () => {
+		// The first part gets a 429 asking for 30 s: the whole pool pauses, the part's retry waits in it.
+		proxy().setRules({ answerInstead: { uploadPart: [{ status: 429, headers: { 'Retry-After': '30' } }] } });
+		const run = runNode({
+			credentials: viaProxy(emulator(), proxy()),
+			typeVersion: 3,
+			parameters: {
+				...BUCKET,
+				resource: 'file',
+				operation: 'multipartUpload',
+				key: 'stop/paused.bin',
+				options: { partSize: 5, parallelUploads: 1, parallelRequests: 1 },
+			},
+			items: [fileItem(randomFile(11 * MIB), 'paused.bin')],
+			timeoutMs: 1500,
+		});
+		await expect(run).rejects.toThrow(/did not finish within 1500 ms/);
+		const cancelled = () => proxy().exchanges.some((e) => e.operation === 'cancel' && e.status === 200);
+		// Well before the 30 s the service asked for: the stop ends the wait.
+		expect(await eventually(cancelled, 5_000)).toBe(true);
+		expect(emulator().listOpenUploads()).toHaveLength(0);
 	});
 });

@@ -5,6 +5,8 @@ import { getSignedUrl, type BucketRef } from '../transport/api';
 import { watchBody } from '../transport/bodyWatch';
 import type { FileStorageClient } from '../transport/request';
 import { judgeLength, lengthFacts, type LengthFacts } from './downloadLength';
+import { listedSize } from './listedSize';
+import { checkedChunks, readFailureReason, type StreamProblem } from './streamChunks';
 
 /** Only needs to outlive the start of the transfer that follows at once. */
 const LINK_LIFETIME_SECONDS = 900;
@@ -60,6 +62,35 @@ async function openDownload(
 	// the API host (the CDN serves the bytes).
 	const link = await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS).then((answer) => answer, notFound);
 	return await client.fetchLink(link.url, `Download of '${key}'`).then((answer) => answer, notFound);
+}
+
+type Fault = (problem: string, description: string) => NodeOperationError;
+
+/**
+ * The facts to judge a body by. When nothing stated the file's size and the answer's own length
+ * does not confirm the count (none was stated: a close-delimited or chunked answer, whose end may
+ * be a cut; or a body the HTTP client unpacked), one list request asks the service for the file's
+ * size, so a short body fails instead of being kept. A file that listing does not show leaves the
+ * size unconfirmed, as before.
+ */
+async function withListedSize(
+	client: FileStorageClient,
+	where: BucketRef,
+	key: string,
+	received: number,
+	facts: LengthFacts,
+	fault: Fault,
+): Promise<LengthFacts> {
+	if (facts.expected !== undefined || received === facts.announced) return facts;
+	try {
+		const expected = await listedSize(client, where, key);
+		return expected === undefined ? facts : { ...facts, expected };
+	} catch (error) {
+		throw fault(
+			`could not be checked: the CDN stated no length, and asking the listing for the file's size failed: ${(error as Error).message}`,
+			'Run the node again.',
+		);
+	}
 }
 
 export interface DownloadedFile {
@@ -120,7 +151,7 @@ export async function downloadToBinary(
 	const size = binary.id
 		? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
 		: Buffer.byteLength(binary.data, 'base64');
-	const verdict = judgeLength(size, facts);
+	const verdict = judgeLength(size, await withListedSize(client, where, key, size, facts, fault));
 	if (verdict.problem !== undefined) throw fault(verdict.problem, verdict.hint);
 	return { binary, size, sizeConfirmed: verdict.confirmed };
 }

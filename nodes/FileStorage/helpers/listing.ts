@@ -20,6 +20,16 @@ function pageBound(firstTotalPages: number, pageSize: number): number {
 	return firstTotalPages + margin;
 }
 
+/**
+ * A folder marker: the object whose key is a folder's own path (e.g. 'reports/'), as S3 consoles
+ * create for an empty folder. The one-level listing of that folder names it as a file whose path
+ * is the folder itself (S3 lists it among the folder's objects). It is the folder, not one of its
+ * files: List Contents and the trigger skip it, Folder → Delete deletes it with its folder.
+ */
+export function isFolderMarker(entry: ListEntry): boolean {
+	return entry.type === 'file' && entry.path.endsWith('/');
+}
+
 function totalItems(page: ListPage): number | undefined {
 	const total = Number(page.pagination.total_items);
 	return Number.isFinite(total) ? total : undefined;
@@ -92,8 +102,10 @@ async function* walkFolder(
 		for (const entry of children) {
 			// What a listing names is acted on (Folder → Delete deletes it): an entry outside the
 			// folder asked for is a service answering another question, never a file to touch.
-			// (An empty path is refused with the answer's shape.)
-			if (!entry.path.startsWith(folder) || entry.path === folder) {
+			// (An empty path is refused with the answer's shape.) The folder's own marker is the one
+			// entry that may name the folder itself.
+			const marker = entry.path === folder && folder !== '' && isFolderMarker(entry);
+			if (!entry.path.startsWith(folder) || (entry.path === folder && !marker)) {
 				throw client.unexpectedAnswer(what, `the listing of ${name} names '${entry.path}', which is not under ${name}`);
 			}
 			if (given.has(entry.path) && !onThisPage.has(entry.path)) continue;

@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { MAX_PAGE_SIZE } from '../helpers/listing';
+import { isFolderMarker, MAX_PAGE_SIZE } from '../helpers/listing';
 import { listContents, type BucketRef } from '../transport/api';
 import { FileStorageClient } from '../transport/request';
 
@@ -55,7 +55,10 @@ async function browse(
 	const page = Number(paginationToken ?? 1) || 1;
 	const client = await FileStorageClient.create(ctx, 0);
 	const { contents, pagination } = await listContents(client, where, prefix, page, SEARCH_PAGE_SIZE);
-	const children = (contents?.children ?? []).filter((entry) => entry.name.toLowerCase().includes(needle));
+	// A folder's marker (its own key, e.g. 'reports/') is the folder, offered as one, never as a file.
+	const children = (contents?.children ?? []).filter(
+		(entry) => !isFolderMarker(entry) && entry.name.toLowerCase().includes(needle),
+	);
 	const results: INodeListSearchItems[] = children
 		.filter((entry) => entry.type === type)
 		.map((entry) => ({ name: entry.path, value: entry.path }));
@@ -108,6 +111,7 @@ async function searchUnder(
 		requests += 1;
 		const children = contents?.children ?? [];
 		for (const entry of children) {
+			if (isFolderMarker(entry)) continue;
 			if (entry.type === 'folder') {
 				if (state.seen < MAX_FOLDERS_SEARCHED && entry.path !== folder) {
 					state.folders.push(entry.path);

@@ -188,3 +188,41 @@ export function unexpectedAnswerError(node: INode, what: string, problem: string
 	error.context.unexpectedAnswer = true;
 	return error;
 }
+
+/** What stands in an error for a value that must not be shown. */
+export const REDACTED = '[redacted]';
+/** Shorter query values (a page number, a flag) are no secrets, and replacing them would garble the words. */
+const MIN_SECRET_LENGTH = 8;
+
+/**
+ * The values of a link's query, as sent and as decoded: a signed link's signature and expiry. A
+ * CDN's error body may repeat the URL it was asked for; none of these may reach an error, as
+ * a Source URL is shown without its query.
+ */
+export function linkSecrets(url: string): string[] {
+	const query = url.split('#')[0].split('?').slice(1).join('?');
+	const secrets = new Set<string>();
+	for (const pair of query.split('&')) {
+		const value = pair.slice(pair.indexOf('=') + 1);
+		let decoded = value;
+		try {
+			decoded = decodeURIComponent(value.replace(/\+/g, ' '));
+		} catch {
+			// A malformed escape: the value is hidden as sent.
+		}
+		for (const secret of [value, decoded]) if (secret.length >= MIN_SECRET_LENGTH) secrets.add(secret);
+	}
+	// The longest first: a value that contains another is hidden whole.
+	return [...secrets].sort((a, b) => b.length - a.length);
+}
+
+/** The body with every secret replaced by REDACTED, in its text or in any string of its JSON. */
+export function withoutSecrets(body: unknown, secrets: string[]): unknown {
+	if (secrets.length === 0) return body;
+	if (typeof body === 'string') return secrets.reduce((text, secret) => text.split(secret).join(REDACTED), body);
+	if (Array.isArray(body)) return body.map((value) => withoutSecrets(value, secrets));
+	if (body && typeof body === 'object') {
+		return Object.fromEntries(Object.entries(body).map(([name, value]) => [name, withoutSecrets(value, secrets)]));
+	}
+	return body;
+}

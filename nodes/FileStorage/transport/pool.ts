@@ -197,6 +197,26 @@ export class RunPool {
 	}
 }
 
+/**
+ * Gives a request's slot back once its body is done with: read to its end, failed, or destroyed
+ * (read or not). `release` runs once, on whichever comes first; a body that is no stream, or is
+ * destroyed already, gives the slot back at once.
+ */
+export function releaseWithBody(body: unknown, release: () => void): void {
+	const stream = body as { once?: (event: string, listener: () => void) => void; destroyed?: boolean };
+	if (typeof stream?.once !== 'function' || stream.destroyed === true) {
+		release();
+		return;
+	}
+	let given = false;
+	const once = () => {
+		if (given) return;
+		given = true;
+		release();
+	};
+	for (const event of ['close', 'end', 'error']) stream.once(event, once);
+}
+
 /** The pool of a node run, by the run's context object (the same `this` for every item). */
 const pools = new WeakMap<object, RunPool>();
 

@@ -13,7 +13,15 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
 import { linkRewritesKey, rewrittenLinkWords } from '../helpers/keys';
-import { httpError, networkError, serverSaid, unexpectedAnswerError, type CallTarget } from './errors';
+import {
+	httpError,
+	linkSecrets,
+	networkError,
+	serverSaid,
+	unexpectedAnswerError,
+	withoutSecrets,
+	type CallTarget,
+} from './errors';
 import { isApiErrorAnswer, notTheApi } from './apiAnswer';
 import { refusedByN8n } from './ssrf';
 import {
@@ -28,7 +36,7 @@ import {
 	type PathFamily,
 	type Route,
 } from './pathFamily';
-import { runPoolOf, type RunPool } from './pool';
+import { releaseWithBody, runPoolOf, type RunPool } from './pool';
 import { buildTarget, checkBaseUrl, type QueryValue } from './signing';
 
 export const CREDENTIAL_TYPE = 'fileStorageApi';
@@ -60,6 +68,8 @@ export interface ApiCall {
 	responseType?: 'json' | 'stream';
 	/** A URL the service handed out (a CDN link), not the API at the Base URL. */
 	link?: boolean;
+	/** Values an error must not show (a signed link's query: a CDN's error body may repeat the URL). */
+	secrets?: string[];
 	/**
 	 * Clean-up calls (cancelling an upload after a failure) must still go out when the
 	 * execution was stopped: n8n aborts every authenticated request of a stopped execution,
@@ -258,9 +268,11 @@ export class FileStorageClient {
 
 	/**
 	 * One attempt in a slot of the run's pool, when there is one. A streamed answer (a download)
-	 * holds its slot until its body is done with, so downloads count against the pool too.
+	 * holds its slot until its body is done with, so downloads count against the pool too; an
+	 * answer without a body to read (`bodyless`: a HEAD) gives it back at once, whatever its caller
+	 * does with the answer.
 	 */
-	private async inSlot(attempt: () => Promise<IN8nHttpFullResponse>): Promise<IN8nHttpFullResponse> {
+	private async inSlot(attempt: () => Promise<IN8nHttpFullResponse>, bodyless = false): Promise<IN8nHttpFullResponse> {
 		if (!this.pool) return await attempt();
 		const release = await this.pool.slot();
 		let response: IN8nHttpFullResponse | undefined;
@@ -274,12 +286,9 @@ export class FileStorageClient {
 		if (NOT_PROCESSED_STATUSES.has(response.statusCode) && (asked ?? 0) <= MAX_RETRY_AFTER_MS) {
 			this.pool.pause(asked ?? BASE_BACKOFF_MS);
 		}
-		const body = response.body as { once?: (event: string, listener: () => void) => void; destroyed?: boolean };
-		if (typeof body?.once === 'function' && !body.destroyed) {
-			body.once('close', release);
-			body.once('end', release);
-			body.once('error', release);
-		} else release();
+		// A HEAD is over once its headers are in: nothing of it holds the connection after that.
+		if (bodyless) release();
+		else releaseWithBody(response.body, release);
 		return response;
 	}
 
@@ -497,6 +506,7 @@ export class FileStorageClient {
 			responseType: 'stream',
 			headers: { 'Accept-Encoding': 'identity' },
 			link: true,
+			secrets: linkSecrets(url),
 		};
 		const options: IHttpRequestOptions = {
 			...this.requestOptions(url, call),
@@ -507,7 +517,10 @@ export class FileStorageClient {
 		return await this.withRetries(
 			call,
 			async () =>
-				await this.inSlot(async () => (await this.ctx.helpers.httpRequest({ ...options })) as IN8nHttpFullResponse),
+				await this.inSlot(
+					async () => (await this.ctx.helpers.httpRequest({ ...options })) as IN8nHttpFullResponse,
+					method === 'HEAD',
+				),
 		);
 	}
 
@@ -596,7 +609,8 @@ export class FileStorageClient {
 			}
 			const status = response.statusCode;
 			if (status >= 200 && status < 300) return response;
-			const body = call.responseType === 'stream' ? await readSmallBody(response.body) : response.body;
+			const answered = call.responseType === 'stream' ? await readSmallBody(response.body) : response.body;
+			const body = withoutSecrets(answered, call.secrets ?? []);
 			if (missingPathIsAnswer && isMissingPath(status, body))
 				return { ...response, body: body as IN8nHttpFullResponse['body'] };
 			const waitMs = retryWaitMs(response.headers, attempt);

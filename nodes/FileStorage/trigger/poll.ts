@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS } from '../actions/parallelItems';
 import { downloadToBinary } from '../helpers/download';
 import { folderPrefix } from '../helpers/keys';
-import { MAX_PAGE_SIZE, walkEntries } from '../helpers/listing';
+import { isFolderMarker, MAX_PAGE_SIZE, walkEntries } from '../helpers/listing';
 import type { BucketRef } from '../transport/api';
 import { RunPool, setRunPool } from '../transport/pool';
 import { DEFAULT_SETTINGS, FileStorageClient } from '../transport/request';
@@ -152,7 +152,8 @@ async function scan(
 				},
 			);
 		}
-		if (entry.type !== 'file' || !settings.filter(entry.path)) continue;
+		// A folder's marker (its own key, e.g. 'reports/') is a folder, not a file to report.
+		if (entry.type !== 'file' || isFolderMarker(entry) || !settings.filter(entry.path)) continue;
 		files.set(entry.path, {
 			key: entry.path,
 			name: String(entry.name ?? entry.path.slice(entry.path.lastIndexOf('/') + 1)),

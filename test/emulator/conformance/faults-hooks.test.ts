@@ -277,6 +277,34 @@ describe('CDN faults', () => {
 		]);
 	});
 
+	test('closeDelimited: no Content-Length, no chunked framing, N bytes, then a clean close', async () => {
+		const url = await stored('cdn/close-delimited.txt', data);
+		r.emu.setFaults([{ operation: 'cdn', closeDelimited: 1000, times: 1 }]);
+		const cut = await download(url);
+		expect(cut.status).toBe(200);
+		expect(cut.headers['content-length']).toBeUndefined();
+		expect(cut.headers['transfer-encoding']).toBeUndefined();
+		// The end of the connection is the end of the body: to the client it ended normally.
+		expect(cut.ended).toBe('complete');
+		expect(cut.body.equals(data.subarray(0, 1000))).toBe(true);
+		r.emu.setFaults([{ operation: 'cdn', closeDelimited: data.length, times: 1 }]);
+		const whole = await download(url);
+		expect([whole.ended, whole.headers['content-length'], whole.body.equals(data)]).toEqual([
+			'complete',
+			undefined,
+			true,
+		]);
+	});
+
+	test('echoUrl: 403 whose body repeats the request URL, query and all', async () => {
+		const url = await stored('cdn/echo.txt', data, 'private');
+		r.emu.setFaults([{ operation: 'cdn', echoUrl: true }]);
+		const echoed = await download(url);
+		expect(echoed.status).toBe(403);
+		expect(echoed.body.toString()).toBe(`Access denied for ${url}\n`);
+		expect(url).toMatch(/signature=[0-9a-f]{64}/);
+	});
+
 	test('stall: full Content-Length and N bytes, then silence on an open socket until stop()', async () => {
 		const own = await startEmulator();
 		// A failed expectation must not leave the server (and jest) running.
@@ -455,6 +483,8 @@ describe('new fault kinds: validation and CLI syntax', () => {
 		expect(parseFaultSpec('cdn:stall=0')).toEqual({ operation: 'cdn', stall: 0 });
 		expect(parseFaultSpec('cdn:gzip:nth=2')).toEqual({ operation: 'cdn', gzip: true, nth: [2] });
 		expect(parseFaultSpec('cdn:redirect')).toEqual({ operation: 'cdn', redirect: true });
+		expect(parseFaultSpec('cdn:close-delimited=65536')).toEqual({ operation: 'cdn', closeDelimited: 65536 });
+		expect(parseFaultSpec('cdn:echo-url')).toEqual({ operation: 'cdn', echoUrl: true });
 		expect(parseFaultSpec('signedUrl:rewrite={"url":"ftp://x","is_public":null}:nth=1,3')).toEqual({
 			operation: 'signedUrl',
 			rewrite: { url: 'ftp://x', is_public: null },

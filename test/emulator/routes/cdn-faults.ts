@@ -13,10 +13,69 @@ import type { RouteRequest, ServerContext } from '../context';
 import type { FaultAction } from '../faults';
 import { removeQuietly } from '../fsutil';
 
-export type CdnFault = Extract<FaultAction, { kind: 'truncate' | 'stall' | 'gzip' | 'redirect' }>;
+export type CdnFault = Extract<
+	FaultAction,
+	{ kind: 'truncate' | 'stall' | 'closeDelimited' | 'echoUrl' | 'gzip' | 'redirect' }
+>;
+
+const CDN_FAULT_KINDS: ReadonlyArray<FaultAction['kind']> = [
+	'truncate',
+	'stall',
+	'closeDelimited',
+	'echoUrl',
+	'gzip',
+	'redirect',
+];
 
 export function isCdnFault(fault: FaultAction | undefined): fault is CdnFault {
-	return fault?.kind === 'truncate' || fault?.kind === 'stall' || fault?.kind === 'gzip' || fault?.kind === 'redirect';
+	return fault !== undefined && CDN_FAULT_KINDS.includes(fault.kind);
+}
+
+/**
+ * 403 whose plain-text body repeats the request URL, query and all, as some CDNs and storage
+ * errors do (S3 echoes the string it signed): a signed link's signature lands in the body.
+ */
+export function echoUrl(ctx: ServerContext, r: RouteRequest): void {
+	const { path, rawQuery } = r.target;
+	const body = `Access denied for ${ctx.baseUrl}${path}${rawQuery === undefined ? '' : `?${rawQuery}`}\n`;
+	r.res.writeHead(403, { 'Content-Type': 'text/plain', 'Content-Length': String(Buffer.byteLength(body)) });
+	r.res.end(body);
+}
+
+/**
+ * 200 with neither Content-Length nor chunked framing: the body ends when the connection does
+ * (HTTP/1.1 allows it when the server closes). The first `bytes` bytes of the file are sent and
+ * the connection is then closed cleanly, so the client sees a complete-looking, short body.
+ */
+export async function sendCloseDelimited(
+	r: RouteRequest,
+	source: Readable,
+	headers: OutgoingHttpHeaders,
+	bytes: number,
+): Promise<void> {
+	const socket = r.res.socket;
+	if (!socket || socket.destroyed) {
+		source.destroy();
+		return;
+	}
+	// Written on the socket itself: Node's response would add chunked framing to a body of unknown length.
+	const { 'Content-Length': _length, ...rest } = headers;
+	const head = Object.entries(rest)
+		.map(([name, value]) => `${name}: ${String(value)}\r\n`)
+		.join('');
+	await new Promise<void>((resolve) =>
+		socket.write(`HTTP/1.1 200 OK\r\n${head}Connection: close\r\n\r\n`, () => resolve()),
+	);
+	let left = bytes;
+	if (left > 0) {
+		for await (const chunk of source as AsyncIterable<Buffer>) {
+			const piece = chunk.length > left ? chunk.subarray(0, left) : chunk;
+			left -= piece.length;
+			await new Promise<void>((resolve) => socket.write(piece, () => resolve()));
+			if (left === 0) break;
+		}
+	} else source.destroy();
+	await new Promise<void>((resolve) => socket.end(() => resolve()));
 }
 
 /** `/f/…` and `/r/…` serve the same files; a redirect points from the one to the other. */

@@ -8,7 +8,7 @@ import { openObject } from '../storage';
 import { checkSignedUrl } from '../signed-url';
 import { checkTransformation, printable } from '../transformations';
 import { sendCached } from './cdn-cache';
-import { acceptsGzip, redirect, sendGzip, sendPrefix, type CdnFault } from './cdn-faults';
+import { acceptsGzip, echoUrl, redirect, sendCloseDelimited, sendGzip, sendPrefix, type CdnFault } from './cdn-faults';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -54,6 +54,7 @@ function targetOfPath(rawPath: string, accessId: string): CdnTarget | undefined 
 /** §3.9: public bytes as they are; private bytes only through a valid signed URL [ours]. */
 export async function cdn(ctx: ServerContext, r: RouteRequest, fault?: CdnFault): Promise<void> {
 	if (fault?.kind === 'redirect') return redirect(ctx, r);
+	if (fault?.kind === 'echoUrl') return echoUrl(ctx, r);
 	const named = targetOfPath(r.target.path, ctx.config.accessId);
 	if (named === undefined) throw notFound('File not found');
 	const { key, transformation } = named;
@@ -105,6 +106,7 @@ export async function cdn(ctx: ServerContext, r: RouteRequest, fault?: CdnFault)
 		}
 		if (fault?.kind === 'truncate' || fault?.kind === 'stall')
 			return await sendPrefix(r, opened.stream(), headers, fault);
+		if (fault?.kind === 'closeDelimited') return await sendCloseDelimited(r, opened.stream(), headers, fault.bytes);
 		if (fault?.kind === 'gzip' && acceptsGzip(r.req.headers['accept-encoding'])) {
 			return await sendGzip(ctx, r, opened.stream(), headers);
 		}

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { folderPrefix } from '../../helpers/keys';
-import { MAX_PAGE_SIZE, walkEntries } from '../../helpers/listing';
+import { isFolderMarker, MAX_PAGE_SIZE, walkEntries } from '../../helpers/listing';
 import type { ListEntry } from '../../transport/api';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { folderFields, readFolder } from '../folder';
@@ -80,6 +80,8 @@ export const description: INodeProperties[] = [
 ];
 
 function wanted(include: string, entry: ListEntry): boolean {
+	// A folder's marker is the folder itself, which its parent's listing shows as a folder.
+	if (isFolderMarker(entry)) return false;
 	if (include === 'files') return entry.type === 'file';
 	if (include === 'folders') return entry.type === 'folder';
 	return true;

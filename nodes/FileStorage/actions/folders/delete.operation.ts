@@ -42,7 +42,10 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** Every file under the prefix, listed before the first delete: deleting shifts the pages of a walk. */
+/**
+ * Every file under the prefix, listed before the first delete: deleting shifts the pages of a walk.
+ * A folder's marker (its own key, e.g. 'reports/') is a file of the folder too, so it goes with it.
+ */
 async function filesUnder(
 	client: Awaited<ReturnType<typeof clientFor>>,
 	where: ReturnType<typeof getBucketRef>,
