@@ -38,21 +38,33 @@ describe('a folder marker (a key ending in "/")', () => {
 		]);
 	});
 
-	it('List Contents lists the folder without its marker (the folder shows in its parent), also with Include Subfolders', async () => {
+	it('List Contents lists the folder with its marker, flagged folderMarker, also with Include Subfolders', async () => {
 		await store('marker/');
+		const paths = (result: Awaited<ReturnType<typeof list>>) =>
+			result.items.map(
+				(item) => `${item.json.type} ${item.json.path}${item.json.folderMarker === true ? ' (marker)' : ''}`,
+			);
 		const flat = await list('marker/');
 		expect(flat.error).toBeUndefined();
-		expect(flat.items.map((item) => item.json.path)).toEqual(['marker/sub/', 'marker/a.txt']);
+		expect(paths(flat)).toEqual(['folder marker/sub/', 'file marker/a.txt', 'file marker/ (marker)']);
 		const deep = await list('marker/', true);
 		expect(deep.error).toBeUndefined();
-		expect(deep.items.map((item) => item.json.path)).toEqual(['marker/sub/', 'marker/a.txt', 'marker/sub/b.txt']);
+		expect(paths(deep)).toEqual([
+			'folder marker/sub/',
+			'file marker/a.txt',
+			'file marker/ (marker)',
+			'file marker/sub/b.txt',
+			'file marker/sub/ (marker)',
+		]);
 		const top = await list('', true);
 		expect(top.error).toBeUndefined();
-		expect(top.items.filter((item) => String(item.json.path).startsWith('marker/')).map((i) => i.json.path)).toEqual([
-			'marker/',
-			'marker/sub/',
-			'marker/a.txt',
-			'marker/sub/b.txt',
+		expect(paths(top).filter((line) => line.includes(' marker/'))).toEqual([
+			'folder marker/',
+			'folder marker/sub/',
+			'file marker/a.txt',
+			'file marker/ (marker)',
+			'file marker/sub/b.txt',
+			'file marker/sub/ (marker)',
 		]);
 	});
 
@@ -90,7 +102,7 @@ describe('a folder marker (a key ending in "/")', () => {
 				credentials: credentialsFor(emulator()),
 				filter,
 			});
-		expect((await search('pick/')).results.map((r) => r.value)).toEqual(['pick/sub/', 'pick/a.txt']);
+		expect((await search('pick/')).results.map((r) => r.value)).toEqual(['pick/a.txt']);
 		// Searching by name walks the sub-folders: the markers are no files to pick.
 		expect((await search('pick/ick')).results.map((r) => r.value)).toEqual([]);
 		expect((await search('pick/.txt')).results.map((r) => r.value)).toEqual(['pick/a.txt', 'pick/sub/b.txt']);

@@ -80,8 +80,8 @@ export const description: INodeProperties[] = [
 ];
 
 function wanted(include: string, entry: ListEntry): boolean {
-	// A folder's marker is the folder itself, which its parent's listing shows as a folder.
-	if (isFolderMarker(entry)) return false;
+	// A folder's marker (a stored object whose key is the folder's own path) is listed as the
+	// object it is, so it can be seen and deleted; it is no folder of its own.
 	if (include === 'files') return entry.type === 'file';
 	if (include === 'folders') return entry.type === 'folder';
 	return true;
@@ -116,7 +116,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const results: INodeExecutionData[] = [];
 	for await (const entry of walkEntries(client, where, prefix, Math.min(pageSize, limit), recursive)) {
 		if (!wanted(include, entry)) continue;
-		results.push({ json: { ...entry, bucket: where.bucket, region: where.region }, pairedItem: { item: itemIndex } });
+		const marker = isFolderMarker(entry) ? { folderMarker: true } : {};
+		results.push({
+			json: { ...entry, ...marker, bucket: where.bucket, region: where.region },
+			pairedItem: { item: itemIndex },
+		});
 		if (results.length >= limit) break;
 	}
 	return results;
