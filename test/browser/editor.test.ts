@@ -174,7 +174,63 @@ it('the Folder picker lists the folders of the bucket from the emulator', async 
 	const folder = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-folder"]');
 	await folder.locator('[data-test-id="rlc-input"]').click();
 	await page.locator('[data-test-id="rlc-item"]').getByText('examples/', { exact: true }).first().waitFor();
+	// The picker starts at the top of the bucket, and Include Subfolders sits next to Folder.
+	await page.locator('[data-test-id="rlc-item"]').getByText('/ (Top of the Bucket)', { exact: true }).first().waitFor();
+	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-includeSubfolders"]').waitFor();
 	await shoot(screenshotPath('list-contents.png'));
+	await page.keyboard.press('Escape');
+});
+
+it('the Upload panel names the key as Folder + Path in Folder and says an existing file is replaced', async () => {
+	await openNode(EXAMPLE_IDS.upload, 'Upload to File Storage');
+	const ndv = page.locator('[data-test-id="ndv"]');
+	await ndv.locator('[data-test-id="parameter-input-key"]').waitFor();
+	await ndv.getByText('Path in Folder', { exact: true }).first().waitFor();
+	await ndv
+		.getByText(/is replaced without asking/)
+		.first()
+		.waitFor();
+	await shoot(screenshotPath('upload.png'));
+});
+
+it('a saved workflow whose Upload still holds File Path opens, showing the option as removed and what to use', async () => {
+	// Saved as an older version of the package would have saved it, through n8n's own REST API.
+	const saved = await page.evaluate(async () => {
+		// Runs in the page: the editor keeps its browser id there, and n8n's REST API asks for it.
+		const { localStorage } = globalThis as unknown as { localStorage: { getItem(key: string): string | null } };
+		const answer = await fetch('/rest/workflows', {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'browser-id': localStorage.getItem('n8n-browserId') ?? '' },
+			body: JSON.stringify({
+				name: 'Saved with File Path',
+				active: false,
+				connections: {},
+				settings: {},
+				nodes: [
+					{
+						id: 'saved-file-path',
+						name: 'Upload from disk',
+						type: 'n8n-nodes-file-storage.fileStorage',
+						typeVersion: 3,
+						position: [0, 0],
+						parameters: { operation: 'upload', source: 'filePath', sourceFilePath: '/data/report.pdf', key: 'a.pdf' },
+					},
+				],
+			}),
+		});
+		return { status: answer.status, body: (await answer.json()) as { data?: { id?: string } } };
+	});
+	expect(saved.status).toBe(200);
+	await page.goto(`${stack!.editorUrl}/workflow/${saved.body.data?.id}`);
+	await page.dblclick(canvasNode('Upload from disk'));
+	const source = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-source"] input');
+	await expect(source.inputValue()).resolves.toBe('File Path (Removed)');
+	await page
+		.locator('[data-test-id="ndv"]')
+		.getByText(/Read\/Write Files from Disk/)
+		.first()
+		.waitFor();
+	await shoot(screenshotPath('file-path-removed.png'));
 	await page.keyboard.press('Escape');
 });
 
@@ -244,6 +300,7 @@ it('the file picker finds a file two folders deep by typing part of its name (Ge
 
 it('the Copy and Folder → Delete panels', async () => {
 	await openNode(EXAMPLE_IDS.fileOps, 'Copy to archive');
+	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-destinationFolder"]').waitFor();
 	await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-destinationKey"]').waitFor();
 	await shoot(screenshotPath('copy.png'));
 	await openNode(EXAMPLE_IDS.fileOps, 'What a delete of archive/ would remove');
