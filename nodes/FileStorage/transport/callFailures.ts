@@ -25,13 +25,27 @@ export function callNetworkFailure(
 	const { node, itemIndex } = site;
 	if (problem.refusal) {
 		const { message, description } = problem.refusal;
-		return networkError(node, call.what, message, facts.attempts, itemIndex, description, { timedOut: false });
+		return networkError(node, {
+			what: call.what,
+			reason: message,
+			attempts: facts.attempts,
+			itemIndex,
+			description,
+			timedOut: false,
+		});
 	}
 	const reason = facts.stopped ? 'the execution was stopped' : serviceNetworkReason(problem);
 	const hint = problem.timedOut
 		? timeoutHint(call, site.settings)
 		: `Network error${problem.code ? ` ${problem.code}` : ''}. Check the Base URL of the credential and that the service is reachable from the n8n host.`;
-	return networkError(node, call.what, reason, facts.attempts, itemIndex, hint, { timedOut: problem.timedOut });
+	return networkError(node, {
+		what: call.what,
+		reason,
+		attempts: facts.attempts,
+		itemIndex,
+		description: hint,
+		timedOut: problem.timedOut,
+	});
 }
 
 export function callStatusFailure(

@@ -49,6 +49,18 @@ function decryptedOnce(ctx: Context, data: ICredentialDataDecryptedObject): ICre
 	return { id: details?.id ?? '', name: details?.name ?? '', type: CREDENTIAL_TYPE, data };
 }
 
+/** What a client is made of: one item's view of the credential, the options and the run. */
+interface ClientSetup {
+	ctx: Context;
+	/** The Base URL's origin. */
+	origin: string;
+	settings: TransportSettings;
+	itemIndex: number;
+	credentials: ICredentialsDecrypted;
+	pool: RunPool | undefined;
+	apiPaths: ApiPathsSetting;
+}
+
 /**
  * The one place that knows URLs, query encoding, request options and error shapes. Operations
  * describe a call; this sends it signed through the credential, with the attempts of attempts.ts.
@@ -56,21 +68,26 @@ function decryptedOnce(ctx: Context, data: ICredentialDataDecryptedObject): ICre
 export class FileStorageClient {
 	private readonly router: FamilyRouter;
 
-	private constructor(
-		private readonly ctx: Context,
-		private readonly origin: string,
-		private readonly settings: TransportSettings,
-		private readonly itemIndex: number,
-		private readonly credentials: ICredentialsDecrypted,
-		/** The node run's request pool (version 3): every request takes a slot of it. */
-		private readonly pool: RunPool | undefined,
-		apiPaths: ApiPathsSetting,
-	) {
+	private readonly ctx: Context;
+	private readonly origin: string;
+	private readonly settings: TransportSettings;
+	private readonly itemIndex: number;
+	private readonly credentials: ICredentialsDecrypted;
+	/** The node run's request pool (version 3): every request takes a slot of it. */
+	private readonly pool: RunPool | undefined;
+
+	private constructor(setup: ClientSetup) {
+		this.ctx = setup.ctx;
+		this.origin = setup.origin;
+		this.settings = setup.settings;
+		this.itemIndex = setup.itemIndex;
+		this.credentials = setup.credentials;
+		this.pool = setup.pool;
 		this.router = new FamilyRouter({
-			origin,
-			apiPaths,
-			node: ctx.getNode(),
-			itemIndex,
+			origin: setup.origin,
+			apiPaths: setup.apiPaths,
+			node: setup.ctx.getNode(),
+			itemIndex: setup.itemIndex,
 			sendTo: async (call, route, missingPathIsAnswer) => await this.sendTo(call, route, missingPathIsAnswer),
 		});
 	}
@@ -84,15 +101,15 @@ export class FileStorageClient {
 				description: 'Open the credential and correct its Base URL field.',
 			});
 		}
-		return new FileStorageClient(
+		return new FileStorageClient({
 			ctx,
-			base.origin,
-			{ ...DEFAULT_SETTINGS, ...settings },
+			origin: base.origin,
+			settings: { ...DEFAULT_SETTINGS, ...settings },
 			itemIndex,
-			decryptedOnce(ctx, credentials),
-			runPoolOf(ctx),
-			apiPathsSetting(credentials.apiPaths),
-		);
+			credentials: decryptedOnce(ctx, credentials),
+			pool: runPoolOf(ctx),
+			apiPaths: apiPathsSetting(credentials.apiPaths),
+		});
 	}
 
 	/** One attempt in a slot of the run's pool, when there is one (see inPoolSlot). */
