@@ -40,7 +40,8 @@ export function redirectTo(server: SourceServer, target: string): string {
  * same, the connection closed cleanly), `stall` (Content-Length, 64 KiB, then nothing), `gzip`
  * (compressed whatever was asked), `auth` (401 without `Authorization: SOURCE_TOKEN`);
  * `/status/<code>` answers that status; `/busy/<code>/<retry-after>/<name>` answers that status
- * with that Retry-After to the first request of the path, then the file; `/huge/<bytes>/<name>`
+ * with that Retry-After to the first request of the path, then the file; `/reset/<name>` resets the
+ * connection of the first request of the path before answering, then serves the file; `/huge/<bytes>/<name>`
  * announces that Content-Length, sends 64 KiB and waits. `host`: another loopback address (e.g.
  * 127.0.0.2) plays a host n8n's SSRF protection blocks while it allows 127.0.0.1.
  */
@@ -78,6 +79,12 @@ export async function startSourceServer(files: Record<string, Buffer>, host = '1
 			res.writeHead(302, { Location: url.pathname }).end();
 			return;
 		}
+		if (mode === 'reset' && !busyAnswered.has(url.pathname)) {
+			busyAnswered.add(url.pathname);
+			// Reset (RST), not closed: the client sees ECONNRESET before any answer.
+			req.socket.resetAndDestroy();
+			return;
+		}
 		if (mode === 'busy' && !busyAnswered.has(url.pathname)) {
 			busyAnswered.add(url.pathname);
 			res.writeHead(Number(rest[0]), { 'Retry-After': rest[1], 'Content-Type': 'text/plain' }).end('busy');
@@ -89,7 +96,7 @@ export async function startSourceServer(files: Record<string, Buffer>, host = '1
 			return;
 		}
 		const type = { 'Content-Type': 'video/mp4' };
-		if (mode === 'file' || mode === 'busy') {
+		if (mode === 'file' || mode === 'busy' || mode === 'reset') {
 			res.writeHead(200, { ...type, 'Content-Length': bytes.length }).end(bytes);
 		} else if (mode === 'chunked') {
 			res.writeHead(200, type);

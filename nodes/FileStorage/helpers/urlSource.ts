@@ -1,29 +1,15 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { MAX_RETRY_AFTER_MS, RETRYABLE_STATUSES, retryWaitMs, waitTooLongHint } from '../transport/request';
-import { refusedByN8n } from '../transport/ssrf';
-import { checkedChunks, readFailureReason, type StreamProblem } from './streamChunks';
+import { runAttempts } from '../transport/attempts';
+import { sourceFailures, RedirectRefused } from './sourceFailures';
+import { checkedChunks, type StreamProblem } from './streamChunks';
 import { splitIntoParts } from './binaryInput';
 import { lengthFacts } from './downloadLength';
 import type { UploadSource } from './uploadSource';
 
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const RETRYABLE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'EAI_AGAIN']);
-
-const STATUS_WORDS: Record<number, string> = {
-	400: 'Bad Request',
-	401: 'Unauthorized',
-	403: 'Forbidden',
-	404: 'Not Found',
-	410: 'Gone',
-	429: 'Too Many Requests',
-	500: 'Internal Server Error',
-	502: 'Bad Gateway',
-	503: 'Service Unavailable',
-	504: 'Gateway Timeout',
-};
 
 export interface UrlSourceSettings {
 	timeoutMs: number;
@@ -83,30 +69,6 @@ export function parseSourceUrl(ctx: IExecuteFunctions, itemIndex: number, text: 
 		);
 	}
 	return url;
-}
-
-function networkReason(error: unknown): { code: string; words: string; timedOut: boolean } {
-	let current: unknown = error;
-	let code = '';
-	let text = '';
-	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-		const { code: c, message, cause } = current as IDataObject;
-		if (!code && typeof c === 'string') code = c;
-		text += ` ${String(message ?? '')}`;
-		current = cause;
-	}
-	const timedOut = code === 'ETIMEDOUT' || /timeout|timed out/i.test(text);
-	const words: Record<string, string> = {
-		ECONNREFUSED: 'the connection was refused',
-		ENOTFOUND: 'its host name could not be resolved',
-		EAI_AGAIN: 'its host name could not be resolved',
-		ECONNRESET: 'the connection was closed',
-	};
-	return {
-		code,
-		timedOut,
-		words: timedOut ? 'no answer within the timeout' : (words[code] ?? readFailureReason(error)),
-	};
 }
 
 function headerValue(headers: IDataObject | undefined, name: string): string | undefined {
@@ -186,7 +148,7 @@ export async function openUrlSource(
 	const forget = () => execution?.removeEventListener('abort', onStop);
 	let opened = false;
 	try {
-		const source = await openWithRetries(ctx, itemIndex, url, headers, settings, connection, forget);
+		const source = await openWithRetries({ ctx, itemIndex, url, headers, settings, connection, forget });
 		opened = true;
 		return source;
 	} finally {
@@ -194,17 +156,22 @@ export async function openUrlSource(
 	}
 }
 
-async function openWithRetries(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	url: URL,
-	headers: IDataObject,
-	settings: UrlSourceSettings,
-	connection: AbortController,
-	forget: () => void,
-): Promise<UploadSource> {
-	const shown = shownUrl(url);
-	const node = ctx.getNode();
+/** A Source URL being opened for one item. */
+interface OpeningSource {
+	ctx: IExecuteFunctions;
+	itemIndex: number;
+	url: URL;
+	headers: IDataObject;
+	settings: UrlSourceSettings;
+	/** Aborting it closes the source's connection (see openUrlSource). */
+	connection: AbortController;
+	/** Stops listening for the execution's stop. */
+	forget: () => void;
+}
+
+/** The source's answer: a 2xx, after the retries of the one attempt loop (transport/attempts.ts). */
+async function fetchSource(source: OpeningSource): Promise<IN8nHttpFullResponse> {
+	const { ctx, itemIndex, url, headers, settings, connection } = source;
 	const options: IHttpRequestOptions = {
 		method: 'GET',
 		url: url.href,
@@ -217,63 +184,30 @@ async function openWithRetries(
 		timeout: settings.timeoutMs,
 		abortSignal: connection.signal,
 	};
-	let response: IN8nHttpFullResponse | undefined;
-	for (let attempt = 0; ; attempt++) {
-		const tries = attempt > 0 ? ` (${attempt + 1} attempts)` : '';
-		let fetched: Fetched;
-		try {
-			fetched = await fetchFollowingRedirects(ctx, url, headers, options);
-		} catch (error) {
-			const refusal = refusedByN8n(error);
-			if (refusal) {
-				// Also for a redirect's target: n8n checks every hop, and asking again changes nothing.
-				throw new NodeOperationError(node, `The source URL '${shown}' was refused by n8n: ${refusal.message}`, {
-					itemIndex,
-					description: `${refusal.description} Nothing was uploaded.`,
-				});
-			}
-			const reason = networkReason(error);
-			if (attempt < settings.maxRetries && !reason.timedOut && RETRYABLE_CODES.has(reason.code)) {
-				await sleep(retryWaitMs(undefined, attempt));
-				continue;
-			}
-			throw new NodeOperationError(node, `The source URL '${shown}' could not be reached: ${reason.words}${tries}`, {
-				itemIndex,
-				description: reason.timedOut
-					? 'The source did not answer within the Timeout option. Check the URL, or raise Timeout.'
-					: 'Check the URL and that its server is reachable from the n8n host. Nothing was uploaded.',
-			});
-		}
-		if ('refused' in fetched) {
-			throw new NodeOperationError(node, `The source URL '${shown}' ${fetched.refused}`, {
-				itemIndex,
-				description: 'Check the URL: it should lead to the file in a few http(s) redirects. Nothing was uploaded.',
-			});
-		}
-		const answer = fetched.answer;
-		const status = answer.statusCode;
-		if (status >= 200 && status < 300) {
-			response = answer;
-			break;
-		}
-		destroyBody(answer);
-		const mayRetry = attempt < settings.maxRetries && RETRYABLE_STATUSES.has(status);
-		const waitMs = retryWaitMs(answer.headers, attempt);
-		if (mayRetry && waitMs <= MAX_RETRY_AFTER_MS) {
-			await sleep(waitMs);
-			continue;
-		}
-		const words = STATUS_WORDS[status] ? ` (${STATUS_WORDS[status]})` : '';
-		let description =
-			status === 401 || status === 403
-				? 'The source refused the request: check the URL (a signed link may have expired) and the Source Headers (e.g. its Authorization header). Nothing was uploaded.'
-				: 'The source URL did not give the file. Check the URL. Nothing was uploaded.';
-		if (mayRetry) description = `${waitTooLongHint('The source', waitMs)} Nothing was uploaded.`;
-		throw new NodeOperationError(node, `The source URL '${shown}' answered HTTP ${status}${words}${tries}`, {
-			itemIndex,
-			description,
-		});
-	}
+	const failed = sourceFailures(ctx, itemIndex, shownUrl(url));
+	return await runAttempts({
+		// A GET of a file: sending it again changes nothing.
+		policy: 'idempotent',
+		maxRetries: settings.maxRetries,
+		send: async () => {
+			const fetched = await fetchFollowingRedirects(ctx, url, headers, options);
+			if ('refused' in fetched) throw new RedirectRefused(fetched.refused);
+			return fetched.answer;
+		},
+		// The body of a failed answer is not read: its connection is let go at once.
+		settle: (answer) => {
+			destroyBody(answer);
+			return Promise.resolve({ answer });
+		},
+		networkFailure: failed.network,
+		statusFailure: failed.status,
+	});
+}
+
+async function openWithRetries(source: OpeningSource): Promise<UploadSource> {
+	const { ctx, itemIndex, url, settings, connection, forget } = source;
+	const shown = shownUrl(url);
+	const response = await fetchSource(source);
 	const announced = lengthFacts(response.headers).announced;
 	const size = announced !== undefined && announced >= 0 ? announced : undefined;
 	if (size === undefined && settings.allowWithoutLength !== true) {

@@ -149,23 +149,26 @@ export function failedOnRetryWith(error: unknown, status: number): boolean {
 	);
 }
 
-export function networkError(
-	node: INode,
-	what: string,
-	reason: string,
-	attempts: number,
-	itemIndex: number,
-	description: string,
-	facts: { timedOut: boolean },
-): NodeApiError {
+/** A request that got no answer: what it was, why it failed and after how many attempts. */
+export interface NetworkFailure {
+	what: string;
+	reason: string;
+	attempts: number;
+	itemIndex: number;
+	description: string;
+	timedOut: boolean;
+}
+
+export function networkError(node: INode, failure: NetworkFailure): NodeApiError {
+	const { what, reason, attempts } = failure;
 	const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
 	const error = new NodeApiError(node, { reason } as JsonObject, {
 		message: `${what} failed${tries}: ${reason}`,
-		description,
-		itemIndex,
+		description: failure.description,
+		itemIndex: failure.itemIndex,
 	});
 	error.context.attempts = attempts;
-	error.context.timedOut = facts.timedOut;
+	error.context.timedOut = failure.timedOut;
 	return error;
 }
 

@@ -1,0 +1,84 @@
+import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { waitTooLongHint, type NetworkFacts, type StatusFacts } from '../transport/attempts';
+import type { NetworkProblem } from '../transport/networkErrors';
+import { readFailureReason } from './streamChunks';
+
+/** The errors of a Source URL that could not be opened: named as the source's, never as the service's. */
+
+const STATUS_WORDS: Record<number, string> = {
+	400: 'Bad Request',
+	401: 'Unauthorized',
+	403: 'Forbidden',
+	404: 'Not Found',
+	410: 'Gone',
+	429: 'Too Many Requests',
+	500: 'Internal Server Error',
+	502: 'Bad Gateway',
+	503: 'Service Unavailable',
+	504: 'Gateway Timeout',
+};
+
+const NETWORK_WORDS: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'its host name could not be resolved',
+	EAI_AGAIN: 'its host name could not be resolved',
+	ECONNRESET: 'the connection was closed',
+};
+
+/** The source's redirects lead nowhere usable (too many, or to a URL that is not http(s)); asking again changes nothing. */
+export class RedirectRefused extends Error {}
+
+function attemptsWords(attempts: number): string {
+	return attempts > 1 ? ` (${attempts} attempts)` : '';
+}
+
+export function sourceFailures(ctx: IExecuteFunctions, itemIndex: number, shown: string) {
+	const node = ctx.getNode();
+	const network = (problem: NetworkProblem, facts: NetworkFacts): NodeOperationError => {
+		if (problem.refusal) {
+			// Also for a redirect's target: n8n checks every hop, and asking again changes nothing.
+			return new NodeOperationError(node, `The source URL '${shown}' was refused by n8n: ${problem.refusal.message}`, {
+				itemIndex,
+				description: `${problem.refusal.description} Nothing was uploaded.`,
+			});
+		}
+		if (facts.error instanceof RedirectRefused) {
+			return new NodeOperationError(node, `The source URL '${shown}' ${facts.error.message}`, {
+				itemIndex,
+				description: 'Check the URL: it should lead to the file in a few http(s) redirects. Nothing was uploaded.',
+			});
+		}
+		const words = problem.timedOut
+			? 'no answer within the timeout'
+			: (NETWORK_WORDS[problem.code] ?? readFailureReason(facts.error));
+		return new NodeOperationError(
+			node,
+			`The source URL '${shown}' could not be reached: ${words}${attemptsWords(facts.attempts)}`,
+			{
+				itemIndex,
+				description: problem.timedOut
+					? 'The source did not answer within the Timeout option. Check the URL, or raise Timeout.'
+					: 'Check the URL and that its server is reachable from the n8n host. Nothing was uploaded.',
+			},
+		);
+	};
+	const status = (answer: IN8nHttpFullResponse, facts: StatusFacts): NodeOperationError => {
+		const code = answer.statusCode;
+		const words = STATUS_WORDS[code] ? ` (${STATUS_WORDS[code]})` : '';
+		let description =
+			code === 401 || code === 403
+				? 'The source refused the request: check the URL (a signed link may have expired) and the Source Headers (e.g. its Authorization header). Nothing was uploaded.'
+				: 'The source URL did not give the file. Check the URL. Nothing was uploaded.';
+		if (facts.waitTooLongMs !== undefined) {
+			description = `${waitTooLongHint('The source', facts.waitTooLongMs)} Nothing was uploaded.`;
+		}
+		return new NodeOperationError(
+			node,
+			`The source URL '${shown}' answered HTTP ${code}${words}${attemptsWords(facts.attempts)}`,
+			{ itemIndex, description },
+		);
+	};
+	return { network, status };
+}
