@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { partSettings, partSizeFieldV3 } from '../../nodes/FileStorage/actions/file/multipartUpload.operation';
+import { partSettings } from '../../nodes/FileStorage/actions/file/multipartUpload.operation';
+import { FileStorage } from '../../nodes/FileStorage/FileStorage.node';
+import { nodeVersion } from '../../nodes/FileStorage/versions';
 
 const page = readFileSync(join(__dirname, '..', '..', 'docs', 'node-versions.md'), 'utf8');
 
@@ -10,7 +12,14 @@ describe('version 3 defaults as docs/node-versions.md states them', () => {
 	it('the Part Size default of version 3 is the one docs/node-versions.md names', () => {
 		const stated = /Part Size\s+defaults to (\d+) MiB/.exec(page.replace(/\s+/g, ' '))?.[1];
 		expect(stated).toBeDefined();
-		expect(partSizeFieldV3.default).toBe(Number(stated));
-		expect(partSettings({}, 3).partSizeMiB).toBe(Number(stated));
+		// The field Multipart Upload shows from version 3 on, and what the node uses when it is unset.
+		const shownFrom3 = new FileStorage().description.properties.filter(
+			(p) =>
+				p.name === 'partSize' &&
+				JSON.stringify(p.displayOptions?.show?.['@version']) === JSON.stringify([{ _cnd: { gte: 3 } }]),
+		);
+		expect(shownFrom3).toHaveLength(1);
+		expect(shownFrom3[0].default).toBe(Number(stated));
+		expect(partSettings({}, nodeVersion(3)).partSizeMiB).toBe(Number(stated));
 	});
 });
