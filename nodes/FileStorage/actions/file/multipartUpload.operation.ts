@@ -18,10 +18,10 @@ const show = { resource: ['file'], operation: ['multipartUpload'] };
 /**
  * Part Size with its version's default, and Parallel Uploads where the version has it (up to
  * version 2); where the run's pool bounds the parts in flight (version 3) Part Size says so.
- * Without `show`, as options of Upload, Copy and Move.
+ * Without `shownWith`, as options of Upload, Copy and Move.
  */
-export function partSettingFields(show?: Record<string, string[]>): INodeProperties[] {
-	const where = show ? { displayOptions: { show } } : {};
+export function partSettingFields(shownWith?: Record<string, string[]>): INodeProperties[] {
+	const where = shownWith ? { displayOptions: { show: shownWith } } : {};
 	return perVersion(NODE_VERSIONS, ({ partSizeMiB, parallelUploads }) => {
 		const partSize: INodeProperties = {
 			displayName: 'Part Size (MiB)',
