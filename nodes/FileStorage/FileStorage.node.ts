@@ -12,9 +12,9 @@ export class FileStorage implements INodeType {
 		name: 'fileStorage',
 		icon: { light: 'file:fileStorage.svg', dark: 'file:fileStorage.dark.svg' },
 		group: ['output'],
-		// 2: Folder is a picker; Download keeps the incoming item. Version 1 workflows keep their behaviour.
-		// 3: items in parallel over one request pool and one memory budget (Parallel Requests, Upload
-		// Memory), 24 MiB parts. Version 1 and 2 workflows keep sending their items one by one.
+		// What each version does is a row of versions.ts. 2: Folder is a picker; Download keeps the
+		// incoming item. 3: items in parallel over one request pool and one memory budget (Parallel
+		// Requests, Upload Memory), its own defaults. Saved workflows keep their version's behaviour.
 		version: versionsOf(NODE_VERSIONS),
 		defaultVersion: latestOf(NODE_VERSIONS),
 		// The canvas shows the names the panel shows ("Get Signed URL: File"), not the raw values.

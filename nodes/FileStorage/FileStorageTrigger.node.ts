@@ -25,8 +25,8 @@ export class FileStorageTrigger implements INodeType {
 		name: 'fileStorageTrigger',
 		icon: { light: 'file:fileStorage.svg', dark: 'file:fileStorage.dark.svg' },
 		group: ['trigger'],
-		// 2: Download File downloads several files at once (Parallel Requests). Version 1 workflows keep
-		// downloading one file after another.
+		// What each version does is a row of versions.ts. 2: Download File downloads several files at
+		// once (Parallel Requests). Version 1 workflows keep downloading one file after another.
 		version: versionsOf(TRIGGER_VERSIONS),
 		defaultVersion: latestOf(TRIGGER_VERSIONS),
 		subtitle:
