@@ -5,9 +5,7 @@
  * Start, part, Complete) — against the far profile. Where multipart starts to win is where the
  * version 3 threshold belongs, within what Upload Memory holds for a single request's body.
  */
-import { V3_DEFAULT_PART_SIZE_MIB } from '../nodes/FileStorage/actions/file/multipartUpload.operation';
-import { thresholdMiBFor } from '../nodes/FileStorage/actions/file/storeSource';
-import { DEFAULT_PARALLEL_REQUESTS, DEFAULT_UPLOAD_MEMORY_MIB } from '../nodes/FileStorage/actions/parallelItems';
+import { nodeVersion } from '../nodes/FileStorage/versions';
 
 import type { FarProfile } from './args';
 import type { EmulatorProcess } from './children';
@@ -20,6 +18,10 @@ export const THRESHOLD_SIZES_MIB = [8, 16, 24, 28, 32, 48, 64];
 export const QUICK_THRESHOLD_SIZES_MIB = [8, 32];
 /** The option's minimum: every file of the sweep is above it, so Upload goes in parts. */
 const FORCE_PARTS_MIB = 5;
+
+const V3 = nodeVersion(3);
+const V3_DEFAULT_PART_SIZE_MIB = V3.partSizeMiB;
+const { requests: DEFAULT_PARALLEL_REQUESTS, uploadMemoryMiB: DEFAULT_UPLOAD_MEMORY_MIB } = V3.parallelItems!;
 
 /** Parts in flight at the version 3 defaults: what Upload Memory holds, within Parallel Requests. */
 const V3_IN_FLIGHT = Math.min(
@@ -98,7 +100,7 @@ export async function runThreshold(
 			o.done(file);
 		}
 	}
-	return { points, rounds: o.runs, v3ThresholdMiB: thresholdMiBFor(3) };
+	return { points, rounds: o.runs, v3ThresholdMiB: V3.multipartThresholdMiB };
 }
 
 const medianMs = (runs: Run[]) => median(runs.map((r) => r.ms));

@@ -5,8 +5,7 @@
  * per-connection cap, the loopback ceiling of the same run). A main table at the large size and a
  * sweep of Part Size × Parallel Uploads, drawn as a chart.
  */
-import { DEFAULT_PARALLEL_REQUESTS, DEFAULT_UPLOAD_MEMORY_MIB } from '../nodes/FileStorage/actions/parallelItems';
-import { V3_DEFAULT_PART_SIZE_MIB } from '../nodes/FileStorage/actions/file/multipartUpload.operation';
+import { nodeVersion } from '../nodes/FileStorage/versions';
 
 import type { FarProfile } from './args';
 import { renderLineChart } from './chart';
@@ -133,6 +132,11 @@ export function farMainConfigs(): Config[] {
 		v3Defaults(),
 	];
 }
+
+/** Version 3's defaults, from the node's table of versions. */
+const V3 = nodeVersion(3);
+const V3_DEFAULT_PART_SIZE_MIB = V3.partSizeMiB;
+const { requests: DEFAULT_PARALLEL_REQUESTS, uploadMemoryMiB: DEFAULT_UPLOAD_MEMORY_MIB } = V3.parallelItems!;
 
 /**
  * The node at version 3 defaults: 24 MiB parts, as many in flight as Upload Memory holds (96 ÷ 24

@@ -3,21 +3,19 @@
  * defaults, the sequential 5 MiB approach and the Upload operation switching to multipart; and
  * the part-size and parallelism sweeps. Each set runs in shared rounds, so every ratio is same-run.
  */
-import {
-	DEFAULT_PARALLEL_UPLOADS,
-	DEFAULT_PART_SIZE_MIB,
-} from '../nodes/FileStorage/actions/file/multipartUpload.operation';
-import { DEFAULT_MULTIPART_THRESHOLD_MIB } from '../nodes/FileStorage/actions/file/upload.operation';
+import { nodeVersion } from '../nodes/FileStorage/versions';
 
 import type { Config, Run } from './runner';
 import type { OlderNode } from './runtime';
 import { fmt, median, mibPerSecond, MIB, runsOf } from './stats';
 import type { Table } from './table';
 
+/** The defaults of a node that uploads on its own (version 2): Part Size × Parallel Uploads. */
+const V2 = nodeVersion(2);
 export const DEFAULTS = {
-	partSizeMiB: DEFAULT_PART_SIZE_MIB,
-	parallel: DEFAULT_PARALLEL_UPLOADS,
-	thresholdMiB: DEFAULT_MULTIPART_THRESHOLD_MIB,
+	partSizeMiB: V2.partSizeMiB,
+	parallel: V2.parallelUploads!,
+	thresholdMiB: V2.multipartThresholdMiB,
 };
 export const PART_SIZES = [5, 8, 16, 32, 64];
 export const PARALLELISMS = [1, 2, 4, 8];

@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { bucketFields } from './actions/common';
 import { operationDescriptions, route } from './actions/router';
 import { searchFiles, searchFolders } from './methods/listSearch';
+import { latestOf, NODE_VERSIONS, versionsOf } from './versions';
 
 export class FileStorage implements INodeType {
 	description: INodeTypeDescription = {
@@ -11,11 +12,11 @@ export class FileStorage implements INodeType {
 		name: 'fileStorage',
 		icon: { light: 'file:fileStorage.svg', dark: 'file:fileStorage.dark.svg' },
 		group: ['output'],
-		// 2: Folder is a picker; Download keeps the incoming item. Version 1 workflows keep their behaviour.
-		// 3: items in parallel over one request pool and one memory budget (Parallel Requests, Upload
-		// Memory), 24 MiB parts. Version 1 and 2 workflows keep sending their items one by one.
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		// What each version does is a row of versions.ts. 2: Folder is a picker; Download keeps the
+		// incoming item. 3: items in parallel over one request pool and one memory budget (Parallel
+		// Requests, Upload Memory), its own defaults. Saved workflows keep their version's behaviour.
+		version: versionsOf(NODE_VERSIONS),
+		defaultVersion: latestOf(NODE_VERSIONS),
 		// The canvas shows the names the panel shows ("Get Signed URL: File"), not the raw values.
 		subtitle:
 			'={{ { listContents: "List Contents", copy: "Copy", delete: "Delete", download: "Download", getInfo: "Get Info", getSignedUrl: "Get Signed URL", move: "Move", multipartUpload: "Multipart Upload", purge: "Purge CDN Cache", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", folder: "Folder", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',

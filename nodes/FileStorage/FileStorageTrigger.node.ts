@@ -9,9 +9,10 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { bucketFields, requestOptionFields } from './actions/common';
 import { folderPicker } from './actions/folder';
-import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS } from './actions/parallelItems';
+import { MAX_PARALLEL_REQUESTS } from './actions/parallelItems';
 import { searchFolders } from './methods/listSearch';
 import { DEFAULT_MAX_FILES_PER_POLL, pollFileStorage } from './trigger/poll';
+import { latestOf, perVersion, TRIGGER_VERSIONS, versionsOf } from './versions';
 
 const parallelRequestsDescription = `How many files a poll downloads at once (1 to ${MAX_PARALLEL_REQUESTS}). They are emitted in the order of their changes, and only as many as Max Files Per Poll are downloaded. A 429 or 503 from the service pauses them all.`;
 
@@ -24,10 +25,10 @@ export class FileStorageTrigger implements INodeType {
 		name: 'fileStorageTrigger',
 		icon: { light: 'file:fileStorage.svg', dark: 'file:fileStorage.dark.svg' },
 		group: ['trigger'],
-		// 2: Download File downloads several files at once (Parallel Requests). Version 1 workflows keep
-		// downloading one file after another.
-		version: [1, 2],
-		defaultVersion: 2,
+		// What each version does is a row of versions.ts. 2: Download File downloads several files at
+		// once (Parallel Requests). Version 1 workflows keep downloading one file after another.
+		version: versionsOf(TRIGGER_VERSIONS),
+		defaultVersion: latestOf(TRIGGER_VERSIONS),
 		subtitle:
 			'={{ (function (folder) { return "Watch " + $parameter["bucketName"] + (folder ? "/" + folder : ""); })(typeof $parameter["folder"] === "object" && $parameter["folder"] !== null ? $parameter["folder"].value : $parameter["folder"]) }}',
 		description: 'Starts the workflow when files are created, updated or deleted in a File Storage API bucket',
@@ -109,25 +110,18 @@ export class FileStorageTrigger implements INodeType {
 							default: DEFAULT_MAX_FILES_PER_POLL,
 							description: 'Most changes to emit per poll, oldest first; the rest come with the next polls',
 						},
-						// Saved version 1 triggers download one file at a time unless told otherwise.
-						{
-							displayName: 'Parallel Requests',
-							name: 'parallelRequests',
-							type: 'number',
-							typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-							default: 1,
-							description: parallelRequestsDescription,
-							displayOptions: { show: { downloadFile: [true], '@version': [1] } },
-						},
-						{
-							displayName: 'Parallel Requests',
-							name: 'parallelRequests',
-							type: 'number',
-							typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-							default: DEFAULT_PARALLEL_REQUESTS,
-							description: parallelRequestsDescription,
-							displayOptions: { show: { downloadFile: [true], '@version': [{ _cnd: { gte: 2 } }] } },
-						},
+						// Its own default per version: saved version 1 triggers download one file at a time.
+						...perVersion(TRIGGER_VERSIONS, ({ downloadParallelRequests }) => [
+							{
+								displayName: 'Parallel Requests',
+								name: 'parallelRequests',
+								type: 'number',
+								typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+								default: downloadParallelRequests,
+								description: parallelRequestsDescription,
+								displayOptions: { show: { downloadFile: [true] } },
+							},
+						]),
 						{
 							displayName: 'Put Output File in Field',
 							name: 'binaryPropertyName',

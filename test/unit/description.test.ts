@@ -2,8 +2,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { FileStorageApi } from '../../credentials/FileStorageApi.credentials';
 import { FileStorage } from '../../nodes/FileStorage/FileStorage.node';
-import { thresholdMiBFor } from '../../nodes/FileStorage/actions/file/storeSource';
 import { FileStorageTrigger } from '../../nodes/FileStorage/FileStorageTrigger.node';
+import { nodeVersion } from '../../nodes/FileStorage/versions';
 
 const { properties } = new FileStorage().description;
 const trigger = new FileStorageTrigger().description.properties;
@@ -35,10 +35,10 @@ describe('the panel reads like n8n’s own nodes', () => {
 			const versions = field.displayOptions?.show?.['@version'];
 			const shownFrom3 = JSON.stringify(versions) === JSON.stringify([{ _cnd: { gte: 3 } }]);
 			expect(shownFrom3 || JSON.stringify(versions) === '[1,2]').toBe(true);
-			expect(field.default).toBe(thresholdMiBFor(shownFrom3 ? 3 : 2));
+			expect(field.default).toBe(nodeVersion(shownFrom3 ? 3 : 2).multipartThresholdMiB);
 		}
-		expect(thresholdMiBFor(1)).toBe(32);
-		expect(thresholdMiBFor(2)).toBe(32);
+		expect(nodeVersion(1).multipartThresholdMiB).toBe(32);
+		expect(nodeVersion(2).multipartThresholdMiB).toBe(32);
 	});
 
 	it('the node has many Options collections (the check above is not empty)', () => {

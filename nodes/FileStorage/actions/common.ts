@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { keyProblem } from '../helpers/keys';
 import type { BucketRef } from '../transport/api';
 import { DEFAULT_SETTINGS, FileStorageClient, type TransportSettings } from '../transport/request';
-import { parallelRequestsOption } from './parallelItems';
+import { parallelRequestsOptions } from './parallelItems';
 
 export const bucketFields: INodeProperties[] = [
 	{
@@ -45,7 +45,7 @@ export const requestOptionFields: INodeProperties[] = [
 		description:
 			'How often a request that failed for a temporary reason (rate limit, server error, dropped connection) is sent again, with a growing pause in between',
 	},
-	parallelRequestsOption,
+	...parallelRequestsOptions,
 ];
 
 /** The Options collection of an operation: its own options and the request settings every operation shares. */

@@ -1,22 +1,25 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { NODE_VERSIONS, perVersion } from '../versions';
+
 /**
- * The Folder parameter: typed text in version 1, a picker (from the bucket's folders, or by path)
- * from version 2 on. Both are read the same way, so an operation does not care which it got.
+ * The Folder parameter: typed text or a picker (from the bucket's folders, or by path), as the
+ * version's row says. Both are read the same way, so an operation does not care which it got.
  */
 export function folderFields(show: Record<string, string[]>, description: string): INodeProperties[] {
-	return [
-		{
-			displayName: 'Folder',
-			name: 'folder',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. reports/2026/',
-			description,
-			displayOptions: { show: { ...show, '@version': [1] } },
-		},
-		folderPicker(description, { show: { ...show, '@version': [{ _cnd: { gte: 2 } }] } }),
-	];
+	return perVersion(NODE_VERSIONS, (row) => [
+		row.folderPicker
+			? folderPicker(description, { show })
+			: {
+					displayName: 'Folder',
+					name: 'folder',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. reports/2026/',
+					description,
+					displayOptions: { show },
+				},
+	]);
 }
 
 /** The Folder picker: the bucket's folders (navigable by typing a path), or a path typed in. */

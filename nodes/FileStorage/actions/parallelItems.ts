@@ -3,47 +3,48 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MIB } from '../helpers/multipartUpload';
 import { RunPool, setRunPool } from '../transport/pool';
+import { NODE_VERSIONS, perVersion, type NodeVersion } from '../versions';
 
-/** Node version 3 defaults, from the far-service measurements (BENCHMARKS.md, "Many files"). */
-export const DEFAULT_PARALLEL_REQUESTS = 32;
 export const MAX_PARALLEL_REQUESTS = 64;
-export const DEFAULT_UPLOAD_MEMORY_MIB = 96;
 const MIN_UPLOAD_MEMORY_MIB = 5;
 
-const version3 = { '@version': [{ _cnd: { gte: 3 } }] };
+type ParallelDefaults = NonNullable<NodeVersion['parallelItems']>;
 
-export const parallelRequestsOption: INodeProperties = {
+/** A field of the versions that run items in parallel only, with their defaults. */
+function inParallelVersions(build: (defaults: ParallelDefaults) => INodeProperties): INodeProperties[] {
+	return perVersion(NODE_VERSIONS, ({ parallelItems }) => (parallelItems ? [build(parallelItems)] : []));
+}
+
+export const parallelRequestsOptions = inParallelVersions(({ requests }) => ({
 	displayName: 'Parallel Requests',
 	name: 'parallelRequests',
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-	default: DEFAULT_PARALLEL_REQUESTS,
+	default: requests,
 	description: `How many requests to the service this node sends at once, over all its input items (1 to ${MAX_PARALLEL_REQUESTS}): small files go several at a time, large files send several parts at once. Read from the first item. A 429 or 503 from the service pauses them all.`,
-	displayOptions: { show: version3 },
-};
+}));
 
-export const uploadMemoryOption: INodeProperties = {
+export const uploadMemoryOptions = inParallelVersions(({ uploadMemoryMiB }) => ({
 	displayName: 'Upload Memory (MiB)',
 	name: 'uploadMemory',
 	type: 'number',
 	typeOptions: { minValue: MIN_UPLOAD_MEMORY_MIB },
-	default: DEFAULT_UPLOAD_MEMORY_MIB,
+	default: uploadMemoryMiB,
 	description:
 		'The most memory the file bodies of all uploads of this node run hold at once, in MiB: each part of a large file, and each small file sent in one request, waits until it fits. A single file or part larger than this is sent alone. Read from the first item.',
-	displayOptions: { show: version3 },
-};
+}));
 
 /** The run's pool, from the first item's options (one pool serves every item). */
-function poolFor(ctx: IExecuteFunctions): RunPool {
+function poolFor(ctx: IExecuteFunctions, defaults: ParallelDefaults): RunPool {
 	const number = (name: string, fallback: number) => {
 		const value = Number(ctx.getNodeParameter(`options.${name}`, 0, fallback));
 		return Number.isFinite(value) ? value : fallback;
 	};
 	const parallel = Math.min(
-		Math.max(Math.floor(number('parallelRequests', DEFAULT_PARALLEL_REQUESTS)), 1),
+		Math.max(Math.floor(number('parallelRequests', defaults.requests)), 1),
 		MAX_PARALLEL_REQUESTS,
 	);
-	const memory = Math.max(number('uploadMemory', DEFAULT_UPLOAD_MEMORY_MIB), MIN_UPLOAD_MEMORY_MIB) * MIB;
+	const memory = Math.max(number('uploadMemory', defaults.uploadMemoryMiB), MIN_UPLOAD_MEMORY_MIB) * MIB;
 	const signal = ctx.getExecutionCancelSignal?.();
 	return new RunPool(parallel, memory, () => signal?.aborted === true);
 }
@@ -74,9 +75,10 @@ export function nodeFailure(ctx: IExecuteFunctions, error: unknown, itemIndex: n
 export async function runInParallel(
 	ctx: IExecuteFunctions,
 	runItem: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>,
+	defaults: ParallelDefaults,
 ): Promise<INodeExecutionData[]> {
 	const count = ctx.getInputData().length;
-	const pool = poolFor(ctx);
+	const pool = poolFor(ctx, defaults);
 	setRunPool(ctx, pool);
 	const signal = ctx.getExecutionCancelSignal?.();
 	const results: INodeExecutionData[][] = new Array<INodeExecutionData[]>(count);

@@ -16,6 +16,7 @@ import * as cancel from './multipartUpload/cancel.operation';
 import * as complete from './multipartUpload/complete.operation';
 import * as start from './multipartUpload/start.operation';
 import * as uploadPart from './multipartUpload/uploadPart.operation';
+import { versionOf } from '../versions';
 import { failureItem, nodeFailure, runInParallel } from './parallelItems';
 
 type OperationHandler = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
@@ -75,7 +76,8 @@ async function runItem(this: IExecuteFunctions, itemIndex: number): Promise<INod
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// Version 3: the items in parallel over one request pool (parallelItems.ts).
-	if (this.getNode().typeVersion >= 3) return [await runInParallel(this, runItem)];
+	const { parallelItems } = versionOf(this);
+	if (parallelItems) return [await runInParallel(this, runItem, parallelItems)];
 	const items = this.getInputData();
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {

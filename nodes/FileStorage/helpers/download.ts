@@ -6,7 +6,6 @@ import { watchBody } from '../transport/bodyWatch';
 import type { FileStorageClient } from '../transport/request';
 import { judgeLength, lengthFacts, type LengthFacts } from './downloadLength';
 import { listedSize } from './listedSize';
-import { checkedChunks, readFailureReason, type StreamProblem } from './streamChunks';
 
 /** Only needs to outlive the start of the transfer that follows at once. */
 const LINK_LIFETIME_SECONDS = 900;

@@ -1,13 +1,14 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS } from '../actions/parallelItems';
+import { MAX_PARALLEL_REQUESTS } from '../actions/parallelItems';
 import { downloadToBinary } from '../helpers/download';
 import { folderPrefix } from '../helpers/keys';
 import { isFolderMarker, MAX_PAGE_SIZE, walkEntries } from '../helpers/listing';
 import type { BucketRef } from '../transport/api';
 import { RunPool, setRunPool } from '../transport/pool';
 import { DEFAULT_SETTINGS, FileStorageClient } from '../transport/request';
+import { triggerVersionOf } from '../versions';
 import { keyFilter, type KeyFilter } from './glob';
 import { stillStored } from './stillStored';
 import { inWindow } from './window';
@@ -37,8 +38,6 @@ const DEFAULT_POLL_BUDGET_MS = 5 * 60 * 1000;
 const BUDGET_RESERVE = 0.1;
 /** Polls in which a file's download may fail before it is emitted without its file. */
 export const DOWNLOAD_ATTEMPTS = 3;
-/** Version 1 (saved workflows) downloads one file after another, as it always did. */
-const V1_PARALLEL_REQUESTS = 1;
 /** Downloads reserve no body memory; the pool only counts requests. */
 const NO_BODY_MEMORY = 0;
 
@@ -93,9 +92,7 @@ function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const maxFiles = Number(options.maxFilesPerPoll ?? DEFAULT_MAX_FILES_PER_POLL);
 	const timeoutSeconds = Number(options.timeout ?? DEFAULT_SETTINGS.timeoutMs / 1000);
 	const maxRetries = Number(options.maxRetries ?? DEFAULT_SETTINGS.maxRetries);
-	const parallel = Number(
-		options.parallelRequests ?? (node.typeVersion >= 2 ? DEFAULT_PARALLEL_REQUESTS : V1_PARALLEL_REQUESTS),
-	);
+	const parallel = Number(options.parallelRequests ?? triggerVersionOf(ctx).downloadParallelRequests);
 	return {
 		where: {
 			bucket: required(ctx, 'bucketName', 'Bucket Name'),

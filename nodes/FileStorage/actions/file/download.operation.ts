@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { downloadToBinary } from '../../helpers/download';
+import { versionOf } from '../../versions';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { fileKeyField, fileNameOf, readFileKey } from './fileKey';
 import { refuseFilePath, removedFilePathNotice, removedFilePathOption } from './removedFilePath';
@@ -64,7 +65,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fileName = String(options.fileName || fileNameOf(key));
 	const client = await clientFor(this, itemIndex, options);
 	const { binary, size, sizeConfirmed } = await downloadToBinary(this, client, where, key, fileName, itemIndex);
-	if (this.getNode().typeVersion >= 2) {
+	if (versionOf(this).downloadKeepsItem) {
 		// As n8n's own download operations: the incoming item goes on, with the file added. Its
 		// JSON gets one field only when nothing stated the file's size: it may be incomplete.
 		const incoming = this.getInputData()[itemIndex];

@@ -2,11 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { purgeFile } from '../../transport/api';
 import { optionsCollection } from '../common';
-import { DEFAULT_MULTIPART_THRESHOLD_MIB, storeSource, storeSourceOptions } from './storeSource';
+import { storeSource, storeSourceOptions } from './storeSource';
 import { refuseExistingOption } from './existingFile';
 import { contentTypeOption, prepareUpload, uploadFields } from './uploadFields';
-
-export { DEFAULT_MULTIPART_THRESHOLD_MIB };
 
 export const description: INodeProperties[] = [
 	...uploadFields('upload'),

@@ -7,6 +7,7 @@ import { atStart, binaryUploadSource, type UploadSource } from '../../helpers/up
 import { ALLOW_WITHOUT_LENGTH_FIELD, fileNameOfUrl, openUrlSource, parseSourceUrl } from '../../helpers/urlSource';
 import type { BucketRef, Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
+import { NODE_VERSIONS, perVersion, versionOf } from '../../versions';
 import { assertValidKey, clientFor, getBucketRef, transportSettings } from '../common';
 import { folderFields, readFolder } from '../folder';
 import { refuseExistingFile, replaceNotice } from './existingFile';
@@ -84,16 +85,13 @@ export function uploadFields(operation: string): INodeProperties[] {
 		// Versions 1 and 2 uploaded such sources before the switch existed: on by default there, so
 		// saved workflows keep working (now with sizeConfirmed: false in the output). From version 3
 		// a file is stored whole or not at all unless the user says otherwise.
-		{
-			...allowWithoutLengthField,
-			default: true,
-			displayOptions: { show: { ...show, source: ['url'], '@version': [1, 2] } },
-		},
-		{
-			...allowWithoutLengthField,
-			default: false,
-			displayOptions: { show: { ...show, source: ['url'], '@version': [{ _cnd: { gte: 3 } }] } },
-		},
+		...perVersion(NODE_VERSIONS, (row) => [
+			{
+				...allowWithoutLengthField,
+				default: row.allowSourceWithoutLength,
+				displayOptions: { show: { ...show, source: ['url'] } },
+			},
+		]),
 		// Folder first: the key is Folder + Path in Folder, read in that order.
 		...folderFields(
 			show,
@@ -212,7 +210,7 @@ async function openSource(
 		const source = await openUrlSource(ctx, itemIndex, url, headersOf(ctx, itemIndex), {
 			...transportSettings(options),
 			allowWithoutLength:
-				ctx.getNodeParameter('allowSourceWithoutLength', itemIndex, allowsSourceWithoutLengthByDefault(ctx)) === true,
+				ctx.getNodeParameter('allowSourceWithoutLength', itemIndex, versionOf(ctx).allowSourceWithoutLength) === true,
 		});
 		return { source, key };
 	}
@@ -244,11 +242,6 @@ export async function prepareUpload(ctx: IExecuteFunctions, itemIndex: number): 
 	await refuseExistingFile(ctx, itemIndex, client, { ...where, key }, options).catch(letGo);
 	const contentType = String(options.contentType || source.mimeType || 'application/octet-stream');
 	return { where, options, source, inputs: { key, visibility, contentType }, client };
-}
-
-/** What a node that never set Allow Source Without Content-Length does: versions 1 and 2 upload such sources. */
-function allowsSourceWithoutLengthByDefault(ctx: IExecuteFunctions): boolean {
-	return ctx.getNode().typeVersion < 3;
 }
 
 const allowWithoutLengthField: INodeProperties = {

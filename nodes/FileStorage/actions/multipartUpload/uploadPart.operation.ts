@@ -6,7 +6,7 @@ import { learnPathFamily, uploadPart } from '../../transport/api';
 import { formEnvelope } from '../../transport/formData';
 import { runPoolOf, withBodyMemory } from '../../transport/pool';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
-import { uploadMemoryOption } from '../parallelItems';
+import { uploadMemoryOptions } from '../parallelItems';
 import { keyField, readKey, readText, readWholeNumber, showFor, totalPartsField, uploadIdField } from './fields';
 
 export const description: INodeProperties[] = [
@@ -34,7 +34,7 @@ export const description: INodeProperties[] = [
 			'Name of the binary field of the input item that holds this part, usually data. The part is held in memory while it is sent.',
 		displayOptions: showFor('uploadPart'),
 	},
-	optionsCollection(showFor('uploadPart').show, [uploadMemoryOption]),
+	optionsCollection(showFor('uploadPart').show, uploadMemoryOptions),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
