@@ -6,7 +6,6 @@ import {
 	describe,
 	FILES,
 	inFamily,
-	isNonEmptyString,
 	removal,
 	requireSameKey,
 	wholeNumber,

@@ -1,5 +1,4 @@
-import type { IN8nHttpFullResponse, INode } from 'n8n-workflow';
-import type { NodeApiError } from 'n8n-workflow';
+import type { IN8nHttpFullResponse, INode, NodeApiError } from 'n8n-workflow';
 
 import { waitTooLongHint, type NetworkFacts, type StatusFacts } from './attempts';
 import { targetOf, timeoutHint, type ApiCall, type TransportSettings } from './call';
