@@ -3,13 +3,12 @@
  * (latency per answer, a delay per new connection, a rate cap per connection; test/emulator
  * README), and uploads measured against what that network allows: min(Parallel Uploads × the
  * per-connection cap, the loopback ceiling of the same run). A main table at the large size and a
- * sweep of Part Size × Parallel Uploads, drawn as a chart.
+ * sweep of Part Size × Parallel Uploads.
  */
 import { DEFAULT_PARALLEL_REQUESTS, DEFAULT_UPLOAD_MEMORY_MIB } from '../nodes/FileStorage/actions/parallelItems';
 import { V3_DEFAULT_PART_SIZE_MIB } from '../nodes/FileStorage/actions/file/multipartUpload.operation';
 
 import type { FarProfile } from './args';
-import { renderLineChart } from './chart';
 import type { EmulatorProcess } from './children';
 import {
 	QUICK_THRESHOLD_SIZES_MIB,
@@ -32,9 +31,6 @@ import {
 	summarize,
 	type Summary,
 } from './throughput';
-
-/** Where the sweep's chart goes, relative to the report that embeds it. */
-export const FAR_CHART = 'docs/bench/far-sweep.svg';
 
 export const FAR_PART_SIZES = [5, 8, 16, 32, 64];
 export const FAR_PARALLELISMS = [1, 2, 4, 8, 16];
@@ -62,8 +58,6 @@ export interface FarResult {
 	profile: FarProfile;
 	main?: FarPart;
 	sweep?: FarPart;
-	/** The sweep drawn as an SVG, with the limit line. */
-	chartSvg?: string;
 	/** Upload at version 3 around the Multipart Threshold, one request against parts. */
 	threshold?: ThresholdResult;
 	grid: { partSizes: number[]; parallelisms: number[] };
@@ -256,7 +250,6 @@ async function runMainAndSweep(
 		rounds: 1,
 	};
 	o.done(sweepFile);
-	result.chartSvg = farChart(result);
 }
 
 const HEAD = [
@@ -330,7 +323,6 @@ export function farTables(far: FarResult): Table[] {
 				`${profile}; one run per point, the loopback ceiling (${ceiling ? fmt.rate(ceiling.rate) : '–'}) in the same round. ` +
 				`A ${fmt.size(size)} file has ${far.grid.partSizes.map((p) => `${Math.ceil(size / (p * 1024 * 1024))}`).join(' / ')} parts at ` +
 				`${far.grid.partSizes.join(' / ')} MiB: more parallel uploads than parts cannot all be busy.`,
-			after: `![Far service sweep: throughput by Parallel Uploads, one line per Part Size, and the limit](${FAR_CHART})`,
 			head: ['Part Size', 'Parallel Uploads', 'Parts', ...HEAD.slice(1)],
 			rows: nodeConfigs.map((c) => {
 				const s = summaries.get(c.id)!;
@@ -346,34 +338,6 @@ export function farTables(far: FarResult): Table[] {
 	}
 	if (far.threshold) tables.push(thresholdTable(far.threshold, far.profile, profile));
 	return tables;
-}
-
-export function farChart(far: FarResult): string | undefined {
-	if (!far.sweep) return undefined;
-	const { summaries, size } = far.sweep;
-	const { partSizes, parallelisms } = far.grid;
-	const ceiling = summaries.get(CEILING.id);
-	const cap = far.profile.connectionRateMiBps;
-	return renderLineChart({
-		title: 'Upload throughput against a far service',
-		subtitle: `${describeProfile(far.profile)}; ${fmt.size(size)} per run`,
-		xLabel: 'Parallel Uploads',
-		yLabel: 'MiB/s',
-		x: parallelisms.map(String),
-		series: partSizes.map((p) => ({
-			name: `Part Size ${p} MiB`,
-			values: parallelisms.map((n) => summaries.get(`node-${p}x${n}`)?.rate ?? NaN),
-		})),
-		reference: {
-			name: 'limit',
-			values: parallelisms.map((n) => Math.min(n * (cap || Infinity), ceiling?.rate ?? Infinity)),
-		},
-		mark: {
-			series: `Part Size ${DEFAULTS.partSizeMiB} MiB`,
-			x: String(DEFAULTS.parallel),
-			label: 'defaults',
-		},
-	});
 }
 
 /** The targets of the far scenario, for the report. */
@@ -411,7 +375,7 @@ export function farTargets(far: FarResult | undefined): string[] {
 	const best = bestSweepPoint(far);
 	if (best) {
 		lines.push(
-			`- Sweep: fastest point ${best.label} at ${fmt.rate(best.s.rate)} (${fmt.ratio(best.s.vsLimit)} of its limit); see the chart.`,
+			`- Sweep: fastest point ${best.label} at ${fmt.rate(best.s.rate)} (${fmt.ratio(best.s.vsLimit)} of its limit).`,
 		);
 	}
 	return [...lines, ...thresholdTarget(far.threshold)];

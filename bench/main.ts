@@ -5,14 +5,14 @@
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { parseArgs, USAGE, type BenchOptions, type ScenarioName } from './args';
 import { EmulatorProcess, profileChildrenInto } from './children';
 import { connectionConfigs, connectionsTable, runConnections } from './connections';
 import { curlVersion } from './curl';
 import { writeRandomFile } from './data';
-import { FAR_CHART, farTables, runFar } from './far';
+import { farTables, runFar } from './far';
 import { LIST_CONFIGS, listTable, runList, seedFolder } from './list';
 import { manyFilesTable, runManyFiles } from './many-files';
 import { runManyReal } from './many-real';
@@ -240,18 +240,6 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 	return report;
 }
 
-/** The report and, beside it, the chart it embeds (docs/bench/ relative to the report). */
-function writeReport(report: ReportInput, out: string): void {
-	if (report.far?.chartSvg) {
-		const chart = join(dirname(resolve(out)), FAR_CHART);
-		mkdirSync(dirname(chart), { recursive: true });
-		writeFileSync(chart, report.far.chartSvg);
-		log(`wrote ${chart}`);
-	}
-	writeFileSync(out, renderReport(report));
-	log(`wrote ${out}`);
-}
-
 async function main(): Promise<void> {
 	let options: BenchOptions | 'help';
 	try {
@@ -288,7 +276,10 @@ async function main(): Promise<void> {
 		const report = await bench(options, dir);
 		log(`\nbench finished in ${fmt.seconds(report.durationMs)}; load average after: ${report.loadAfter}`);
 		log(`bytes checked: ${report.verifiedUploads} uploads stored exactly the input (sha256)`);
-		if (options.out) writeReport(report, options.out);
+		if (options.out) {
+			writeFileSync(options.out, renderReport(report));
+			log(`wrote ${options.out}`);
+		}
 		if (options.profile && existsSync(options.profile)) {
 			log(
 				`CPU profiles in ${options.profile}: node -r ts-node/register/transpile-only bench/profile-summary.ts <file>`,

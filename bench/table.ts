@@ -6,8 +6,6 @@ export interface Table {
 	note?: string;
 	head: string[];
 	rows: string[][];
-	/** Markdown the report puts after the table (e.g. a chart); the terminal does not show it. */
-	after?: string;
 }
 
 export function renderTable(table: Table): string {
