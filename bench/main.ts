@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { parseArgs, USAGE, type BenchOptions, type ScenarioName } from './args';
-import { EmulatorProcess, profileChildrenInto } from './children';
+import { EmulatorProcess } from './children';
 import { connectionConfigs, connectionsTable, runConnections } from './connections';
 import { curlVersion } from './curl';
 import { writeRandomFile } from './data';
@@ -170,7 +170,6 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 					rounds: options.runs,
 				},
 				log,
-				options.profile && resolve(options.profile),
 			);
 			report.manyReal = manyReal;
 			print(manyReal.table);
@@ -213,14 +212,7 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 		}
 		if (options.only.has('real-n8n')) {
 			log('\nreal n8n');
-			const row = await realN8nRow(
-				emulator,
-				dir,
-				options.size,
-				options.runs,
-				log,
-				options.profile && resolve(options.profile),
-			);
+			const row = await realN8nRow(emulator, dir, options.size, options.runs, log);
 			report.realN8n = row;
 			print(row.table);
 		}
@@ -254,7 +246,8 @@ async function main(): Promise<void> {
 	}
 	if (options.profile) {
 		mkdirSync(options.profile, { recursive: true });
-		profileChildrenInto(resolve(options.profile));
+		// The children read it: each process the bench starts writes a CPU profile there.
+		process.env.BENCH_PROFILE_DIR = resolve(options.profile);
 	}
 	if (!options.onThisNode) {
 		const exitCode = await restartOnCurrentNode(log);
@@ -281,9 +274,7 @@ async function main(): Promise<void> {
 			log(`wrote ${options.out}`);
 		}
 		if (options.profile && existsSync(options.profile)) {
-			log(
-				`CPU profiles in ${options.profile}: node -r ts-node/register/transpile-only bench/profile-summary.ts <file>`,
-			);
+			log(`CPU profiles in ${options.profile}: open them in Chrome DevTools (Performance) or speedscope`);
 		}
 	} finally {
 		cleanUp();

@@ -191,7 +191,6 @@ export async function runNodeOnce(emulator: EmulatorProcess, op: ManyOperation, 
 				? { files: files.map((f) => ({ path: f.path, name: f.name, mimeType: 'application/octet-stream' })) }
 				: { jsonItems: files.map((f) => ({ key: f.key })) }),
 			typeVersion: 3,
-			label: `many-${op}`,
 		},
 		emulator,
 	);

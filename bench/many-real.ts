@@ -31,7 +31,7 @@ import {
 	type SmallFile,
 } from './many-files';
 import { procStatus, resetPeak } from './memory';
-import { runExecute, setUpN8n } from './real-n8n';
+import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n } from './real-n8n';
 import { fmt, median, MIB, runsOf } from './stats';
 import type { Table } from './table';
 
@@ -82,20 +82,16 @@ function keysCode(count: number): string {
 	return `return Array.from({ length: ${count} }, (_, i) => ({ json: { key: 'many/file-' + String(i).padStart(5, '0') + '.bin' } }));`;
 }
 
-const CREDENTIALS = { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } };
-
-function storageNode(id: string, op: ManyOperation, x: number): object {
+function storageNode(op: ManyOperation): Parameters<typeof chainWorkflow>[1][number] {
 	// Version 3 at its defaults: Parallel Requests and Upload Memory left out.
 	const parameters =
 		op === 'upload'
 			? { resource: 'file', operation: 'upload', key: '={{ "many/" + $binary.data.fileName }}', options: {} }
 			: { resource: 'file', operation: op, fileKey: '={{ $json.key }}', options: {} };
 	return {
-		id,
 		name: NODE_NAMES[op],
 		type: NODE_TYPE,
 		typeVersion: 3,
-		position: [x, 0],
 		parameters: { bucketName: 'my-bucket', region: 'us-east-1', ...parameters },
 		credentials: CREDENTIALS,
 	};
@@ -103,36 +99,11 @@ function storageNode(id: string, op: ManyOperation, x: number): object {
 
 /** Start → a Code node → the File Storage nodes, one after the other. */
 function chain(id: string, code: string, ops: ManyOperation[]): object {
-	const names = ['Start', 'Files', ...ops.map((op) => NODE_NAMES[op])];
-	return {
-		id,
-		name: `File Storage bench ${id}`,
-		nodes: [
-			{
-				id: `${id}-1`,
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: `${id}-2`,
-				name: 'Files',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [200, 0],
-				parameters: { mode: 'runOnceForAllItems', language: 'javaScript', jsCode: code },
-			},
-			...ops.map((op, i) => storageNode(`${id}-${i + 3}`, op, 400 + 200 * i)),
-		],
-		connections: Object.fromEntries(
-			names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
-		),
-		settings: { executionOrder: 'v1' },
-		pinData: {},
-		active: false,
-	};
+	const parameters = { mode: 'runOnceForAllItems', language: 'javaScript', jsCode: code };
+	return chainWorkflow(id, [
+		{ name: 'Files', type: 'n8n-nodes-base.code', typeVersion: 2, parameters },
+		...ops.map(storageNode),
+	]);
 }
 
 interface Stats {
@@ -285,7 +256,6 @@ async function executeMany(
 	id: string,
 	ops: ManyOperation[],
 	count: number,
-	profileDir: string | undefined,
 ): Promise<RealRun> {
 	const out = join(dir, `${id}.out.json`);
 	const fd = openSync(out, 'w');
@@ -293,8 +263,8 @@ async function executeMany(
 	await watch.arm();
 	const started = Date.now();
 	// The child writes into its own copy of the descriptor; this one closes once it has run.
-	const { code, stderr, peakRss } = await runExecute(instance, id, profileDir, fd, (pid) => watch.start(pid)).finally(
-		() => closeSync(fd),
+	const { code, stderr, peakRss } = await runExecute(instance, id, fd, (pid) => watch.start(pid)).finally(() =>
+		closeSync(fd),
 	);
 	const phases = await watch.stop();
 	const stdout = readFileSync(out, 'utf8');
@@ -348,8 +318,6 @@ export async function runManyReal(
 	emulator: EmulatorProcess,
 	o: { dir: string; count: number; size: number; profile: FarProfile; rounds: number },
 	log: (line: string) => void,
-	/** `--profile`: a V8 CPU profile of each n8n process. */
-	profileDir?: string,
 ): Promise<ManyRealResult> {
 	const setUp = await setUpN8n(emulator, o.dir);
 	if ('skipped' in setUp) {
@@ -401,7 +369,7 @@ export async function runManyReal(
 			] as Array<[string, ManyOperation[]]>) {
 				settle();
 				await far();
-				const run = await executeMany(instance, emulator, o.dir, id, ops, o.count, profileDir);
+				const run = await executeMany(instance, emulator, o.dir, id, ops, o.count);
 				await near();
 				if (ops.includes('upload')) {
 					await verifyStored(emulator.info, files);

@@ -16,7 +16,7 @@ import { baseEnv, parseRun, type N8nInstance } from '../scripts/real-n8n/n8n';
 import { freePort } from '../scripts/real-n8n/process';
 import { profileByName } from '../scripts/real-n8n/profiles';
 
-import { runScenario, type EmulatorProcess, type MeasuredRun } from './children';
+import { cpuProfileFlags, runScenario, type EmulatorProcess, type MeasuredRun } from './children';
 import { writeRandomFile } from './data';
 import { RssSampler } from './memory';
 import { OBJECT_KEY } from './runner';
@@ -51,67 +51,48 @@ function title(runtime?: InstalledRuntime): string {
 	return `Real n8n${runtime ? ` ${runtime.profile.n8nVersion}` : ''}: Multipart Upload workflow through \`n8n execute\``;
 }
 
-/** Read file → this node (Multipart Upload at its defaults), or → No Operation for the control. */
-export function workflow(id: string, filePath: string, upload: boolean): object {
-	const last = upload
-		? {
-				id: `${id}-3`,
-				name: NODE_NAME,
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [400, 0],
-				// Part size and parallelism left out: the node's defaults are what is measured.
-				parameters: {
-					resource: 'file',
-					operation: 'multipartUpload',
-					bucketName: 'my-bucket',
-					region: 'us-east-1',
-					key: 'bench/real-n8n.bin',
-					options: {},
-				},
-				credentials: { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } },
-			}
-		: {
-				id: `${id}-3`,
-				name: NODE_NAME,
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [400, 0],
-				parameters: {},
-			};
+export const CREDENTIALS = { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } };
+
+type WorkflowNode = { name: string; type: string; typeVersion: number; parameters: object; credentials?: object };
+
+/** A manual trigger, then `nodes` one after the other, as `n8n import:workflow` takes it. */
+export function chainWorkflow(id: string, nodes: WorkflowNode[]): object {
+	const all = [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} }, ...nodes];
+	const connect = (to: string) => ({ main: [[{ node: to, type: 'main', index: 0 }]] });
 	return {
 		id,
 		name: `File Storage bench ${id}`,
-		nodes: [
-			{
-				id: `${id}-1`,
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: `${id}-2`,
-				name: 'Read file',
-				type: 'n8n-nodes-base.readWriteFile',
-				typeVersion: 1.1,
-				position: [200, 0],
-				parameters: { operation: 'read', fileSelector: filePath, options: {} },
-			},
-			last,
-		],
-		connections: {
-			Start: { main: [[{ node: 'Read file', type: 'main', index: 0 }]] },
-			'Read file': { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
-		},
+		nodes: all.map((node, i) => ({ id: `${id}-${i + 1}`, position: [200 * i, 0], ...node })),
+		connections: Object.fromEntries(all.slice(0, -1).map((node, i) => [node.name, connect(all[i + 1].name)])),
 		settings: { executionOrder: 'v1' },
 		pinData: {},
 		active: false,
 	};
 }
 
-/** `n8n execute` spawned here rather than through the helpers, to sample the process's RSS while it runs. */
+/** Read file → this node (Multipart Upload at its defaults), or → No Operation for the control. */
+export function workflow(id: string, filePath: string, upload: boolean): object {
+	// Part size and parallelism left out: the node's defaults are what is measured.
+	const parameters = { resource: 'file', operation: 'multipartUpload', bucketName: 'my-bucket', region: 'us-east-1' };
+	return chainWorkflow(id, [
+		{
+			name: 'Read file',
+			type: 'n8n-nodes-base.readWriteFile',
+			typeVersion: 1.1,
+			parameters: { operation: 'read', fileSelector: filePath, options: {} },
+		},
+		upload
+			? {
+					name: NODE_NAME,
+					type: NODE_TYPE,
+					typeVersion: 1,
+					parameters: { ...parameters, key: 'bench/real-n8n.bin', options: {} },
+					credentials: CREDENTIALS,
+				}
+			: { name: NODE_NAME, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+	]);
+}
+
 /** What one `n8n execute` process left: its exit code, its output (unless written to a file) and its peak RSS. */
 export interface ExecuteProcess {
 	code: number | null;
@@ -128,24 +109,16 @@ export interface ExecuteProcess {
 export async function runExecute(
 	instance: N8nInstance,
 	id: string,
-	profileDir: string | undefined,
 	stdout: 'pipe' | number,
 	onStarted?: (pid: number) => void,
 ): Promise<ExecuteProcess> {
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
-	const profile = profileDir
-		? [
-				'--cpu-prof',
-				`--cpu-prof-dir=${profileDir}`,
-				`--cpu-prof-name=n8n-${id}-${Date.now()}.cpuprofile`,
-				'--cpu-prof-interval=500',
-			]
-		: [];
-	const child = spawn(
-		instance.runtime.nodeBin,
-		[...profile, instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'],
-		{ cwd: instance.userFolder, env, stdio: ['ignore', stdout, 'pipe'] },
-	);
+	const args = [...cpuProfileFlags(`n8n-${id}`), instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'];
+	const child = spawn(instance.runtime.nodeBin, args, {
+		cwd: instance.userFolder,
+		env,
+		stdio: ['ignore', stdout, 'pipe'],
+	});
 	const sampler = new RssSampler(child.pid as number);
 	sampler.start();
 	onStarted?.(child.pid as number);
@@ -163,13 +136,12 @@ export async function execute(
 	instance: N8nInstance,
 	emulator: EmulatorProcess,
 	id: string,
-	profileDir: string | undefined,
 	/** Called with the n8n process's pid once it runs (the scale scenario watches its memory). */
 	onStarted?: (pid: number) => void,
 ): Promise<Execution> {
 	const emulatorCpuBefore = await emulator.cpuSeconds();
 	const started = Date.now();
-	const { code, stdout, stderr, peakRss } = await runExecute(instance, id, profileDir, 'pipe', onStarted);
+	const { code, stdout, stderr, peakRss } = await runExecute(instance, id, 'pipe', onStarted);
 	const run = parseRun(stdout);
 	const task = run?.data.resultData.runData[NODE_NAME]?.[0] as
 		| {
@@ -209,7 +181,6 @@ async function inProcess(emulator: EmulatorProcess, filePath: string, size: numb
 			},
 			credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url },
 			file: { path: filePath, name: 'large.bin', mimeType: 'application/octet-stream' },
-			label: 'in-process-vs-real-n8n',
 		},
 		emulator,
 	);
@@ -231,12 +202,7 @@ export interface N8nSetUp {
  * (so a run's binary copy can be deleted), this build linked as an installed package, and the
  * emulator's credential imported.
  */
-export async function setUpN8n(
-	emulator: EmulatorProcess,
-	dir: string,
-	/** Another build than the measured one, and the folder of an instance whose input files it shares. */
-	other: { packageDir?: string; files?: string } = {},
-): Promise<N8nSetUp | { skipped: string }> {
+export async function setUpN8n(emulator: EmulatorProcess, dir: string): Promise<N8nSetUp | { skipped: string }> {
 	const runtime = installedRuntime(profileByName('current'));
 	if (!runtime) {
 		return {
@@ -244,7 +210,7 @@ export async function setUpN8n(
 		};
 	}
 	const userFolder = join(dir, 'n8n-user');
-	const files = other.files ?? join(dir, 'n8n-files');
+	const files = join(dir, 'n8n-files');
 	mkdirSync(files, { recursive: true });
 	const instance: N8nInstance = {
 		runtime,
@@ -256,7 +222,7 @@ export async function setUpN8n(
 		},
 	};
 	// The same build the other scenarios measured (see main.ts), as a user's installed package.
-	await linkPackage(userFolder, other.packageDir ?? process.env.BENCH_PACKAGE_DIR ?? undefined);
+	await linkPackage(userFolder, process.env.BENCH_PACKAGE_DIR ?? undefined);
 	const { info } = emulator;
 	await importCredential(instance, { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url });
 	return { instance, runtime, files };
@@ -273,7 +239,6 @@ export async function realN8nRow(
 	size: number,
 	runs: number,
 	log: (line: string) => void,
-	profileDir?: string,
 ): Promise<RealN8nResult> {
 	const setUp = await setUpN8n(emulator, dir);
 	if ('skipped' in setUp) {
@@ -303,20 +268,11 @@ export async function realN8nRow(
 		return path;
 	});
 	await importWorkflows(instance, workflowFiles);
-	// BENCH_COMPARE_PACKAGE_DIR: another build (e.g. before a change) in a second n8n, in the same rounds.
-	const compareDir = process.env.BENCH_COMPARE_PACKAGE_DIR;
-	const compare = compareDir
-		? await setUpN8n(emulator, join(dir, 'compare'), { packageDir: compareDir, files })
-		: undefined;
-	if (compare && 'skipped' in compare) throw new Error(compare.skipped);
-	if (compare) await importWorkflows(compare.instance, [workflowFiles[0]]);
-	const compareRuns: Execution[] = [];
-
 	const largeRuns: Execution[] = [];
 	const controlRuns: Execution[] = [];
 	const inProcessRuns: MeasuredRun[] = [];
 	for (let round = 1; round <= runs; round++) {
-		const c = await execute(instance, emulator, 'benchCtrlUpload', undefined);
+		const c = await execute(instance, emulator, 'benchCtrlUpload');
 		controlRuns.push(c);
 		log(`  [${round}/${runs}] control (read the file, no upload): peak RSS ${fmt.mib(c.peakRss)}`);
 		settleDisk();
@@ -326,19 +282,11 @@ export async function realN8nRow(
 			`  [${round}/${runs}] in-process: upload ${fmt.seconds(p.nodeExecutionMs)} (${fmt.rate(mibPerSecond(size, p.nodeExecutionMs))})`,
 		);
 		settleDisk();
-		const l = await execute(instance, emulator, 'benchLargeUpld1', profileDir);
+		const l = await execute(instance, emulator, 'benchLargeUpld1');
 		largeRuns.push(l);
 		log(
 			`  [${round}/${runs}] real n8n: upload ${fmt.seconds(l.uploadMs)} (${fmt.rate(mibPerSecond(size, l.uploadMs))}), peak RSS ${fmt.mib(l.peakRss)}`,
 		);
-		if (compare) {
-			settleDisk();
-			const other = await execute(compare.instance, emulator, 'benchLargeUpld1', undefined);
-			compareRuns.push(other);
-			log(
-				`  [${round}/${runs}] real n8n, compared build: upload ${fmt.seconds(other.uploadMs)} (${fmt.rate(mibPerSecond(size, other.uploadMs))})`,
-			);
-		}
 	}
 	const peakRss = median(largeRuns.map((r) => r.peakRss));
 	const controlPeakRss = median(controlRuns.map((r) => r.peakRss));
@@ -356,20 +304,6 @@ export async function realN8nRow(
 			fmt.mib(peakRss),
 			fmt.mib(peakRss - controlPeakRss),
 		],
-		...(compare
-			? [
-					[
-						`the same in real n8n, build of BENCH_COMPARE_PACKAGE_DIR`,
-						fmt.seconds(median(compareRuns.map((r) => r.wallMs))),
-						fmt.seconds(median(compareRuns.map((r) => r.uploadMs))),
-						fmt.rate(mibPerSecond(size, median(compareRuns.map((r) => r.uploadMs)))),
-						fmt.ratio(median(compareRuns.map((r, i) => inProcessRuns[i].nodeExecutionMs / r.uploadMs))),
-						fmt.cpu(median(compareRuns.map((r) => r.emulatorCpuSeconds))),
-						fmt.mib(median(compareRuns.map((r) => r.peakRss))),
-						'',
-					],
-				]
-			: []),
 		[
 			'same upload in-process (harness, same rounds)',
 			'',

@@ -13,7 +13,6 @@ import { runNode, shutdownHarness, type HarnessItem } from '../test/harness';
 
 import { GcMeter } from './gc';
 import { procStatus, resetPeak, RssSampler } from './memory';
-import { SpanProfiler } from './span-profiler';
 
 export interface ScenarioJob {
 	parameters: INodeParameters;
@@ -26,10 +25,6 @@ export interface ScenarioJob {
 	jsonItems?: Array<Record<string, string>>;
 	/** Node version; default the node's default version. */
 	typeVersion?: number;
-	/** Write a CPU profile of the measured span into this folder. */
-	profileDir?: string;
-	/** Names the profile file. */
-	label?: string;
 }
 
 export interface ScenarioResult {
@@ -118,8 +113,6 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 	process.send?.({ ready: true });
 	await nextMessage<{ go: true }>();
 
-	const profiler = job.profileDir ? new SpanProfiler(true) : undefined;
-	await profiler?.start();
 	const gc = new GcMeter();
 	const buffersBefore = process.memoryUsage().arrayBuffers;
 	let buffersPeak = buffersBefore;
@@ -139,7 +132,6 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 	const cpu = process.cpuUsage(cpuBefore);
 	clearInterval(bufferSampler);
 	const gcTotals = await gc.stop();
-	if (profiler && job.profileDir) await profiler.stop(job.profileDir, `node-${job.label ?? 'run'}-${process.pid}`);
 	const sampledPeak = sampler.stop();
 	const hwm = procStatus().hwm;
 	// `result` (the output items) is still referenced here.

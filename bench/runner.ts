@@ -83,7 +83,6 @@ export async function runOnce(config: Config, file: InputFile, emulator: Emulato
 					...(config.apiPaths ? { apiPaths: config.apiPaths } : {}),
 				},
 				file: { path: file.path, name: file.name, mimeType: 'application/octet-stream' },
-				label: config.id,
 				typeVersion: config.typeVersion ?? 2,
 			},
 			emulator,

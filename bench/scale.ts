@@ -181,7 +181,7 @@ export async function runScale(
 			await watch.arm();
 			let growth = NaN;
 			started = Date.now();
-			const execution = await execute(instance, emulator, id, undefined, (pid) => watch.start(pid)).finally(() => {
+			const execution = await execute(instance, emulator, id, (pid) => watch.start(pid)).finally(() => {
 				growth = watch.growth();
 			});
 			log(
