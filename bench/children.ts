@@ -6,6 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 import type { ScenarioJob, ScenarioResult } from './run-scenario';
+import type { Service } from './signing';
 
 const TS = ['-r', 'ts-node/register/transpile-only'];
 
@@ -57,12 +58,7 @@ function firstMessage<T>(child: ChildProcess, what: string, test: (m: T) => bool
 	return answer;
 }
 
-export interface EmulatorInfo {
-	url: string;
-	accessKey: string;
-	secretKey: string;
-	bucket: { name: string; region: string };
-}
+export type EmulatorInfo = Service;
 
 export class EmulatorProcess {
 	private nextId = 1;

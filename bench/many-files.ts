@@ -7,13 +7,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 
 import type { FarProfile } from './args';
 import { runScenario, type EmulatorInfo, type EmulatorProcess } from './children';
 import { settleDisk } from './runner';
-import { signedHeaders, target } from './signing';
+import { bucketTarget, dataOf, form, send, signedSend, type Answer } from './signing';
 import { fmt, median, MIB, runsOf } from './stats';
 import type { Table } from './table';
 
@@ -78,81 +78,20 @@ export function makeFiles(
 	});
 }
 
-/** One signed request of the minimal client; resolves with status and body. */
-function send(
-	info: EmulatorInfo,
-	agent: Agent,
-	method: string,
-	path: string,
-	query: Array<[string, string]>,
-	body?: { data: Buffer; contentType: string },
-): Promise<{ status: number; body: Buffer }> {
-	const requestTarget = target(path, query);
-	const headers: Record<string, string | number> = { ...signedHeaders(info, method, requestTarget) };
-	if (body) {
-		headers['Content-Type'] = body.contentType;
-		headers['Content-Length'] = body.data.length;
-	}
-	return get(`${info.url}${requestTarget}`, agent, method, headers, body?.data);
-}
-
-function get(
-	url: string,
-	agent: Agent,
-	method = 'GET',
-	headers: Record<string, string | number> = {},
-	data?: Buffer,
-): Promise<{ status: number; body: Buffer }> {
-	return new Promise((resolve, reject) => {
-		const req = request(url, { method, headers, agent }, (res) => {
-			const chunks: Buffer[] = [];
-			res.on('data', (chunk: Buffer) => chunks.push(chunk));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-			res.on('error', reject);
-		});
-		req.on('error', reject);
-		req.end(data);
-	});
-}
-
-function form(file: SmallFile): { data: Buffer; contentType: string } {
-	const boundary = `----bench${randomBytes(8).toString('hex')}`;
-	const head = Buffer.from(
-		`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-	);
-	return {
-		data: Buffer.concat([head, file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-		contentType: `multipart/form-data; boundary=${boundary}`,
-	};
-}
-
 /** The same requests the node sends for one file, by the minimal client. */
 async function clientOne(info: EmulatorInfo, agent: Agent, op: ManyOperation, file: SmallFile): Promise<void> {
-	const where: Array<[string, string]> = [
-		['bucket_name', info.bucket.name],
-		['region', info.bucket.region],
-	];
-	let answer: { status: number; body: Buffer };
+	const key: [string, string] = ['key', file.key];
+	let answer: Answer;
 	if (op === 'upload') {
-		answer = await send(
-			info,
-			agent,
-			'PUT',
-			'/api/v1/files/upload',
-			[...where, ['visibility', 'private'], ['key', file.key]],
-			form(file),
-		);
+		const requestTarget = bucketTarget(info, '/api/v1/files/upload', [['visibility', 'private'], key]);
+		const { body, contentType } = form(file.name, 'application/octet-stream', file.bytes);
+		answer = await signedSend(info, agent, 'PUT', requestTarget, body, contentType);
 	} else if (op === 'delete') {
-		answer = await send(info, agent, 'DELETE', '/api/v1/files/delete', [...where, ['key', file.key]]);
+		answer = await signedSend(info, agent, 'DELETE', bucketTarget(info, '/api/v1/files/delete', [key]));
 	} else {
-		const link = await send(info, agent, 'GET', '/api/v1/files/signed-url', [
-			...where,
-			['key', file.key],
-			['expiresIn', '900'],
-		]);
-		if (link.status !== 200) throw new Error(`signed-url answered ${link.status}`);
-		const url = (JSON.parse(link.body.toString('utf8')) as { data: { url: string } }).data.url;
-		answer = await get(url, agent, 'GET', { 'Accept-Encoding': 'identity' });
+		const linkTarget = bucketTarget(info, '/api/v1/files/signed-url', [key, ['expiresIn', '900']]);
+		const { url } = dataOf<{ url: string }>(await signedSend(info, agent, 'GET', linkTarget), 'signed-url');
+		answer = await send(url, agent, 'GET', { 'Accept-Encoding': 'identity' });
 		if (answer.status === 200 && !answer.body.equals(file.bytes))
 			throw new Error(`download of ${file.key}: wrong bytes`);
 	}

@@ -8,6 +8,7 @@
  * stored object, about three times the file's size on disk while it runs.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 
 import type { EmulatorProcess } from './children';
@@ -15,7 +16,7 @@ import { writeRandomFile } from './data';
 import { procStatus, resetPeak } from './memory';
 import { binaryStore, execute, setUpN8n, workflow } from './real-n8n';
 import { importWorkflows } from '../scripts/real-n8n/instance';
-import { signedHeaders, target } from './signing';
+import { bucketTarget, signedSend } from './signing';
 import { fmt, median, mibPerSecond, MIB } from './stats';
 import { renderTable, type Table } from './table';
 import { DEFAULTS, memoryBound } from './throughput';
@@ -125,16 +126,8 @@ function perGibRates(watch: UploadMemoryWatch, partSizeMiB: number): number[] {
 }
 
 async function deleteStored(emulator: EmulatorProcess): Promise<void> {
-	const { info } = emulator;
-	const requestTarget = target('/api/v1/files/delete', [
-		['bucket_name', info.bucket.name],
-		['region', info.bucket.region],
-		['key', STORED_KEY],
-	]);
-	await fetch(`${info.url}${requestTarget}`, {
-		method: 'DELETE',
-		headers: signedHeaders(info, 'DELETE', requestTarget),
-	}).catch(() => undefined);
+	const requestTarget = bucketTarget(emulator.info, '/api/v1/files/delete', [['key', STORED_KEY]]);
+	await signedSend(emulator.info, new Agent(), 'DELETE', requestTarget).catch(() => undefined);
 }
 
 function freeBytes(dir: string): number {
