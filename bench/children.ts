@@ -5,6 +5,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
+import type { FarProfile } from './args';
 import type { ScenarioJob, ScenarioResult } from './run-scenario';
 import type { Service } from './signing';
 
@@ -60,6 +61,11 @@ function firstMessage<T>(child: ChildProcess, what: string, test: (m: T) => bool
 
 export type EmulatorInfo = Service;
 
+export interface EmulatorStats {
+	requests: Record<string, number>;
+	connections: { opened: number; requests: number };
+}
+
 export class EmulatorProcess {
 	private nextId = 1;
 
@@ -89,6 +95,20 @@ export class EmulatorProcess {
 		const { ok, value, error } = await reply;
 		if (!ok) throw new Error(`emulator ${cmd}: ${error}`);
 		return value;
+	}
+
+	/** The emulator's counts since the last resetStats. */
+	stats(): Promise<EmulatorStats> {
+		return this.call<EmulatorStats>('stats');
+	}
+
+	/** The far-service profile; none: loopback as it is. */
+	setProfile(profile: FarProfile = { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 }): Promise<unknown> {
+		return this.call('setNetworkProfile', { profile });
+	}
+
+	sha256(key: string): Promise<string> {
+		return this.call<string>('sha256', { bucket: this.info.bucket.name, region: this.info.bucket.region, key });
 	}
 
 	async cpuSeconds(): Promise<number> {

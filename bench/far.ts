@@ -169,9 +169,7 @@ export function farSweepConfigs(partSizes: number[], parallelisms: number[]): Co
 function profileFor(profile: FarProfile) {
 	return (emulator: EmulatorProcess) => async (config: Config) => {
 		const far = config.kind !== 'curl';
-		await emulator.call('setNetworkProfile', {
-			profile: far ? profile : { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 },
-		});
+		await emulator.setProfile(far ? profile : undefined);
 	};
 }
 
@@ -209,9 +207,7 @@ export async function runFar(
 			log,
 		);
 	} finally {
-		await emulator.call('setNetworkProfile', {
-			profile: { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 },
-		});
+		await emulator.setProfile();
 	}
 	return result;
 }

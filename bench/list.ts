@@ -82,7 +82,7 @@ export async function runList(
 			);
 			if (run.error) throw new Error(`List Contents failed: ${run.error}`);
 			if (run.items !== entries) throw new Error(`List Contents returned ${run.items} items, expected ${entries}`);
-			const stats = await emulator.call<{ requests: { list: number } }>('stats');
+			const stats = await emulator.stats();
 			results.get(config)!.push({ ...run, requests: stats.requests.list });
 			log(
 				`  [${round}/${rounds}] List Contents, ${config.label}: ${fmt.seconds(run.ms)}, ${stats.requests.list} requests`,

@@ -147,10 +147,6 @@ export async function runNodeOnce(emulator: EmulatorProcess, op: ManyOperation, 
 	};
 }
 
-interface Stats {
-	connections: { opened: number; requests: number };
-}
-
 export async function seed(info: EmulatorInfo, files: SmallFile[]): Promise<void> {
 	await runClient(info, 'upload', files, CLIENT_PARALLEL);
 }
@@ -172,9 +168,8 @@ export async function runManyFiles(
 ): Promise<ManyResult> {
 	const files = makeFiles(o.dir, o.count, o.size);
 	const runs = new Map<string, ManyRun[]>();
-	const none = { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 };
-	const far = async () => await emulator.call('setNetworkProfile', { profile: o.profile });
-	const near = async () => await emulator.call('setNetworkProfile', { profile: none });
+	const far = () => emulator.setProfile(o.profile);
+	const near = () => emulator.setProfile();
 	try {
 		for (let round = 1; round <= o.rounds; round++) {
 			for (const op of MANY_OPERATIONS) {
@@ -190,7 +185,7 @@ export async function runManyFiles(
 						const ms = await runClient(emulator.info, op, files, config.id === 'client-1' ? 1 : CLIENT_PARALLEL);
 						run = { ms, connections: 0, requests: 0 };
 					}
-					const { connections } = await emulator.call<Stats>('stats');
+					const { connections } = await emulator.stats();
 					run.connections = connections.opened;
 					run.requests = connections.requests;
 					await near();

@@ -15,7 +15,7 @@ import { importWorkflows, NODE_TYPE } from '../scripts/real-n8n/instance';
 import { parseRun, tail, type ExecutionRun, type N8nInstance } from '../scripts/real-n8n/n8n';
 
 import type { FarProfile } from './args';
-import type { EmulatorProcess } from './children';
+import type { EmulatorProcess, EmulatorStats } from './children';
 import {
 	CLIENT_PARALLEL,
 	makeFiles,
@@ -106,10 +106,7 @@ function chain(id: string, code: string, ops: ManyOperation[]): object {
 	]);
 }
 
-interface Stats {
-	requests: Record<string, number>;
-	connections: { opened: number; requests: number };
-}
+type Stats = EmulatorStats;
 
 interface Phase {
 	op: ManyOperation;
@@ -169,7 +166,7 @@ class PhaseWatch {
 	}
 
 	async arm(): Promise<void> {
-		this.base = await this.emulator.call<Stats>('stats');
+		this.base = await this.emulator.stats();
 		this.last = this.base;
 	}
 
@@ -182,7 +179,7 @@ class PhaseWatch {
 		if (this.polling || !this.base) return;
 		this.polling = true;
 		try {
-			const stats = await this.emulator.call<Stats>('stats');
+			const stats = await this.emulator.stats();
 			const seen = (kind: string) => stats.requests[kind] - (this.base as Stats).requests[kind];
 			for (const phase of this.phases) {
 				if (phase.state === 'waiting' && seen(phase.first) > 0) {
@@ -214,7 +211,7 @@ class PhaseWatch {
 	async stop(): Promise<Map<ManyOperation, PhaseResult>> {
 		clearInterval(this.timer);
 		while (this.polling) await new Promise((resolve) => setTimeout(resolve, 10));
-		const end = await this.emulator.call<Stats>('stats');
+		const end = await this.emulator.stats();
 		return new Map(
 			this.phases.map((p, i) => {
 				const to = this.phases[i + 1]?.from ?? end;
@@ -347,9 +344,8 @@ export async function runManyReal(
 	});
 	await importWorkflows(instance, definitions);
 
-	const none = { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 };
-	const far = async () => await emulator.call('setNetworkProfile', { profile: o.profile });
-	const near = async () => await emulator.call('setNetworkProfile', { profile: none });
+	const far = () => emulator.setProfile(o.profile);
+	const near = () => emulator.setProfile();
 	const settle = () => spawnSync('sync');
 	const rounds: ManyRealRound[] = [];
 	try {

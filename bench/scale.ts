@@ -43,10 +43,6 @@ export interface ScaleResult {
 	skipped?: string;
 }
 
-interface Stats {
-	requests: { start: number; uploadPart: number };
-}
-
 /**
  * The n8n process's RSS from the moment the upload starts: the emulator's count of started
  * multipart uploads tells when, so n8n's start-up and Read file's copy stay out of the growth.
@@ -67,7 +63,7 @@ class UploadMemoryWatch {
 	partsBefore = 0;
 
 	async arm(): Promise<void> {
-		const { requests } = await this.emulator.call<Stats>('stats');
+		const { requests } = await this.emulator.stats();
 		this.startsBefore = requests.start;
 		this.partsBefore = requests.uploadPart;
 	}
@@ -81,7 +77,7 @@ class UploadMemoryWatch {
 		if (this.polling) return;
 		this.polling = true;
 		try {
-			const { requests } = await this.emulator.call<Stats>('stats');
+			const { requests } = await this.emulator.stats();
 			this.parts.push({ at: performance.now(), count: requests.uploadPart });
 			if (Number.isNaN(this.before)) {
 				const starts = requests.start;
@@ -181,11 +177,7 @@ export async function runScale(
 				`  ${fmt.size(size)}: upload ${fmt.seconds(execution.uploadMs)} (${fmt.rate(mibPerSecond(size, execution.uploadMs))}), ` +
 					`RSS ${fmt.mib(watch.before)} before the upload, +${fmt.mib(growth)} during it; wall ${fmt.seconds(Date.now() - started)}`,
 			);
-			const stored = await emulator.call<string>('sha256', {
-				bucket: emulator.info.bucket.name,
-				region: emulator.info.bucket.region,
-				key: STORED_KEY,
-			});
+			const stored = await emulator.sha256(STORED_KEY);
 			if (stored !== sha256) throw new Error(`scale ${fmt.size(size)}: the stored object differs from the input file`);
 			runs.push({
 				size,
