@@ -3,8 +3,8 @@
  * in as a user's install, an owner account, the example credential and workflows. The browser test
  * starts the same stack on free ports in a temporary folder.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, promises as fsp } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
 import { DEFAULTS as EMULATOR_DEFAULTS } from '../../test/emulator/config';
@@ -20,7 +20,7 @@ import {
 	type Owner,
 } from '../real-n8n/instance';
 import { login, startN8n, type N8nInstance, type RunningN8n } from '../real-n8n/n8n';
-import { isPortFree, stopGroup, track } from '../real-n8n/process';
+import { isPortFree, startLogged, stopGroup, waitReady } from '../real-n8n/process';
 import { PACKAGE_ROOT, PROFILES } from '../real-n8n/profiles';
 
 export const DEV_OWNER: Owner = {
@@ -61,48 +61,16 @@ export async function startEmulator(
 	dataDir: string,
 	logFile: string,
 ): Promise<{ child: ChildProcess; url: string }> {
-	const child = track(
-		spawn(
-			process.execPath,
-			[
-				'-r',
-				'ts-node/register/transpile-only',
-				path.join('test', 'emulator', 'cli.ts'),
-				'--port',
-				String(port),
-				'--data-dir',
-				dataDir,
-			],
-			{ cwd: PACKAGE_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-		),
-	);
-	const log = createWriteStream(logFile, { flags: 'a' });
-	child.once('exit', () => log.end());
-	let output = '';
-	const url = await new Promise<string>((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`the emulator did not start in time:\n${output}`)), 60000);
-		const onData = (chunk: string) => {
-			// The emulator announces its signing secret; it has no place in a log or a message.
-			const shown = chunk.replace(/(secret key\s+)\S+/g, '$1(not shown)');
-			output += shown;
-			log.write(shown);
-			const match = /listening on (http:\/\/\S+)/.exec(output);
-			if (match) {
-				clearTimeout(timer);
-				resolve(match[1]);
-			}
-		};
-		child.stdout?.setEncoding('utf8').on('data', onData);
-		child.stderr?.setEncoding('utf8').on('data', onData);
-		child.once('exit', (code) => {
-			clearTimeout(timer);
-			reject(new Error(`the emulator exited (${code}) before listening:\n${output}`));
-		});
-	}).catch(async (err: Error) => {
-		await stopGroup(child, 5000);
-		throw err;
+	const cli = path.join('test', 'emulator', 'cli.ts');
+	const args = ['-r', 'ts-node/register/transpile-only', cli, '--port', String(port), '--data-dir', dataDir];
+	const started = startLogged(process.execPath, args, {
+		cwd: PACKAGE_ROOT,
+		logFile,
+		show: (chunk) => chunk.replace(/(secret key\s+)\S+/g, '$1(not shown)'),
 	});
-	return { child, url };
+	const listening = () => /listening on (http:\/\/\S+)/.exec(started.output())?.[1];
+	await waitReady(started, 'the emulator', () => listening() !== undefined, 60000, 100);
+	return { child: started.child, url: listening()! };
 }
 
 export async function startStack(options: StackOptions): Promise<Stack> {

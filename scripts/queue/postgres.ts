@@ -4,12 +4,12 @@
  * to run as root; as root, its programs run as the unprivileged `postgres` user the Debian package
  * creates.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, promises as fsp, readdirSync } from 'node:fs';
+import { existsSync, promises as fsp, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { exited, freePort, killGroup, sleep, stopGroup, track, capture } from '../real-n8n/process';
+import { capture, exited, freePort, killGroup, sleep, startLogged, stopGroup, waitReady } from '../real-n8n/process';
 
 export const INSTALL_HINT =
 	'sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql redis-server';
@@ -102,16 +102,8 @@ export async function startPostgres(dir: string, logFile: string): Promise<Postg
 		'-c',
 		'max_connections=100',
 	]);
-	const child = track(spawn(cmd, args, { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }));
-	const log = createWriteStream(logFile, { flags: 'a' });
-	let output = '';
-	for (const stream of [child.stdout, child.stderr]) {
-		stream?.setEncoding('utf8').on('data', (chunk: string) => {
-			output = (output + chunk).slice(-20000);
-			log.write(chunk);
-		});
-	}
-	child.once('exit', () => log.end());
+	const started = startLogged(cmd, args, { cwd: dir, logFile });
+	const { child } = started;
 	const stop = async () => {
 		// SIGINT is PostgreSQL's fast shutdown: it does not wait for n8n's pooled connections.
 		killGroup(child, 'SIGINT');
@@ -119,23 +111,11 @@ export async function startPostgres(dir: string, logFile: string): Promise<Postg
 		await stopGroup(child, 5000);
 	};
 	const env = { ...process.env, PGPASSWORD: password };
-	const deadline = Date.now() + 60000;
-	for (;;) {
-		if (child.exitCode !== null || child.signalCode !== null) {
-			throw new Error(`PostgreSQL exited (${child.exitCode ?? child.signalCode}) while starting:\n${output}`);
-		}
-		const ready = await capture(
-			path.join(binDir, 'pg_isready'),
-			['-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', 'postgres'],
-			{ timeoutMs: 10000, env },
-		);
-		if (ready.code === 0) break;
-		if (Date.now() > deadline) {
-			await stop();
-			throw new Error(`PostgreSQL did not accept connections in time:\n${output}`);
-		}
-		await sleep(200);
-	}
+	const isReady = async () => {
+		const where = ['-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', 'postgres'];
+		return (await capture(path.join(binDir, 'pg_isready'), where, { timeoutMs: 10000, env })).code === 0;
+	};
+	await waitReady(started, 'PostgreSQL', isReady, 60000);
 	const exists = await capture(
 		path.join(binDir, 'psql'),
 		[
