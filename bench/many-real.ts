@@ -8,11 +8,11 @@
  * the bench has the same bytes on disk for the client and the harness, and checks what was stored.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { importWorkflows, NODE_TYPE } from '../scripts/real-n8n/instance';
-import { parseRun, tail, type ExecutionRun, type N8nInstance } from '../scripts/real-n8n/n8n';
+import { tail, type N8nInstance } from '../scripts/real-n8n/n8n';
 
 import type { FarProfile } from './args';
 import type { EmulatorProcess, EmulatorStats } from './children';
@@ -31,7 +31,7 @@ import {
 	type SmallFile,
 } from './many-files';
 import { procStatus, resetPeak } from './memory';
-import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n } from './real-n8n';
+import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n, taskOf } from './real-n8n';
 import { fmt, median, MIB, runsOf } from './stats';
 import type { Table } from './table';
 
@@ -245,30 +245,19 @@ interface RealRun {
 	peakRss: number;
 }
 
-/** `n8n execute` with its output in a file: a run of many items through a pipe gets cut off. */
 async function executeMany(
 	instance: N8nInstance,
 	emulator: EmulatorProcess,
-	dir: string,
 	id: string,
 	ops: ManyOperation[],
 	count: number,
 ): Promise<RealRun> {
-	const out = join(dir, `${id}.out.json`);
-	const fd = openSync(out, 'w');
 	const watch = new PhaseWatch(emulator, ops, count);
 	await watch.arm();
 	const started = Date.now();
-	// The child writes into its own copy of the descriptor; this one closes once it has run.
-	const { code, stderr, peakRss } = await runExecute(instance, id, fd, (pid) => watch.start(pid)).finally(() =>
-		closeSync(fd),
-	);
+	const { code, stdout, stderr, run, peakRss } = await runExecute(instance, id, (pid) => watch.start(pid));
 	const phases = await watch.stop();
-	const stdout = readFileSync(out, 'utf8');
-	const run: ExecutionRun | undefined = parseRun(stdout);
-	const task = (name: string) =>
-		run?.data.resultData.runData[name]?.[0] as
-			{ executionTime?: number; data?: { main: Array<Array<{ json: Record<string, unknown> }>> } } | undefined;
+	const task = (name: string) => taskOf(run, name);
 	const failure =
 		run?.data.resultData.error?.message ??
 		(code !== 0 || !run ? tail(`${stdout}\n${stderr}`, 15) : undefined) ??
@@ -365,7 +354,7 @@ export async function runManyReal(
 			] as Array<[string, ManyOperation[]]>) {
 				settle();
 				await far();
-				const run = await executeMany(instance, emulator, o.dir, id, ops, o.count);
+				const run = await executeMany(instance, emulator, id, ops, o.count);
 				await near();
 				if (ops.includes('upload')) {
 					await verifyStored(emulator.info, files);

@@ -7,12 +7,12 @@
  * so the ratio of the two is measured in the same run. Uses the install of scripts/real-n8n.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { installedRuntime, type InstalledRuntime } from '../scripts/real-n8n/install';
 import { importCredential, importWorkflows, linkPackage, NODE_TYPE } from '../scripts/real-n8n/instance';
-import { baseEnv, parseRun, type N8nInstance } from '../scripts/real-n8n/n8n';
+import { baseEnv, parseRun, tail, type ExecutionRun, type N8nInstance } from '../scripts/real-n8n/n8n';
 import { freePort } from '../scripts/real-n8n/process';
 import { profileByName } from '../scripts/real-n8n/profiles';
 
@@ -93,43 +93,45 @@ export function workflow(id: string, filePath: string, upload: boolean): object 
 	]);
 }
 
-/** What one `n8n execute` process left: its exit code, its output (unless written to a file) and its peak RSS. */
+/** What one `n8n execute` process left: its exit code, its output, the run in it and its peak RSS. */
 export interface ExecuteProcess {
 	code: number | null;
 	stdout: string;
 	stderr: string;
+	run: ExecutionRun | undefined;
 	peakRss: number;
 }
 
+/** A node's first run in `run`. */
+export const taskOf = (run: ExecutionRun | undefined, node: string) => run?.data.resultData.runData[node]?.[0];
+
 /**
  * Runs `n8n execute --id=… --rawOutput` once, sampling the process's RSS, killed after 15 minutes.
- * `stdout`: 'pipe' keeps the output in memory; a file descriptor sends it there (a pipe cuts a
- * large run's output off).
+ * Its output goes through a file: a pipe cuts a large run's output off.
  */
 export async function runExecute(
 	instance: N8nInstance,
 	id: string,
-	stdout: 'pipe' | number,
 	onStarted?: (pid: number) => void,
 ): Promise<ExecuteProcess> {
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 	const args = [...cpuProfileFlags(`n8n-${id}`), instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'];
-	const child = spawn(instance.runtime.nodeBin, args, {
-		cwd: instance.userFolder,
-		env,
-		stdio: ['ignore', stdout, 'pipe'],
-	});
+	const outFile = join(instance.userFolder, `${id}.out.json`);
+	const fd = openSync(outFile, 'w');
+	// The child writes into its own copy of the descriptor.
+	const child = spawn(instance.runtime.nodeBin, args, { cwd: instance.userFolder, env, stdio: ['ignore', fd, 'pipe'] });
+	closeSync(fd);
 	const sampler = new RssSampler(child.pid as number);
 	sampler.start();
 	onStarted?.(child.pid as number);
-	let out = '';
-	let err = '';
-	child.stdout?.setEncoding('utf8').on('data', (t: string) => (out += t));
-	child.stderr?.setEncoding('utf8').on('data', (t: string) => (err = (err + t).slice(-100_000)));
+	let stderr = '';
+	child.stderr?.setEncoding('utf8').on('data', (t: string) => (stderr = (stderr + t).slice(-100_000)));
 	const timer = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000);
 	const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
 	clearTimeout(timer);
-	return { code, stdout: out, stderr: err, peakRss: sampler.stop() };
+	const stdout = readFileSync(outFile, 'utf8');
+	rmSync(outFile, { force: true });
+	return { code, stdout, stderr, run: parseRun(stdout), peakRss: sampler.stop() };
 }
 
 export async function execute(
@@ -141,21 +143,11 @@ export async function execute(
 ): Promise<Execution> {
 	const emulatorCpuBefore = await emulator.cpuSeconds();
 	const started = Date.now();
-	const { code, stdout, stderr, peakRss } = await runExecute(instance, id, 'pipe', onStarted);
-	const run = parseRun(stdout);
-	const task = run?.data.resultData.runData[NODE_NAME]?.[0] as
-		| {
-				executionTime?: number;
-				data?: { main: Array<Array<{ json: Record<string, unknown> }>> };
-				error?: { message?: string };
-		  }
-		| undefined;
+	const { code, stdout, stderr, run, peakRss } = await runExecute(instance, id, onStarted);
+	const task = taskOf(run, NODE_NAME);
 	const json = task?.data?.main?.[0]?.[0]?.json;
 	if (code !== 0 || !json || task?.error) {
-		const why =
-			task?.error?.message ??
-			run?.data.resultData.error?.message ??
-			`${stdout}\n${stderr}`.trim().split('\n').slice(-15).join('\n');
+		const why = task?.error?.message ?? run?.data.resultData.error?.message ?? tail(`${stdout}\n${stderr}`, 15);
 		throw new Error(`n8n execute ${id} failed (exit ${code}): ${why}`);
 	}
 	return {

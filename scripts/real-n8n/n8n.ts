@@ -99,6 +99,7 @@ export interface RunItem {
 
 export interface NodeRun {
 	executionStatus?: string;
+	executionTime?: number;
 	error?: { message?: string; description?: string };
 	data?: { main: RunItem[][] };
 }
