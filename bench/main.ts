@@ -127,13 +127,13 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 	// Part of `far`; by name alone, only the threshold part.
 	'far-threshold': (b) => (b.o.only.has('far') ? Promise.resolve() : far(b, true)),
 	many: async ({ o, emulator, dir, report, print }) => {
-		log(`\nmany files: ${o.manyCount} × ${fmt.size(o.manySize)}, Upload, Download and Delete, ${o.runs} rounds`);
+		log(`\nmany files: ${o.manyCount} × ${o.manySize / 1024} KiB, Upload, Download and Delete, ${o.runs} rounds`);
 		const options = { count: o.manyCount, size: o.manySize, profile: o.far, rounds: o.runs };
 		report.many = await runManyFiles(emulator, { dir: join(dir, 'many'), ...options }, log);
 		print(manyFilesTable(report.many));
 	},
 	'many-real': async ({ o, emulator, dir, report, print }) => {
-		log(`\nmany files through real n8n: ${o.manyRealCount} × ${fmt.size(o.manySize)}, ${o.runs} rounds`);
+		log(`\nmany files through real n8n: ${o.manyRealCount} × ${o.manySize / 1024} KiB, ${o.runs} rounds`);
 		const options = { count: o.manyRealCount, size: o.manySize, profile: o.far, rounds: o.runs };
 		report.manyReal = await runManyReal(emulator, { dir: join(dir, 'many-real'), ...options }, log);
 		print(report.manyReal.table);
