@@ -9,7 +9,7 @@
 import type { FarProfile } from './args';
 import type { EmulatorProcess } from './children';
 import { runOnce, settleDisk, type Config, type InputFile } from './runner';
-import { fmt, median, mibPerSecond, runsOf } from './stats';
+import { fmt, median, mibPerSecond, perRoundRatio, runsOf } from './stats';
 import type { Table } from './table';
 import { DEFAULTS } from './throughput';
 
@@ -95,10 +95,6 @@ export async function runConnections(
 		await emulator.setProfile();
 	}
 	return results;
-}
-
-function perRoundRatio(runs: ConnectionRun[], reference: ConnectionRun[]): number {
-	return median(runs.map((run, i) => (reference[i] ? reference[i].ms / run.ms : NaN)));
 }
 
 /** Wall time one new connection adds to the node's upload: the delay's total, spread over the parallel uploads. */

@@ -14,7 +14,7 @@ import type { FarProfile } from './args';
 import { runScenario, type EmulatorInfo, type EmulatorProcess } from './children';
 import { settleDisk } from './runner';
 import { bucketTarget, dataOf, form, send, signedSend, type Answer } from './signing';
-import { fmt, median, MIB, runsOf } from './stats';
+import { fmt, median, MIB, perRoundRatio, runsOf } from './stats';
 import type { Table } from './table';
 
 export type ManyOperation = 'upload' | 'download' | 'delete';
@@ -206,9 +206,7 @@ export async function runManyFiles(
 
 /** Median over rounds of the node's time ÷ the 16-at-a-time client's, per round. */
 export function nodeVsClient(result: ManyResult, op: ManyOperation): number {
-	const node = result.runs.get(`${op}:node`) ?? [];
-	const client = result.runs.get(`${op}:client-16`) ?? [];
-	return median(node.map((run, i) => (client[i] ? run.ms / client[i].ms : NaN)));
+	return perRoundRatio(result.runs.get(`${op}:client-16`) ?? [], result.runs.get(`${op}:node`) ?? []);
 }
 
 /** What the README bounds the node's body memory by for this scenario, bytes: Upload Memory, or the items' bodies if fewer. */
@@ -225,7 +223,7 @@ export function manyFilesTable(result: ManyResult): Table {
 		for (const config of MANY_CONFIGS) {
 			const list = result.runs.get(`${op}:${config.id}`) ?? [];
 			const ms = median(list.map((r) => r.ms));
-			const ratio = median(list.map((run, i) => (client[i] ? run.ms / client[i].ms : NaN)));
+			const ratio = perRoundRatio(client, list);
 			const isNode = config.id === 'node';
 			const growth = isNode ? Math.max(...list.map((r) => r.rssGrowth ?? 0)) : NaN;
 			const buffers = isNode ? Math.max(...list.map((r) => r.buffersHeld ?? 0)) : NaN;

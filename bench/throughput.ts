@@ -11,7 +11,7 @@ import { DEFAULT_MULTIPART_THRESHOLD_MIB } from '../nodes/FileStorage/actions/fi
 
 import type { Config, Run } from './runner';
 import type { OlderNode } from './runtime';
-import { fmt, median, mibPerSecond, MIB, runsOf } from './stats';
+import { fmt, median, mibPerSecond, MIB, perRoundRatio, runsOf } from './stats';
 import type { Table } from './table';
 
 export const DEFAULTS = {
@@ -148,11 +148,6 @@ export interface Summary {
 	clientGcMs: number;
 	emulatorCpu: number;
 	parts: number;
-}
-
-function perRoundRatio(runs: Run[], reference: Run[] | undefined): number {
-	if (!reference) return NaN;
-	return median(runs.map((run, i) => (reference[i] ? reference[i].ms / run.ms : NaN)));
 }
 
 export function summarize(runs: Map<string, Run[]>, size: number): Map<string, Summary> {
