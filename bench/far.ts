@@ -25,7 +25,7 @@ import {
 	CEILING,
 	DEFAULT_ID,
 	DEFAULTS,
-	memoryBound,
+	boundOf,
 	multipart,
 	SEQUENTIAL_ID,
 	summarize,
@@ -264,12 +264,7 @@ const HEAD = [
 function row(config: Config, s: FarSummary, label = config.label): string[] {
 	const isCurl = config.kind === 'curl';
 	const isNode = config.kind === 'node';
-	const bound =
-		isNode && config.memoryBoundMiB !== undefined
-			? config.memoryBoundMiB * 1024 * 1024
-			: isNode && config.partSizeMiB !== undefined && config.parallel !== undefined
-				? memoryBound(config.partSizeMiB, config.parallel)
-				: NaN;
+	const bound = boundOf(config);
 	return [
 		label,
 		fmt.seconds(s.ms),

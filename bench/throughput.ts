@@ -172,10 +172,18 @@ export function summarize(runs: Map<string, Run[]>, size: number): Map<string, S
 	return out;
 }
 
+/** A node row's RSS growth bound (bytes; NaN for other rows): its own, or part size × (parallel + 1) + 64 MiB. */
+export function boundOf(config: Config): number {
+	if (config.kind !== 'node') return NaN;
+	if (config.memoryBoundMiB !== undefined) return config.memoryBoundMiB * MIB;
+	return config.partSizeMiB !== undefined && config.parallel !== undefined
+		? memoryBound(config.partSizeMiB, config.parallel)
+		: NaN;
+}
+
 function boundCell(config: Config, s: Summary): string {
-	if (config.kind !== 'node' || config.partSizeMiB === undefined || config.parallel === undefined) return '';
-	const bound = memoryBound(config.partSizeMiB, config.parallel);
-	return `${fmt.mib(bound)} ${s.maxGrowth <= bound ? 'met' : '**not met**'}`;
+	const bound = boundOf(config);
+	return Number.isNaN(bound) ? '' : `${fmt.mib(bound)} ${s.maxGrowth <= bound ? 'met' : '**not met**'}`;
 }
 
 const HEAD = [
