@@ -12,7 +12,7 @@ import { EmulatorProcess } from './children';
 import { connectionConfigs, connectionsTable, runConnections } from './connections';
 import { curlVersion } from './curl';
 import { writeRandomFile } from './data';
-import { farTables, runFar } from './far';
+import { describeProfile, farTables, runFar } from './far';
 import { LIST_CONFIGS, listTable, runList, seedFolder } from './list';
 import { manyFilesTable, runManyFiles } from './many-files';
 import { runManyReal } from './many-real';
@@ -83,7 +83,7 @@ function makeInput(dir: string, name: string, size: number): InputFile {
 
 /** Runs `configs` round-robin on `file` and summarizes them, after a line saying what runs. */
 async function rounds(b: Bench, what: string, configs: Config[], file: InputFile, runs = b.o.runs) {
-	log(`\n${what}, ${fmt.size(file.size)}: ${configs.length} configurations × ${runs} rounds`);
+	log(`\n${what} ${fmt.size(file.size)}: ${configs.length} configurations × ${runs} rounds`);
 	return summarize(await runRounds(configs, file, b.emulator, runs, log), file.size);
 }
 
@@ -101,7 +101,7 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 	throughput: (b) =>
 		withInput(b, 'large.bin', b.o.size, async (file) => {
 			const configs = throughputConfigs(b.o.size, olderNode());
-			const summaries = await rounds(b, 'upload', configs, file);
+			const summaries = await rounds(b, 'upload of', configs, file);
 			b.report.throughput = { configs, summaries };
 			b.print(throughputTable(configs, summaries, b.o.size, b.o.runs));
 		}),
@@ -109,7 +109,7 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 		withInput(b, 'sweep.bin', b.o.sweepSize, async (file) => {
 			// The smoke run keeps one point off the defaults on each axis.
 			const configs = b.o.quick ? sweepConfigs([16], [1]) : sweepConfigs();
-			const summaries = await rounds(b, 'sweeps', configs, file);
+			const summaries = await rounds(b, 'sweeps at', configs, file);
 			b.report.sweep = { configs, summaries };
 			sweepTables(configs, summaries, b.o.sweepSize, b.o.runs).forEach(b.print);
 		}),
@@ -117,7 +117,7 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 		withInput(b, 'latency.bin', b.o.sweepSize, async (file) => {
 			await b.emulator.call('setLatency', { ms: b.o.latencyMs });
 			try {
-				const summaries = await rounds(b, `with ${b.o.latencyMs} ms per request`, latencyConfigs(), file);
+				const summaries = await rounds(b, `with ${b.o.latencyMs} ms per request,`, latencyConfigs(), file);
 				b.print(latencyTable(latencyConfigs(), summaries, b.o.sweepSize, b.o.runs, b.o.latencyMs));
 			} finally {
 				await b.emulator.call('setLatency', { ms: 0 });
@@ -127,13 +127,17 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 	// Part of `far`; by name alone, only the threshold part.
 	'far-threshold': (b) => (b.o.only.has('far') ? Promise.resolve() : far(b, true)),
 	many: async ({ o, emulator, dir, report, print }) => {
-		log(`\nmany files: ${o.manyCount} × ${o.manySize / 1024} KiB, Upload, Download and Delete, ${o.runs} rounds`);
+		log(
+			`\nmany files: ${o.manyCount} × ${o.manySize / 1024} KiB, Upload, Download and Delete at the far profile, ${o.runs} rounds`,
+		);
 		const options = { count: o.manyCount, size: o.manySize, profile: o.far, rounds: o.runs };
 		report.many = await runManyFiles(emulator, { dir: join(dir, 'many'), ...options }, log);
 		print(manyFilesTable(report.many));
 	},
 	'many-real': async ({ o, emulator, dir, report, print }) => {
-		log(`\nmany files through real n8n: ${o.manyRealCount} × ${o.manySize / 1024} KiB, ${o.runs} rounds`);
+		log(
+			`\nmany files through real n8n: ${o.manyRealCount} × ${o.manySize / 1024} KiB, Upload, Download and Delete at the far profile, ${o.runs} rounds`,
+		);
 		const options = { count: o.manyRealCount, size: o.manySize, profile: o.far, rounds: o.runs };
 		report.manyReal = await runManyReal(emulator, { dir: join(dir, 'many-real'), ...options }, log);
 		print(report.manyReal.table);
@@ -144,7 +148,7 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 			const profile = { ...b.o.far, connectionRateMiBps: 0 };
 			const configs = connectionConfigs();
 			log(
-				`\nfar service without the rate cap, ${fmt.size(file.size)}: ${configs.length} configurations × ${b.o.runs} rounds`,
+				`\nfar service (${describeProfile(profile)}), ${fmt.size(file.size)}: ${configs.length} configurations × ${b.o.runs} rounds`,
 			);
 			const results = await runConnections(configs, file, b.emulator, profile, b.o.runs, log);
 			b.print(connectionsTable(results, file.size, b.o.runs, profile));
@@ -152,7 +156,7 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 	single: (b) =>
 		withInput(b, 'single.bin', b.o.singleSize, async (file) => {
 			const configs = singleConfigs();
-			log(`\nsingle upload, ${fmt.size(file.size)}: ${configs.length} configurations × ${b.o.smallRuns} rounds`);
+			log(`\nsingle upload of ${fmt.size(file.size)}: ${configs.length} configurations × ${b.o.smallRuns} rounds`);
 			const runs = await runRounds(configs, file, b.emulator, b.o.smallRuns, log);
 			b.report.single = summarize(runs, file.size);
 			b.print(singleTable(configs, runs, file.size, b.o.smallRuns));
