@@ -33,7 +33,7 @@ import {
 import { procStatus, resetPeak } from './memory';
 import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n, taskOf } from './real-n8n';
 import { fmt, median, MIB, runsOf } from './stats';
-import type { Table } from './table';
+import { skippedTable, type Table } from './table';
 
 /** What the issue allows the real ratio over the in-process one. */
 export const REAL_VS_IN_PROCESS_GOAL = 1.3;
@@ -308,16 +308,8 @@ export async function runManyReal(
 	const setUp = await setUpN8n(emulator, o.dir);
 	if ('skipped' in setUp) {
 		log(`  skipped: ${setUp.skipped}`);
-		return {
-			...o,
-			rounds: [],
-			skipped: setUp.skipped,
-			table: {
-				title: TITLE(o.count, o.size),
-				head: ['Workflow', 'Result'],
-				rows: [['Code → Upload; Download → Delete', `skipped: ${setUp.skipped}`]],
-			},
-		};
+		const table = skippedTable(TITLE(o.count, o.size), 'Code → Upload; Download → Delete', setUp.skipped);
+		return { ...o, rounds: [], skipped: setUp.skipped, table };
 	}
 	const { instance, runtime } = setUp;
 	const files = makeFiles(join(o.dir, 'many-real'), o.count, o.size, (i, n) => Buffer.from(smallFileBytes(i, n)));

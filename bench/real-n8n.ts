@@ -6,7 +6,7 @@
  * runs the same upload in-process (the harness, n8n-core's engine without the n8n application),
  * so the ratio of the two is measured in the same run. Uses the install of scripts/real-n8n.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -19,9 +19,9 @@ import { profileByName } from '../scripts/real-n8n/profiles';
 import { cpuProfileFlags, runScenario, type EmulatorProcess, type MeasuredRun } from './children';
 import { writeRandomFile } from './data';
 import { RssSampler } from './memory';
-import { OBJECT_KEY } from './runner';
+import { OBJECT_KEY, settleDisk } from './runner';
 import { fmt, median, mibPerSecond, runsOf } from './stats';
-import type { Table } from './table';
+import { skippedTable, type Table } from './table';
 import { DEFAULTS } from './throughput';
 
 const NODE_NAME = 'Upload to File Storage';
@@ -225,6 +225,12 @@ export function binaryStore(dir: string): string {
 	return join(dir, 'binary-data');
 }
 
+interface RealN8nRuns {
+	large: Execution[];
+	control: Execution[];
+	inProcess: MeasuredRun[];
+}
+
 export async function realN8nRow(
 	emulator: EmulatorProcess,
 	dir: string,
@@ -234,20 +240,11 @@ export async function realN8nRow(
 ): Promise<RealN8nResult> {
 	const setUp = await setUpN8n(emulator, dir);
 	if ('skipped' in setUp) {
-		const reason = setUp.skipped;
-		log(`  skipped: ${reason}`);
-		return {
-			skipped: reason,
-			table: {
-				title: title(),
-				head: ['Workflow', 'Result'],
-				rows: [['Read file → Multipart Upload', `skipped: ${reason}`]],
-			},
-		};
+		log(`  skipped: ${setUp.skipped}`);
+		return { skipped: setUp.skipped, table: skippedTable(title(), 'Read file → Multipart Upload', setUp.skipped) };
 	}
 	const { instance, files, runtime } = setUp;
 	const large = join(files, 'large.bin');
-	const settleDisk = () => spawnSync('sync');
 	writeRandomFile(large, size);
 	const workflowFiles = (
 		[
@@ -260,39 +257,40 @@ export async function realN8nRow(
 		return path;
 	});
 	await importWorkflows(instance, workflowFiles);
-	const largeRuns: Execution[] = [];
-	const controlRuns: Execution[] = [];
-	const inProcessRuns: MeasuredRun[] = [];
+	const measured: RealN8nRuns = { large: [], control: [], inProcess: [] };
 	for (let round = 1; round <= runs; round++) {
+		const tag = `  [${round}/${runs}]`;
 		const c = await execute(instance, emulator, 'benchCtrlUpload');
-		controlRuns.push(c);
-		log(`  [${round}/${runs}] control (read the file, no upload): peak RSS ${fmt.mib(c.peakRss)}`);
+		measured.control.push(c);
+		log(`${tag} control (read the file, no upload): peak RSS ${fmt.mib(c.peakRss)}`);
 		settleDisk();
 		const p = await inProcess(emulator, large, size);
-		inProcessRuns.push(p);
-		log(
-			`  [${round}/${runs}] in-process: upload ${fmt.seconds(p.nodeExecutionMs)} (${fmt.rate(mibPerSecond(size, p.nodeExecutionMs))})`,
-		);
+		measured.inProcess.push(p);
+		const rate = (ms: number) => `${fmt.seconds(ms)} (${fmt.rate(mibPerSecond(size, ms))})`;
+		log(`${tag} in-process: upload ${rate(p.nodeExecutionMs)}`);
 		settleDisk();
 		const l = await execute(instance, emulator, 'benchLargeUpld1');
-		largeRuns.push(l);
-		log(
-			`  [${round}/${runs}] real n8n: upload ${fmt.seconds(l.uploadMs)} (${fmt.rate(mibPerSecond(size, l.uploadMs))}), peak RSS ${fmt.mib(l.peakRss)}`,
-		);
+		measured.large.push(l);
+		log(`${tag} real n8n: upload ${rate(l.uploadMs)}, peak RSS ${fmt.mib(l.peakRss)}`);
 	}
-	const peakRss = median(largeRuns.map((r) => r.peakRss));
-	const controlPeakRss = median(controlRuns.map((r) => r.peakRss));
-	const uploadMs = median(largeRuns.map((r) => r.uploadMs));
-	const inProcessMs = median(inProcessRuns.map((r) => r.nodeExecutionMs));
-	const vsInProcess = median(largeRuns.map((r, i) => inProcessRuns[i].nodeExecutionMs / r.uploadMs));
+	return realN8nResult(measured, size, runs, runtime);
+}
+
+function realN8nResult(measured: RealN8nRuns, size: number, runs: number, runtime: InstalledRuntime): RealN8nResult {
+	const { large, control } = measured;
+	const peakRss = median(large.map((r) => r.peakRss));
+	const controlPeakRss = median(control.map((r) => r.peakRss));
+	const uploadMs = median(large.map((r) => r.uploadMs));
+	const inProcessMs = median(measured.inProcess.map((r) => r.nodeExecutionMs));
+	const vsInProcess = median(large.map((r, i) => measured.inProcess[i].nodeExecutionMs / r.uploadMs));
 	const rows = [
 		[
-			`Read file → Multipart Upload, ${fmt.size(size)} (${largeRuns[0].partCount} parts)`,
-			fmt.seconds(median(largeRuns.map((r) => r.wallMs))),
+			`Read file → Multipart Upload, ${fmt.size(size)} (${large[0].partCount} parts)`,
+			fmt.seconds(median(large.map((r) => r.wallMs))),
 			fmt.seconds(uploadMs),
 			fmt.rate(mibPerSecond(size, uploadMs)),
 			fmt.ratio(vsInProcess),
-			fmt.cpu(median(largeRuns.map((r) => r.emulatorCpuSeconds))),
+			fmt.cpu(median(large.map((r) => r.emulatorCpuSeconds))),
 			fmt.mib(peakRss),
 			fmt.mib(peakRss - controlPeakRss),
 		],
@@ -302,17 +300,14 @@ export async function realN8nRow(
 			fmt.seconds(inProcessMs),
 			fmt.rate(mibPerSecond(size, inProcessMs)),
 			'1.00×',
-			fmt.cpu(median(inProcessRuns.map((r) => r.emulatorCpuSeconds))),
+			fmt.cpu(median(measured.inProcess.map((r) => r.emulatorCpuSeconds))),
 			'',
 			'',
 		],
 		[
 			'control: Read file → No Operation (no upload)',
-			fmt.seconds(median(controlRuns.map((r) => r.wallMs))),
-			'',
-			'',
-			'',
-			'',
+			fmt.seconds(median(control.map((r) => r.wallMs))),
+			...['', '', '', ''],
 			fmt.mib(controlPeakRss),
 			'',
 		],

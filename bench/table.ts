@@ -16,3 +16,8 @@ export function renderTable(table: Table): string {
 	out.push(line(table.head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...table.rows.map(line));
 	return out.join('\n');
 }
+
+/** The table of a scenario that could not run, saying why. */
+export function skippedTable(title: string, what: string, reason: string): Table {
+	return { title, head: ['Workflow', 'Result'], rows: [[what, `skipped: ${reason}`]] };
+}
