@@ -3,10 +3,12 @@
  * it started (n8n's task runner), and every wait is bounded.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { createWriteStream, promises as fsp } from 'node:fs';
+import { createWriteStream, existsSync, promises as fsp } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+
+import { PACKAGE_ROOT } from './profiles';
 
 export interface Captured {
 	code: number | null;
@@ -200,4 +202,22 @@ export async function isPortFree(port: number): Promise<boolean> {
 
 export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Runs a command in the package root on this terminal; resolves with its exit code. */
+export function runHere(command: string, args: string[], env = process.env): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, { cwd: PACKAGE_ROOT, env, stdio: 'inherit' });
+		child.once('error', reject);
+		child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+	});
+}
+
+/** Builds the package unless it is built, then runs jest with `args`; resolves with the exit code. */
+export async function buildAndJest(args: string[], env = process.env): Promise<number> {
+	if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'FileStorage', 'FileStorage.node.js'))) {
+		const built = await runHere('npm', ['run', 'build']);
+		if (built !== 0) return built;
+	}
+	return await runHere(process.execPath, [require.resolve('jest/bin/jest'), ...args], env);
 }
