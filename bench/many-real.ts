@@ -7,7 +7,6 @@
  * ratio (node ÷ client) against the in-process one. The files are generated from their index, so
  * the bench has the same bytes on disk for the client and the harness, and checks what was stored.
  */
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -32,6 +31,7 @@ import {
 } from './many-files';
 import { procStatus, resetPeak } from './memory';
 import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n, taskOf } from './real-n8n';
+import { settleDisk } from './runner';
 import { fmt, median, MIB, runsOf } from './stats';
 import { skippedTable, type Table } from './table';
 
@@ -327,7 +327,6 @@ export async function runManyReal(
 
 	const far = () => emulator.setProfile(o.profile);
 	const near = () => emulator.setProfile();
-	const settle = () => spawnSync('sync');
 	const rounds: ManyRealRound[] = [];
 	try {
 		for (let round = 1; round <= o.rounds; round++) {
@@ -344,7 +343,7 @@ export async function runManyReal(
 				['benchManyRealUp', ['upload']],
 				['benchManyRealDl', ['download', 'delete']],
 			] as Array<[string, ManyOperation[]]>) {
-				settle();
+				settleDisk();
 				await far();
 				const run = await executeMany(instance, emulator, id, ops, o.count);
 				await near();
@@ -366,12 +365,12 @@ export async function runManyReal(
 			}
 			// The minimal client and the harness on the same files, each operation from the same start.
 			for (const op of MANY_OPERATIONS) {
-				await clientOrNode(emulator, files, op, far, near, settle, async () => {
+				await clientOrNode(emulator, files, op, o.profile, async () => {
 					const ms = await runClient(emulator.info, op, files, CLIENT_PARALLEL);
 					r.client.set(op, ms);
 					log(`${tag} minimal client, ${CLIENT_PARALLEL} at a time, ${op}: ${fmt.seconds(ms)}`);
 				});
-				await clientOrNode(emulator, files, op, far, near, settle, async () => {
+				await clientOrNode(emulator, files, op, o.profile, async () => {
 					const run = await runNodeOnce(emulator, op, files);
 					const ms = run.nodeMs ?? NaN;
 					r.inProcess.set(op, { ms, rssGrowth: run.rssGrowth ?? NaN });
@@ -394,17 +393,15 @@ async function clientOrNode(
 	emulator: EmulatorProcess,
 	files: SmallFile[],
 	op: ManyOperation,
-	far: () => Promise<unknown>,
-	near: () => Promise<unknown>,
-	settle: () => void,
+	profile: FarProfile,
 	measured: () => Promise<void>,
 ): Promise<void> {
-	await near();
+	await emulator.setProfile();
 	if (op !== 'upload') await seed(emulator.info, files);
-	settle();
-	await far();
+	settleDisk();
+	await emulator.setProfile(profile);
 	await measured();
-	await near();
+	await emulator.setProfile();
 	if (op === 'upload') await verifyStored(emulator.info, files);
 }
 
