@@ -22,7 +22,7 @@ export const QUICK_THRESHOLD_SIZES_MIB = [8, 32];
 const FORCE_PARTS_MIB = 5;
 
 /** Parts in flight at the version 3 defaults: what Upload Memory holds, within Parallel Requests. */
-const V3_IN_FLIGHT = Math.min(
+export const V3_IN_FLIGHT = Math.min(
 	DEFAULT_PARALLEL_REQUESTS,
 	Math.floor(DEFAULT_UPLOAD_MEMORY_MIB / V3_DEFAULT_PART_SIZE_MIB),
 );

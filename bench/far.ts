@@ -5,7 +5,7 @@
  * per-connection cap, the loopback ceiling of the same run). A main table at the large size and a
  * sweep of Part Size × Parallel Uploads.
  */
-import { DEFAULT_PARALLEL_REQUESTS, DEFAULT_UPLOAD_MEMORY_MIB } from '../nodes/FileStorage/actions/parallelItems';
+import { DEFAULT_UPLOAD_MEMORY_MIB } from '../nodes/FileStorage/actions/parallelItems';
 import { V3_DEFAULT_PART_SIZE_MIB } from '../nodes/FileStorage/actions/file/multipartUpload.operation';
 
 import type { FarProfile } from './args';
@@ -16,6 +16,7 @@ import {
 	THRESHOLD_SIZES_MIB,
 	thresholdTable,
 	thresholdTarget,
+	V3_IN_FLIGHT,
 	type ThresholdResult,
 } from './far-threshold';
 import { runRounds, type Config, type InputFile, type Run } from './runner';
@@ -25,9 +26,11 @@ import {
 	CEILING,
 	DEFAULT_ID,
 	DEFAULTS,
+	atDefaults,
 	boundOf,
 	multipart,
 	SEQUENTIAL_ID,
+	sequentialApproach,
 	summarize,
 	type Summary,
 } from './throughput';
@@ -117,12 +120,8 @@ export function farMainConfigs(): Config[] {
 			partSizeMiB: DEFAULTS.partSizeMiB,
 			parallel: DEFAULTS.parallel,
 		},
-		multipart(
-			DEFAULTS.partSizeMiB,
-			DEFAULTS.parallel,
-			`this node, defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`,
-		),
-		multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)'),
+		atDefaults(),
+		sequentialApproach(),
 		v3ClientPerRequest(),
 		v3Defaults(),
 	];
@@ -135,7 +134,7 @@ export function farMainConfigs(): Config[] {
 export const V3_ID = 'node-v3';
 export function v3Defaults(): Config {
 	const partSizeMiB = V3_DEFAULT_PART_SIZE_MIB;
-	const parallel = Math.min(DEFAULT_PARALLEL_REQUESTS, Math.floor(DEFAULT_UPLOAD_MEMORY_MIB / partSizeMiB));
+	const parallel = V3_IN_FLIGHT;
 	return {
 		id: V3_ID,
 		label: `this node, version 3 defaults (${partSizeMiB} MiB parts, ${parallel} in flight)`,

@@ -19,6 +19,7 @@ import type { Table } from './table';
 
 export type ManyOperation = 'upload' | 'download' | 'delete';
 export const MANY_OPERATIONS: ManyOperation[] = ['upload', 'download', 'delete'];
+export const OPERATION_LABEL = { upload: 'Upload', download: 'Download', delete: 'Delete' } as const;
 /** The node's version 3 defaults (nodes/FileStorage/actions/parallelItems.ts). */
 export const V3_PARALLEL_REQUESTS = 32;
 export const V3_UPLOAD_MEMORY_MIB = 96;
@@ -231,7 +232,7 @@ export function manyFilesTable(result: ManyResult): Table {
 			// As the large-file tables: the README's bound on body memory plus 64 MiB for n8n-core's own work.
 			const bound = manyMemoryBound(result, op) + 64 * MIB;
 			rows.push([
-				op === 'upload' ? 'Upload' : op === 'download' ? 'Download' : 'Delete',
+				OPERATION_LABEL[op],
 				config.label,
 				fmt.seconds(ms),
 				`${(result.count / (ms / 1000)).toFixed(0)}`,

@@ -20,6 +20,7 @@ import {
 	makeFiles,
 	manyMemoryBound,
 	MANY_OPERATIONS,
+	OPERATION_LABEL,
 	runClient,
 	runNodeOnce,
 	seed,
@@ -415,7 +416,6 @@ export function realVsInProcess(result: Pick<ManyRealResult, 'rounds'>, op: Many
 
 function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: string): Table {
 	const { profile, rounds } = result;
-	const label = { upload: 'Upload', download: 'Download', delete: 'Delete' } as const;
 	const rows = MANY_OPERATIONS.map((op) => {
 		const real = rounds.map((r) => r.real.get(op));
 		const realMs = median(real.map((x) => x?.ms ?? NaN));
@@ -428,7 +428,7 @@ function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: strin
 		const inGrowth = Math.max(...rounds.map((r) => r.inProcess.get(op)?.rssGrowth ?? NaN));
 		const bound = manyMemoryBound(result, op) + 64 * MIB;
 		return [
-			label[op],
+			OPERATION_LABEL[op],
 			fmt.seconds(realMs),
 			fmt.seconds(inMs),
 			fmt.seconds(clientMs),

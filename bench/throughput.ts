@@ -40,13 +40,13 @@ export const multipart = (partSizeMiB: number, parallel: number, label?: string)
 
 export const CEILING: Config = { id: 'curl', label: 'curl, one streamed PUT (ceiling)', kind: 'curl' };
 export const DEFAULT_ID = `node-${DEFAULTS.partSizeMiB}x${DEFAULTS.parallel}`;
-const atDefaults = () =>
+export const atDefaults = () =>
 	multipart(
 		DEFAULTS.partSizeMiB,
 		DEFAULTS.parallel,
 		`this node, defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`,
 	);
-const sequentialApproach = () => multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)');
+export const sequentialApproach = () => multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)');
 export const SEQUENTIAL_ID = 'node-5x1';
 
 /** The main table: ceiling, minimal client, this node at its defaults, the sequential approach, the switch. */
