@@ -73,6 +73,34 @@ export async function startEmulator(
 	return { child: started.child, url: listening()! };
 }
 
+/**
+ * This package linked in, the example credential pointing at the emulator and the example
+ * workflows imported (once per data folder: edits made in the editor stay).
+ */
+export async function prepareUserFolder(
+	instance: N8nInstance,
+	packageDir: string,
+	emulatorUrl: string,
+	log: (line: string) => void,
+): Promise<void> {
+	const { userFolder } = instance;
+	await linkPackage(userFolder, packageDir);
+	const credentialMarker = path.join(userFolder, '.credential-base-url');
+	if ((await fsp.readFile(credentialMarker, 'utf8').catch(() => '')) !== emulatorUrl) {
+		log('importing the example credential (pointing at the emulator)');
+		const { accessKey, secretKey } = EMULATOR_DEFAULTS;
+		await importCredential(instance, { accessKey, secretKey, baseUrl: emulatorUrl });
+		await fsp.writeFile(credentialMarker, emulatorUrl);
+	}
+	const imported = path.join(userFolder, '.examples-imported');
+	if (!existsSync(imported)) {
+		log('importing the example workflows');
+		await importWorkflows(instance, exampleWorkflowFiles());
+		await activateWorkflow(instance, EXAMPLE_IDS.webhook);
+		await fsp.writeFile(imported, `${new Date().toISOString()}\n`);
+	}
+}
+
 export async function startStack(options: StackOptions): Promise<Stack> {
 	const { log } = options;
 	const runtime = await ensureRuntime(PROFILES.current, log);
@@ -91,28 +119,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 	);
 	const stopEmulator = () => stopGroup(emulator.child, 10000);
 	try {
-		await linkPackage(userFolder, options.packageDir);
 		const instance: N8nInstance = { runtime, userFolder, env: {} };
-		// Imported again only when the emulator's address changed, so edits made in the editor stay.
-		const credentialMarker = path.join(userFolder, '.credential-base-url');
-		const importedFor = await fsp.readFile(credentialMarker, 'utf8').catch(() => '');
-		if (importedFor !== emulator.url) {
-			log('importing the example credential (pointing at the emulator)');
-			await importCredential(instance, {
-				accessKey: EMULATOR_DEFAULTS.accessKey,
-				secretKey: EMULATOR_DEFAULTS.secretKey,
-				baseUrl: emulator.url,
-			});
-			await fsp.writeFile(credentialMarker, emulator.url);
-		}
-		const imported = path.join(userFolder, '.examples-imported');
-		if (!existsSync(imported)) {
-			// Only once, so edits made in the editor survive the next `npm run dev`.
-			log('importing the example workflows');
-			await importWorkflows(instance, exampleWorkflowFiles());
-			await activateWorkflow(instance, EXAMPLE_IDS.webhook);
-			await fsp.writeFile(imported, `${new Date().toISOString()}\n`);
-		}
+		await prepareUserFolder(instance, options.packageDir, emulator.url, log);
 		log(
 			`starting n8n ${runtime.profile.n8nVersion} (log in ${path.relative(process.cwd(), path.join(logDir, 'n8n.log'))})`,
 		);
