@@ -50,6 +50,17 @@ async function chownForServer(dir: string): Promise<void> {
 	if (result.code !== 0) throw new Error(`chown of ${dir} failed: ${result.stderr}`);
 }
 
+/** Creates `database` unless it exists. */
+async function createDatabase(binDir: string, port: number, user: string, database: string, env: NodeJS.ProcessEnv) {
+	const where = ['-h', '127.0.0.1', '-p', String(port), '-U', user];
+	const query = `SELECT 1 FROM pg_database WHERE datname = '${database}'`;
+	const psql = [...where, '-d', 'postgres', '-tAc', query];
+	const exists = await capture(path.join(binDir, 'psql'), psql, { timeoutMs: 30000, env });
+	if (exists.stdout.trim() === '1') return;
+	const created = await capture(path.join(binDir, 'createdb'), [...where, database], { timeoutMs: 30000, env });
+	if (created.code !== 0) throw new Error(`createdb failed: ${created.stderr}`);
+}
+
 /**
  * Starts PostgreSQL on `dir` (created with `initdb` on first use; the password is kept there) and
  * creates the database. Resolves once it accepts connections.
@@ -83,24 +94,12 @@ export async function startPostgres(dir: string, logFile: string): Promise<Postg
 	await chownForServer(dir);
 	const password = (await fsp.readFile(passwordFile, 'utf8')).trim();
 	const port = await freePort();
+	// A throw-away cluster: speed over durability.
+	const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
+	const serverArgs = ['-D', dataDir, '-p', String(port), '-k', socketDir];
 	const [cmd, args] = command(binDir, 'postgres', [
-		'-D',
-		dataDir,
-		'-p',
-		String(port),
-		'-k',
-		socketDir,
-		'-c',
-		'listen_addresses=127.0.0.1',
-		// A throw-away cluster: speed over durability.
-		'-c',
-		'fsync=off',
-		'-c',
-		'synchronous_commit=off',
-		'-c',
-		'full_page_writes=off',
-		'-c',
-		'max_connections=100',
+		...serverArgs,
+		...[...settings, 'max_connections=100'].flatMap((setting) => ['-c', setting]),
 	]);
 	const started = startLogged(cmd, args, { cwd: dir, logFile });
 	const { child } = started;
@@ -116,32 +115,9 @@ export async function startPostgres(dir: string, logFile: string): Promise<Postg
 		return (await capture(path.join(binDir, 'pg_isready'), where, { timeoutMs: 10000, env })).code === 0;
 	};
 	await waitReady(started, 'PostgreSQL', isReady, 60000);
-	const exists = await capture(
-		path.join(binDir, 'psql'),
-		[
-			'-h',
-			'127.0.0.1',
-			'-p',
-			String(port),
-			'-U',
-			user,
-			'-d',
-			'postgres',
-			'-tAc',
-			`SELECT 1 FROM pg_database WHERE datname = '${database}'`,
-		],
-		{ timeoutMs: 30000, env },
-	);
-	if (exists.stdout.trim() !== '1') {
-		const created = await capture(
-			path.join(binDir, 'createdb'),
-			['-h', '127.0.0.1', '-p', String(port), '-U', user, database],
-			{ timeoutMs: 30000, env },
-		);
-		if (created.code !== 0) {
-			await stop();
-			throw new Error(`createdb failed: ${created.stderr}`);
-		}
-	}
+	await createDatabase(binDir, port, user, database, env).catch(async (err: Error) => {
+		await stop();
+		throw err;
+	});
 	return { host: '127.0.0.1', port, user, password, database, child, stop };
 }
