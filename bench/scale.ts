@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { EmulatorProcess } from './children';
 import { writeRandomFile } from './data';
 import { procStatus, resetPeak } from './memory';
-import { binaryStore, execute, setUpN8n, workflow } from './real-n8n';
+import { binaryStore, execute, setUpN8n, workflow, type N8nSetUp } from './real-n8n';
 import { importWorkflows } from '../scripts/real-n8n/instance';
 import { bucketTarget, signedSend } from './signing';
 import { fmt, median, mibPerSecond, MIB } from './stats';
@@ -131,6 +131,54 @@ function freeBytes(dir: string): number {
 	return bavail * bsize;
 }
 
+/** One upload of `size` through real n8n, its input, n8n's copy and the stored object deleted after it. */
+async function scaleRun(
+	emulator: EmulatorProcess,
+	{ instance, files }: N8nSetUp,
+	dir: string,
+	index: number,
+	size: number,
+	log: (line: string) => void,
+): Promise<ScaleRun> {
+	const id = `benchScaleRun${String(index).padStart(2, '0')}`;
+	const input = join(files, `${id}.bin`);
+	try {
+		let started = Date.now();
+		const sha256 = writeRandomFile(input, size);
+		log(`  generated ${fmt.size(size)} in ${fmt.seconds(Date.now() - started)}`);
+		const definition = join(dir, `${id}.json`);
+		writeFileSync(definition, JSON.stringify(workflow(id, input, true)));
+		await importWorkflows(instance, [definition]);
+		const watch = new UploadMemoryWatch(emulator);
+		await watch.arm();
+		let growth = NaN;
+		started = Date.now();
+		const execution = await execute(instance, emulator, id, (pid) => watch.start(pid)).finally(() => {
+			growth = watch.growth();
+		});
+		log(
+			`  ${fmt.size(size)}: upload ${fmt.seconds(execution.uploadMs)} (${fmt.rate(mibPerSecond(size, execution.uploadMs))}), ` +
+				`RSS ${fmt.mib(watch.before)} before the upload, +${fmt.mib(growth)} during it; wall ${fmt.seconds(Date.now() - started)}`,
+		);
+		const stored = await emulator.sha256(STORED_KEY);
+		if (stored !== sha256) throw new Error(`scale ${fmt.size(size)}: the stored object differs from the input file`);
+		return {
+			size,
+			uploadMs: execution.uploadMs,
+			wallMs: execution.wallMs,
+			rssBefore: watch.before,
+			rssGrowth: growth,
+			partCount: execution.partCount,
+			verified: true,
+			gibRates: perGibRates(watch, DEFAULTS.partSizeMiB),
+		};
+	} finally {
+		rmSync(input, { force: true });
+		rmSync(binaryStore(dir), { recursive: true, force: true });
+		await deleteStored(emulator);
+	}
+}
+
 export async function runScale(
 	emulator: EmulatorProcess,
 	dir: string,
@@ -153,48 +201,10 @@ export async function runScale(
 	}
 	const setUp = await setUpN8n(emulator, dir);
 	if ('skipped' in setUp) return skip(setUp.skipped);
-	const { instance, files, runtime } = setUp;
+	const { runtime } = setUp;
 
 	const runs: ScaleRun[] = [];
-	for (const [index, size] of sizes.entries()) {
-		const id = `benchScaleRun${String(index).padStart(2, '0')}`;
-		const input = join(files, `${id}.bin`);
-		try {
-			let started = Date.now();
-			const sha256 = writeRandomFile(input, size);
-			log(`  generated ${fmt.size(size)} in ${fmt.seconds(Date.now() - started)}`);
-			const definition = join(dir, `${id}.json`);
-			writeFileSync(definition, JSON.stringify(workflow(id, input, true)));
-			await importWorkflows(instance, [definition]);
-			const watch = new UploadMemoryWatch(emulator);
-			await watch.arm();
-			let growth = NaN;
-			started = Date.now();
-			const execution = await execute(instance, emulator, id, (pid) => watch.start(pid)).finally(() => {
-				growth = watch.growth();
-			});
-			log(
-				`  ${fmt.size(size)}: upload ${fmt.seconds(execution.uploadMs)} (${fmt.rate(mibPerSecond(size, execution.uploadMs))}), ` +
-					`RSS ${fmt.mib(watch.before)} before the upload, +${fmt.mib(growth)} during it; wall ${fmt.seconds(Date.now() - started)}`,
-			);
-			const stored = await emulator.sha256(STORED_KEY);
-			if (stored !== sha256) throw new Error(`scale ${fmt.size(size)}: the stored object differs from the input file`);
-			runs.push({
-				size,
-				uploadMs: execution.uploadMs,
-				wallMs: execution.wallMs,
-				rssBefore: watch.before,
-				rssGrowth: growth,
-				partCount: execution.partCount,
-				verified: true,
-				gibRates: perGibRates(watch, DEFAULTS.partSizeMiB),
-			});
-		} finally {
-			rmSync(input, { force: true });
-			rmSync(binaryStore(dir), { recursive: true, force: true });
-			await deleteStored(emulator);
-		}
-	}
+	for (const [index, size] of sizes.entries()) runs.push(await scaleRun(emulator, setUp, dir, index, size, log));
 
 	const bound = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
 	const held = DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * MIB + MIB;
