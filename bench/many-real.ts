@@ -326,8 +326,6 @@ export async function runManyReal(
 	});
 	await importWorkflows(instance, definitions);
 
-	const far = () => emulator.setProfile(o.profile);
-	const near = () => emulator.setProfile();
 	const rounds: ManyRealRound[] = [];
 	try {
 		for (let round = 1; round <= o.rounds; round++) {
@@ -339,31 +337,7 @@ export async function runManyReal(
 				generateMs: NaN,
 				peakRss: 0,
 			};
-			// Real n8n: Code → Upload, the stored bytes checked, then Download → Delete.
-			for (const [id, ops] of [
-				['benchManyRealUp', ['upload']],
-				['benchManyRealDl', ['download', 'delete']],
-			] as Array<[string, ManyOperation[]]>) {
-				settleDisk();
-				await far();
-				const run = await executeMany(instance, emulator, id, ops, o.count);
-				await near();
-				if (ops.includes('upload')) {
-					await verifyStored(emulator.info, files);
-					r.generateMs = run.generateMs;
-				}
-				r.peakRss = Math.max(r.peakRss, run.peakRss);
-				for (const op of ops) {
-					const phase = run.phases.get(op) as PhaseResult;
-					r.real.set(op, { ms: run.nodeMs.get(op) as number, ...phase });
-					log(
-						`${tag} real n8n ${op}: ${fmt.seconds(run.nodeMs.get(op) as number)} (node execution time), ` +
-							`${phase.requests} requests over ${phase.connections} connections, RSS +${fmt.mib(phase.rssGrowth)}`,
-					);
-				}
-				if (ops.includes('upload'))
-					log(`${tag} real n8n: the Code node made the files in ${fmt.seconds(run.generateMs)}`);
-			}
+			await realRound(emulator, instance, files, o.profile, r, (line) => log(`${tag} ${line}`));
 			// The minimal client and the harness on the same files, each operation from the same start.
 			for (const op of MANY_OPERATIONS) {
 				await clientOrNode(emulator, files, op, o.profile, async () => {
@@ -383,10 +357,44 @@ export async function runManyReal(
 			rounds.push(r);
 		}
 	} finally {
-		await near();
+		await emulator.setProfile();
 	}
 	const result = { ...o, rounds, n8nVersion: runtime.profile.n8nVersion };
 	return { ...result, table: manyRealTable(result, runtime.profile.nodeVersion) };
+}
+
+/** Real n8n in one round: Code → Upload, the stored bytes checked, then Download → Delete. */
+async function realRound(
+	emulator: EmulatorProcess,
+	instance: N8nInstance,
+	files: SmallFile[],
+	profile: FarProfile,
+	r: ManyRealRound,
+	log: (line: string) => void,
+): Promise<void> {
+	for (const [id, ops] of [
+		['benchManyRealUp', ['upload']],
+		['benchManyRealDl', ['download', 'delete']],
+	] as Array<[string, ManyOperation[]]>) {
+		settleDisk();
+		await emulator.setProfile(profile);
+		const run = await executeMany(instance, emulator, id, ops, files.length);
+		await emulator.setProfile();
+		if (ops.includes('upload')) {
+			await verifyStored(emulator.info, files);
+			r.generateMs = run.generateMs;
+		}
+		r.peakRss = Math.max(r.peakRss, run.peakRss);
+		for (const op of ops) {
+			const phase = run.phases.get(op) as PhaseResult;
+			r.real.set(op, { ms: run.nodeMs.get(op) as number, ...phase });
+			log(
+				`real n8n ${op}: ${fmt.seconds(run.nodeMs.get(op) as number)} (node execution time), ` +
+					`${phase.requests} requests over ${phase.connections} connections, RSS +${fmt.mib(phase.rssGrowth)}`,
+			);
+		}
+		if (ops.includes('upload')) log(`real n8n: the Code node made the files in ${fmt.seconds(run.generateMs)}`);
+	}
 }
 
 /** One measured run of the client or the harness: stored files first where the operation needs them. */
