@@ -73,18 +73,19 @@ function collectGarbage(): void {
 	gc?.();
 }
 
-async function measure(job: ScenarioJob): Promise<ScenarioResult> {
+/** The node's input items: a binary per file, the given JSON, or one empty item. */
+function itemsOf(job: ScenarioJob): HarnessItem[] {
 	const asItem = (file: { path: string; name: string; mimeType: string }): HarnessItem => ({
 		json: {},
 		binary: { data: { filePath: file.path, fileName: file.name, mimeType: file.mimeType } },
 	});
-	const items: HarnessItem[] = job.files
-		? job.files.map(asItem)
-		: job.jsonItems
-			? job.jsonItems.map((json) => ({ json }))
-			: job.file
-				? [asItem(job.file)]
-				: [{ json: {} }];
+	if (job.files) return job.files.map(asItem);
+	if (job.jsonItems) return job.jsonItems.map((json) => ({ json }));
+	return job.file ? [asItem(job.file)] : [{ json: {} }];
+}
+
+async function measure(job: ScenarioJob): Promise<ScenarioResult> {
+	const items = itemsOf(job);
 	const credentials = { fileStorageApi: job.credentials };
 	// BENCH_PACKAGE_DIR: a built copy of the package with a proposed change, to measure it before it lands.
 	const packageDir = process.env.BENCH_PACKAGE_DIR;
