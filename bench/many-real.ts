@@ -14,7 +14,7 @@ import { importWorkflows, NODE_TYPE } from '../scripts/real-n8n/instance';
 import { tail, type N8nInstance } from '../scripts/real-n8n/n8n';
 
 import type { FarProfile } from './args';
-import type { EmulatorProcess, EmulatorStats } from './children';
+import type { EmulatorProcess } from './children';
 import {
 	CLIENT_PARALLEL,
 	makeFiles,
@@ -30,7 +30,7 @@ import {
 	type ManyOperation,
 	type SmallFile,
 } from './many-files';
-import { procStatus, resetPeak } from './memory';
+import { PhaseWatch, type PhaseResult } from './phase-watch';
 import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n, taskOf } from './real-n8n';
 import { settleDisk } from './runner';
 import { fmt, median, MIB, runsOf } from './stats';
@@ -39,11 +39,10 @@ import { skippedTable, type Table } from './table';
 /** What the issue allows the real ratio over the in-process one. */
 export const REAL_VS_IN_PROCESS_GOAL = 1.3;
 
-const NODE_NAMES: Record<ManyOperation, string> = {
-	upload: 'Upload to File Storage',
-	download: 'Download from File Storage',
-	delete: 'Delete from File Storage',
-};
+/** 'Upload to File Storage', 'Download from File Storage', 'Delete from File Storage'. */
+const NODE_NAMES = Object.fromEntries(
+	MANY_OPERATIONS.map((op) => [op, `${OPERATION_LABEL[op]} ${op === 'upload' ? 'to' : 'from'} File Storage`]),
+) as Record<ManyOperation, string>;
 
 /**
  * The bytes of file `index`: xorshift32 seeded from the index. Its source is also the Code
@@ -107,142 +106,12 @@ function chain(id: string, code: string, ops: ManyOperation[]): object {
 	]);
 }
 
-type Stats = EmulatorStats;
-
-interface Phase {
-	op: ManyOperation;
-	/** The emulator's request kinds that open and close the node's run (its first, its N-th). */
-	first: string;
-	last: string;
-	/** ending: the N-th request arrived; the next poll (50 ms on) closes it with the answers in flight. */
-	state: 'waiting' | 'running' | 'ending' | 'done';
-	rssBefore: number;
-	peak: number;
-	/** The emulator's counts before the node's first request: the phases split the run's counts between them. */
-	from: Stats | undefined;
-	/** Its N-th request had arrived by the previous poll. */
-	endedBefore: boolean;
-}
-
-export interface PhaseResult {
-	rssGrowth: number;
-	connections: number;
-	requests: number;
-}
-
-/**
- * The n8n process's RSS during each File Storage node's run: from the emulator seeing its first
- * request (RSS read, kernel peak reset) to seeing its N-th, so n8n's start, the Code node and
- * the other nodes stay out of it. Also the connections and requests each node made.
- */
-class PhaseWatch {
-	private timer: NodeJS.Timeout | undefined;
-	private polling = false;
-	private base: Stats | undefined;
-	/** The previous poll's counts: a node's connections are counted from before its first request. */
-	private last: Stats | undefined;
-	private pid = 0;
-	readonly phases: Phase[];
-
-	constructor(
-		private readonly emulator: EmulatorProcess,
-		ops: ManyOperation[],
-		private readonly count: number,
-	) {
-		const marks: Record<ManyOperation, [string, string]> = {
-			upload: ['upload', 'upload'],
-			download: ['signedUrl', 'cdn'],
-			delete: ['delete', 'delete'],
-		};
-		this.phases = ops.map((op) => ({
-			op,
-			first: marks[op][0],
-			last: marks[op][1],
-			state: 'waiting',
-			rssBefore: NaN,
-			peak: 0,
-			from: undefined,
-			endedBefore: false,
-		}));
-	}
-
-	async arm(): Promise<void> {
-		this.base = await this.emulator.stats();
-		this.last = this.base;
-	}
-
-	start(pid: number): void {
-		this.pid = pid;
-		this.timer = setInterval(() => void this.poll(), 50);
-	}
-
-	private async poll(): Promise<void> {
-		if (this.polling || !this.base) return;
-		this.polling = true;
-		try {
-			const stats = await this.emulator.stats();
-			const seen = (kind: string) => stats.requests[kind] - (this.base as Stats).requests[kind];
-			for (const phase of this.phases) {
-				if (phase.state === 'waiting' && seen(phase.first) > 0) {
-					phase.state = 'running';
-					phase.rssBefore = procStatus(this.pid).rss;
-					phase.peak = phase.rssBefore;
-					// From the last poll before its first request, unless the node before it only
-					// finished in this poll: then from now, so that one's connections stay its own.
-					const previous = this.phases[this.phases.indexOf(phase) - 1];
-					phase.from = !previous ? this.base : previous.endedBefore ? this.last : stats;
-					resetPeak(this.pid);
-				}
-				if (phase.state !== 'running' && phase.state !== 'ending') continue;
-				const { rss, hwm } = procStatus(this.pid);
-				for (const value of [rss, hwm]) if (Number.isFinite(value)) phase.peak = Math.max(phase.peak, value);
-				if (phase.state === 'running' && seen(phase.last) >= this.count) phase.state = 'ending';
-				else if (phase.state === 'ending') phase.state = 'done';
-			}
-			for (const phase of this.phases) phase.endedBefore = phase.state === 'ending' || phase.state === 'done';
-			this.last = stats;
-		} catch {
-			// The process ended; the readings so far stand.
-		} finally {
-			this.polling = false;
-		}
-	}
-
-	/** After the process ended: each node's counts run to the next node's first request, the last's to the end. */
-	async stop(): Promise<Map<ManyOperation, PhaseResult>> {
-		clearInterval(this.timer);
-		while (this.polling) await new Promise((resolve) => setTimeout(resolve, 10));
-		const end = await this.emulator.stats();
-		return new Map(
-			this.phases.map((p, i) => {
-				const to = this.phases[i + 1]?.from ?? end;
-				if (p.state === 'waiting' || !p.from || !this.base) {
-					return [p.op, { rssGrowth: NaN, connections: NaN, requests: NaN }];
-				}
-				const from = p.from;
-				const base = this.base;
-				// Requests by kind are exact (no two nodes send the same kind); connections are split at the polls.
-				const kinds = [...new Set([p.first, p.last])];
-				return [
-					p.op,
-					{
-						rssGrowth: p.peak - p.rssBefore,
-						connections: to.connections.opened - from.connections.opened,
-						requests: kinds.reduce((sum, kind) => sum + end.requests[kind] - base.requests[kind], 0),
-					},
-				];
-			}),
-		);
-	}
-}
-
 interface RealRun {
 	/** Each File Storage node's execution time from the run data. */
 	nodeMs: Map<ManyOperation, number>;
 	phases: Map<ManyOperation, PhaseResult>;
 	/** The Code node's time: n8n's own cost of making the binaries. */
 	generateMs: number;
-	wallMs: number;
 	peakRss: number;
 }
 
@@ -255,7 +124,6 @@ async function executeMany(
 ): Promise<RealRun> {
 	const watch = new PhaseWatch(emulator, ops, count);
 	await watch.arm();
-	const started = Date.now();
 	const { code, stdout, stderr, run, peakRss } = await runExecute(instance, id, (pid) => watch.start(pid));
 	const phases = await watch.stop();
 	const task = (name: string) => taskOf(run, name);
@@ -275,7 +143,6 @@ async function executeMany(
 		nodeMs: new Map(ops.map((op) => [op, task(NODE_NAMES[op])?.executionTime ?? NaN])),
 		phases,
 		generateMs: task('Files')?.executionTime ?? NaN,
-		wallMs: Date.now() - started,
 		peakRss,
 	};
 }
