@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PollRun } from './run';
-import { decodeState, encodeState, scopeOf, type WatchState } from './state';
+import { scopeOf, type WatchState } from './state';
+import { decodeState, encodeState } from './stateCodec';
 
 /** Where the trigger keeps its state in the node's static data. */
 export const STATE_FIELD = 'fileStorageTrigger';
