@@ -76,7 +76,10 @@ function limits(ctx: IPollFunctions, options: IDataObject) {
 	};
 }
 
-/** Errors come in the order the parameters show: Watch For, then the filter, then the bucket. */
+/**
+ * Checked in the order releases always checked (Watch For, File Name Filter, Bucket Name, Region),
+ * so a trigger with several mistakes keeps naming the same one first.
+ */
 export function readSettings(ctx: IPollFunctions): TriggerSettings {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const watch = watchedEvents(ctx);
