@@ -1,0 +1,95 @@
+/**
+ * Review 29, a hostile reading of Copy/Move, Folder → Delete and Download: each test names the
+ * promise it holds the node to, against the emulator (or a raw hostile server) through n8n's engine.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { INodeParameters } from 'n8n-workflow';
+
+import { BUCKET, fileItem, runFileStorage, useEmulator } from './support';
+
+const emulator = useEmulator({ cdnCacheSeconds: 600 });
+
+const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
+
+async function store(key: string, bytes: Buffer | string, visibility = 'public') {
+	const result = await runFileStorage(
+		emulator(),
+		{ resource: 'file', operation: 'upload', key, visibility },
+		{ items: [fileItem(Buffer.from(bytes), 'upload.txt', 'text/plain')] },
+	);
+	expect(result.error).toBeUndefined();
+}
+
+const read = async (key: string) =>
+	(await emulator().readObject(BUCKET.bucketName, BUCKET.region, key))?.body.toString();
+
+async function run(operation: string, key: string, parameters: INodeParameters = {}) {
+	return await runFileStorage(emulator(), { resource: 'file', operation, fileKey: byKey(key), ...parameters });
+}
+
+beforeEach(() => emulator().setFaults([]));
+
+describe('review 29: Folder → Delete with Include Subfolders off', () => {
+	it('a listing that names a file deeper than the folder: nothing below a sub-folder is deleted', async () => {
+		await store('shallow/top.txt', 'top');
+		await store('shallow/sub/deep.txt', 'keep me');
+		// A service answering the one-level listing of 'shallow/' with a file of its sub-folder.
+		emulator().setFaults([
+			{
+				operation: 'list',
+				rewrite: {
+					contents: {
+						name: 'shallow',
+						type: 'folder',
+						path: 'shallow/',
+						children: [
+							{ name: 'top.txt', type: 'file', path: 'shallow/top.txt', size: 3, last_modified: null },
+							{ name: 'deep.txt', type: 'file', path: 'shallow/sub/deep.txt', size: 7, last_modified: null },
+						],
+					},
+				},
+				nth: [1],
+			},
+		]);
+		const result = await runFileStorage(emulator(), {
+			resource: 'folder',
+			operation: 'delete',
+			folder: { __rl: true, mode: 'path', value: 'shallow/' },
+			includeSubfolders: false,
+		});
+		expect(await read('shallow/sub/deep.txt')).toBe('keep me');
+		expect(result.items.map((item) => item.json.key)).not.toContain('shallow/sub/deep.txt');
+	});
+});
+
+describe('review 29: a CDN that ignores the purge and dates nothing', () => {
+	// Serves `body` at any path with no Last-Modified: a CDN whose cache ignores the purge.
+	let body = '';
+	let server: Server;
+	let cdn = '';
+	beforeAll(async () => {
+		server = createServer((req, res) => {
+			res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(body.length) });
+			res.end(req.method === 'HEAD' ? undefined : body);
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		cdn = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f/emulator/`;
+	});
+	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+
+	it('Move never deletes a stored version it did not copy: an undated answer of the same size from a CDN that kept the old version', async () => {
+		body = 'version-1';
+		await store('undated/b.txt', 'version-2');
+		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${cdn}undated/b.txt` }, nth: [1] }]);
+		const result = await run('move', 'undated/b.txt', {
+			destinationKey: 'undated/b.moved',
+			options: { replace: true },
+		});
+		// Either the Move refuses, or what it moved is the stored version: 'version-2' is never lost.
+		const kept = [await read('undated/b.txt'), await read('undated/b.moved')];
+		expect(kept).toContain('version-2');
+		if (result.error === undefined) expect(await read('undated/b.moved')).toBe('version-2');
+	});
+});
