@@ -67,11 +67,13 @@ describe('review 29: Folder → Delete with Include Subfolders off', () => {
 describe('review 29: a CDN that ignores the purge and dates nothing', () => {
 	// Serves `body` at any path with no Last-Modified: a CDN whose cache ignores the purge.
 	let body = '';
+	let lastModified: string | undefined;
 	let server: Server;
 	let cdn = '';
 	beforeAll(async () => {
 		server = createServer((req, res) => {
-			res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(body.length) });
+			const dated: Record<string, string> = lastModified ? { 'Last-Modified': lastModified } : {};
+			res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(body.length), ...dated });
 			res.end(req.method === 'HEAD' ? undefined : body);
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -81,6 +83,7 @@ describe('review 29: a CDN that ignores the purge and dates nothing', () => {
 
 	it('Move never deletes a stored version it did not copy: an undated answer of the same size from a CDN that kept the old version', async () => {
 		body = 'version-1';
+		lastModified = undefined;
 		await store('undated/b.txt', 'version-2');
 		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${cdn}undated/b.txt` }, nth: [1] }]);
 		const result = await run('move', 'undated/b.txt', {
@@ -91,5 +94,20 @@ describe('review 29: a CDN that ignores the purge and dates nothing', () => {
 		const kept = [await read('undated/b.txt'), await read('undated/b.moved')];
 		expect(kept).toContain('version-2');
 		if (result.error === undefined) expect(await read('undated/b.moved')).toBe('version-2');
+	});
+
+	it("Move never deletes a stored version it did not copy: a same-size CDN answer stamped with the CDN's own (later) time", async () => {
+		body = 'version-1';
+		lastModified = new Date(Date.now() + 60_000).toUTCString();
+		await store('undated/c.txt', 'version-2');
+		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${cdn}undated/c.txt` }, nth: [1] }]);
+		const result = await run('move', 'undated/c.txt', {
+			destinationKey: 'undated/c.moved',
+			options: { replace: true },
+		});
+		expect(result.error?.message).toMatch(/cannot be shown to be the version the service stores/);
+		expect(result.error?.description).toMatch(/Nothing was copied or deleted\./);
+		expect(await read('undated/c.txt')).toBe('version-2');
+		expect(await read('undated/c.moved')).toBeUndefined();
 	});
 });
