@@ -54,6 +54,9 @@ async function filesUnder(
 ): Promise<ListEntry[]> {
 	const files: ListEntry[] = [];
 	for await (const entry of walkEntries(client, where, prefix, MAX_PAGE_SIZE, recursive)) {
+		// Without sub-folders only the folder's own files go: a service that lists deeper files
+		// (a flat listing, or one not matching the spec's one level) must not widen the delete.
+		if (!recursive && entry.path.slice(prefix.length).includes('/')) continue;
 		if (entry.type === 'file') files.push(entry);
 	}
 	return files;
