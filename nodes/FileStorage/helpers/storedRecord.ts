@@ -116,3 +116,14 @@ export function staleAnswer(read: ReadFacts, record: StoredRecord): string | und
 export function sameVersion(a: StoredRecord, b: StoredRecord): boolean {
 	return a.size === b.size && timeOf(a.last_modified) === timeOf(b.last_modified);
 }
+
+/**
+ * Whether a CDN answer shows itself to be of the recorded version: its Last-Modified is the
+ * record's (within the second HTTP dates round to). Size alone cannot tell two versions of one
+ * size apart, and a date missing or later than the record's may be a kept answer stamped anew.
+ */
+export function datedAsRecord(read: ReadFacts, record: StoredRecord): boolean {
+	const answered = timeOf(read.lastModified);
+	const recorded = timeOf(record.last_modified);
+	return answered !== undefined && recorded !== undefined && Math.abs(recorded - answered) <= 1000;
+}

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fileNotFound } from '../../helpers/fileInfo';
 import { linkRewritesKey, rewrittenLinkWords } from '../../helpers/keys';
-import { findStoredRecord, staleAnswer, type StoredRecord } from '../../helpers/storedRecord';
+import { datedAsRecord, findStoredRecord, staleAnswer, type StoredRecord } from '../../helpers/storedRecord';
 import type { UploadSource } from '../../helpers/uploadSource';
 import { openUrlSource } from '../../helpers/urlSource';
 import { getSignedUrl, purgeFile, type BucketRef, type SignedUrl } from '../../transport/api';
@@ -102,6 +102,25 @@ async function purgeSource(
 }
 
 /**
+ * A Move deletes the source, so the bytes it copies must be shown to be the stored version. A
+ * public source comes from a CDN that may keep an earlier version of the same size despite the
+ * purge (spec §3.9: how long is not published); only a Last-Modified equal to the listing's tells
+ * the two apart. Without it nothing is copied or deleted (Copy, which deletes nothing, goes on).
+ */
+function undatedPublicSource(ctx: IExecuteFunctions, itemIndex: number, from: Ref, lastModified?: string) {
+	const answered = lastModified ? `a Last-Modified (${lastModified}) that is not the listing's` : 'no Last-Modified';
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Move: the CDN's answer for the public source ${where(from)} has ${answered}, so it cannot be shown to be the version the service stores`,
+		{
+			itemIndex,
+			description:
+				'A CDN can keep serving an earlier version of the same size even after its cache is cleared, and Move would then delete the only copy of the newer one. Nothing was copied or deleted. Run the node again in a few minutes, or Copy the file, check the copy, and delete the source with File → Delete.',
+		},
+	);
+}
+
+/**
  * Opens the source as the service stores it: its link (public: its cache purged first), then
  * its record in the listing (the API's, not the CDN's), which the CDN's answer must agree with
  * (size, and Last-Modified where sent). A disagreement means the CDN answered another version:
@@ -138,8 +157,11 @@ export async function openStoredSource(
 		opened.discard();
 		throw error;
 	});
-	const stale = record ? staleAnswer({ size: opened.size, lastModified: opened.lastModified }, record) : undefined;
-	if (record && stale === undefined) return { link, opened, record };
+	const read = { size: opened.size, lastModified: opened.lastModified };
+	const stale = record ? staleAnswer(read, record) : undefined;
+	if (record && stale === undefined && (verb === 'Copy' || !link.is_public || datedAsRecord(read, record))) {
+		return { link, opened, record };
+	}
 	opened.discard();
 	if (!record) {
 		throw new NodeOperationError(ctx.getNode(), `${verb}: the source ${where(from)} is no longer there`, {
@@ -147,6 +169,7 @@ export async function openStoredSource(
 			description: `The service's listing does not show it any more: it was deleted (or moved) while it was being read. ${none}`,
 		});
 	}
+	if (stale === undefined) throw undatedPublicSource(ctx, itemIndex, from, read.lastModified);
 	throw new NodeOperationError(
 		ctx.getNode(),
 		`${verb}: the source ${where(from)} read through the CDN is not the version the service stores: ${stale}`,
