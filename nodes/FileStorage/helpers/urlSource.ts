@@ -298,6 +298,7 @@ async function openWithRetries(
 		mimeType: mimeType || 'application/octet-stream',
 		size,
 		lastModified: headerValue(response.headers, 'last-modified'),
+		answeredAt: headerValue(response.headers, 'date'),
 		parts: async function* (partSize, nextPart) {
 			let complete = false;
 			try {

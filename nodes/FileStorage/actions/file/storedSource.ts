@@ -1,9 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { fileNotFound } from '../../helpers/fileInfo';
 import { linkRewritesKey, rewrittenLinkWords } from '../../helpers/keys';
-import { datedAsRecord, findStoredRecord, staleAnswer, type StoredRecord } from '../../helpers/storedRecord';
+import {
+	datedAsRecord,
+	findStoredRecord,
+	staleAnswer,
+	unsettledMs,
+	type StoredRecord,
+} from '../../helpers/storedRecord';
 import type { UploadSource } from '../../helpers/uploadSource';
 import { openUrlSource } from '../../helpers/urlSource';
 import { getSignedUrl, purgeFile, type BucketRef, type SignedUrl } from '../../transport/api';
@@ -126,7 +132,7 @@ function undatedPublicSource(ctx: IExecuteFunctions, itemIndex: number, from: Re
  * (size, and Last-Modified where sent). A disagreement means the CDN answered another version:
  * nothing is copied. Read after the answer came, so a file replaced since is caught too.
  */
-export async function openStoredSource(
+async function openOnce(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	client: FileStorageClient,
@@ -178,4 +184,40 @@ export async function openStoredSource(
 			description: `The CDN answered an earlier version from its cache${link.is_public ? ', even after its cache was cleared' : ''}, or the file was replaced while it was read. ${none} Run the node again in a few minutes.`,
 		},
 	);
+}
+
+/** Reads of a source written moments ago that a Move waits out before it copies. */
+const SETTLE_ATTEMPTS = 3;
+
+/**
+ * The source opened (see openOnce); for a Move, only once its version is settled: a source
+ * written in the second it was read could be replaced in that same second by bytes of the same
+ * size, which the listing (dated to the second) cannot tell apart, and the Move would delete the
+ * newer version (review 29). Such a read is let go, waited out (about two seconds) and done again.
+ */
+export async function openStoredSource(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	client: FileStorageClient,
+	from: Ref,
+	verb: 'Copy' | 'Move',
+	options: IDataObject,
+): Promise<StoredSource> {
+	for (let attempt = 1; ; attempt++) {
+		const source = await openOnce(ctx, itemIndex, client, from, verb, options);
+		const waitMs = verb === 'Move' ? unsettledMs(source.record, source.opened.answeredAt) : 0;
+		if (waitMs === 0) return source;
+		source.opened.discard();
+		if (attempt === SETTLE_ATTEMPTS) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Move: the source ${where(from)} was written moments before it was read, so a newer version could not be told apart from it`,
+				{
+					itemIndex,
+					description: `The service dates files to the second, and its clock is ahead of the CDN's. Nothing was copied or deleted. Run the node again in a few seconds.`,
+				},
+			);
+		}
+		await sleep(Math.min(waitMs, 5000));
+	}
 }
