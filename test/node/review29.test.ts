@@ -138,4 +138,16 @@ describe('review 29: File → Download from a CDN whose answer is not the whole 
 		expect(result.error?.message).toMatch(/Download of 'partial\/file\.bin'/);
 		expect(result.items).toHaveLength(0);
 	});
+
+	it('an upload from a Source URL is never a part of the file: a 206 answer fails and stores nothing', async () => {
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'upload',
+			source: 'url',
+			sourceUrl: `${cdn}partial/part.bin`,
+			key: 'partial/uploaded.bin',
+		});
+		expect(result.error?.message).toMatch(/answered HTTP 206 \(Partial Content/);
+		expect(await read('partial/uploaded.bin')).toBeUndefined();
+	});
 });
