@@ -13,6 +13,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const RETRYABLE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'EAI_AGAIN']);
 
 const STATUS_WORDS: Record<number, string> = {
+	206: 'Partial Content: a part of the file, never asked for',
 	400: 'Bad Request',
 	401: 'Unauthorized',
 	403: 'Forbidden',
@@ -252,7 +253,8 @@ async function openWithRetries(
 		}
 		const answer = fetched.answer;
 		const status = answer.statusCode;
-		if (status >= 200 && status < 300) {
+		// 206 answers a Range, which this plain GET never sends: its body is a part of the file.
+		if (status >= 200 && status < 300 && status !== 206) {
 			response = answer;
 			break;
 		}
