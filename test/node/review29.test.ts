@@ -151,3 +151,33 @@ describe('review 29: File → Download from a CDN whose answer is not the whole 
 		expect(await read('partial/uploaded.bin')).toBeUndefined();
 	});
 });
+
+describe('review 29: Folder → Delete and a listing whose pages shift during the walk', () => {
+	it('a folder is emptied even when a file removed during the walk pulled another onto a page already read', async () => {
+		for (const name of ['a', 'c', 'd']) await store(`shift/${name}.txt`, name);
+		const entry = (name: string) => ({
+			name: `${name}.txt`,
+			type: 'file',
+			path: `shift/${name}.txt`,
+			size: 1,
+			last_modified: null,
+		});
+		const page = (current: number, children: unknown[], total: number) => ({
+			contents: { name: 'shift', type: 'folder', path: 'shift/', children },
+			pagination: { current_page: current, total_pages: 2, total_items: total, items_per_page: 2 },
+		});
+		// Pages of two, as offsets: 'b' was removed between the two requests, so 'c' moved onto page 1.
+		emulator().setFaults([
+			{ operation: 'list', rewrite: page(1, [entry('a'), entry('b')], 4), nth: [1] },
+			{ operation: 'list', rewrite: page(2, [entry('d')], 3), nth: [2] },
+		]);
+		const result = await runFileStorage(emulator(), {
+			resource: 'folder',
+			operation: 'delete',
+			folder: { __rl: true, mode: 'path', value: 'shift/' },
+		});
+		expect(result.error).toBeUndefined();
+		expect(await read('shift/c.txt')).toBeUndefined();
+		expect(result.items.map((item) => item.json.key)).toContain('shift/c.txt');
+	});
+});
