@@ -182,3 +182,29 @@ describe('review 29: Folder → Delete and a listing whose pages shift during th
 		expect(result.items.map((item) => item.json.key)).toContain('shift/c.txt');
 	});
 });
+
+describe('review 29: two items of one version-3 run moving different files onto one destination', () => {
+	it('Replace Existing File off never loses a source: at most one Move succeeds, every byte is still somewhere', async () => {
+		await store('race/x.txt', 'the x file', 'private');
+		await store('race/y.txt', 'the longer y file', 'private');
+		await new Promise((resolve) => setTimeout(resolve, 2100));
+		const result = await runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'move',
+				fileKey: { __rl: true, mode: 'key', value: '={{ $json.from }}' },
+				destinationKey: 'race/out.txt',
+				options: { parallelRequests: 4 },
+			},
+			{
+				typeVersion: 3,
+				continueOnFail: true,
+				items: [{ json: { from: 'race/x.txt' } }, { json: { from: 'race/y.txt' } }],
+			},
+		);
+		const all = [await read('race/x.txt'), await read('race/y.txt'), await read('race/out.txt')];
+		expect(all).toEqual(expect.arrayContaining(['the x file', 'the longer y file']));
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+});
