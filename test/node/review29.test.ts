@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 
 import type { INodeParameters } from 'n8n-workflow';
 
+import { runNode } from '../harness';
+import { eventually, useProxy, viaProxy } from './proxy';
 import { BUCKET, fileItem, runFileStorage, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 600 });
@@ -206,5 +208,30 @@ describe('review 29: two items of one version-3 run moving different files onto 
 		const all = [await read('race/x.txt'), await read('race/y.txt'), await read('race/out.txt')];
 		expect(all).toEqual(expect.arrayContaining(['the x file', 'the longer y file']));
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+});
+
+describe('review 29: a destination written by someone else while the copy is checked', () => {
+	const proxy = useProxy(emulator);
+	it("the copy's check never deletes a file another writer stored at the destination", async () => {
+		await store('other/source.txt', 'the source bytes', 'private');
+		// The copy's upload answer is held back while another workflow stores its own file there.
+		proxy().setRules({ holdAnswer: { upload: 800 } });
+		const copying = runNode({
+			credentials: viaProxy(emulator(), proxy()),
+			parameters: {
+				...BUCKET,
+				resource: 'file',
+				operation: 'copy',
+				fileKey: { __rl: true, mode: 'key', value: 'other/source.txt' },
+				destinationKey: 'other/target.txt',
+				options: { replace: true },
+			},
+		});
+		expect(await eventually(() => proxy().exchanges.some((e) => e.operation === 'upload'), 10_000)).toBe(true);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		await store('other/target.txt', "another workflow's newer, longer file", 'private');
+		await copying;
+		expect(await read('other/target.txt')).toBe("another workflow's newer, longer file");
 	});
 });
