@@ -110,6 +110,16 @@ export async function fileInfoAfterCopy(
 		}
 	}
 	if (problem === undefined) return { size: facts.digest.bytes, md5: facts.digest.md5, checked };
+	// The file the listing shows is deleted only as the copy: a size that is neither the bytes sent
+	// nor what the upload stored is a file written there since (another run or workflow), kept.
+	if (record.size !== null && record.size !== facts.digest.bytes && record.size !== facts.storedSize) {
+		throw inconclusive(
+			ctx,
+			itemIndex,
+			facts,
+			`${problem}, and as the upload stored ${typeof facts.storedSize === 'number' ? facts.storedSize : 'an unstated number of'} bytes, the file there now may have been written by someone else since`,
+		);
+	}
 	let after = `The faulty copy '${to.key}' was deleted.`;
 	await deleteFile(client, to, to.key).catch((error: Error) => {
 		after = `Deleting the faulty copy '${to.key}' failed as well (${error.message}): delete it yourself.`;

@@ -119,6 +119,31 @@ function refuseDotSegments(
 	}
 }
 
+/** Per run (the node's execute context): the destinations a Copy or Move of an item is writing. */
+const destinationLocks = new WeakMap<object, Map<string, Promise<void>>>();
+
+/**
+ * Waits until no other item of this run writes `to`, then holds it until the returned release.
+ * Version 3 runs items in parallel, and the API has no "only if absent" upload: two items writing
+ * one destination would both find it free, and one's check would then see (and delete as faulty)
+ * the other's copy, while both deleted their sources (review 29).
+ */
+async function holdDestination(ctx: IExecuteFunctions, to: FileRef): Promise<() => void> {
+	let locks = destinationLocks.get(ctx);
+	if (!locks) destinationLocks.set(ctx, (locks = new Map()));
+	const name = JSON.stringify([to.bucket, to.region, to.key]);
+	const before = locks.get(name) ?? Promise.resolve();
+	let release: () => void = () => undefined;
+	const mine = new Promise<void>((resolve) => (release = resolve));
+	const tail = before.then(async () => await mine);
+	locks.set(name, tail);
+	await before;
+	return () => {
+		release();
+		if (locks.get(name) === tail) locks.delete(name);
+	};
+}
+
 /**
  * Copies a file by streaming its signed link (a plain GET: the CDN gets no credential and no
  * signature of ours; a public source's CDN cache purged first, and the answer compared with the
@@ -137,6 +162,23 @@ export async function copyFile(ctx: IExecuteFunctions, itemIndex: number, verb: 
 		});
 	}
 	refuseDotSegments(ctx, itemIndex, verb, from, to);
+	const release = await holdDestination(ctx, to);
+	try {
+		return await copyHeld(ctx, itemIndex, verb, from, to, options);
+	} finally {
+		release();
+	}
+}
+
+/** copyFile's work, while this item alone of its run writes the destination. */
+async function copyHeld(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	verb: 'Copy' | 'Move',
+	from: FileRef,
+	to: FileRef,
+	options: IDataObject,
+): Promise<Copied> {
 	const client = await clientFor(ctx, itemIndex, options);
 	if (options.replace !== true && (await exists(ctx, itemIndex, client, to, verb))) {
 		// A Move run again after it succeeded finds its destination taken and its source gone:

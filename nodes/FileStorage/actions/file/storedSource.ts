@@ -1,9 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { fileNotFound } from '../../helpers/fileInfo';
 import { linkRewritesKey, rewrittenLinkWords } from '../../helpers/keys';
-import { findStoredRecord, staleAnswer, type StoredRecord } from '../../helpers/storedRecord';
+import {
+	datedAsRecord,
+	findStoredRecord,
+	staleAnswer,
+	unsettledMs,
+	type StoredRecord,
+} from '../../helpers/storedRecord';
 import type { UploadSource } from '../../helpers/uploadSource';
 import { openUrlSource } from '../../helpers/urlSource';
 import { getSignedUrl, purgeFile, type BucketRef, type SignedUrl } from '../../transport/api';
@@ -102,12 +108,31 @@ async function purgeSource(
 }
 
 /**
+ * A Move deletes the source, so the bytes it copies must be shown to be the stored version. A
+ * public source comes from a CDN that may keep an earlier version of the same size despite the
+ * purge (spec §3.9: how long is not published); only a Last-Modified equal to the listing's tells
+ * the two apart. Without it nothing is copied or deleted (Copy, which deletes nothing, goes on).
+ */
+function undatedPublicSource(ctx: IExecuteFunctions, itemIndex: number, from: Ref, lastModified?: string) {
+	const answered = lastModified ? `a Last-Modified (${lastModified}) that is not the listing's` : 'no Last-Modified';
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Move: the CDN's answer for the public source ${where(from)} has ${answered}, so it cannot be shown to be the version the service stores`,
+		{
+			itemIndex,
+			description:
+				'A CDN can keep serving an earlier version of the same size even after its cache is cleared, and Move would then delete the only copy of the newer one. Nothing was copied or deleted. Run the node again in a few minutes, or Copy the file, check the copy, and delete the source with File → Delete.',
+		},
+	);
+}
+
+/**
  * Opens the source as the service stores it: its link (public: its cache purged first), then
  * its record in the listing (the API's, not the CDN's), which the CDN's answer must agree with
  * (size, and Last-Modified where sent). A disagreement means the CDN answered another version:
  * nothing is copied. Read after the answer came, so a file replaced since is caught too.
  */
-export async function openStoredSource(
+async function openOnce(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	client: FileStorageClient,
@@ -138,8 +163,11 @@ export async function openStoredSource(
 		opened.discard();
 		throw error;
 	});
-	const stale = record ? staleAnswer({ size: opened.size, lastModified: opened.lastModified }, record) : undefined;
-	if (record && stale === undefined) return { link, opened, record };
+	const read = { size: opened.size, lastModified: opened.lastModified };
+	const stale = record ? staleAnswer(read, record) : undefined;
+	if (record && stale === undefined && (verb === 'Copy' || !link.is_public || datedAsRecord(read, record))) {
+		return { link, opened, record };
+	}
 	opened.discard();
 	if (!record) {
 		throw new NodeOperationError(ctx.getNode(), `${verb}: the source ${where(from)} is no longer there`, {
@@ -147,6 +175,7 @@ export async function openStoredSource(
 			description: `The service's listing does not show it any more: it was deleted (or moved) while it was being read. ${none}`,
 		});
 	}
+	if (stale === undefined) throw undatedPublicSource(ctx, itemIndex, from, read.lastModified);
 	throw new NodeOperationError(
 		ctx.getNode(),
 		`${verb}: the source ${where(from)} read through the CDN is not the version the service stores: ${stale}`,
@@ -155,4 +184,40 @@ export async function openStoredSource(
 			description: `The CDN answered an earlier version from its cache${link.is_public ? ', even after its cache was cleared' : ''}, or the file was replaced while it was read. ${none} Run the node again in a few minutes.`,
 		},
 	);
+}
+
+/** Reads of a source written moments ago that a Move waits out before it copies. */
+const SETTLE_ATTEMPTS = 3;
+
+/**
+ * The source opened (see openOnce); for a Move, only once its version is settled: a source
+ * written in the second it was read could be replaced in that same second by bytes of the same
+ * size, which the listing (dated to the second) cannot tell apart, and the Move would delete the
+ * newer version (review 29). Such a read is let go, waited out (about two seconds) and done again.
+ */
+export async function openStoredSource(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	client: FileStorageClient,
+	from: Ref,
+	verb: 'Copy' | 'Move',
+	options: IDataObject,
+): Promise<StoredSource> {
+	for (let attempt = 1; ; attempt++) {
+		const source = await openOnce(ctx, itemIndex, client, from, verb, options);
+		const waitMs = verb === 'Move' ? unsettledMs(source.record, source.opened.answeredAt) : 0;
+		if (waitMs === 0) return source;
+		source.opened.discard();
+		if (attempt === SETTLE_ATTEMPTS) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Move: the source ${where(from)} was written moments before it was read, so a newer version could not be told apart from it`,
+				{
+					itemIndex,
+					description: `The service dates files to the second, and its clock is ahead of the CDN's. Nothing was copied or deleted. Run the node again in a few seconds.`,
+				},
+			);
+		}
+		await sleep(Math.min(waitMs, 5000));
+	}
 }

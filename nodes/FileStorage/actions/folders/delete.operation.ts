@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { folderPrefix } from '../../helpers/keys';
-import { MAX_PAGE_SIZE, walkEntries } from '../../helpers/listing';
+import { MAX_PAGE_SIZE, walkEntries, type FolderListing } from '../../helpers/listing';
 import { deleteFile, type ListEntry } from '../../transport/api';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { folderFields, readFolder } from '../folder';
@@ -42,21 +42,79 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
+type Client = Awaited<ReturnType<typeof clientFor>>;
+type Where = ReturnType<typeof getBucketRef>;
+
+/** Rounds of listing and deleting while a listing took several pages (which may have shifted). */
+const MAX_ROUNDS = 3;
+
 /**
  * Every file under the prefix, listed before the first delete: deleting shifts the pages of a walk.
  * A folder's marker (its own key, e.g. 'reports/') is a file of the folder too, so it goes with it.
+ * `paged`: some folder took several list requests, between which a file removed by someone else
+ * can pull one not listed yet onto a page already read (see walkEntries): the walk may miss files.
  */
-async function filesUnder(
-	client: Awaited<ReturnType<typeof clientFor>>,
-	where: ReturnType<typeof getBucketRef>,
-	prefix: string,
-	recursive: boolean,
-): Promise<ListEntry[]> {
+async function filesUnder(client: Client, where: Where, prefix: string, recursive: boolean) {
 	const files: ListEntry[] = [];
-	for await (const entry of walkEntries(client, where, prefix, MAX_PAGE_SIZE, recursive)) {
+	let paged = false;
+	const onFolder = (listing: FolderListing) => (paged ||= listing.pages > 1);
+	for await (const entry of walkEntries(client, where, prefix, MAX_PAGE_SIZE, recursive, onFolder)) {
+		// Without sub-folders only the folder's own files go: a service that lists deeper files
+		// (a flat listing, or one not matching the spec's one level) must not widen the delete.
+		if (!recursive && entry.path.slice(prefix.length).includes('/')) continue;
 		if (entry.type === 'file') files.push(entry);
 	}
-	return files;
+	return { files, paged };
+}
+
+interface Tally {
+	prefix: string;
+	deleted: number;
+	listed: number;
+}
+
+/** Deletes `files`, four at a time; the first failure stops it and is thrown with the tally. */
+async function deleteFiles(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	client: Client,
+	where: Where,
+	files: ListEntry[],
+	tally: Tally,
+	item: (entry: ListEntry, json: IDataObject) => INodeExecutionData,
+): Promise<INodeExecutionData[]> {
+	const results: INodeExecutionData[] = new Array(files.length);
+	tally.listed += files.length;
+	let next = 0;
+	let failure: { key: string; error: Error } | undefined;
+	const worker = async () => {
+		while (!failure && next < files.length) {
+			const index = next++;
+			const entry = files[index];
+			try {
+				const removal = await deleteFile(client, where, entry.path);
+				results[index] = item(entry, { deleted: true, doneByEarlierAttempt: removal.earlierAttempt });
+				tally.deleted += 1;
+			} catch (error) {
+				// Gone between the listing and the delete (another run, a person): the goal is reached.
+				if (error instanceof NodeApiError && error.httpCode === '404') {
+					results[index] = item(entry, { deleted: true, alreadyGone: true });
+					tally.deleted += 1;
+				} else failure ??= { key: entry.path, error: error as Error };
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(PARALLEL_DELETES, files.length) }, worker));
+	if (!failure) return results;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Deleted ${tally.deleted} of ${tally.listed} files under '${tally.prefix || '(whole bucket)'}'; deleting '${failure.key}' failed: ${failure.error.message}`,
+		{
+			itemIndex,
+			description:
+				'The files already deleted are gone; the others are still there. Run the node again to delete the rest.',
+		},
+	);
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
@@ -77,44 +135,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		);
 	}
 	const client = await clientFor(this, itemIndex, options);
-	const files = await filesUnder(client, where, prefix, recursive);
+	let { files, paged } = await filesUnder(client, where, prefix, recursive);
 	const item = (entry: ListEntry, json: IDataObject): INodeExecutionData => ({
 		json: { key: entry.path, size: entry.size ?? null, bucket: where.bucket, region: where.region, ...json },
 		pairedItem: { item: itemIndex },
 	});
 	if (dryRun) return files.map((entry) => item(entry, { deleted: false, dryRun: true }));
-	const results: INodeExecutionData[] = new Array(files.length);
-	let next = 0;
-	let deleted = 0;
-	let failure: { key: string; error: Error } | undefined;
-	const worker = async () => {
-		while (!failure && next < files.length) {
-			const index = next++;
-			const entry = files[index];
-			try {
-				const removal = await deleteFile(client, where, entry.path);
-				// Gone between the listing and the delete (another run, a person): the goal is reached.
-				results[index] = item(entry, { deleted: true, doneByEarlierAttempt: removal.earlierAttempt });
-				deleted += 1;
-			} catch (error) {
-				if (error instanceof NodeApiError && error.httpCode === '404') {
-					results[index] = item(entry, { deleted: true, alreadyGone: true });
-					deleted += 1;
-				} else failure ??= { key: entry.path, error: error as Error };
-			}
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(PARALLEL_DELETES, files.length) }, worker));
-	if (failure) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Deleted ${deleted} of ${files.length} files under '${prefix || '(whole bucket)'}'; deleting '${failure.key}' failed: ${failure.error.message}`,
-			{
-				itemIndex,
-				description:
-					'The files already deleted are gone; the others are still there. Run the node again to delete the rest.',
-			},
-		);
+	const results: INodeExecutionData[] = [];
+	const tally: Tally = { prefix, deleted: 0, listed: 0 };
+	for (let round = 1; ; round++) {
+		results.push(...(await deleteFiles(this, itemIndex, client, where, files, tally, item)));
+		// A walk of several pages may have missed files (pages shift under removals): list again,
+		// and delete what is still there (a file written again since goes too, and is said again).
+		if (!paged || files.length === 0 || round === MAX_ROUNDS) return results;
+		({ files, paged } = await filesUnder(client, where, prefix, recursive));
 	}
-	return results;
 }
