@@ -67,15 +67,18 @@ describe('review 29: Folder → Delete with Include Subfolders off', () => {
 });
 
 describe('review 29: a CDN that ignores the purge and dates nothing', () => {
-	// Serves `body` at any path with no Last-Modified: a CDN whose cache ignores the purge.
+	// Serves `body` at any path, dated or not: a CDN whose cache ignores the purge (it says so
+	// with Age, as every HTTP cache does for what it kept), or, with `age` undefined, an origin.
 	let body = '';
 	let lastModified: string | undefined;
+	let age: string | undefined = '30';
 	let server: Server;
 	let cdn = '';
 	beforeAll(async () => {
 		server = createServer((req, res) => {
 			const dated: Record<string, string> = lastModified ? { 'Last-Modified': lastModified } : {};
-			res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(body.length), ...dated });
+			const kept: Record<string, string> = age ? { Age: age } : {};
+			res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(body.length), ...dated, ...kept });
 			res.end(req.method === 'HEAD' ? undefined : body);
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -96,6 +99,38 @@ describe('review 29: a CDN that ignores the purge and dates nothing', () => {
 		const kept = [await read('undated/b.txt'), await read('undated/b.moved')];
 		expect(kept).toContain('version-2');
 		if (result.error === undefined) expect(await read('undated/b.moved')).toBe('version-2');
+	});
+
+	it('Move takes an undated answer read after the purge that no cache says it kept, and moves the stored version', async () => {
+		body = 'version-2';
+		lastModified = undefined;
+		age = undefined;
+		try {
+			await store('undated/fresh.txt', 'version-2');
+			emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${cdn}undated/fresh.txt` }, nth: [1] }]);
+			const result = await run('move', 'undated/fresh.txt', { destinationKey: 'undated/fresh.moved' });
+			expect(result.error).toBeUndefined();
+			expect(await read('undated/fresh.moved')).toBe('version-2');
+			expect(await read('undated/fresh.txt')).toBeUndefined();
+		} finally {
+			age = '30';
+		}
+	});
+
+	it('Move refuses an undated answer a cache says it kept (Age), though the purge was asked: nothing copied or deleted', async () => {
+		body = 'version-1';
+		lastModified = undefined;
+		await store('undated/kept.txt', 'version-2');
+		// Every read of the source's link meets the kept answer (a Move re-reads a file just written).
+		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${cdn}undated/kept.txt` } }]);
+		const result = await run('move', 'undated/kept.txt', {
+			destinationKey: 'undated/kept.moved',
+			options: { replace: true },
+		});
+		expect(result.error?.message).toMatch(/has no Last-Modified and came from its cache/);
+		expect(result.error?.description).toMatch(/Nothing was copied or deleted\./);
+		expect(await read('undated/kept.txt')).toBe('version-2');
+		expect(await read('undated/kept.moved')).toBeUndefined();
 	});
 
 	it("Move never deletes a stored version it did not copy: a same-size CDN answer stamped with the CDN's own (later) time", async () => {

@@ -89,10 +89,11 @@ export function isoSeconds(date: string | null | undefined): string | undefined 
 	return time === undefined ? undefined : new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** What a read through the CDN said of the file: its Content-Length and Last-Modified. */
+/** What a read through the CDN said of the file: its Content-Length, Last-Modified, and whether a cache served it. */
 export interface ReadFacts {
 	size?: number;
 	lastModified?: string;
+	fromCache?: boolean;
 }
 
 /**
@@ -118,14 +119,17 @@ export function sameVersion(a: StoredRecord, b: StoredRecord): boolean {
 }
 
 /**
- * Whether a CDN answer shows itself to be of the recorded version: its Last-Modified is the
- * record's (within the second HTTP dates round to). Size alone cannot tell two versions of one
- * size apart, and a date missing or later than the record's may be a kept answer stamped anew.
+ * Whether a CDN answer, read after its cache was purged, can be taken for the recorded version
+ * (sizes already agree). Its Last-Modified must be the record's (within the second HTTP dates
+ * round to): a later one may be a kept answer stamped anew. An answer with no Last-Modified is
+ * taken unless it says a cache served it (Age, X-Cache): after the purge a fresh answer comes from
+ * the origin, and a minimal CDN need not date what it serves [ours].
  */
-export function datedAsRecord(read: ReadFacts, record: StoredRecord): boolean {
+export function shownAsRecord(read: ReadFacts, record: StoredRecord): boolean {
 	const answered = timeOf(read.lastModified);
+	if (answered === undefined) return read.lastModified === undefined && read.fromCache !== true;
 	const recorded = timeOf(record.last_modified);
-	return answered !== undefined && recorded !== undefined && Math.abs(recorded - answered) <= 1000;
+	return recorded !== undefined && Math.abs(recorded - answered) <= 1000;
 }
 
 /** How long after a version's listed second another write is sure to be listed with a later one. */

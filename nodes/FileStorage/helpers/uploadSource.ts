@@ -19,6 +19,8 @@ export interface UploadSource {
 	lastModified?: string;
 	/** A URL source's Date header (the server's clock when it answered), when it sent one. */
 	answeredAt?: string;
+	/** Whether a URL source's answer says a cache served it (an Age above 0, or X-Cache: HIT). */
+	fromCache?: boolean;
 	/** The bytes as parts of exactly `partSize` (the last one shorter), in buffers `nextPart` hands out. */
 	parts(partSize: number, nextPart: () => Buffer): AsyncGenerator<Buffer>;
 	/** Lets go of a source that will not be read (a check failed after it was opened). */

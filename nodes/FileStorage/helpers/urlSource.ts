@@ -76,6 +76,15 @@ function headerValue(headers: IDataObject | undefined, name: string): string | u
 	return value === undefined || value === null ? undefined : String(value);
 }
 
+/**
+ * Whether a cache says it served the answer: HTTP caches send Age with what they kept (RFC 9111
+ * §5.1), and CDNs commonly name a hit in X-Cache.
+ */
+function servedFromCache(headers: IDataObject | undefined): boolean {
+	const age = Number(headerValue(headers, 'age'));
+	return (Number.isFinite(age) && age > 0) || /\bhit\b/i.test(headerValue(headers, 'x-cache') ?? '');
+}
+
 function destroyBody(response: IN8nHttpFullResponse): void {
 	(response.body as { destroy?: () => void } | undefined)?.destroy?.();
 }
@@ -240,6 +249,7 @@ async function openWithRetries(source: OpeningSource): Promise<UploadSource> {
 		size,
 		lastModified: headerValue(response.headers, 'last-modified'),
 		answeredAt: headerValue(response.headers, 'date'),
+		fromCache: servedFromCache(response.headers),
 		parts: async function* (partSize, nextPart) {
 			let complete = false;
 			try {

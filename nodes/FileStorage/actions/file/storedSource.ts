@@ -4,10 +4,11 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { fileNotFound } from '../../helpers/fileInfo';
 import { linkRewritesKey, rewrittenLinkWords } from '../../helpers/keys';
 import {
-	datedAsRecord,
 	findStoredRecord,
+	shownAsRecord,
 	staleAnswer,
 	unsettledMs,
+	type ReadFacts,
 	type StoredRecord,
 } from '../../helpers/storedRecord';
 import type { UploadSource } from '../../helpers/uploadSource';
@@ -110,11 +111,14 @@ async function purgeSource(
 /**
  * A Move deletes the source, so the bytes it copies must be shown to be the stored version. A
  * public source comes from a CDN that may keep an earlier version of the same size despite the
- * purge (spec §3.9: how long is not published); only a Last-Modified equal to the listing's tells
- * the two apart. Without it nothing is copied or deleted (Copy, which deletes nothing, goes on).
+ * purge (spec §3.9: how long is not published): an answer dated otherwise than the listing, or one
+ * a cache says it served, is not taken. Nothing is copied or deleted (Copy, which deletes nothing,
+ * goes on).
  */
-function undatedPublicSource(ctx: IExecuteFunctions, itemIndex: number, from: Ref, lastModified?: string) {
-	const answered = lastModified ? `a Last-Modified (${lastModified}) that is not the listing's` : 'no Last-Modified';
+function unprovenPublicSource(ctx: IExecuteFunctions, itemIndex: number, from: Ref, read: ReadFacts) {
+	const answered = read.lastModified
+		? `a Last-Modified (${read.lastModified}) that is not the listing's`
+		: 'no Last-Modified and came from its cache';
 	return new NodeOperationError(
 		ctx.getNode(),
 		`Move: the CDN's answer for the public source ${where(from)} has ${answered}, so it cannot be shown to be the version the service stores`,
@@ -163,9 +167,9 @@ async function openOnce(
 		opened.discard();
 		throw error;
 	});
-	const read = { size: opened.size, lastModified: opened.lastModified };
+	const read: ReadFacts = { size: opened.size, lastModified: opened.lastModified, fromCache: opened.fromCache };
 	const stale = record ? staleAnswer(read, record) : undefined;
-	if (record && stale === undefined && (verb === 'Copy' || !link.is_public || datedAsRecord(read, record))) {
+	if (record && stale === undefined && (verb === 'Copy' || !link.is_public || shownAsRecord(read, record))) {
 		return { link, opened, record };
 	}
 	opened.discard();
@@ -175,7 +179,7 @@ async function openOnce(
 			description: `The service's listing does not show it any more: it was deleted (or moved) while it was being read. ${none}`,
 		});
 	}
-	if (stale === undefined) throw undatedPublicSource(ctx, itemIndex, from, read.lastModified);
+	if (stale === undefined) throw unprovenPublicSource(ctx, itemIndex, from, read);
 	throw new NodeOperationError(
 		ctx.getNode(),
 		`${verb}: the source ${where(from)} read through the CDN is not the version the service stores: ${stale}`,
@@ -187,7 +191,7 @@ async function openOnce(
 }
 
 /** Reads of a source written moments ago that a Move waits out before it copies. */
-const SETTLE_ATTEMPTS = 3;
+const SETTLE_READS = 3;
 
 /**
  * The source opened (see openOnce); for a Move, only once its version is settled: a source
@@ -203,12 +207,12 @@ export async function openStoredSource(
 	verb: 'Copy' | 'Move',
 	options: IDataObject,
 ): Promise<StoredSource> {
-	for (let attempt = 1; ; attempt++) {
+	for (let read = 1; ; read++) {
 		const source = await openOnce(ctx, itemIndex, client, from, verb, options);
 		const waitMs = verb === 'Move' ? unsettledMs(source.record, source.opened.answeredAt) : 0;
 		if (waitMs === 0) return source;
 		source.opened.discard();
-		if (attempt === SETTLE_ATTEMPTS) {
+		if (read === SETTLE_READS) {
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`Move: the source ${where(from)} was written moments before it was read, so a newer version could not be told apart from it`,
