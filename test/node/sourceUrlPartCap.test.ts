@@ -11,9 +11,9 @@ import { BUCKET, MIB, randomFile, runFileStorage, sha256, useEmulator } from './
 
 const CAP = 3;
 
-jest.mock('../../dist/nodes/FileStorage/helpers/multipartUpload', () => {
-	const actual = jest.requireActual<typeof import('../../nodes/FileStorage/helpers/multipartUpload')>(
-		'../../dist/nodes/FileStorage/helpers/multipartUpload',
+jest.mock('../../dist/nodes/FileStorage/upload/multipartUpload', () => {
+	const actual = jest.requireActual<typeof import('../../nodes/FileStorage/upload/multipartUpload')>(
+		'../../dist/nodes/FileStorage/upload/multipartUpload',
 	);
 	return {
 		...actual,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { keyProblem } from '../helpers/keys';
+import { keyProblem } from '../files/keys';
 import type { BucketRef } from '../transport/api';
 import { DEFAULT_SETTINGS, FileStorageClient, type TransportSettings } from '../transport/request';
 import { parallelRequestsOptions } from './parallelItems';

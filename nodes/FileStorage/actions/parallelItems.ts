@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { MIB } from '../helpers/multipartUpload';
+import { MIB } from '../upload/multipartUpload';
 import { RunPool, setRunPool } from '../transport/pool';
 import { NODE_VERSIONS, perVersion, type NodeVersion } from '../versions';
 

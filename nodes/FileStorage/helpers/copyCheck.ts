@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { deleteFile, purgeFile, type BucketRef, type Visibility } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
-import { readFileInfo, type FileInfo } from './fileInfo';
-import { etagMd5 } from './hashedSource';
+import { readFileInfo, type FileInfo } from '../files/fileInfo';
+import { etagMd5 } from '../upload/hashedSource';
 import { findStoredRecord, staleAnswer, type StoredRecord } from './storedRecord';
 
 export interface CopyFacts {

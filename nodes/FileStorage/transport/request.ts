@@ -11,7 +11,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
-import { linkRewritesKey, rewrittenLinkWords } from '../helpers/keys';
+import { linkRewritesKey, rewrittenLinkWords } from '../files/keys';
 import { inPoolSlot, runAttempts } from './attempts';
 import {
 	DEFAULT_SETTINGS,

@@ -2,9 +2,9 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { MAX_PARALLEL_REQUESTS } from '../actions/parallelItems';
-import { downloadToBinary } from '../helpers/download';
-import { folderPrefix } from '../helpers/keys';
-import { isFolderMarker, MAX_PAGE_SIZE, walkEntries } from '../helpers/listing';
+import { downloadToBinary } from '../download/download';
+import { folderPrefix } from '../files/keys';
+import { isFolderMarker, MAX_PAGE_SIZE, walkEntries } from '../listing/listing';
 import type { BucketRef } from '../transport/api';
 import { RunPool, setRunPool } from '../transport/pool';
 import { DEFAULT_SETTINGS, FileStorageClient } from '../transport/request';

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { folderPrefix } from '../../helpers/keys';
-import { isFolderMarker, MAX_PAGE_SIZE, walkEntries } from '../../helpers/listing';
+import { folderPrefix } from '../../files/keys';
+import { isFolderMarker, MAX_PAGE_SIZE, walkEntries } from '../../listing/listing';
 import type { ListEntry } from '../../transport/api';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { folderFields, readFolder } from '../folder';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { folderPrefix } from '../../helpers/keys';
+import { folderPrefix } from '../../files/keys';
 import { optionsCollection } from '../common';
 import { folderPicker } from '../folder';
 import { fileKeyField } from './fileKey';

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fileInfoAfterCopy, type CopyCheck } from '../../helpers/copyCheck';
-import { hashedSource } from '../../helpers/hashedSource';
-import { hasDotSegment, joinKey } from '../../helpers/keys';
+import { hashedSource } from '../../upload/hashedSource';
+import { hasDotSegment, joinKey } from '../../files/keys';
 import type { StoredRecord } from '../../helpers/storedRecord';
 import type { BucketRef, Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';

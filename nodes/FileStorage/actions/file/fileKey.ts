@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { keyFromLocation } from '../../helpers/keys';
+import { keyFromLocation } from '../../files/keys';
 import { assertValidKey } from '../common';
 
 /** The key of an existing file: picked from the bucket listing, or typed. */

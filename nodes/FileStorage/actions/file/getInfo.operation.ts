@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { fileNotFound, readFileInfo } from '../../helpers/fileInfo';
+import { fileNotFound, readFileInfo } from '../../files/fileInfo';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { fileKeyField, readFileKey } from './fileKey';
 

@@ -6,7 +6,7 @@ import {
 	MIN_PART_SIZE_MIB,
 	multipartUpload,
 	type MultipartSettings,
-} from '../../helpers/multipartUpload';
+} from '../../upload/multipartUpload';
 import { NODE_VERSIONS, perVersion, versionOf, type NodeVersion } from '../../versions';
 import { optionsCollection } from '../common';
 import { uploadMemoryOptions } from '../parallelItems';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { MIB, multipartUpload, type MultipartTarget } from '../../helpers/multipartUpload';
-import { readWholeAsForm, type UploadSource } from '../../helpers/uploadSource';
+import { MIB, multipartUpload, type MultipartTarget } from '../../upload/multipartUpload';
+import { readWholeAsForm, type UploadSource } from '../../upload/uploadSource';
 import { uploadFile, type StoredFile } from '../../transport/api';
 import { formEnvelope } from '../../transport/formData';
 import { withBodyMemory } from '../../transport/pool';

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { fileNotFound } from '../../helpers/fileInfo';
-import { linkRewritesKey, rewrittenLinkWords } from '../../helpers/keys';
+import { fileNotFound } from '../../files/fileInfo';
+import { linkRewritesKey, rewrittenLinkWords } from '../../files/keys';
 import { findStoredRecord, staleAnswer, type StoredRecord } from '../../helpers/storedRecord';
-import type { UploadSource } from '../../helpers/uploadSource';
-import { openUrlSource } from '../../helpers/urlSource';
+import type { UploadSource } from '../../upload/uploadSource';
+import { openUrlSource } from '../../upload/urlSource';
 import { getSignedUrl, purgeFile, type BucketRef, type SignedUrl } from '../../transport/api';
 import { isApiErrorAnswer } from '../../transport/apiAnswer';
 import type { FileStorageClient } from '../../transport/request';

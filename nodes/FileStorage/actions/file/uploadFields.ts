@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { assertNotEmpty, resolveBinarySource } from '../../helpers/binaryInput';
-import { joinKey } from '../../helpers/keys';
-import { atStart, binaryUploadSource, type UploadSource } from '../../helpers/uploadSource';
-import { ALLOW_WITHOUT_LENGTH_FIELD, fileNameOfUrl, openUrlSource, parseSourceUrl } from '../../helpers/urlSource';
+import { assertNotEmpty, resolveBinarySource } from '../../upload/binaryInput';
+import { joinKey } from '../../files/keys';
+import { atStart, binaryUploadSource, type UploadSource } from '../../upload/uploadSource';
+import { ALLOW_WITHOUT_LENGTH_FIELD, fileNameOfUrl, openUrlSource, parseSourceUrl } from '../../upload/urlSource';
 import type { BucketRef, Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import { NODE_VERSIONS, perVersion, versionOf } from '../../versions';

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { folderPrefix } from '../../helpers/keys';
-import { MAX_PAGE_SIZE, walkEntries } from '../../helpers/listing';
+import { folderPrefix } from '../../files/keys';
+import { MAX_PAGE_SIZE, walkEntries } from '../../listing/listing';
 import { deleteFile, type ListEntry } from '../../transport/api';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { folderFields, readFolder } from '../folder';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, jsonParse } from 'n8n-workflow';
 
-import { MAX_PARTS } from '../../helpers/multipartUpload';
+import { MAX_PARTS } from '../../upload/multipartUpload';
 import { completeMultipartUpload, type UploadedPart } from '../../transport/api';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { keyField, readKey, readText, showFor, uploadIdField } from './fields';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { MAX_PARTS } from '../../helpers/multipartUpload';
+import { MAX_PARTS } from '../../upload/multipartUpload';
 import { assertValidKey } from '../common';
 
 export function showFor(operation: string) {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { MAX_PARTS } from '../../helpers/multipartUpload';
+import { MAX_PARTS } from '../../upload/multipartUpload';
 import { startMultipartUpload, type Visibility } from '../../transport/api';
 import { clientFor, getBucketRef, optionsCollection } from '../common';
 import { keyField, readKey, readWholeNumber, showFor, totalPartsField } from './fields';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { assertNotEmpty, readAsForm, resolveBinarySource } from '../../helpers/binaryInput';
-import { MAX_PARTS } from '../../helpers/multipartUpload';
+import { assertNotEmpty, readAsForm, resolveBinarySource } from '../../upload/binaryInput';
+import { MAX_PARTS } from '../../upload/multipartUpload';
 import { learnPathFamily, uploadPart } from '../../transport/api';
 import { formEnvelope } from '../../transport/formData';
 import { runPoolOf, withBodyMemory } from '../../transport/pool';

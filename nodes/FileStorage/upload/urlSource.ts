@@ -5,7 +5,7 @@ import { runAttempts } from '../transport/attempts';
 import { sourceFailures, RedirectRefused } from './sourceFailures';
 import { checkedChunks, type StreamProblem } from './streamChunks';
 import { splitIntoParts } from './binaryInput';
-import { lengthFacts } from './downloadLength';
+import { lengthFacts } from '../download/downloadLength';
 import type { UploadSource } from './uploadSource';
 
 const MAX_REDIRECTS = 5;
