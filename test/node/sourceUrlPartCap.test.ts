@@ -18,11 +18,8 @@ jest.mock('../../dist/nodes/FileStorage/upload/multipartUpload', () => {
 	return {
 		...actual,
 		multipartUpload: async (...args: Parameters<typeof actual.multipartUpload>) => {
-			const [ctx, itemIndex, client, target, source, settings, options] = args;
-			return await actual.multipartUpload(ctx, itemIndex, client, target, source, settings, {
-				...options,
-				maxParts: CAP,
-			});
+			const [upload, options] = args;
+			return await actual.multipartUpload(upload, { ...options, maxParts: CAP });
 		},
 	};
 });

@@ -92,7 +92,13 @@ export class FileStorageClient {
 		});
 	}
 
-	static async create(ctx: Context, itemIndex: number, settings: Partial<TransportSettings> = {}) {
+	/** `pool`: the run's request pool; the trigger's is still found through its context. */
+	static async create(
+		ctx: Context,
+		itemIndex: number,
+		settings: Partial<TransportSettings> = {},
+		pool: RunPool | undefined = runPoolOf(ctx),
+	) {
 		const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 		const base = checkBaseUrl(credentials.baseUrl);
 		if (!base.ok) {
@@ -107,7 +113,7 @@ export class FileStorageClient {
 			settings: { ...DEFAULT_SETTINGS, ...settings },
 			itemIndex,
 			credentials: decryptedOnce(ctx, credentials),
-			pool: runPoolOf(ctx),
+			pool,
 			apiPaths: apiPathsSetting(credentials.apiPaths),
 		});
 	}

@@ -135,8 +135,14 @@ async function scan(
 ): Promise<Scan> {
 	const files = new Map<string, ListedFile>();
 	let settled = true;
-	const walk = walkEntries(client, settings.where, settings.prefix, MAX_PAGE_SIZE, settings.recursive, (listing) => {
-		if (listing.pages > 1) settled = false;
+	const walk = walkEntries(client, {
+		where: settings.where,
+		prefix: settings.prefix,
+		pageSize: MAX_PAGE_SIZE,
+		recursive: settings.recursive,
+		onFolder: (listing) => {
+			if (listing.pages > 1) settled = false;
+		},
 	});
 	for await (const entry of walk) {
 		if (Date.now() > deadline) {
@@ -186,15 +192,15 @@ async function toItem(
 ): Promise<INodeExecutionData> {
 	const item: INodeExecutionData = { json: outputJson(settings, change) };
 	if (settings.download && change.file) {
-		const { binary } = await downloadToBinary(
+		const { binary } = await downloadToBinary({
 			ctx,
 			client,
-			settings.where,
-			change.key,
-			change.file.name,
-			0,
-			change.file.size ?? undefined,
-		);
+			where: settings.where,
+			key: change.key,
+			fileName: change.file.name,
+			itemIndex: 0,
+			expectedSize: change.file.size ?? undefined,
+		});
 		item.binary = { [settings.binaryField]: binary };
 	}
 	return item;

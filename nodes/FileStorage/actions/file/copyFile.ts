@@ -3,11 +3,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fileInfoAfterCopy, type CopyCheck } from '../../helpers/copyCheck';
 import { hashedSource } from '../../upload/hashedSource';
+import type { Item } from '../../item';
 import { hasDotSegment, joinKey } from '../../files/keys';
 import type { StoredRecord } from '../../helpers/storedRecord';
 import type { BucketRef, Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
-import { assertValidKey, clientFor, getBucketRef } from '../common';
+import { assertValidKey, getBucketRef } from '../common';
 import { readDestinationPath } from './copyFields';
 import { fileExists } from './existingFile';
 import { fileNameOf, readFileKey } from './fileKey';
@@ -125,10 +126,11 @@ function refuseDotSegments(
  * service's record, see storedSource.ts) into an upload with the bounded part pool, then checks
  * the copy (see copyCheck.ts). Nothing here deletes the source: Move does that only after this.
  */
-export async function copyFile(ctx: IExecuteFunctions, itemIndex: number, verb: 'Copy' | 'Move'): Promise<Copied> {
+export async function copyFile(item: Item, verb: 'Copy' | 'Move'): Promise<Copied> {
+	const { ctx, index: itemIndex } = item;
 	const where = getBucketRef(ctx, itemIndex);
 	const from: FileRef = { ...where, key: readFileKey(ctx, itemIndex) };
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = item.options();
 	const to = destinationOf(ctx, itemIndex, from, options);
 	if (to.key === from.key && to.bucket === from.bucket && to.region === from.region) {
 		throw new NodeOperationError(ctx.getNode(), `${verb}: the source and the destination are the same file`, {
@@ -137,7 +139,7 @@ export async function copyFile(ctx: IExecuteFunctions, itemIndex: number, verb: 
 		});
 	}
 	refuseDotSegments(ctx, itemIndex, verb, from, to);
-	const client = await clientFor(ctx, itemIndex, options);
+	const client = await item.client();
 	if (options.replace !== true && (await exists(ctx, itemIndex, client, to, verb))) {
 		// A Move run again after it succeeded finds its destination taken and its source gone:
 		// that is said as it is (a source that cannot be looked up is left to the usual words).
@@ -159,7 +161,7 @@ export async function copyFile(ctx: IExecuteFunctions, itemIndex: number, verb: 
 				? 'public'
 				: 'private';
 	const contentType = String(options.contentType || opened.mimeType || 'application/octet-stream');
-	const stored = await storeSource(ctx, itemIndex, client, { ...to, visibility, contentType }, source, options);
+	const stored = await storeSource(item, { ...to, visibility, contentType }, source);
 	const check: CopyCheck = await fileInfoAfterCopy(ctx, itemIndex, client, {
 		to,
 		visibility,

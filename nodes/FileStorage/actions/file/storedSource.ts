@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fileNotFound } from '../../files/fileInfo';
+import { Item } from '../../item';
 import { linkRewritesKey, rewrittenLinkWords } from '../../files/keys';
 import { findStoredRecord, staleAnswer, type StoredRecord } from '../../helpers/storedRecord';
 import type { UploadSource } from '../../upload/uploadSource';
@@ -9,7 +10,7 @@ import { openUrlSource } from '../../upload/urlSource';
 import { getSignedUrl, purgeFile, type BucketRef, type SignedUrl } from '../../transport/api';
 import { isApiErrorAnswer } from '../../transport/apiAnswer';
 import type { FileStorageClient } from '../../transport/request';
-import { transportSettings } from '../common';
+import { transportSettings } from '../../item';
 
 /** The source's link only needs to outlive the start of the transfer (its retries included). */
 const SOURCE_LINK_SECONDS = 900;
@@ -119,8 +120,7 @@ export async function openStoredSource(
 	const link = await sourceLink(ctx, itemIndex, client, from, verb);
 	if (link.is_public) await purgeSource(ctx, itemIndex, client, from, none);
 	const opened = await openUrlSource(
-		ctx,
-		itemIndex,
+		new Item(ctx, itemIndex),
 		new URL(link.url),
 		{},
 		{

@@ -1,11 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { folderPrefix } from '../../files/keys';
 import { MAX_PAGE_SIZE, walkEntries } from '../../listing/listing';
-import { deleteFile, type ListEntry } from '../../transport/api';
-import { clientFor, getBucketRef, optionsCollection } from '../common';
-import { folderFields, readFolder } from '../folder';
+import { deleteFile, type BucketRef, type ListEntry } from '../../transport/api';
+import type { FileStorageClient } from '../../transport/request';
+import { optionsCollection } from '../common';
+import { folderFields, folderOf } from '../folder';
+import type { Item } from '../../item';
 
 const show = { resource: ['folder'], operation: ['delete'] };
 
@@ -47,40 +49,34 @@ export const description: INodeProperties[] = [
  * A folder's marker (its own key, e.g. 'reports/') is a file of the folder too, so it goes with it.
  */
 async function filesUnder(
-	client: Awaited<ReturnType<typeof clientFor>>,
-	where: ReturnType<typeof getBucketRef>,
+	client: FileStorageClient,
+	where: BucketRef,
 	prefix: string,
 	recursive: boolean,
 ): Promise<ListEntry[]> {
 	const files: ListEntry[] = [];
-	for await (const entry of walkEntries(client, where, prefix, MAX_PAGE_SIZE, recursive)) {
+	for await (const entry of walkEntries(client, { where, prefix, pageSize: MAX_PAGE_SIZE, recursive })) {
 		if (entry.type === 'file') files.push(entry);
 	}
 	return files;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const where = getBucketRef(this, itemIndex);
-	const prefix = folderPrefix(readFolder(this, itemIndex));
-	const recursive = this.getNodeParameter('includeSubfolders', itemIndex, true) as boolean;
-	const dryRun = this.getNodeParameter('dryRun', itemIndex, false) as boolean;
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	if (!prefix && options.allowWholeBucket !== true) {
-		throw new NodeOperationError(
-			this.getNode(),
+export async function execute(at: Item): Promise<INodeExecutionData[]> {
+	const where = at.bucket();
+	const prefix = folderPrefix(folderOf(at));
+	const recursive = at.param('includeSubfolders', true) as boolean;
+	const dryRun = at.param('dryRun', false) as boolean;
+	if (!prefix && at.options().allowWholeBucket !== true) {
+		throw at.fail(
 			"The parameter 'Folder' is empty: that would delete the whole bucket",
-			{
-				itemIndex,
-				description:
-					'Pick the folder to delete. To empty the whole bucket on purpose, turn on the Allow Whole Bucket option (try Dry Run first).',
-			},
+			'Pick the folder to delete. To empty the whole bucket on purpose, turn on the Allow Whole Bucket option (try Dry Run first).',
 		);
 	}
-	const client = await clientFor(this, itemIndex, options);
+	const client = await at.client();
 	const files = await filesUnder(client, where, prefix, recursive);
 	const item = (entry: ListEntry, json: IDataObject): INodeExecutionData => ({
 		json: { key: entry.path, size: entry.size ?? null, bucket: where.bucket, region: where.region, ...json },
-		pairedItem: { item: itemIndex },
+		pairedItem: { item: at.index },
 	});
 	if (dryRun) return files.map((entry) => item(entry, { deleted: false, dryRun: true }));
 	const results: INodeExecutionData[] = new Array(files.length);
@@ -106,14 +102,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	};
 	await Promise.all(Array.from({ length: Math.min(PARALLEL_DELETES, files.length) }, worker));
 	if (failure) {
-		throw new NodeOperationError(
-			this.getNode(),
+		throw at.fail(
 			`Deleted ${deleted} of ${files.length} files under '${prefix || '(whole bucket)'}'; deleting '${failure.key}' failed: ${failure.error.message}`,
-			{
-				itemIndex,
-				description:
-					'The files already deleted are gone; the others are still there. Run the node again to delete the rest.',
-			},
+			'The files already deleted are gone; the others are still there. Run the node again to delete the rest.',
 		);
 	}
 	return results;
