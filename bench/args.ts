@@ -1,4 +1,5 @@
 /** Command-line flags of `npm run bench -- ...`. */
+import { parseArgs as parseFlags } from 'node:util';
 
 export const SCENARIOS = [
 	'throughput',
@@ -18,45 +19,6 @@ export const SCENARIOS = [
  */
 export const EXTRA_SCENARIOS = ['scale', 'sources', 'far-threshold'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number] | (typeof EXTRA_SCENARIOS)[number];
-
-export interface BenchOptions {
-	/** Bytes of the large file (ceiling, multipart, automatic switch, real n8n). */
-	size: number;
-	/** Bytes per sweep run. */
-	sweepSize: number;
-	/** Runs of each large-file configuration. */
-	runs: number;
-	/** Runs of the small, quick scenarios (single upload, list). */
-	smallRuns: number;
-	singleSize: number;
-	listEntries: number;
-	/** Delay the emulator adds before every answer in the latency scenario. */
-	latencyMs: number;
-	/** The large file of the scale scenario (real n8n, next to a run of --size). */
-	scaleSize: number;
-	only: Set<ScenarioName>;
-	/** Where the report goes; undefined: print only. */
-	out: string | undefined;
-	/** Folder for V8 CPU profiles of every child process. */
-	profile: string | undefined;
-	/** How the emulator makes part ETags. */
-	etags: 'random' | 'md5';
-	/** Measure on the Node.js the bench was started with, even if n8n 2.x cannot run there. */
-	onThisNode: boolean;
-	/** The far-service profile of the emulator in the `far` scenario. */
-	far: FarProfile;
-	/** Bytes of the far scenario's main table (defaults, sequential); 0: --size. */
-	farSize: number;
-	/** Bytes per point of the far sweep. */
-	farSweepSize: number;
-	/** A smoke run: small sizes, one run, a smaller far sweep, the report in a temp folder. */
-	quick: boolean;
-	/** Files of the many-files scenario, and the size of each. */
-	manyCount: number;
-	manySize: number;
-	/** Files of the many-real scenario (real n8n), each of --many-size. */
-	manyRealCount: number;
-}
 
 export interface FarProfile {
 	latencyMs: number;
@@ -121,6 +83,11 @@ export function parseSize(text: string): number {
 	return Math.round(Number(match[1]) * unit);
 }
 
+function positiveInt(text: string, flag: string): number {
+	if (!/^\d+$/.test(text) || Number(text) < 1) throw new Error(`--${flag} needs a whole number >= 1, got "${text}"`);
+	return Number(text);
+}
+
 function farProfile(text: string): FarProfile {
 	const parts = text.split(',').map((v) => v.trim());
 	if (parts.length !== 3 || parts.some((v) => !/^\d+(\.\d+)?$/.test(v))) {
@@ -130,31 +97,25 @@ function farProfile(text: string): FarProfile {
 	return { latencyMs, connectionDelayMs, connectionRateMiBps };
 }
 
-/** Sizes of the smoke run: every scenario, in well under the 3 minutes the test allows. */
-function quickPreset(options: BenchOptions): void {
-	Object.assign(options, {
-		size: 48 * 1024 ** 2,
-		sweepSize: 16 * 1024 ** 2,
-		runs: 1,
-		smallRuns: 1,
-		singleSize: 8 * 1024 ** 2,
-		listEntries: 1000,
-		farSize: 24 * 1024 ** 2,
-		farSweepSize: 16 * 1024 ** 2,
-		manyCount: 24,
-		manyRealCount: 24,
-		quick: true,
-		out: undefined,
-	});
+function scenarios(text: string): Set<ScenarioName> {
+	const known: readonly string[] = [...SCENARIOS, ...EXTRA_SCENARIOS];
+	const names = text
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
+	const unknown = names.find((name) => !known.includes(name));
+	if (unknown) throw new Error(`unknown scenario "${unknown}"; known: ${known.join(', ')}`);
+	return new Set(names as ScenarioName[]);
 }
 
-function positiveInt(flag: string, text: string): number {
-	if (!/^\d+$/.test(text) || Number(text) < 1) throw new Error(`${flag} needs a whole number >= 1, got "${text}"`);
-	return Number(text);
+function etags(mode: string): BenchOptions['etags'] {
+	if (mode !== 'random' && mode !== 'md5') throw new Error(`--etags needs random or md5, got "${mode}"`);
+	return mode;
 }
 
-export function parseArgs(argv: string[]): BenchOptions | 'help' {
-	const options: BenchOptions = {
+/** The defaults; USAGE says what each option is. 0: derived from another option after parsing. */
+function defaults() {
+	return {
 		size: 1024 ** 3,
 		sweepSize: 0,
 		runs: 3,
@@ -163,10 +124,10 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 		listEntries: 10_000,
 		latencyMs: 20,
 		scaleSize: 10 * 1024 ** 3,
-		only: new Set(SCENARIOS),
-		out: 'BENCHMARKS.md',
-		profile: undefined,
-		etags: 'random',
+		only: new Set<ScenarioName>(SCENARIOS),
+		out: 'BENCHMARKS.md' as string | undefined,
+		profile: undefined as string | undefined,
+		etags: 'random' as 'random' | 'md5',
 		onThisNode: false,
 		far: { ...FAR_DEFAULT },
 		farSize: 0,
@@ -176,97 +137,70 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 		manySize: 64 * 1024,
 		manyRealCount: 1000,
 	};
-	// Flags after --quick still apply on top of it, wherever it stands.
-	if (argv.includes('--quick')) quickPreset(options);
-	for (let i = 0; i < argv.length; i++) {
-		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-		const value = () => {
-			const v = inline ?? argv[++i];
-			if (v === undefined) throw new Error(`${flag} needs a value`);
-			return v;
-		};
-		switch (flag) {
-			case '--help':
-			case '-h':
-				return 'help';
-			case '--size':
-				options.size = parseSize(value());
-				break;
-			case '--scale-size':
-				options.scaleSize = parseSize(value());
-				break;
-			case '--sweep-size':
-				options.sweepSize = parseSize(value());
-				break;
-			case '--runs':
-				options.runs = positiveInt(flag, value());
-				break;
-			case '--small-runs':
-				options.smallRuns = positiveInt(flag, value());
-				break;
-			case '--single-size':
-				options.singleSize = parseSize(value());
-				break;
-			case '--list-entries':
-				options.listEntries = positiveInt(flag, value());
-				break;
-			case '--latency-ms':
-				options.latencyMs = positiveInt(flag, value());
-				break;
-			case '--only': {
-				const names = value()
-					.split(',')
-					.map((s) => s.trim())
-					.filter(Boolean);
-				const known: readonly string[] = [...SCENARIOS, ...EXTRA_SCENARIOS];
-				for (const name of names) {
-					if (!known.includes(name)) throw new Error(`unknown scenario "${name}"; known: ${known.join(', ')}`);
-				}
-				options.only = new Set(names as ScenarioName[]);
-				break;
-			}
-			case '--out':
-				options.out = value();
-				break;
-			case '--no-write':
-				options.out = undefined;
-				break;
-			case '--etags': {
-				const mode = value();
-				if (mode !== 'random' && mode !== 'md5') throw new Error(`--etags needs random or md5, got "${mode}"`);
-				options.etags = mode;
-				break;
-			}
-			case '--quick':
-				break;
-			case '--far':
-				options.far = farProfile(value());
-				break;
-			case '--many-count':
-				options.manyCount = positiveInt(flag, value());
-				break;
-			case '--many-real-count':
-				options.manyRealCount = positiveInt(flag, value());
-				break;
-			case '--many-size':
-				options.manySize = parseSize(value());
-				break;
-			case '--far-size':
-				options.farSize = parseSize(value());
-				break;
-			case '--far-sweep-size':
-				options.farSweepSize = parseSize(value());
-				break;
-			case '--on-this-node':
-				options.onThisNode = true;
-				break;
-			case '--profile':
-				options.profile = value();
-				break;
-			default:
-				throw new Error(`unknown flag ${flag}`);
-		}
+}
+export type BenchOptions = ReturnType<typeof defaults>;
+
+/** Each flag that takes a value: the option it sets and how its text becomes that value. */
+const VALUE_FLAGS: Record<string, [keyof BenchOptions, (text: string, flag: string) => unknown]> = {
+	size: ['size', parseSize],
+	'scale-size': ['scaleSize', parseSize],
+	'sweep-size': ['sweepSize', parseSize],
+	runs: ['runs', positiveInt],
+	'small-runs': ['smallRuns', positiveInt],
+	'single-size': ['singleSize', parseSize],
+	'list-entries': ['listEntries', positiveInt],
+	'latency-ms': ['latencyMs', positiveInt],
+	only: ['only', scenarios],
+	out: ['out', String],
+	etags: ['etags', etags],
+	far: ['far', farProfile],
+	'many-count': ['manyCount', positiveInt],
+	'many-real-count': ['manyRealCount', positiveInt],
+	'many-size': ['manySize', parseSize],
+	'far-size': ['farSize', parseSize],
+	'far-sweep-size': ['farSweepSize', parseSize],
+	profile: ['profile', String],
+};
+
+/** Sizes of the smoke run: every scenario, in well under the 3 minutes the test allows. */
+const QUICK: Partial<BenchOptions> = {
+	size: 48 * 1024 ** 2,
+	sweepSize: 16 * 1024 ** 2,
+	runs: 1,
+	smallRuns: 1,
+	singleSize: 8 * 1024 ** 2,
+	listEntries: 1000,
+	farSize: 24 * 1024 ** 2,
+	farSweepSize: 16 * 1024 ** 2,
+	manyCount: 24,
+	manyRealCount: 24,
+	quick: true,
+	out: undefined,
+};
+
+export function parseArgs(argv: string[]): BenchOptions | 'help' {
+	const { values } = parseFlags({
+		args: argv,
+		options: {
+			...Object.fromEntries(Object.keys(VALUE_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
+			help: { type: 'boolean', short: 'h' },
+			quick: { type: 'boolean' },
+			'no-write': { type: 'boolean' },
+			'on-this-node': { type: 'boolean' },
+		},
+	});
+	if (values.help) return 'help';
+	const options: BenchOptions = {
+		...defaults(),
+		onThisNode: values['on-this-node'] === true,
+		// Flags given with --quick still apply on top of it.
+		...(values.quick ? QUICK : {}),
+	};
+	for (const [flag, [key, parse]] of Object.entries(VALUE_FLAGS)) {
+		const text = (values as Record<string, unknown>)[flag];
+		if (typeof text === 'string') Object.assign(options, { [key]: parse(text, flag) });
 	}
+	if (values['no-write']) options.out = undefined;
 	if (options.size < 5 * 1024 ** 2) throw new Error('--size must be at least 5MiB (one multipart part)');
 	options.sweepSize ||= Math.min(options.size, 256 * 1024 ** 2);
 	options.farSize ||= options.size;

@@ -5,27 +5,32 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
+import type { FarProfile } from './args';
 import type { ScenarioJob, ScenarioResult } from './run-scenario';
+import type { Service } from './signing';
 
 const TS = ['-r', 'ts-node/register/transpile-only'];
 
-/** `--profile DIR` of the bench: the emulator and every node run write V8 CPU profiles there. */
-let profileDir: string | undefined;
-export function profileChildrenInto(dir: string | undefined): void {
-	profileDir = dir;
+/**
+ * `--profile DIR` of the bench (BENCH_PROFILE_DIR in its children): every process it starts writes
+ * a V8 CPU profile there (Node's own --cpu-prof; open it in Chrome DevTools or speedscope).
+ */
+export function cpuProfileFlags(name: string): string[] {
+	const dir = process.env.BENCH_PROFILE_DIR;
+	return dir
+		? [
+				'--cpu-prof',
+				`--cpu-prof-dir=${dir}`,
+				`--cpu-prof-name=${name}-${Date.now()}.cpuprofile`,
+				'--cpu-prof-interval=500',
+			]
+		: [];
 }
 
-function forkTs(
-	script: string,
-	extraArgs: string[] = [],
-	wholeProcessProfile = false,
-	execPath?: string,
-): ChildProcess {
-	const profile =
-		profileDir && wholeProcessProfile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=500'] : [];
+function forkTs(script: string, extraArgs: string[] = [], execPath?: string): ChildProcess {
 	return fork(join(__dirname, script), [], {
 		execPath,
-		execArgv: [...extraArgs, ...profile, ...TS],
+		execArgv: [...extraArgs, ...cpuProfileFlags(script.replace(/\.ts$/, '')), ...TS],
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 		env: { ...process.env, TS_NODE_PROJECT: join(__dirname, 'tsconfig.json') },
 	});
@@ -54,11 +59,11 @@ function firstMessage<T>(child: ChildProcess, what: string, test: (m: T) => bool
 	return answer;
 }
 
-export interface EmulatorInfo {
-	url: string;
-	accessKey: string;
-	secretKey: string;
-	bucket: { name: string; region: string };
+export type EmulatorInfo = Service;
+
+export interface EmulatorStats {
+	requests: Record<string, number>;
+	connections: { opened: number; requests: number };
 }
 
 export class EmulatorProcess {
@@ -70,7 +75,7 @@ export class EmulatorProcess {
 	) {}
 
 	static async start(): Promise<EmulatorProcess> {
-		const child = forkTs('emulator-process.ts', [], true);
+		const child = forkTs('emulator-process.ts');
 		const info = await firstMessage<EmulatorInfo & { ready?: boolean }>(child, 'the emulator', (m) => m.ready === true);
 		return new EmulatorProcess(child, info);
 	}
@@ -90,6 +95,20 @@ export class EmulatorProcess {
 		const { ok, value, error } = await reply;
 		if (!ok) throw new Error(`emulator ${cmd}: ${error}`);
 		return value;
+	}
+
+	/** The emulator's counts since the last resetStats. */
+	stats(): Promise<EmulatorStats> {
+		return this.call<EmulatorStats>('stats');
+	}
+
+	/** The far-service profile; none: loopback as it is. */
+	setProfile(profile: FarProfile = { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 }): Promise<unknown> {
+		return this.call('setNetworkProfile', { profile });
+	}
+
+	sha256(key: string): Promise<string> {
+		return this.call<string>('sha256', { bucket: this.info.bucket.name, region: this.info.bucket.region, key });
 	}
 
 	async cpuSeconds(): Promise<number> {
@@ -116,14 +135,13 @@ export async function runScenario(
 ): Promise<MeasuredRun> {
 	// BENCH_NODE_FLAGS: extra V8/Node flags for the measured process (e.g. --trace-gc) while investigating.
 	const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-	const child = forkTs('run-scenario.ts', ['--expose-gc', ...extra], false, execPath);
+	const child = forkTs('run-scenario.ts', ['--expose-gc', ...extra], execPath);
 	try {
 		const failed = firstMessage<{ failed: string }>(child, 'a scenario run', (m) => 'failed' in m).then((m) => {
 			throw new Error(`scenario run failed: ${m.failed}`);
 		});
 		const ready = firstMessage<{ ready: boolean }>(child, 'a scenario run', (m) => m.ready === true);
-		// Node runs profile only their measured span; the emulator profiles its whole life.
-		child.send(profileDir ? { profileDir, ...job } : job);
+		child.send(job);
 		await Promise.race([ready, failed]);
 		const result = firstMessage<{ result: ScenarioResult }>(child, 'a scenario run', (m) => 'result' in m);
 		const cpuBefore = await emulator.cpuSeconds();

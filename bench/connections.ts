@@ -6,17 +6,12 @@
  * upload with its connections kept (what reuse would give) and with a new one per request (what
  * n8n allows), and the node runs with and without the delay. The emulator counts connections.
  */
+import type { FarProfile } from './args';
 import type { EmulatorProcess } from './children';
 import { runOnce, settleDisk, type Config, type InputFile } from './runner';
-import { fmt, median, mibPerSecond, runsOf } from './stats';
+import { fmt, median, mibPerSecond, perRoundRatio, runsOf } from './stats';
 import type { Table } from './table';
 import { DEFAULTS } from './throughput';
-
-export interface FarProfile {
-	latencyMs: number;
-	connectionDelayMs: number;
-	connectionRateMiBps: number;
-}
 
 interface ConnectionConfig {
 	config: Config;
@@ -71,10 +66,6 @@ export function connectionConfigs(): ConnectionConfig[] {
 	];
 }
 
-interface Stats {
-	connections: { opened: number; requests: number };
-}
-
 export async function runConnections(
 	configs: ConnectionConfig[],
 	file: InputFile,
@@ -88,13 +79,11 @@ export async function runConnections(
 		for (let round = 1; round <= rounds; round++) {
 			for (const result of results) {
 				const { config, noDelay } = result.config;
-				await emulator.call('setNetworkProfile', {
-					profile: { ...profile, connectionDelayMs: noDelay ? 0 : profile.connectionDelayMs },
-				});
+				await emulator.setProfile({ ...profile, connectionDelayMs: noDelay ? 0 : profile.connectionDelayMs });
 				settleDisk();
 				await emulator.call('resetStats');
 				const run = await runOnce(config, file, emulator);
-				const { connections } = await emulator.call<Stats>('stats');
+				const { connections } = await emulator.stats();
 				result.runs.push({ ms: run.ms, opened: connections.opened, requests: connections.requests });
 				log(
 					`  [${round}/${rounds}] ${config.label}: ${fmt.seconds(run.ms)} (${fmt.rate(mibPerSecond(file.size, run.ms))}), ` +
@@ -103,15 +92,9 @@ export async function runConnections(
 			}
 		}
 	} finally {
-		await emulator.call('setNetworkProfile', {
-			profile: { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 },
-		});
+		await emulator.setProfile();
 	}
 	return results;
-}
-
-function perRoundRatio(runs: ConnectionRun[], reference: ConnectionRun[]): number {
-	return median(runs.map((run, i) => (reference[i] ? reference[i].ms / run.ms : NaN)));
 }
 
 /** Wall time one new connection adds to the node's upload: the delay's total, spread over the parallel uploads. */

@@ -7,40 +7,26 @@ import type { Emulator, EmulatorOptions, NetworkProfile } from '../test/emulator
 
 import { procStatus } from './memory';
 
-type Command =
-	| { id: number; cmd: 'cpu' }
-	| { id: number; cmd: 'stats' }
-	| { id: number; cmd: 'resetStats' }
-	| { id: number; cmd: 'setLatency'; ms: number }
-	| { id: number; cmd: 'setNetworkProfile'; profile: NetworkProfile }
-	| { id: number; cmd: 'sha256'; bucket: string; region: string; key: string }
-	| { id: number; cmd: 'stop' };
+type Message = { id: number; cmd: string } & Record<string, unknown>;
 
-async function handle(emulator: Emulator, message: Command): Promise<unknown> {
-	switch (message.cmd) {
-		case 'cpu': {
-			// CPU seconds spent by the emulator so far: the parent takes differences around a run.
+/** What each command does; the reply carries what it returns. */
+function commands(emulator: Emulator): Record<string, (m: Message) => unknown> {
+	return {
+		// CPU seconds spent by the emulator so far: the parent takes differences around a run.
+		cpu: () => {
 			const { user, system } = process.cpuUsage();
 			return { cpuSeconds: (user + system) / 1e6, rss: procStatus().rss };
-		}
-		case 'stats':
-			return emulator.stats();
-		case 'resetStats':
-			emulator.resetStats();
-			return true;
-		case 'setLatency':
-			emulator.setLatency(message.ms);
-			return true;
-		case 'setNetworkProfile':
-			emulator.setNetworkProfile(message.profile);
-			return true;
-		case 'sha256':
-			return await emulator.objectSha256(message.bucket, message.region, message.key);
-		case 'stop':
+		},
+		stats: () => emulator.stats(),
+		resetStats: () => emulator.resetStats(),
+		setLatency: (m) => emulator.setLatency(m.ms as number),
+		setNetworkProfile: (m) => emulator.setNetworkProfile(m.profile as NetworkProfile),
+		sha256: (m) => emulator.objectSha256(m.bucket as string, m.region as string, m.key as string),
+		stop: async () => {
 			await emulator.stop();
 			setImmediate(() => process.exit(0));
-			return true;
-	}
+		},
+	};
 }
 
 /**
@@ -57,11 +43,14 @@ async function main(): Promise<void> {
 	// client's two cores, and curl's single upload (the ceiling) is not hashed either.
 	const etags = process.env.BENCH_ETAGS === 'md5' ? 'md5' : 'random';
 	const emulator = await loadEmulator().start({ port: 0, etags });
-	process.on('message', (message: Command) => {
-		handle(emulator, message).then(
-			(value) => process.send?.({ id: message.id, ok: true, value }),
-			(error: Error) => process.send?.({ id: message.id, ok: false, error: error.message }),
-		);
+	const handlers = commands(emulator);
+	process.on('message', (message: Message) => {
+		Promise.resolve()
+			.then(() => handlers[message.cmd](message))
+			.then(
+				(value) => process.send?.({ id: message.id, ok: true, value: value ?? true }),
+				(error: Error) => process.send?.({ id: message.id, ok: false, error: error.message }),
+			);
 	});
 	// An orphaned emulator would hold the port and its temp data forever.
 	process.on('disconnect', () => void emulator.stop().finally(() => process.exit(0)));

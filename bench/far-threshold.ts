@@ -24,7 +24,7 @@ const V3_DEFAULT_PART_SIZE_MIB = V3.partSizeMiB;
 const { requests: DEFAULT_PARALLEL_REQUESTS, uploadMemoryMiB: DEFAULT_UPLOAD_MEMORY_MIB } = V3.parallelItems!;
 
 /** Parts in flight at the version 3 defaults: what Upload Memory holds, within Parallel Requests. */
-const V3_IN_FLIGHT = Math.min(
+export const V3_IN_FLIGHT = Math.min(
 	DEFAULT_PARALLEL_REQUESTS,
 	Math.floor(DEFAULT_UPLOAD_MEMORY_MIB / V3_DEFAULT_PART_SIZE_MIB),
 );

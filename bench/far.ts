@@ -3,19 +3,18 @@
  * (latency per answer, a delay per new connection, a rate cap per connection; test/emulator
  * README), and uploads measured against what that network allows: min(Parallel Uploads × the
  * per-connection cap, the loopback ceiling of the same run). A main table at the large size and a
- * sweep of Part Size × Parallel Uploads, drawn as a chart.
+ * sweep of Part Size × Parallel Uploads.
  */
 import { nodeVersion } from '../nodes/FileStorage/versions';
 
 import type { FarProfile } from './args';
-import { renderLineChart } from './chart';
 import type { EmulatorProcess } from './children';
 import {
 	QUICK_THRESHOLD_SIZES_MIB,
 	runThreshold,
 	THRESHOLD_SIZES_MIB,
 	thresholdTable,
-	thresholdTarget,
+	V3_IN_FLIGHT,
 	type ThresholdResult,
 } from './far-threshold';
 import { runRounds, type Config, type InputFile, type Run } from './runner';
@@ -23,17 +22,14 @@ import { fmt, median, mibPerSecond, runsOf } from './stats';
 import type { Table } from './table';
 import {
 	CEILING,
-	DEFAULT_ID,
 	DEFAULTS,
-	memoryBound,
+	atDefaults,
+	boundOf,
 	multipart,
-	SEQUENTIAL_ID,
+	sequentialApproach,
 	summarize,
 	type Summary,
 } from './throughput';
-
-/** Where the sweep's chart goes, relative to the report that embeds it. */
-export const FAR_CHART = 'docs/bench/far-sweep.svg';
 
 export const FAR_PART_SIZES = [5, 8, 16, 32, 64];
 export const FAR_PARALLELISMS = [1, 2, 4, 8, 16];
@@ -61,8 +57,6 @@ export interface FarResult {
 	profile: FarProfile;
 	main?: FarPart;
 	sweep?: FarPart;
-	/** The sweep drawn as an SVG, with the limit line. */
-	chartSvg?: string;
 	/** Upload at version 3 around the Multipart Threshold, one request against parts. */
 	threshold?: ThresholdResult;
 	grid: { partSizes: number[]; parallelisms: number[] };
@@ -122,12 +116,8 @@ export function farMainConfigs(): Config[] {
 			partSizeMiB: DEFAULTS.partSizeMiB,
 			parallel: DEFAULTS.parallel,
 		},
-		multipart(
-			DEFAULTS.partSizeMiB,
-			DEFAULTS.parallel,
-			`this node, defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`,
-		),
-		multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)'),
+		atDefaults(),
+		sequentialApproach(),
 		v3ClientPerRequest(),
 		v3Defaults(),
 	];
@@ -145,7 +135,7 @@ const { requests: DEFAULT_PARALLEL_REQUESTS, uploadMemoryMiB: DEFAULT_UPLOAD_MEM
 export const V3_ID = 'node-v3';
 export function v3Defaults(): Config {
 	const partSizeMiB = V3_DEFAULT_PART_SIZE_MIB;
-	const parallel = Math.min(DEFAULT_PARALLEL_REQUESTS, Math.floor(DEFAULT_UPLOAD_MEMORY_MIB / partSizeMiB));
+	const parallel = V3_IN_FLIGHT;
 	return {
 		id: V3_ID,
 		label: `this node, version 3 defaults (${partSizeMiB} MiB parts, ${parallel} in flight)`,
@@ -179,9 +169,7 @@ export function farSweepConfigs(partSizes: number[], parallelisms: number[]): Co
 function profileFor(profile: FarProfile) {
 	return (emulator: EmulatorProcess) => async (config: Config) => {
 		const far = config.kind !== 'curl';
-		await emulator.call('setNetworkProfile', {
-			profile: far ? profile : { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 },
-		});
+		await emulator.setProfile(far ? profile : undefined);
 	};
 }
 
@@ -219,9 +207,7 @@ export async function runFar(
 			log,
 		);
 	} finally {
-		await emulator.call('setNetworkProfile', {
-			profile: { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 },
-		});
+		await emulator.setProfile();
 	}
 	return result;
 }
@@ -260,7 +246,6 @@ async function runMainAndSweep(
 		rounds: 1,
 	};
 	o.done(sweepFile);
-	result.chartSvg = farChart(result);
 }
 
 const HEAD = [
@@ -279,12 +264,7 @@ const HEAD = [
 function row(config: Config, s: FarSummary, label = config.label): string[] {
 	const isCurl = config.kind === 'curl';
 	const isNode = config.kind === 'node';
-	const bound =
-		isNode && config.memoryBoundMiB !== undefined
-			? config.memoryBoundMiB * 1024 * 1024
-			: isNode && config.partSizeMiB !== undefined && config.parallel !== undefined
-				? memoryBound(config.partSizeMiB, config.parallel)
-				: NaN;
+	const bound = boundOf(config);
 	return [
 		label,
 		fmt.seconds(s.ms),
@@ -334,7 +314,6 @@ export function farTables(far: FarResult): Table[] {
 				`${profile}; one run per point, the loopback ceiling (${ceiling ? fmt.rate(ceiling.rate) : '–'}) in the same round. ` +
 				`A ${fmt.size(size)} file has ${far.grid.partSizes.map((p) => `${Math.ceil(size / (p * 1024 * 1024))}`).join(' / ')} parts at ` +
 				`${far.grid.partSizes.join(' / ')} MiB: more parallel uploads than parts cannot all be busy.`,
-			after: `![Far service sweep: throughput by Parallel Uploads, one line per Part Size, and the limit](${FAR_CHART})`,
 			head: ['Part Size', 'Parallel Uploads', 'Parts', ...HEAD.slice(1)],
 			rows: nodeConfigs.map((c) => {
 				const s = summaries.get(c.id)!;
@@ -350,83 +329,4 @@ export function farTables(far: FarResult): Table[] {
 	}
 	if (far.threshold) tables.push(thresholdTable(far.threshold, far.profile, profile));
 	return tables;
-}
-
-export function farChart(far: FarResult): string | undefined {
-	if (!far.sweep) return undefined;
-	const { summaries, size } = far.sweep;
-	const { partSizes, parallelisms } = far.grid;
-	const ceiling = summaries.get(CEILING.id);
-	const cap = far.profile.connectionRateMiBps;
-	return renderLineChart({
-		title: 'Upload throughput against a far service',
-		subtitle: `${describeProfile(far.profile)}; ${fmt.size(size)} per run`,
-		xLabel: 'Parallel Uploads',
-		yLabel: 'MiB/s',
-		x: parallelisms.map(String),
-		series: partSizes.map((p) => ({
-			name: `Part Size ${p} MiB`,
-			values: parallelisms.map((n) => summaries.get(`node-${p}x${n}`)?.rate ?? NaN),
-		})),
-		reference: {
-			name: 'limit',
-			values: parallelisms.map((n) => Math.min(n * (cap || Infinity), ceiling?.rate ?? Infinity)),
-		},
-		mark: {
-			series: `Part Size ${DEFAULTS.partSizeMiB} MiB`,
-			x: String(DEFAULTS.parallel),
-			label: 'defaults',
-		},
-	});
-}
-
-/** The targets of the far scenario, for the report. */
-export function farTargets(far: FarResult | undefined): string[] {
-	const node = far?.main?.summaries.get(DEFAULT_ID);
-	if (!far || !node)
-		return [
-			'- Far service targets: not measured in this run (`--only` left them out).',
-			...thresholdTarget(far?.threshold),
-		];
-	const lines = [
-		`- Far service (${describeProfile(far.profile)}), defaults ≥ 0.85 × the limit (${fmt.rate(node.limit)}): ${fmt.ratio(node.vsLimit)} — ${node.vsLimit >= 0.85 ? '**met**' : '**not met**'}.`,
-		`- Far service, defaults ≥ 3 × the sequential 5 MiB approach: ${fmt.ratio(node.vsSequential)} — ${node.vsSequential >= 3 ? '**met**' : '**not met**'}.`,
-	];
-	const v3 = far.main?.summaries.get(V3_ID);
-	if (v3) {
-		lines.push(
-			`- Far service, version 3 defaults ≥ 0.85 × the limit (${fmt.rate(v3.limit)}): ${fmt.ratio(v3.vsLimit)} — ${v3.vsLimit >= 0.85 ? '**met**' : '**not met**'}; ${fmt.rate(v3.rate)}, ${fmt.ratio(v3.rate / node.rate)} the version 2 defaults.`,
-		);
-		const perRequest = far.main?.summaries.get('raw-v3-per-request');
-		if (perRequest) {
-			lines.push(
-				`- The same parts from a minimal client that also opens a connection per request: ${fmt.ratio(perRequest.vsLimit)} of the same limit; the node reaches ${fmt.ratio(v3.rate / perRequest.rate)} of its speed.`,
-			);
-		}
-	}
-	const raw = far.main?.summaries.get('raw');
-	const sequential = far.main?.summaries.get(SEQUENTIAL_ID);
-	if (raw && sequential) {
-		lines.push(
-			`- Connections: the node opened ${node.connectionsOpened} for ${node.requests} requests (the sequential approach ${sequential.connectionsOpened} for ${sequential.requests}); ` +
-				`the keep-alive minimal client ${raw.connectionsOpened} for ${raw.requests}, at ${fmt.ratio(raw.vsLimit)} of the same limit.`,
-		);
-	}
-	const best = bestSweepPoint(far);
-	if (best) {
-		lines.push(
-			`- Sweep: fastest point ${best.label} at ${fmt.rate(best.s.rate)} (${fmt.ratio(best.s.vsLimit)} of its limit); see the chart.`,
-		);
-	}
-	return [...lines, ...thresholdTarget(far.threshold)];
-}
-
-function bestSweepPoint(far: FarResult): { label: string; s: FarSummary } | undefined {
-	let best: { label: string; s: FarSummary } | undefined;
-	for (const config of far.sweep?.configs ?? []) {
-		const s = far.sweep!.summaries.get(config.id);
-		if (config.kind !== 'node' || !s) continue;
-		if (!best || s.rate > best.s.rate) best = { label: `${config.partSizeMiB} MiB × ${config.parallel}`, s };
-	}
-	return best;
 }

@@ -2,43 +2,23 @@
  * List Contents with Return All over one folder of many files: time, requests and memory.
  * The folder is filled once over the API (small single uploads), outside any measurement.
  */
-import { randomBytes } from 'node:crypto';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 
 import { runScenario, type EmulatorProcess, type MeasuredRun } from './children';
-import { signedHeaders, target } from './signing';
+import { bucketTarget, form, signedSend } from './signing';
 import { fmt, median, runsOf } from './stats';
 import type { Table } from './table';
 
 export const LIST_FOLDER = 'list/';
 
-function putTiny(agent: Agent, emulator: EmulatorProcess, key: string): Promise<void> {
-	const { info } = emulator;
-	const requestTarget = target('/api/v1/files/upload', [
-		['bucket_name', info.bucket.name],
-		['region', info.bucket.region],
+async function putTiny(agent: Agent, emulator: EmulatorProcess, key: string): Promise<void> {
+	const requestTarget = bucketTarget(emulator.info, '/api/v1/files/upload', [
 		['visibility', 'private'],
 		['key', key],
 	]);
-	const boundary = `seed${randomBytes(6).toString('hex')}`;
-	const body = Buffer.from(
-		`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f.txt"\r\nContent-Type: text/plain\r\n\r\n${key}\r\n--${boundary}--\r\n`,
-	);
-	const headers = {
-		...signedHeaders(info, 'PUT', requestTarget),
-		'Content-Type': `multipart/form-data; boundary=${boundary}`,
-		'Content-Length': body.length,
-	};
-	return new Promise((resolve, reject) => {
-		const req = request(`${info.url}${requestTarget}`, { method: 'PUT', headers, agent }, (res) => {
-			res.resume();
-			res.on('end', () =>
-				res.statusCode === 200 ? resolve() : reject(new Error(`seeding ${key}: HTTP ${res.statusCode}`)),
-			);
-		});
-		req.on('error', reject);
-		req.end(body);
-	});
+	const { body, contentType } = form('f.txt', 'text/plain', Buffer.from(key));
+	const answer = await signedSend(emulator.info, agent, 'PUT', requestTarget, body, contentType);
+	if (answer.status !== 200) throw new Error(`seeding ${key}: HTTP ${answer.status}`);
 }
 
 export async function seedFolder(emulator: EmulatorProcess, entries: number): Promise<number> {
@@ -102,7 +82,7 @@ export async function runList(
 			);
 			if (run.error) throw new Error(`List Contents failed: ${run.error}`);
 			if (run.items !== entries) throw new Error(`List Contents returned ${run.items} items, expected ${entries}`);
-			const stats = await emulator.call<{ requests: { list: number } }>('stats');
+			const stats = await emulator.stats();
 			results.get(config)!.push({ ...run, requests: stats.requests.list });
 			log(
 				`  [${round}/${rounds}] List Contents, ${config.label}: ${fmt.seconds(run.ms)}, ${stats.requests.list} requests`,

@@ -5,14 +5,14 @@
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { parseArgs, USAGE, type BenchOptions, type ScenarioName } from './args';
-import { EmulatorProcess, profileChildrenInto } from './children';
+import { EmulatorProcess } from './children';
 import { connectionConfigs, connectionsTable, runConnections } from './connections';
 import { curlVersion } from './curl';
 import { writeRandomFile } from './data';
-import { FAR_CHART, farTables, runFar } from './far';
+import { describeProfile, farTables, runFar } from './far';
 import { LIST_CONFIGS, listTable, runList, seedFolder } from './list';
 import { manyFilesTable, runManyFiles } from './many-files';
 import { runManyReal } from './many-real';
@@ -20,7 +20,7 @@ import { loadAverage, machineDescription } from './machine';
 import { realN8nRow } from './real-n8n';
 import { olderNode, restartOnCurrentNode } from './runtime';
 import { renderReport, type ReportInput } from './report';
-import { runRounds, verified, type InputFile } from './runner';
+import { runRounds, verified, type Config, type InputFile } from './runner';
 import { runScale, writeScaleSection } from './scale';
 import { singleConfigs, singleTable } from './single';
 import { sourcesTable } from './sources';
@@ -55,6 +55,24 @@ function snapshotPackage(dir: string): void {
 	process.env.BENCH_PACKAGE_DIR = copy;
 }
 
+interface Bench {
+	o: BenchOptions;
+	emulator: EmulatorProcess;
+	report: ReportInput;
+	dir: string;
+	print(table: Table): void;
+}
+
+/** A file of random bytes for `use`, deleted after it. */
+async function withInput<T>(b: Bench, name: string, size: number, use: (file: InputFile) => Promise<T>): Promise<T> {
+	const file = makeInput(b.dir, name, size);
+	try {
+		return await use(file);
+	} finally {
+		rmSync(file.path, { force: true });
+	}
+}
+
 function makeInput(dir: string, name: string, size: number): InputFile {
 	const path = join(dir, name);
 	const started = Date.now();
@@ -62,6 +80,109 @@ function makeInput(dir: string, name: string, size: number): InputFile {
 	log(`generated ${fmt.size(size)} of random bytes in ${fmt.seconds(Date.now() - started)}`);
 	return { path, name, size, sha256 };
 }
+
+/** Runs `configs` round-robin on `file` and summarizes them, after a line saying what runs. */
+async function rounds(b: Bench, what: string, configs: Config[], file: InputFile, runs = b.o.runs) {
+	log(`\n${what} ${fmt.size(file.size)}: ${configs.length} configurations × ${runs} rounds`);
+	return summarize(await runRounds(configs, file, b.emulator, runs, log), file.size);
+}
+
+async function far(b: Bench, thresholdOnly: boolean): Promise<void> {
+	const { o } = b;
+	const input = (name: string, size: number) => makeInput(b.dir, name, size);
+	const done = (file: InputFile) => rmSync(file.path, { force: true });
+	const options = { profile: o.far, size: o.farSize, sweepSize: o.farSweepSize, runs: o.runs, quick: o.quick };
+	b.report.far = await runFar(b.emulator, { ...options, input, done, thresholdOnly }, log);
+	farTables(b.report.far).forEach(b.print);
+}
+
+/** Each scenario, in the order they run. */
+const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
+	throughput: (b) =>
+		withInput(b, 'large.bin', b.o.size, async (file) => {
+			const configs = throughputConfigs(b.o.size, olderNode());
+			const summaries = await rounds(b, 'upload of', configs, file);
+			b.report.throughput = { configs, summaries };
+			b.print(throughputTable(configs, summaries, b.o.size, b.o.runs));
+		}),
+	sweep: (b) =>
+		withInput(b, 'sweep.bin', b.o.sweepSize, async (file) => {
+			// The smoke run keeps one point off the defaults on each axis.
+			const configs = b.o.quick ? sweepConfigs([16], [1]) : sweepConfigs();
+			const summaries = await rounds(b, 'sweeps at', configs, file);
+			b.report.sweep = { configs, summaries };
+			sweepTables(configs, summaries, b.o.sweepSize, b.o.runs).forEach(b.print);
+		}),
+	latency: (b) =>
+		withInput(b, 'latency.bin', b.o.sweepSize, async (file) => {
+			await b.emulator.call('setLatency', { ms: b.o.latencyMs });
+			try {
+				const summaries = await rounds(b, `with ${b.o.latencyMs} ms per request,`, latencyConfigs(), file);
+				b.print(latencyTable(latencyConfigs(), summaries, b.o.sweepSize, b.o.runs, b.o.latencyMs));
+			} finally {
+				await b.emulator.call('setLatency', { ms: 0 });
+			}
+		}),
+	far: (b) => far(b, false),
+	// Part of `far`; by name alone, only the threshold part.
+	'far-threshold': (b) => (b.o.only.has('far') ? Promise.resolve() : far(b, true)),
+	many: async ({ o, emulator, dir, report, print }) => {
+		log(
+			`\nmany files: ${o.manyCount} × ${o.manySize / 1024} KiB, Upload, Download and Delete at the far profile, ${o.runs} rounds`,
+		);
+		const options = { count: o.manyCount, size: o.manySize, profile: o.far, rounds: o.runs };
+		report.many = await runManyFiles(emulator, { dir: join(dir, 'many'), ...options }, log);
+		print(manyFilesTable(report.many));
+	},
+	'many-real': async ({ o, emulator, dir, report, print }) => {
+		log(
+			`\nmany files through real n8n: ${o.manyRealCount} × ${o.manySize / 1024} KiB, Upload, Download and Delete at the far profile, ${o.runs} rounds`,
+		);
+		const options = { count: o.manyRealCount, size: o.manySize, profile: o.far, rounds: o.runs };
+		report.manyReal = await runManyReal(emulator, { dir: join(dir, 'many-real'), ...options }, log);
+		print(report.manyReal.table);
+	},
+	connections: (b) =>
+		withInput(b, 'connections.bin', b.o.sweepSize, async (file) => {
+			// Without the rate cap: the cost of a new connection is what this scenario isolates.
+			const profile = { ...b.o.far, connectionRateMiBps: 0 };
+			const configs = connectionConfigs();
+			log(
+				`\nfar service (${describeProfile(profile)}), ${fmt.size(file.size)}: ${configs.length} configurations × ${b.o.runs} rounds`,
+			);
+			const results = await runConnections(configs, file, b.emulator, profile, b.o.runs, log);
+			b.print(connectionsTable(results, file.size, b.o.runs, profile));
+		}),
+	single: (b) =>
+		withInput(b, 'single.bin', b.o.singleSize, async (file) => {
+			const configs = singleConfigs();
+			log(`\nsingle upload of ${fmt.size(file.size)}: ${configs.length} configurations × ${b.o.smallRuns} rounds`);
+			const runs = await runRounds(configs, file, b.emulator, b.o.smallRuns, log);
+			b.report.single = summarize(runs, file.size);
+			b.print(singleTable(configs, runs, file.size, b.o.smallRuns));
+		}),
+	list: async ({ o, emulator, report, print }) => {
+		log(`\nlist: filling a folder with ${o.listEntries} files`);
+		log(`  filled in ${fmt.seconds(await seedFolder(emulator, o.listEntries))}`);
+		const results = await runList(emulator, o.listEntries, o.smallRuns, log);
+		report.list = { configs: LIST_CONFIGS, results };
+		print(listTable(results, o.listEntries, o.smallRuns));
+	},
+	sources: (b) =>
+		withInput(b, 'sources.bin', b.o.size, async (file) => b.print(await sourcesTable(file, b.emulator, b.o.runs, log))),
+	'real-n8n': async ({ o, emulator, dir, report, print }) => {
+		log('\nreal n8n');
+		report.realN8n = await realN8nRow(emulator, dir, o.size, o.runs, log);
+		print(report.realN8n.table);
+	},
+	scale: async ({ o, emulator, dir, print }) => {
+		log(`\nscale: ${fmt.size(o.size)} and ${fmt.size(o.scaleSize)} through real n8n`);
+		const loadBefore = loadAverage();
+		const scale = await runScale(emulator, join(dir, 'scale'), [o.size, o.scaleSize, o.size], log);
+		print(scale.table);
+		if (!scale.skipped) writeScaleSection(scale, `${loadBefore}; after: ${loadAverage()}`, log);
+	},
+};
 
 async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 	const started = Date.now();
@@ -80,156 +201,13 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 		process.stdout.write(`\n${renderTable(table)}\n\n`);
 	};
 	log(`machine: ${report.machine}; load average (1/5/15 min): ${report.loadBefore}`);
-
+	if (['throughput', 'sweep', 'far'].some((s) => options.only.has(s as ScenarioName)) && !curlVersion()) {
+		throw new Error('curl is not installed (apt-get install curl): it measures the ceiling');
+	}
 	const emulator = await EmulatorProcess.start();
 	try {
-		if (['throughput', 'sweep', 'far'].some((s) => options.only.has(s as ScenarioName)) && !curlVersion()) {
-			throw new Error('curl is not installed (apt-get install curl): it measures the ceiling');
-		}
-		if (options.only.has('throughput')) {
-			const file = makeInput(dir, 'large.bin', options.size);
-			const configs = throughputConfigs(options.size, olderNode());
-			log(`\nupload of ${fmt.size(options.size)}: ${configs.length} configurations × ${options.runs} rounds`);
-			const summaries = summarize(await runRounds(configs, file, emulator, options.runs, log), options.size);
-			report.throughput = { configs, summaries };
-			print(throughputTable(configs, summaries, options.size, options.runs));
-			rmSync(file.path, { force: true });
-		}
-		if (options.only.has('sweep')) {
-			const file = makeInput(dir, 'sweep.bin', options.sweepSize);
-			// The smoke run keeps one point off the defaults on each axis.
-			const configs = options.quick ? sweepConfigs([16], [1]) : sweepConfigs();
-			log(`\nsweeps at ${fmt.size(options.sweepSize)}: ${configs.length} configurations × ${options.runs} rounds`);
-			const summaries = summarize(await runRounds(configs, file, emulator, options.runs, log), options.sweepSize);
-			report.sweep = { configs, summaries };
-			sweepTables(configs, summaries, options.sweepSize, options.runs).forEach(print);
-			rmSync(file.path, { force: true });
-		}
-		if (options.only.has('latency')) {
-			const file = makeInput(dir, 'latency.bin', options.sweepSize);
-			const configs = latencyConfigs();
-			log(
-				`\nwith ${options.latencyMs} ms per request, ${fmt.size(options.sweepSize)}: ${configs.length} configurations × ${options.runs} rounds`,
-			);
-			await emulator.call('setLatency', { ms: options.latencyMs });
-			try {
-				const summaries = summarize(await runRounds(configs, file, emulator, options.runs, log), options.sweepSize);
-				print(latencyTable(configs, summaries, options.sweepSize, options.runs, options.latencyMs));
-			} finally {
-				await emulator.call('setLatency', { ms: 0 });
-			}
-			rmSync(file.path, { force: true });
-		}
-		if (options.only.has('far') || options.only.has('far-threshold')) {
-			const far = await runFar(
-				emulator,
-				{
-					profile: options.far,
-					size: options.farSize,
-					sweepSize: options.farSweepSize,
-					runs: options.runs,
-					quick: options.quick,
-					input: (name, size) => makeInput(dir, name, size),
-					done: (file) => rmSync(file.path, { force: true }),
-					thresholdOnly: !options.only.has('far'),
-				},
-				log,
-			);
-			report.far = far;
-			farTables(far).forEach(print);
-		}
-		if (options.only.has('many')) {
-			log(
-				`\nmany files: ${options.manyCount} × ${fmt.size(options.manySize)}, Upload, Download and Delete at the far profile, ${options.runs} rounds`,
-			);
-			const many = await runManyFiles(
-				emulator,
-				{
-					dir: join(dir, 'many'),
-					count: options.manyCount,
-					size: options.manySize,
-					profile: options.far,
-					rounds: options.runs,
-				},
-				log,
-			);
-			report.many = many;
-			print(manyFilesTable(many));
-		}
-		if (options.only.has('many-real')) {
-			log(
-				`\nmany files through real n8n: ${options.manyRealCount} × ${options.manySize / 1024} KiB, Upload, Download and Delete at the far profile, ${options.runs} rounds`,
-			);
-			const manyReal = await runManyReal(
-				emulator,
-				{
-					dir: join(dir, 'many-real'),
-					count: options.manyRealCount,
-					size: options.manySize,
-					profile: options.far,
-					rounds: options.runs,
-				},
-				log,
-				options.profile && resolve(options.profile),
-			);
-			report.manyReal = manyReal;
-			print(manyReal.table);
-		}
-		if (options.only.has('connections')) {
-			const file = makeInput(dir, 'connections.bin', options.sweepSize);
-			const configs = connectionConfigs();
-			// Without the rate cap: the cost of a new connection is what this scenario isolates.
-			const far = { ...options.far, connectionRateMiBps: 0 };
-			const { latencyMs, connectionDelayMs, connectionRateMiBps } = far;
-			log(
-				`\nfar service (${latencyMs} ms per answer, ${connectionDelayMs} ms per new connection, ${connectionRateMiBps || 'no'} MiB/s cap per connection), ` +
-					`${fmt.size(options.sweepSize)}: ${configs.length} configurations × ${options.runs} rounds`,
-			);
-			const results = await runConnections(configs, file, emulator, far, options.runs, log);
-			print(connectionsTable(results, options.sweepSize, options.runs, far));
-			rmSync(file.path, { force: true });
-		}
-		if (options.only.has('single')) {
-			const file = makeInput(dir, 'single.bin', options.singleSize);
-			const configs = singleConfigs();
-			log(
-				`\nsingle upload of ${fmt.size(options.singleSize)}: ${configs.length} configurations × ${options.smallRuns} rounds`,
-			);
-			const runs = await runRounds(configs, file, emulator, options.smallRuns, log);
-			report.single = summarize(runs, options.singleSize);
-			print(singleTable(configs, runs, options.singleSize, options.smallRuns));
-		}
-		if (options.only.has('list')) {
-			log(`\nlist: filling a folder with ${options.listEntries} files`);
-			log(`  filled in ${fmt.seconds(await seedFolder(emulator, options.listEntries))}`);
-			const results = await runList(emulator, options.listEntries, options.smallRuns, log);
-			report.list = { configs: LIST_CONFIGS, results };
-			print(listTable(results, options.listEntries, options.smallRuns));
-		}
-		if (options.only.has('sources')) {
-			const file = makeInput(dir, 'sources.bin', options.size);
-			print(await sourcesTable(file, emulator, options.runs, log));
-			rmSync(file.path, { force: true });
-		}
-		if (options.only.has('real-n8n')) {
-			log('\nreal n8n');
-			const row = await realN8nRow(
-				emulator,
-				dir,
-				options.size,
-				options.runs,
-				log,
-				options.profile && resolve(options.profile),
-			);
-			report.realN8n = row;
-			print(row.table);
-		}
-		if (options.only.has('scale')) {
-			log(`\nscale: ${fmt.size(options.size)} and ${fmt.size(options.scaleSize)} through real n8n`);
-			const loadBefore = loadAverage();
-			const scale = await runScale(emulator, join(dir, 'scale'), [options.size, options.scaleSize, options.size], log);
-			print(scale.table);
-			if (!scale.skipped) writeScaleSection(scale, `${loadBefore}; after: ${loadAverage()}`, log);
+		for (const [name, run] of Object.entries(SCENARIO_RUNS)) {
+			if (options.only.has(name as ScenarioName)) await run({ o: options, emulator, report, dir, print });
 		}
 	} finally {
 		await emulator.stop();
@@ -238,18 +216,6 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 	report.loadAfter = loadAverage();
 	report.durationMs = Date.now() - started;
 	return report;
-}
-
-/** The report and, beside it, the chart it embeds (docs/bench/ relative to the report). */
-function writeReport(report: ReportInput, out: string): void {
-	if (report.far?.chartSvg) {
-		const chart = join(dirname(resolve(out)), FAR_CHART);
-		mkdirSync(dirname(chart), { recursive: true });
-		writeFileSync(chart, report.far.chartSvg);
-		log(`wrote ${chart}`);
-	}
-	writeFileSync(out, renderReport(report));
-	log(`wrote ${out}`);
 }
 
 async function main(): Promise<void> {
@@ -266,7 +232,8 @@ async function main(): Promise<void> {
 	}
 	if (options.profile) {
 		mkdirSync(options.profile, { recursive: true });
-		profileChildrenInto(resolve(options.profile));
+		// The children read it: each process the bench starts writes a CPU profile there.
+		process.env.BENCH_PROFILE_DIR = resolve(options.profile);
 	}
 	if (!options.onThisNode) {
 		const exitCode = await restartOnCurrentNode(log);
@@ -288,11 +255,12 @@ async function main(): Promise<void> {
 		const report = await bench(options, dir);
 		log(`\nbench finished in ${fmt.seconds(report.durationMs)}; load average after: ${report.loadAfter}`);
 		log(`bytes checked: ${report.verifiedUploads} uploads stored exactly the input (sha256)`);
-		if (options.out) writeReport(report, options.out);
+		if (options.out) {
+			writeFileSync(options.out, renderReport(report));
+			log(`wrote ${options.out}`);
+		}
 		if (options.profile && existsSync(options.profile)) {
-			log(
-				`CPU profiles in ${options.profile}: node -r ts-node/register/transpile-only bench/profile-summary.ts <file>`,
-			);
+			log(`CPU profiles in ${options.profile}: open them in Chrome DevTools (Performance) or speedscope`);
 		}
 	} finally {
 		cleanUp();

@@ -7,18 +7,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 
 import type { FarProfile } from './args';
 import { runScenario, type EmulatorInfo, type EmulatorProcess } from './children';
 import { settleDisk } from './runner';
-import { signedHeaders, target } from './signing';
-import { fmt, median, MIB, runsOf } from './stats';
+import { bucketTarget, dataOf, form, send, signedSend, type Answer } from './signing';
+import { fmt, median, MIB, perRoundRatio, runsOf } from './stats';
 import type { Table } from './table';
 
 export type ManyOperation = 'upload' | 'download' | 'delete';
 export const MANY_OPERATIONS: ManyOperation[] = ['upload', 'download', 'delete'];
+export const OPERATION_LABEL = { upload: 'Upload', download: 'Download', delete: 'Delete' } as const;
 /** The node's version 3 defaults (nodes/FileStorage/actions/parallelItems.ts). */
 export const V3_PARALLEL_REQUESTS = 32;
 export const V3_UPLOAD_MEMORY_MIB = 96;
@@ -78,81 +79,20 @@ export function makeFiles(
 	});
 }
 
-/** One signed request of the minimal client; resolves with status and body. */
-function send(
-	info: EmulatorInfo,
-	agent: Agent,
-	method: string,
-	path: string,
-	query: Array<[string, string]>,
-	body?: { data: Buffer; contentType: string },
-): Promise<{ status: number; body: Buffer }> {
-	const requestTarget = target(path, query);
-	const headers: Record<string, string | number> = { ...signedHeaders(info, method, requestTarget) };
-	if (body) {
-		headers['Content-Type'] = body.contentType;
-		headers['Content-Length'] = body.data.length;
-	}
-	return get(`${info.url}${requestTarget}`, agent, method, headers, body?.data);
-}
-
-function get(
-	url: string,
-	agent: Agent,
-	method = 'GET',
-	headers: Record<string, string | number> = {},
-	data?: Buffer,
-): Promise<{ status: number; body: Buffer }> {
-	return new Promise((resolve, reject) => {
-		const req = request(url, { method, headers, agent }, (res) => {
-			const chunks: Buffer[] = [];
-			res.on('data', (chunk: Buffer) => chunks.push(chunk));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-			res.on('error', reject);
-		});
-		req.on('error', reject);
-		req.end(data);
-	});
-}
-
-function form(file: SmallFile): { data: Buffer; contentType: string } {
-	const boundary = `----bench${randomBytes(8).toString('hex')}`;
-	const head = Buffer.from(
-		`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-	);
-	return {
-		data: Buffer.concat([head, file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-		contentType: `multipart/form-data; boundary=${boundary}`,
-	};
-}
-
 /** The same requests the node sends for one file, by the minimal client. */
 async function clientOne(info: EmulatorInfo, agent: Agent, op: ManyOperation, file: SmallFile): Promise<void> {
-	const where: Array<[string, string]> = [
-		['bucket_name', info.bucket.name],
-		['region', info.bucket.region],
-	];
-	let answer: { status: number; body: Buffer };
+	const key: [string, string] = ['key', file.key];
+	let answer: Answer;
 	if (op === 'upload') {
-		answer = await send(
-			info,
-			agent,
-			'PUT',
-			'/api/v1/files/upload',
-			[...where, ['visibility', 'private'], ['key', file.key]],
-			form(file),
-		);
+		const requestTarget = bucketTarget(info, '/api/v1/files/upload', [['visibility', 'private'], key]);
+		const { body, contentType } = form(file.name, 'application/octet-stream', file.bytes);
+		answer = await signedSend(info, agent, 'PUT', requestTarget, body, contentType);
 	} else if (op === 'delete') {
-		answer = await send(info, agent, 'DELETE', '/api/v1/files/delete', [...where, ['key', file.key]]);
+		answer = await signedSend(info, agent, 'DELETE', bucketTarget(info, '/api/v1/files/delete', [key]));
 	} else {
-		const link = await send(info, agent, 'GET', '/api/v1/files/signed-url', [
-			...where,
-			['key', file.key],
-			['expiresIn', '900'],
-		]);
-		if (link.status !== 200) throw new Error(`signed-url answered ${link.status}`);
-		const url = (JSON.parse(link.body.toString('utf8')) as { data: { url: string } }).data.url;
-		answer = await get(url, agent, 'GET', { 'Accept-Encoding': 'identity' });
+		const linkTarget = bucketTarget(info, '/api/v1/files/signed-url', [key, ['expiresIn', '900']]);
+		const { url } = dataOf<{ url: string }>(await signedSend(info, agent, 'GET', linkTarget), 'signed-url');
+		answer = await send(url, agent, 'GET', { 'Accept-Encoding': 'identity' });
 		if (answer.status === 200 && !answer.body.equals(file.bytes))
 			throw new Error(`download of ${file.key}: wrong bytes`);
 	}
@@ -191,7 +131,6 @@ export async function runNodeOnce(emulator: EmulatorProcess, op: ManyOperation, 
 				? { files: files.map((f) => ({ path: f.path, name: f.name, mimeType: 'application/octet-stream' })) }
 				: { jsonItems: files.map((f) => ({ key: f.key })) }),
 			typeVersion: 3,
-			label: `many-${op}`,
 		},
 		emulator,
 	);
@@ -207,10 +146,6 @@ export async function runNodeOnce(emulator: EmulatorProcess, op: ManyOperation, 
 		retained: run.retained,
 		nodeMs: run.nodeExecutionMs,
 	};
-}
-
-interface Stats {
-	connections: { opened: number; requests: number };
 }
 
 export async function seed(info: EmulatorInfo, files: SmallFile[]): Promise<void> {
@@ -234,9 +169,8 @@ export async function runManyFiles(
 ): Promise<ManyResult> {
 	const files = makeFiles(o.dir, o.count, o.size);
 	const runs = new Map<string, ManyRun[]>();
-	const none = { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 };
-	const far = async () => await emulator.call('setNetworkProfile', { profile: o.profile });
-	const near = async () => await emulator.call('setNetworkProfile', { profile: none });
+	const far = () => emulator.setProfile(o.profile);
+	const near = () => emulator.setProfile();
 	try {
 		for (let round = 1; round <= o.rounds; round++) {
 			for (const op of MANY_OPERATIONS) {
@@ -252,7 +186,7 @@ export async function runManyFiles(
 						const ms = await runClient(emulator.info, op, files, config.id === 'client-1' ? 1 : CLIENT_PARALLEL);
 						run = { ms, connections: 0, requests: 0 };
 					}
-					const { connections } = await emulator.call<Stats>('stats');
+					const { connections } = await emulator.stats();
 					run.connections = connections.opened;
 					run.requests = connections.requests;
 					await near();
@@ -273,9 +207,7 @@ export async function runManyFiles(
 
 /** Median over rounds of the node's time ÷ the 16-at-a-time client's, per round. */
 export function nodeVsClient(result: ManyResult, op: ManyOperation): number {
-	const node = result.runs.get(`${op}:node`) ?? [];
-	const client = result.runs.get(`${op}:client-16`) ?? [];
-	return median(node.map((run, i) => (client[i] ? run.ms / client[i].ms : NaN)));
+	return perRoundRatio(result.runs.get(`${op}:client-16`) ?? [], result.runs.get(`${op}:node`) ?? []);
 }
 
 /** What the README bounds the node's body memory by for this scenario, bytes: Upload Memory, or the items' bodies if fewer. */
@@ -292,7 +224,7 @@ export function manyFilesTable(result: ManyResult): Table {
 		for (const config of MANY_CONFIGS) {
 			const list = result.runs.get(`${op}:${config.id}`) ?? [];
 			const ms = median(list.map((r) => r.ms));
-			const ratio = median(list.map((run, i) => (client[i] ? run.ms / client[i].ms : NaN)));
+			const ratio = perRoundRatio(client, list);
 			const isNode = config.id === 'node';
 			const growth = isNode ? Math.max(...list.map((r) => r.rssGrowth ?? 0)) : NaN;
 			const buffers = isNode ? Math.max(...list.map((r) => r.buffersHeld ?? 0)) : NaN;
@@ -300,7 +232,7 @@ export function manyFilesTable(result: ManyResult): Table {
 			// As the large-file tables: the README's bound on body memory plus 64 MiB for n8n-core's own work.
 			const bound = manyMemoryBound(result, op) + 64 * MIB;
 			rows.push([
-				op === 'upload' ? 'Upload' : op === 'download' ? 'Download' : 'Delete',
+				OPERATION_LABEL[op],
 				config.label,
 				fmt.seconds(ms),
 				`${(result.count / (ms / 1000)).toFixed(0)}`,

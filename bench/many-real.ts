@@ -7,12 +7,11 @@
  * ratio (node ÷ client) against the in-process one. The files are generated from their index, so
  * the bench has the same bytes on disk for the client and the harness, and checks what was stored.
  */
-import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { importWorkflows, NODE_TYPE } from '../scripts/real-n8n/instance';
-import { parseRun, tail, type ExecutionRun, type N8nInstance } from '../scripts/real-n8n/n8n';
+import { tail, type N8nInstance } from '../scripts/real-n8n/n8n';
 
 import type { FarProfile } from './args';
 import type { EmulatorProcess } from './children';
@@ -21,6 +20,7 @@ import {
 	makeFiles,
 	manyMemoryBound,
 	MANY_OPERATIONS,
+	OPERATION_LABEL,
 	runClient,
 	runNodeOnce,
 	seed,
@@ -30,19 +30,19 @@ import {
 	type ManyOperation,
 	type SmallFile,
 } from './many-files';
-import { procStatus, resetPeak } from './memory';
-import { runExecute, setUpN8n } from './real-n8n';
+import { PhaseWatch, type PhaseResult } from './phase-watch';
+import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n, taskOf } from './real-n8n';
+import { settleDisk } from './runner';
 import { fmt, median, MIB, runsOf } from './stats';
-import type { Table } from './table';
+import { skippedTable, type Table } from './table';
 
 /** What the issue allows the real ratio over the in-process one. */
 export const REAL_VS_IN_PROCESS_GOAL = 1.3;
 
-const NODE_NAMES: Record<ManyOperation, string> = {
-	upload: 'Upload to File Storage',
-	download: 'Download from File Storage',
-	delete: 'Delete from File Storage',
-};
+/** 'Upload to File Storage', 'Download from File Storage', 'Delete from File Storage'. */
+const NODE_NAMES = Object.fromEntries(
+	MANY_OPERATIONS.map((op) => [op, `${OPERATION_LABEL[op]} ${op === 'upload' ? 'to' : 'from'} File Storage`]),
+) as Record<ManyOperation, string>;
 
 /**
  * The bytes of file `index`: xorshift32 seeded from the index. Its source is also the Code
@@ -82,20 +82,16 @@ function keysCode(count: number): string {
 	return `return Array.from({ length: ${count} }, (_, i) => ({ json: { key: 'many/file-' + String(i).padStart(5, '0') + '.bin' } }));`;
 }
 
-const CREDENTIALS = { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } };
-
-function storageNode(id: string, op: ManyOperation, x: number): object {
+function storageNode(op: ManyOperation): Parameters<typeof chainWorkflow>[1][number] {
 	// Version 3 at its defaults: Parallel Requests and Upload Memory left out.
 	const parameters =
 		op === 'upload'
 			? { resource: 'file', operation: 'upload', key: '={{ "many/" + $binary.data.fileName }}', options: {} }
 			: { resource: 'file', operation: op, fileKey: '={{ $json.key }}', options: {} };
 	return {
-		id,
 		name: NODE_NAMES[op],
 		type: NODE_TYPE,
 		typeVersion: 3,
-		position: [x, 0],
 		parameters: { bucketName: 'my-bucket', region: 'us-east-1', ...parameters },
 		credentials: CREDENTIALS,
 	};
@@ -103,168 +99,11 @@ function storageNode(id: string, op: ManyOperation, x: number): object {
 
 /** Start → a Code node → the File Storage nodes, one after the other. */
 function chain(id: string, code: string, ops: ManyOperation[]): object {
-	const names = ['Start', 'Files', ...ops.map((op) => NODE_NAMES[op])];
-	return {
-		id,
-		name: `File Storage bench ${id}`,
-		nodes: [
-			{
-				id: `${id}-1`,
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: `${id}-2`,
-				name: 'Files',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [200, 0],
-				parameters: { mode: 'runOnceForAllItems', language: 'javaScript', jsCode: code },
-			},
-			...ops.map((op, i) => storageNode(`${id}-${i + 3}`, op, 400 + 200 * i)),
-		],
-		connections: Object.fromEntries(
-			names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
-		),
-		settings: { executionOrder: 'v1' },
-		pinData: {},
-		active: false,
-	};
-}
-
-interface Stats {
-	requests: Record<string, number>;
-	connections: { opened: number; requests: number };
-}
-
-interface Phase {
-	op: ManyOperation;
-	/** The emulator's request kinds that open and close the node's run (its first, its N-th). */
-	first: string;
-	last: string;
-	/** ending: the N-th request arrived; the next poll (50 ms on) closes it with the answers in flight. */
-	state: 'waiting' | 'running' | 'ending' | 'done';
-	rssBefore: number;
-	peak: number;
-	/** The emulator's counts before the node's first request: the phases split the run's counts between them. */
-	from: Stats | undefined;
-	/** Its N-th request had arrived by the previous poll. */
-	endedBefore: boolean;
-}
-
-export interface PhaseResult {
-	rssGrowth: number;
-	connections: number;
-	requests: number;
-}
-
-/**
- * The n8n process's RSS during each File Storage node's run: from the emulator seeing its first
- * request (RSS read, kernel peak reset) to seeing its N-th, so n8n's start, the Code node and
- * the other nodes stay out of it. Also the connections and requests each node made.
- */
-class PhaseWatch {
-	private timer: NodeJS.Timeout | undefined;
-	private polling = false;
-	private base: Stats | undefined;
-	/** The previous poll's counts: a node's connections are counted from before its first request. */
-	private last: Stats | undefined;
-	private pid = 0;
-	readonly phases: Phase[];
-
-	constructor(
-		private readonly emulator: EmulatorProcess,
-		ops: ManyOperation[],
-		private readonly count: number,
-	) {
-		const marks: Record<ManyOperation, [string, string]> = {
-			upload: ['upload', 'upload'],
-			download: ['signedUrl', 'cdn'],
-			delete: ['delete', 'delete'],
-		};
-		this.phases = ops.map((op) => ({
-			op,
-			first: marks[op][0],
-			last: marks[op][1],
-			state: 'waiting',
-			rssBefore: NaN,
-			peak: 0,
-			from: undefined,
-			endedBefore: false,
-		}));
-	}
-
-	async arm(): Promise<void> {
-		this.base = await this.emulator.call<Stats>('stats');
-		this.last = this.base;
-	}
-
-	start(pid: number): void {
-		this.pid = pid;
-		this.timer = setInterval(() => void this.poll(), 50);
-	}
-
-	private async poll(): Promise<void> {
-		if (this.polling || !this.base) return;
-		this.polling = true;
-		try {
-			const stats = await this.emulator.call<Stats>('stats');
-			const seen = (kind: string) => stats.requests[kind] - (this.base as Stats).requests[kind];
-			for (const phase of this.phases) {
-				if (phase.state === 'waiting' && seen(phase.first) > 0) {
-					phase.state = 'running';
-					phase.rssBefore = procStatus(this.pid).rss;
-					phase.peak = phase.rssBefore;
-					// From the last poll before its first request, unless the node before it only
-					// finished in this poll: then from now, so that one's connections stay its own.
-					const previous = this.phases[this.phases.indexOf(phase) - 1];
-					phase.from = !previous ? this.base : previous.endedBefore ? this.last : stats;
-					resetPeak(this.pid);
-				}
-				if (phase.state !== 'running' && phase.state !== 'ending') continue;
-				const { rss, hwm } = procStatus(this.pid);
-				for (const value of [rss, hwm]) if (Number.isFinite(value)) phase.peak = Math.max(phase.peak, value);
-				if (phase.state === 'running' && seen(phase.last) >= this.count) phase.state = 'ending';
-				else if (phase.state === 'ending') phase.state = 'done';
-			}
-			for (const phase of this.phases) phase.endedBefore = phase.state === 'ending' || phase.state === 'done';
-			this.last = stats;
-		} catch {
-			// The process ended; the readings so far stand.
-		} finally {
-			this.polling = false;
-		}
-	}
-
-	/** After the process ended: each node's counts run to the next node's first request, the last's to the end. */
-	async stop(): Promise<Map<ManyOperation, PhaseResult>> {
-		clearInterval(this.timer);
-		while (this.polling) await new Promise((resolve) => setTimeout(resolve, 10));
-		const end = await this.emulator.call<Stats>('stats');
-		return new Map(
-			this.phases.map((p, i) => {
-				const to = this.phases[i + 1]?.from ?? end;
-				if (p.state === 'waiting' || !p.from || !this.base) {
-					return [p.op, { rssGrowth: NaN, connections: NaN, requests: NaN }];
-				}
-				const from = p.from;
-				const base = this.base;
-				// Requests by kind are exact (no two nodes send the same kind); connections are split at the polls.
-				const kinds = [...new Set([p.first, p.last])];
-				return [
-					p.op,
-					{
-						rssGrowth: p.peak - p.rssBefore,
-						connections: to.connections.opened - from.connections.opened,
-						requests: kinds.reduce((sum, kind) => sum + end.requests[kind] - base.requests[kind], 0),
-					},
-				];
-			}),
-		);
-	}
+	const parameters = { mode: 'runOnceForAllItems', language: 'javaScript', jsCode: code };
+	return chainWorkflow(id, [
+		{ name: 'Files', type: 'n8n-nodes-base.code', typeVersion: 2, parameters },
+		...ops.map(storageNode),
+	]);
 }
 
 interface RealRun {
@@ -273,35 +112,21 @@ interface RealRun {
 	phases: Map<ManyOperation, PhaseResult>;
 	/** The Code node's time: n8n's own cost of making the binaries. */
 	generateMs: number;
-	wallMs: number;
 	peakRss: number;
 }
 
-/** `n8n execute` with its output in a file: a run of many items through a pipe gets cut off. */
 async function executeMany(
 	instance: N8nInstance,
 	emulator: EmulatorProcess,
-	dir: string,
 	id: string,
 	ops: ManyOperation[],
 	count: number,
-	profileDir: string | undefined,
 ): Promise<RealRun> {
-	const out = join(dir, `${id}.out.json`);
-	const fd = openSync(out, 'w');
 	const watch = new PhaseWatch(emulator, ops, count);
 	await watch.arm();
-	const started = Date.now();
-	// The child writes into its own copy of the descriptor; this one closes once it has run.
-	const { code, stderr, peakRss } = await runExecute(instance, id, profileDir, fd, (pid) => watch.start(pid)).finally(
-		() => closeSync(fd),
-	);
+	const { code, stdout, stderr, run, peakRss } = await runExecute(instance, id, (pid) => watch.start(pid));
 	const phases = await watch.stop();
-	const stdout = readFileSync(out, 'utf8');
-	const run: ExecutionRun | undefined = parseRun(stdout);
-	const task = (name: string) =>
-		run?.data.resultData.runData[name]?.[0] as
-			{ executionTime?: number; data?: { main: Array<Array<{ json: Record<string, unknown> }>> } } | undefined;
+	const task = (name: string) => taskOf(run, name);
 	const failure =
 		run?.data.resultData.error?.message ??
 		(code !== 0 || !run ? tail(`${stdout}\n${stderr}`, 15) : undefined) ??
@@ -318,7 +143,6 @@ async function executeMany(
 		nodeMs: new Map(ops.map((op) => [op, task(NODE_NAMES[op])?.executionTime ?? NaN])),
 		phases,
 		generateMs: task('Files')?.executionTime ?? NaN,
-		wallMs: Date.now() - started,
 		peakRss,
 	};
 }
@@ -348,22 +172,12 @@ export async function runManyReal(
 	emulator: EmulatorProcess,
 	o: { dir: string; count: number; size: number; profile: FarProfile; rounds: number },
 	log: (line: string) => void,
-	/** `--profile`: a V8 CPU profile of each n8n process. */
-	profileDir?: string,
 ): Promise<ManyRealResult> {
 	const setUp = await setUpN8n(emulator, o.dir);
 	if ('skipped' in setUp) {
 		log(`  skipped: ${setUp.skipped}`);
-		return {
-			...o,
-			rounds: [],
-			skipped: setUp.skipped,
-			table: {
-				title: TITLE(o.count, o.size),
-				head: ['Workflow', 'Result'],
-				rows: [['Code → Upload; Download → Delete', `skipped: ${setUp.skipped}`]],
-			},
-		};
+		const table = skippedTable(TITLE(o.count, o.size), 'Code → Upload; Download → Delete', setUp.skipped);
+		return { ...o, rounds: [], skipped: setUp.skipped, table };
 	}
 	const { instance, runtime } = setUp;
 	const files = makeFiles(join(o.dir, 'many-real'), o.count, o.size, (i, n) => Buffer.from(smallFileBytes(i, n)));
@@ -379,10 +193,6 @@ export async function runManyReal(
 	});
 	await importWorkflows(instance, definitions);
 
-	const none = { latencyMs: 0, connectionDelayMs: 0, connectionRateMiBps: 0 };
-	const far = async () => await emulator.call('setNetworkProfile', { profile: o.profile });
-	const near = async () => await emulator.call('setNetworkProfile', { profile: none });
-	const settle = () => spawnSync('sync');
 	const rounds: ManyRealRound[] = [];
 	try {
 		for (let round = 1; round <= o.rounds; round++) {
@@ -394,39 +204,15 @@ export async function runManyReal(
 				generateMs: NaN,
 				peakRss: 0,
 			};
-			// Real n8n: Code → Upload, the stored bytes checked, then Download → Delete.
-			for (const [id, ops] of [
-				['benchManyRealUp', ['upload']],
-				['benchManyRealDl', ['download', 'delete']],
-			] as Array<[string, ManyOperation[]]>) {
-				settle();
-				await far();
-				const run = await executeMany(instance, emulator, o.dir, id, ops, o.count, profileDir);
-				await near();
-				if (ops.includes('upload')) {
-					await verifyStored(emulator.info, files);
-					r.generateMs = run.generateMs;
-				}
-				r.peakRss = Math.max(r.peakRss, run.peakRss);
-				for (const op of ops) {
-					const phase = run.phases.get(op) as PhaseResult;
-					r.real.set(op, { ms: run.nodeMs.get(op) as number, ...phase });
-					log(
-						`${tag} real n8n ${op}: ${fmt.seconds(run.nodeMs.get(op) as number)} (node execution time), ` +
-							`${phase.requests} requests over ${phase.connections} connections, RSS +${fmt.mib(phase.rssGrowth)}`,
-					);
-				}
-				if (ops.includes('upload'))
-					log(`${tag} real n8n: the Code node made the files in ${fmt.seconds(run.generateMs)}`);
-			}
+			await realRound(emulator, instance, files, o.profile, r, (line) => log(`${tag} ${line}`));
 			// The minimal client and the harness on the same files, each operation from the same start.
 			for (const op of MANY_OPERATIONS) {
-				await clientOrNode(emulator, files, op, far, near, settle, async () => {
+				await clientOrNode(emulator, files, op, o.profile, async () => {
 					const ms = await runClient(emulator.info, op, files, CLIENT_PARALLEL);
 					r.client.set(op, ms);
 					log(`${tag} minimal client, ${CLIENT_PARALLEL} at a time, ${op}: ${fmt.seconds(ms)}`);
 				});
-				await clientOrNode(emulator, files, op, far, near, settle, async () => {
+				await clientOrNode(emulator, files, op, o.profile, async () => {
 					const run = await runNodeOnce(emulator, op, files);
 					const ms = run.nodeMs ?? NaN;
 					r.inProcess.set(op, { ms, rssGrowth: run.rssGrowth ?? NaN });
@@ -438,10 +224,44 @@ export async function runManyReal(
 			rounds.push(r);
 		}
 	} finally {
-		await near();
+		await emulator.setProfile();
 	}
 	const result = { ...o, rounds, n8nVersion: runtime.profile.n8nVersion };
 	return { ...result, table: manyRealTable(result, runtime.profile.nodeVersion) };
+}
+
+/** Real n8n in one round: Code → Upload, the stored bytes checked, then Download → Delete. */
+async function realRound(
+	emulator: EmulatorProcess,
+	instance: N8nInstance,
+	files: SmallFile[],
+	profile: FarProfile,
+	r: ManyRealRound,
+	log: (line: string) => void,
+): Promise<void> {
+	for (const [id, ops] of [
+		['benchManyRealUp', ['upload']],
+		['benchManyRealDl', ['download', 'delete']],
+	] as Array<[string, ManyOperation[]]>) {
+		settleDisk();
+		await emulator.setProfile(profile);
+		const run = await executeMany(instance, emulator, id, ops, files.length);
+		await emulator.setProfile();
+		if (ops.includes('upload')) {
+			await verifyStored(emulator.info, files);
+			r.generateMs = run.generateMs;
+		}
+		r.peakRss = Math.max(r.peakRss, run.peakRss);
+		for (const op of ops) {
+			const phase = run.phases.get(op) as PhaseResult;
+			r.real.set(op, { ms: run.nodeMs.get(op) as number, ...phase });
+			log(
+				`real n8n ${op}: ${fmt.seconds(run.nodeMs.get(op) as number)} (node execution time), ` +
+					`${phase.requests} requests over ${phase.connections} connections, RSS +${fmt.mib(phase.rssGrowth)}`,
+			);
+		}
+		if (ops.includes('upload')) log(`real n8n: the Code node made the files in ${fmt.seconds(run.generateMs)}`);
+	}
 }
 
 /** One measured run of the client or the harness: stored files first where the operation needs them. */
@@ -449,17 +269,15 @@ async function clientOrNode(
 	emulator: EmulatorProcess,
 	files: SmallFile[],
 	op: ManyOperation,
-	far: () => Promise<unknown>,
-	near: () => Promise<unknown>,
-	settle: () => void,
+	profile: FarProfile,
 	measured: () => Promise<void>,
 ): Promise<void> {
-	await near();
+	await emulator.setProfile();
 	if (op !== 'upload') await seed(emulator.info, files);
-	settle();
-	await far();
+	settleDisk();
+	await emulator.setProfile(profile);
 	await measured();
-	await near();
+	await emulator.setProfile();
 	if (op === 'upload') await verifyStored(emulator.info, files);
 }
 
@@ -473,7 +291,6 @@ export function realVsInProcess(result: Pick<ManyRealResult, 'rounds'>, op: Many
 
 function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: string): Table {
 	const { profile, rounds } = result;
-	const label = { upload: 'Upload', download: 'Download', delete: 'Delete' } as const;
 	const rows = MANY_OPERATIONS.map((op) => {
 		const real = rounds.map((r) => r.real.get(op));
 		const realMs = median(real.map((x) => x?.ms ?? NaN));
@@ -486,7 +303,7 @@ function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: strin
 		const inGrowth = Math.max(...rounds.map((r) => r.inProcess.get(op)?.rssGrowth ?? NaN));
 		const bound = manyMemoryBound(result, op) + 64 * MIB;
 		return [
-			label[op],
+			OPERATION_LABEL[op],
 			fmt.seconds(realMs),
 			fmt.seconds(inMs),
 			fmt.seconds(clientMs),

@@ -5,47 +5,11 @@
  * so a gap between this and the node is the node's, and a gap between this and curl is the
  * emulator's multipart path (MD5 ETags, assembling the parts on complete).
  */
-import { randomBytes } from 'node:crypto';
 import { open } from 'node:fs/promises';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 
 import type { EmulatorInfo } from './children';
-import { signedHeaders, target } from './signing';
-
-interface Sent {
-	status: number;
-	body: string;
-}
-
-function send(
-	agent: Agent,
-	emulator: EmulatorInfo,
-	method: string,
-	requestTarget: string,
-	body: Buffer[],
-	contentType?: string,
-): Promise<Sent> {
-	const headers: Record<string, string | number> = {
-		...signedHeaders(emulator, method, requestTarget),
-		'Content-Length': body.reduce((n, b) => n + b.length, 0),
-	};
-	if (contentType) headers['Content-Type'] = contentType;
-	return new Promise((resolve, reject) => {
-		const req = request(`${emulator.url}${requestTarget}`, { method, headers, agent }, (res) => {
-			let text = '';
-			res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-		});
-		req.on('error', reject);
-		for (const chunk of body) req.write(chunk);
-		req.end();
-	});
-}
-
-function data<T>(sent: Sent, what: string): T {
-	if (sent.status !== 200) throw new Error(`${what}: HTTP ${sent.status} ${sent.body}`);
-	return (JSON.parse(sent.body) as { data: T }).data;
-}
+import { bucketTarget, dataOf, form, signedSend } from './signing';
 
 export async function rawMultipartUpload(
 	emulator: EmulatorInfo,
@@ -62,23 +26,14 @@ export async function rawMultipartUpload(
 	try {
 		const { size } = await file.stat();
 		const totalParts = Math.max(1, Math.ceil(size / partSize));
-		const where: Array<[string, string]> = [
-			['bucket_name', emulator.bucket.name],
-			['region', emulator.bucket.region],
-		];
-		const startTarget = target('/api/v1/files/multipart/start', [
-			...where,
+		const startTarget = bucketTarget(emulator, '/api/v1/files/multipart/start', [
 			['key', key],
 			['mimeType', 'application/octet-stream'],
 			['visibility', 'private'],
 			['totalParts', String(totalParts)],
 		]);
-		const { uploadId } = data<{ uploadId: string }>(await send(agent, emulator, 'POST', startTarget, []), 'start');
-		const boundary = `raw${randomBytes(8).toString('hex')}`;
-		const head = Buffer.from(
-			`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="part"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-		);
-		const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+		const answer = await signedSend(emulator, agent, 'POST', startTarget);
+		const { uploadId } = dataOf<{ uploadId: string }>(answer, 'start');
 		const etags: string[] = [];
 		let next = 0;
 		const worker = async () => {
@@ -86,31 +41,22 @@ export async function rawMultipartUpload(
 			while (next < totalParts) {
 				const index = next++;
 				const { bytesRead } = await file.read(buffer, 0, partSize, index * partSize);
-				const partTarget = target(`/api/v1/files/multipart/${uploadId}/upload`, [
-					...where,
+				const partTarget = bucketTarget(emulator, `/api/v1/files/multipart/${uploadId}/upload`, [
 					['partNumber', String(index + 1)],
 					['key', key],
 					['totalParts', String(totalParts)],
 				]);
-				const sent = await send(
-					agent,
-					emulator,
-					'POST',
-					partTarget,
-					[head, buffer.subarray(0, bytesRead), tail],
-					`multipart/form-data; boundary=${boundary}`,
-				);
-				etags[index] = data<{ ETag: string }>(sent, `part ${index + 1}`).ETag;
+				const { body, contentType } = form('part', 'application/octet-stream', buffer.subarray(0, bytesRead));
+				const sent = await signedSend(emulator, agent, 'POST', partTarget, body, contentType);
+				etags[index] = dataOf<{ ETag: string }>(sent, `part ${index + 1}`).ETag;
 			}
 		};
 		await Promise.all(Array.from({ length: Math.min(parallel, totalParts) }, worker));
-		const completeTarget = target(`/api/v1/files/multipart/${uploadId}/complete`, [...where, ['key', key]]);
+		const completeTarget = bucketTarget(emulator, `/api/v1/files/multipart/${uploadId}/complete`, [['key', key]]);
 		const parts = etags.map((ETag, i) => ({ PartNumber: i + 1, ETag }));
 		const completing = process.hrtime.bigint();
-		data(
-			await send(agent, emulator, 'POST', completeTarget, [Buffer.from(JSON.stringify({ parts }))], 'application/json'),
-			'complete',
-		);
+		const body = [Buffer.from(JSON.stringify({ parts }))];
+		dataOf(await signedSend(emulator, agent, 'POST', completeTarget, body, 'application/json'), 'complete');
 		const done = process.hrtime.bigint();
 		return { ms: Number(done - started) / 1e6, parts: totalParts, completeMs: Number(done - completing) / 1e6 };
 	} finally {

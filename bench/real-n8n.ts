@@ -6,22 +6,22 @@
  * runs the same upload in-process (the harness, n8n-core's engine without the n8n application),
  * so the ratio of the two is measured in the same run. Uses the install of scripts/real-n8n.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { installedRuntime, type InstalledRuntime } from '../scripts/real-n8n/install';
 import { importCredential, importWorkflows, linkPackage, NODE_TYPE } from '../scripts/real-n8n/instance';
-import { baseEnv, parseRun, type N8nInstance } from '../scripts/real-n8n/n8n';
+import { baseEnv, parseRun, tail, type ExecutionRun, type N8nInstance } from '../scripts/real-n8n/n8n';
 import { freePort } from '../scripts/real-n8n/process';
 import { profileByName } from '../scripts/real-n8n/profiles';
 
-import { runScenario, type EmulatorProcess, type MeasuredRun } from './children';
+import { cpuProfileFlags, runScenario, type EmulatorProcess, type MeasuredRun } from './children';
 import { writeRandomFile } from './data';
 import { RssSampler } from './memory';
-import { OBJECT_KEY } from './runner';
+import { OBJECT_KEY, settleDisk } from './runner';
 import { fmt, median, mibPerSecond, runsOf } from './stats';
-import type { Table } from './table';
+import { skippedTable, type Table } from './table';
 import { DEFAULTS } from './throughput';
 
 const NODE_NAME = 'Upload to File Storage';
@@ -51,139 +51,103 @@ function title(runtime?: InstalledRuntime): string {
 	return `Real n8n${runtime ? ` ${runtime.profile.n8nVersion}` : ''}: Multipart Upload workflow through \`n8n execute\``;
 }
 
-/** Read file → this node (Multipart Upload at its defaults), or → No Operation for the control. */
-export function workflow(id: string, filePath: string, upload: boolean): object {
-	const last = upload
-		? {
-				id: `${id}-3`,
-				name: NODE_NAME,
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [400, 0],
-				// Part size and parallelism left out: the node's defaults are what is measured.
-				parameters: {
-					resource: 'file',
-					operation: 'multipartUpload',
-					bucketName: 'my-bucket',
-					region: 'us-east-1',
-					key: 'bench/real-n8n.bin',
-					options: {},
-				},
-				credentials: { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } },
-			}
-		: {
-				id: `${id}-3`,
-				name: NODE_NAME,
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [400, 0],
-				parameters: {},
-			};
+export const CREDENTIALS = { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } };
+
+type WorkflowNode = { name: string; type: string; typeVersion: number; parameters: object; credentials?: object };
+
+/** A manual trigger, then `nodes` one after the other, as `n8n import:workflow` takes it. */
+export function chainWorkflow(id: string, nodes: WorkflowNode[]): object {
+	const all = [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} }, ...nodes];
+	const connect = (to: string) => ({ main: [[{ node: to, type: 'main', index: 0 }]] });
 	return {
 		id,
 		name: `File Storage bench ${id}`,
-		nodes: [
-			{
-				id: `${id}-1`,
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: `${id}-2`,
-				name: 'Read file',
-				type: 'n8n-nodes-base.readWriteFile',
-				typeVersion: 1.1,
-				position: [200, 0],
-				parameters: { operation: 'read', fileSelector: filePath, options: {} },
-			},
-			last,
-		],
-		connections: {
-			Start: { main: [[{ node: 'Read file', type: 'main', index: 0 }]] },
-			'Read file': { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
-		},
+		nodes: all.map((node, i) => ({ id: `${id}-${i + 1}`, position: [200 * i, 0], ...node })),
+		connections: Object.fromEntries(all.slice(0, -1).map((node, i) => [node.name, connect(all[i + 1].name)])),
 		settings: { executionOrder: 'v1' },
 		pinData: {},
 		active: false,
 	};
 }
 
-/** `n8n execute` spawned here rather than through the helpers, to sample the process's RSS while it runs. */
-/** What one `n8n execute` process left: its exit code, its output (unless written to a file) and its peak RSS. */
+/** Read file → this node (Multipart Upload at its defaults), or → No Operation for the control. */
+export function workflow(id: string, filePath: string, upload: boolean): object {
+	// Part size and parallelism left out: the node's defaults are what is measured.
+	const parameters = { resource: 'file', operation: 'multipartUpload', bucketName: 'my-bucket', region: 'us-east-1' };
+	return chainWorkflow(id, [
+		{
+			name: 'Read file',
+			type: 'n8n-nodes-base.readWriteFile',
+			typeVersion: 1.1,
+			parameters: { operation: 'read', fileSelector: filePath, options: {} },
+		},
+		upload
+			? {
+					name: NODE_NAME,
+					type: NODE_TYPE,
+					typeVersion: 1,
+					parameters: { ...parameters, key: 'bench/real-n8n.bin', options: {} },
+					credentials: CREDENTIALS,
+				}
+			: { name: NODE_NAME, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+	]);
+}
+
+/** What one `n8n execute` process left: its exit code, its output, the run in it and its peak RSS. */
 export interface ExecuteProcess {
 	code: number | null;
 	stdout: string;
 	stderr: string;
+	run: ExecutionRun | undefined;
 	peakRss: number;
 }
 
+/** A node's first run in `run`. */
+export const taskOf = (run: ExecutionRun | undefined, node: string) => run?.data.resultData.runData[node]?.[0];
+
 /**
  * Runs `n8n execute --id=… --rawOutput` once, sampling the process's RSS, killed after 15 minutes.
- * `stdout`: 'pipe' keeps the output in memory; a file descriptor sends it there (a pipe cuts a
- * large run's output off).
+ * Its output goes through a file: a pipe cuts a large run's output off.
  */
 export async function runExecute(
 	instance: N8nInstance,
 	id: string,
-	profileDir: string | undefined,
-	stdout: 'pipe' | number,
 	onStarted?: (pid: number) => void,
 ): Promise<ExecuteProcess> {
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
-	const profile = profileDir
-		? [
-				'--cpu-prof',
-				`--cpu-prof-dir=${profileDir}`,
-				`--cpu-prof-name=n8n-${id}-${Date.now()}.cpuprofile`,
-				'--cpu-prof-interval=500',
-			]
-		: [];
-	const child = spawn(
-		instance.runtime.nodeBin,
-		[...profile, instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'],
-		{ cwd: instance.userFolder, env, stdio: ['ignore', stdout, 'pipe'] },
-	);
+	const args = [...cpuProfileFlags(`n8n-${id}`), instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'];
+	const outFile = join(instance.userFolder, `${id}.out.json`);
+	const fd = openSync(outFile, 'w');
+	// The child writes into its own copy of the descriptor.
+	const child = spawn(instance.runtime.nodeBin, args, { cwd: instance.userFolder, env, stdio: ['ignore', fd, 'pipe'] });
+	closeSync(fd);
 	const sampler = new RssSampler(child.pid as number);
 	sampler.start();
 	onStarted?.(child.pid as number);
-	let out = '';
-	let err = '';
-	child.stdout?.setEncoding('utf8').on('data', (t: string) => (out += t));
-	child.stderr?.setEncoding('utf8').on('data', (t: string) => (err = (err + t).slice(-100_000)));
+	let stderr = '';
+	child.stderr?.setEncoding('utf8').on('data', (t: string) => (stderr = (stderr + t).slice(-100_000)));
 	const timer = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000);
 	const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
 	clearTimeout(timer);
-	return { code, stdout: out, stderr: err, peakRss: sampler.stop() };
+	const stdout = readFileSync(outFile, 'utf8');
+	rmSync(outFile, { force: true });
+	return { code, stdout, stderr, run: parseRun(stdout), peakRss: sampler.stop() };
 }
 
 export async function execute(
 	instance: N8nInstance,
 	emulator: EmulatorProcess,
 	id: string,
-	profileDir: string | undefined,
 	/** Called with the n8n process's pid once it runs (the scale scenario watches its memory). */
 	onStarted?: (pid: number) => void,
 ): Promise<Execution> {
 	const emulatorCpuBefore = await emulator.cpuSeconds();
 	const started = Date.now();
-	const { code, stdout, stderr, peakRss } = await runExecute(instance, id, profileDir, 'pipe', onStarted);
-	const run = parseRun(stdout);
-	const task = run?.data.resultData.runData[NODE_NAME]?.[0] as
-		| {
-				executionTime?: number;
-				data?: { main: Array<Array<{ json: Record<string, unknown> }>> };
-				error?: { message?: string };
-		  }
-		| undefined;
+	const { code, stdout, stderr, run, peakRss } = await runExecute(instance, id, onStarted);
+	const task = taskOf(run, NODE_NAME);
 	const json = task?.data?.main?.[0]?.[0]?.json;
 	if (code !== 0 || !json || task?.error) {
-		const why =
-			task?.error?.message ??
-			run?.data.resultData.error?.message ??
-			`${stdout}\n${stderr}`.trim().split('\n').slice(-15).join('\n');
+		const why = task?.error?.message ?? run?.data.resultData.error?.message ?? tail(`${stdout}\n${stderr}`, 15);
 		throw new Error(`n8n execute ${id} failed (exit ${code}): ${why}`);
 	}
 	return {
@@ -209,7 +173,6 @@ async function inProcess(emulator: EmulatorProcess, filePath: string, size: numb
 			},
 			credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url },
 			file: { path: filePath, name: 'large.bin', mimeType: 'application/octet-stream' },
-			label: 'in-process-vs-real-n8n',
 		},
 		emulator,
 	);
@@ -231,12 +194,7 @@ export interface N8nSetUp {
  * (so a run's binary copy can be deleted), this build linked as an installed package, and the
  * emulator's credential imported.
  */
-export async function setUpN8n(
-	emulator: EmulatorProcess,
-	dir: string,
-	/** Another build than the measured one, and the folder of an instance whose input files it shares. */
-	other: { packageDir?: string; files?: string } = {},
-): Promise<N8nSetUp | { skipped: string }> {
+export async function setUpN8n(emulator: EmulatorProcess, dir: string): Promise<N8nSetUp | { skipped: string }> {
 	const runtime = installedRuntime(profileByName('current'));
 	if (!runtime) {
 		return {
@@ -244,7 +202,7 @@ export async function setUpN8n(
 		};
 	}
 	const userFolder = join(dir, 'n8n-user');
-	const files = other.files ?? join(dir, 'n8n-files');
+	const files = join(dir, 'n8n-files');
 	mkdirSync(files, { recursive: true });
 	const instance: N8nInstance = {
 		runtime,
@@ -256,7 +214,7 @@ export async function setUpN8n(
 		},
 	};
 	// The same build the other scenarios measured (see main.ts), as a user's installed package.
-	await linkPackage(userFolder, other.packageDir ?? process.env.BENCH_PACKAGE_DIR ?? undefined);
+	await linkPackage(userFolder, process.env.BENCH_PACKAGE_DIR ?? undefined);
 	const { info } = emulator;
 	await importCredential(instance, { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url });
 	return { instance, runtime, files };
@@ -267,30 +225,26 @@ export function binaryStore(dir: string): string {
 	return join(dir, 'binary-data');
 }
 
+interface RealN8nRuns {
+	large: Execution[];
+	control: Execution[];
+	inProcess: MeasuredRun[];
+}
+
 export async function realN8nRow(
 	emulator: EmulatorProcess,
 	dir: string,
 	size: number,
 	runs: number,
 	log: (line: string) => void,
-	profileDir?: string,
 ): Promise<RealN8nResult> {
 	const setUp = await setUpN8n(emulator, dir);
 	if ('skipped' in setUp) {
-		const reason = setUp.skipped;
-		log(`  skipped: ${reason}`);
-		return {
-			skipped: reason,
-			table: {
-				title: title(),
-				head: ['Workflow', 'Result'],
-				rows: [['Read file → Multipart Upload', `skipped: ${reason}`]],
-			},
-		};
+		log(`  skipped: ${setUp.skipped}`);
+		return { skipped: setUp.skipped, table: skippedTable(title(), 'Read file → Multipart Upload', setUp.skipped) };
 	}
 	const { instance, files, runtime } = setUp;
 	const large = join(files, 'large.bin');
-	const settleDisk = () => spawnSync('sync');
 	writeRandomFile(large, size);
 	const workflowFiles = (
 		[
@@ -303,90 +257,57 @@ export async function realN8nRow(
 		return path;
 	});
 	await importWorkflows(instance, workflowFiles);
-	// BENCH_COMPARE_PACKAGE_DIR: another build (e.g. before a change) in a second n8n, in the same rounds.
-	const compareDir = process.env.BENCH_COMPARE_PACKAGE_DIR;
-	const compare = compareDir
-		? await setUpN8n(emulator, join(dir, 'compare'), { packageDir: compareDir, files })
-		: undefined;
-	if (compare && 'skipped' in compare) throw new Error(compare.skipped);
-	if (compare) await importWorkflows(compare.instance, [workflowFiles[0]]);
-	const compareRuns: Execution[] = [];
-
-	const largeRuns: Execution[] = [];
-	const controlRuns: Execution[] = [];
-	const inProcessRuns: MeasuredRun[] = [];
+	const measured: RealN8nRuns = { large: [], control: [], inProcess: [] };
 	for (let round = 1; round <= runs; round++) {
-		const c = await execute(instance, emulator, 'benchCtrlUpload', undefined);
-		controlRuns.push(c);
-		log(`  [${round}/${runs}] control (read the file, no upload): peak RSS ${fmt.mib(c.peakRss)}`);
+		const tag = `  [${round}/${runs}]`;
+		const c = await execute(instance, emulator, 'benchCtrlUpload');
+		measured.control.push(c);
+		log(`${tag} control (read the file, no upload): peak RSS ${fmt.mib(c.peakRss)}`);
 		settleDisk();
 		const p = await inProcess(emulator, large, size);
-		inProcessRuns.push(p);
-		log(
-			`  [${round}/${runs}] in-process: upload ${fmt.seconds(p.nodeExecutionMs)} (${fmt.rate(mibPerSecond(size, p.nodeExecutionMs))})`,
-		);
+		measured.inProcess.push(p);
+		const rate = (ms: number) => `${fmt.seconds(ms)} (${fmt.rate(mibPerSecond(size, ms))})`;
+		log(`${tag} in-process: upload ${rate(p.nodeExecutionMs)}`);
 		settleDisk();
-		const l = await execute(instance, emulator, 'benchLargeUpld1', profileDir);
-		largeRuns.push(l);
-		log(
-			`  [${round}/${runs}] real n8n: upload ${fmt.seconds(l.uploadMs)} (${fmt.rate(mibPerSecond(size, l.uploadMs))}), peak RSS ${fmt.mib(l.peakRss)}`,
-		);
-		if (compare) {
-			settleDisk();
-			const other = await execute(compare.instance, emulator, 'benchLargeUpld1', undefined);
-			compareRuns.push(other);
-			log(
-				`  [${round}/${runs}] real n8n, compared build: upload ${fmt.seconds(other.uploadMs)} (${fmt.rate(mibPerSecond(size, other.uploadMs))})`,
-			);
-		}
+		const l = await execute(instance, emulator, 'benchLargeUpld1');
+		measured.large.push(l);
+		log(`${tag} real n8n: upload ${rate(l.uploadMs)}, peak RSS ${fmt.mib(l.peakRss)}`);
 	}
-	const peakRss = median(largeRuns.map((r) => r.peakRss));
-	const controlPeakRss = median(controlRuns.map((r) => r.peakRss));
-	const uploadMs = median(largeRuns.map((r) => r.uploadMs));
-	const inProcessMs = median(inProcessRuns.map((r) => r.nodeExecutionMs));
-	const vsInProcess = median(largeRuns.map((r, i) => inProcessRuns[i].nodeExecutionMs / r.uploadMs));
+	return realN8nResult(measured, size, runs, runtime);
+}
+
+function realN8nResult(measured: RealN8nRuns, size: number, runs: number, runtime: InstalledRuntime): RealN8nResult {
+	const { large, control } = measured;
+	const peakRss = median(large.map((r) => r.peakRss));
+	const controlPeakRss = median(control.map((r) => r.peakRss));
+	const uploadMs = median(large.map((r) => r.uploadMs));
+	const inProcessMs = median(measured.inProcess.map((r) => r.nodeExecutionMs));
+	const vsInProcess = median(large.map((r, i) => measured.inProcess[i].nodeExecutionMs / r.uploadMs));
 	const rows = [
 		[
-			`Read file → Multipart Upload, ${fmt.size(size)} (${largeRuns[0].partCount} parts)`,
-			fmt.seconds(median(largeRuns.map((r) => r.wallMs))),
+			`Read file → Multipart Upload, ${fmt.size(size)} (${large[0].partCount} parts)`,
+			fmt.seconds(median(large.map((r) => r.wallMs))),
 			fmt.seconds(uploadMs),
 			fmt.rate(mibPerSecond(size, uploadMs)),
 			fmt.ratio(vsInProcess),
-			fmt.cpu(median(largeRuns.map((r) => r.emulatorCpuSeconds))),
+			fmt.cpu(median(large.map((r) => r.emulatorCpuSeconds))),
 			fmt.mib(peakRss),
 			fmt.mib(peakRss - controlPeakRss),
 		],
-		...(compare
-			? [
-					[
-						`the same in real n8n, build of BENCH_COMPARE_PACKAGE_DIR`,
-						fmt.seconds(median(compareRuns.map((r) => r.wallMs))),
-						fmt.seconds(median(compareRuns.map((r) => r.uploadMs))),
-						fmt.rate(mibPerSecond(size, median(compareRuns.map((r) => r.uploadMs)))),
-						fmt.ratio(median(compareRuns.map((r, i) => inProcessRuns[i].nodeExecutionMs / r.uploadMs))),
-						fmt.cpu(median(compareRuns.map((r) => r.emulatorCpuSeconds))),
-						fmt.mib(median(compareRuns.map((r) => r.peakRss))),
-						'',
-					],
-				]
-			: []),
 		[
 			'same upload in-process (harness, same rounds)',
 			'',
 			fmt.seconds(inProcessMs),
 			fmt.rate(mibPerSecond(size, inProcessMs)),
 			'1.00×',
-			fmt.cpu(median(inProcessRuns.map((r) => r.emulatorCpuSeconds))),
+			fmt.cpu(median(measured.inProcess.map((r) => r.emulatorCpuSeconds))),
 			'',
 			'',
 		],
 		[
 			'control: Read file → No Operation (no upload)',
-			fmt.seconds(median(controlRuns.map((r) => r.wallMs))),
-			'',
-			'',
-			'',
-			'',
+			fmt.seconds(median(control.map((r) => r.wallMs))),
+			...['', '', '', ''],
 			fmt.mib(controlPeakRss),
 			'',
 		],

@@ -13,7 +13,6 @@ import { runNode, shutdownHarness, type HarnessItem } from '../test/harness';
 
 import { GcMeter } from './gc';
 import { procStatus, resetPeak, RssSampler } from './memory';
-import { SpanProfiler } from './span-profiler';
 
 export interface ScenarioJob {
 	parameters: INodeParameters;
@@ -26,10 +25,6 @@ export interface ScenarioJob {
 	jsonItems?: Array<Record<string, string>>;
 	/** Node version; default the node's default version. */
 	typeVersion?: number;
-	/** Write a CPU profile of the measured span into this folder. */
-	profileDir?: string;
-	/** Names the profile file. */
-	label?: string;
 }
 
 export interface ScenarioResult {
@@ -78,18 +73,19 @@ function collectGarbage(): void {
 	gc?.();
 }
 
-async function measure(job: ScenarioJob): Promise<ScenarioResult> {
+/** The node's input items: a binary per file, the given JSON, or one empty item. */
+function itemsOf(job: ScenarioJob): HarnessItem[] {
 	const asItem = (file: { path: string; name: string; mimeType: string }): HarnessItem => ({
 		json: {},
 		binary: { data: { filePath: file.path, fileName: file.name, mimeType: file.mimeType } },
 	});
-	const items: HarnessItem[] = job.files
-		? job.files.map(asItem)
-		: job.jsonItems
-			? job.jsonItems.map((json) => ({ json }))
-			: job.file
-				? [asItem(job.file)]
-				: [{ json: {} }];
+	if (job.files) return job.files.map(asItem);
+	if (job.jsonItems) return job.jsonItems.map((json) => ({ json }));
+	return job.file ? [asItem(job.file)] : [{ json: {} }];
+}
+
+async function measure(job: ScenarioJob): Promise<ScenarioResult> {
+	const items = itemsOf(job);
 	const credentials = { fileStorageApi: job.credentials };
 	// BENCH_PACKAGE_DIR: a built copy of the package with a proposed change, to measure it before it lands.
 	const packageDir = process.env.BENCH_PACKAGE_DIR;
@@ -118,8 +114,6 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 	process.send?.({ ready: true });
 	await nextMessage<{ go: true }>();
 
-	const profiler = job.profileDir ? new SpanProfiler(true) : undefined;
-	await profiler?.start();
 	const gc = new GcMeter();
 	const buffersBefore = process.memoryUsage().arrayBuffers;
 	let buffersPeak = buffersBefore;
@@ -139,7 +133,6 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 	const cpu = process.cpuUsage(cpuBefore);
 	clearInterval(bufferSampler);
 	const gcTotals = await gc.stop();
-	if (profiler && job.profileDir) await profiler.stop(job.profileDir, `node-${job.label ?? 'run'}-${process.pid}`);
 	const sampledPeak = sampler.stop();
 	const hwm = procStatus().hwm;
 	// `result` (the output items) is still referenced here.

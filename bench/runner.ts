@@ -83,7 +83,6 @@ export async function runOnce(config: Config, file: InputFile, emulator: Emulato
 					...(config.apiPaths ? { apiPaths: config.apiPaths } : {}),
 				},
 				file: { path: file.path, name: file.name, mimeType: 'application/octet-stream' },
-				label: config.id,
 				typeVersion: config.typeVersion ?? 2,
 			},
 			emulator,
@@ -131,15 +130,11 @@ export async function runRounds(
 			await prepare?.(config);
 			await emulator.call('resetStats');
 			const run = await runOnce(config, file, emulator);
-			run.connections = (await emulator.call<{ connections: Run['connections'] }>('stats')).connections;
+			run.connections = (await emulator.stats()).connections;
 			// Every configuration's bytes are checked once; later rounds trust the size the node reports.
 			// BENCH_VERIFY=0 skips it, for timing an emulator experiment that does not store real bytes.
 			if (round === 1 && process.env.BENCH_VERIFY !== '0') {
-				const stored = await emulator.call<string>('sha256', {
-					bucket: emulator.info.bucket.name,
-					region: emulator.info.bucket.region,
-					key: OBJECT_KEY,
-				});
+				const stored = await emulator.sha256(OBJECT_KEY);
 				if (stored !== file.sha256) throw new Error(`${config.label}: the stored object differs from the input file`);
 				verified.uploads++;
 			}

@@ -8,14 +8,15 @@
  * stored object, about three times the file's size on disk while it runs.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 
 import type { EmulatorProcess } from './children';
 import { writeRandomFile } from './data';
 import { procStatus, resetPeak } from './memory';
-import { binaryStore, execute, setUpN8n, workflow } from './real-n8n';
+import { binaryStore, execute, setUpN8n, workflow, type N8nSetUp } from './real-n8n';
 import { importWorkflows } from '../scripts/real-n8n/instance';
-import { signedHeaders, target } from './signing';
+import { bucketTarget, signedSend } from './signing';
 import { fmt, median, mibPerSecond, MIB } from './stats';
 import { renderTable, type Table } from './table';
 import { DEFAULTS, memoryBound } from './throughput';
@@ -42,10 +43,6 @@ export interface ScaleResult {
 	skipped?: string;
 }
 
-interface Stats {
-	requests: { start: number; uploadPart: number };
-}
-
 /**
  * The n8n process's RSS from the moment the upload starts: the emulator's count of started
  * multipart uploads tells when, so n8n's start-up and Read file's copy stay out of the growth.
@@ -66,7 +63,7 @@ class UploadMemoryWatch {
 	partsBefore = 0;
 
 	async arm(): Promise<void> {
-		const { requests } = await this.emulator.call<Stats>('stats');
+		const { requests } = await this.emulator.stats();
 		this.startsBefore = requests.start;
 		this.partsBefore = requests.uploadPart;
 	}
@@ -80,7 +77,7 @@ class UploadMemoryWatch {
 		if (this.polling) return;
 		this.polling = true;
 		try {
-			const { requests } = await this.emulator.call<Stats>('stats');
+			const { requests } = await this.emulator.stats();
 			this.parts.push({ at: performance.now(), count: requests.uploadPart });
 			if (Number.isNaN(this.before)) {
 				const starts = requests.start;
@@ -125,21 +122,61 @@ function perGibRates(watch: UploadMemoryWatch, partSizeMiB: number): number[] {
 }
 
 async function deleteStored(emulator: EmulatorProcess): Promise<void> {
-	const { info } = emulator;
-	const requestTarget = target('/api/v1/files/delete', [
-		['bucket_name', info.bucket.name],
-		['region', info.bucket.region],
-		['key', STORED_KEY],
-	]);
-	await fetch(`${info.url}${requestTarget}`, {
-		method: 'DELETE',
-		headers: signedHeaders(info, 'DELETE', requestTarget),
-	}).catch(() => undefined);
+	const requestTarget = bucketTarget(emulator.info, '/api/v1/files/delete', [['key', STORED_KEY]]);
+	await signedSend(emulator.info, new Agent(), 'DELETE', requestTarget).catch(() => undefined);
 }
 
 function freeBytes(dir: string): number {
 	const { bavail, bsize } = statfsSync(dir);
 	return bavail * bsize;
+}
+
+/** One upload of `size` through real n8n, its input, n8n's copy and the stored object deleted after it. */
+async function scaleRun(
+	emulator: EmulatorProcess,
+	{ instance, files }: N8nSetUp,
+	dir: string,
+	index: number,
+	size: number,
+	log: (line: string) => void,
+): Promise<ScaleRun> {
+	const id = `benchScaleRun${String(index).padStart(2, '0')}`;
+	const input = join(files, `${id}.bin`);
+	try {
+		let started = Date.now();
+		const sha256 = writeRandomFile(input, size);
+		log(`  generated ${fmt.size(size)} in ${fmt.seconds(Date.now() - started)}`);
+		const definition = join(dir, `${id}.json`);
+		writeFileSync(definition, JSON.stringify(workflow(id, input, true)));
+		await importWorkflows(instance, [definition]);
+		const watch = new UploadMemoryWatch(emulator);
+		await watch.arm();
+		let growth = NaN;
+		started = Date.now();
+		const execution = await execute(instance, emulator, id, (pid) => watch.start(pid)).finally(() => {
+			growth = watch.growth();
+		});
+		log(
+			`  ${fmt.size(size)}: upload ${fmt.seconds(execution.uploadMs)} (${fmt.rate(mibPerSecond(size, execution.uploadMs))}), ` +
+				`RSS ${fmt.mib(watch.before)} before the upload, +${fmt.mib(growth)} during it; wall ${fmt.seconds(Date.now() - started)}`,
+		);
+		const stored = await emulator.sha256(STORED_KEY);
+		if (stored !== sha256) throw new Error(`scale ${fmt.size(size)}: the stored object differs from the input file`);
+		return {
+			size,
+			uploadMs: execution.uploadMs,
+			wallMs: execution.wallMs,
+			rssBefore: watch.before,
+			rssGrowth: growth,
+			partCount: execution.partCount,
+			verified: true,
+			gibRates: perGibRates(watch, DEFAULTS.partSizeMiB),
+		};
+	} finally {
+		rmSync(input, { force: true });
+		rmSync(binaryStore(dir), { recursive: true, force: true });
+		await deleteStored(emulator);
+	}
 }
 
 export async function runScale(
@@ -164,52 +201,10 @@ export async function runScale(
 	}
 	const setUp = await setUpN8n(emulator, dir);
 	if ('skipped' in setUp) return skip(setUp.skipped);
-	const { instance, files, runtime } = setUp;
+	const { runtime } = setUp;
 
 	const runs: ScaleRun[] = [];
-	for (const [index, size] of sizes.entries()) {
-		const id = `benchScaleRun${String(index).padStart(2, '0')}`;
-		const input = join(files, `${id}.bin`);
-		try {
-			let started = Date.now();
-			const sha256 = writeRandomFile(input, size);
-			log(`  generated ${fmt.size(size)} in ${fmt.seconds(Date.now() - started)}`);
-			const definition = join(dir, `${id}.json`);
-			writeFileSync(definition, JSON.stringify(workflow(id, input, true)));
-			await importWorkflows(instance, [definition]);
-			const watch = new UploadMemoryWatch(emulator);
-			await watch.arm();
-			let growth = NaN;
-			started = Date.now();
-			const execution = await execute(instance, emulator, id, undefined, (pid) => watch.start(pid)).finally(() => {
-				growth = watch.growth();
-			});
-			log(
-				`  ${fmt.size(size)}: upload ${fmt.seconds(execution.uploadMs)} (${fmt.rate(mibPerSecond(size, execution.uploadMs))}), ` +
-					`RSS ${fmt.mib(watch.before)} before the upload, +${fmt.mib(growth)} during it; wall ${fmt.seconds(Date.now() - started)}`,
-			);
-			const stored = await emulator.call<string>('sha256', {
-				bucket: emulator.info.bucket.name,
-				region: emulator.info.bucket.region,
-				key: STORED_KEY,
-			});
-			if (stored !== sha256) throw new Error(`scale ${fmt.size(size)}: the stored object differs from the input file`);
-			runs.push({
-				size,
-				uploadMs: execution.uploadMs,
-				wallMs: execution.wallMs,
-				rssBefore: watch.before,
-				rssGrowth: growth,
-				partCount: execution.partCount,
-				verified: true,
-				gibRates: perGibRates(watch, DEFAULTS.partSizeMiB),
-			});
-		} finally {
-			rmSync(input, { force: true });
-			rmSync(binaryStore(dir), { recursive: true, force: true });
-			await deleteStored(emulator);
-		}
-	}
+	for (const [index, size] of sizes.entries()) runs.push(await scaleRun(emulator, setUp, dir, index, size, log));
 
 	const bound = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
 	const held = DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * MIB + MIB;

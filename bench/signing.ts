@@ -1,16 +1,29 @@
 /**
  * Request signing per the API spec §1, written here from the spec rather than borrowed from the
- * node, so the curl ceiling and the seeding do not depend on the code being measured.
+ * node, so the curl ceiling, the minimal clients and the seeding do not depend on the code being
+ * measured; and the one signed request they all send.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { request, type Agent } from 'node:http';
 
 export interface Keys {
 	accessKey: string;
 	secretKey: string;
 }
 
+/** What a signed request needs of the emulator (EmulatorInfo). */
+export interface Service extends Keys {
+	url: string;
+	bucket: { name: string; region: string };
+}
+
 export function target(path: string, query: Array<[string, string]>): string {
 	return `${path}?${new URLSearchParams(query).toString()}`;
+}
+
+/** The bucket and region every request names, then `query`. */
+export function bucketTarget(service: Service, path: string, query: Array<[string, string]> = []): string {
+	return target(path, [['bucket_name', service.bucket.name], ['region', service.bucket.region], ...query]);
 }
 
 export function signedHeaders(keys: Keys, method: string, requestTarget: string): Record<string, string> {
@@ -19,4 +32,63 @@ export function signedHeaders(keys: Keys, method: string, requestTarget: string)
 		.update(`${method}\n${requestTarget}\n${timestamp}`)
 		.digest('hex');
 	return { 'X-Access-Key': keys.accessKey, 'X-Timestamp': timestamp, 'X-Signature': signature };
+}
+
+export interface Answer {
+	status: number;
+	body: Buffer;
+}
+
+/** One request over `agent` (unsigned: a signed download link carries its own signature). */
+export function send(
+	url: string,
+	agent: Agent,
+	method: string,
+	headers: Record<string, string | number>,
+	body: Buffer[] = [],
+): Promise<Answer> {
+	if (body.length) headers = { ...headers, 'Content-Length': body.reduce((n, b) => n + b.length, 0) };
+	return new Promise((resolve, reject) => {
+		const req = request(url, { method, headers, agent }, (res) => {
+			const chunks: Buffer[] = [];
+			res.on('data', (chunk: Buffer) => chunks.push(chunk));
+			res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+			res.on('error', reject);
+		});
+		req.on('error', reject);
+		for (const chunk of body) req.write(chunk);
+		req.end();
+	});
+}
+
+/** A signed request to `requestTarget` (from target() or bucketTarget()). */
+export function signedSend(
+	service: Service,
+	agent: Agent,
+	method: string,
+	requestTarget: string,
+	body: Buffer[] = [],
+	contentType?: string,
+): Promise<Answer> {
+	const headers = {
+		...signedHeaders(service, method, requestTarget),
+		...(contentType && { 'Content-Type': contentType }),
+	};
+	return send(`${service.url}${requestTarget}`, agent, method, headers, body);
+}
+
+/** The `data` of a JSON answer, or an error naming `what`. */
+export function dataOf<T>(answer: Answer, what: string): T {
+	if (answer.status !== 200) throw new Error(`${what}: HTTP ${answer.status} ${answer.body.toString('utf8')}`);
+	return (JSON.parse(answer.body.toString('utf8')) as { data: T }).data;
+}
+
+/** A one-file multipart form around `content`: the parts to send and its content type. */
+export function form(fileName: string, mimeType: string, content: Buffer): { body: Buffer[]; contentType: string } {
+	const boundary = `----bench${randomBytes(8).toString('hex')}`;
+	const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${mimeType}\r\n\r\n`;
+	return {
+		body: [Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)],
+		contentType: `multipart/form-data; boundary=${boundary}`,
+	};
 }

@@ -9,6 +9,11 @@ export function median(values: number[]): number {
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** Median over rounds of `reference`'s time ÷ the same round's time of `runs` (above 1: faster than the reference). */
+export function perRoundRatio(runs: Array<{ ms: number }>, reference: Array<{ ms: number }> | undefined): number {
+	return median(runs.map((run, i) => (reference?.[i] ? reference[i].ms / run.ms : NaN)));
+}
+
 export function mibPerSecond(bytes: number, ms: number): number {
 	return bytes / MIB / (ms / 1000);
 }

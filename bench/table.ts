@@ -6,8 +6,6 @@ export interface Table {
 	note?: string;
 	head: string[];
 	rows: string[][];
-	/** Markdown the report puts after the table (e.g. a chart); the terminal does not show it. */
-	after?: string;
 }
 
 export function renderTable(table: Table): string {
@@ -17,4 +15,9 @@ export function renderTable(table: Table): string {
 	if (table.note) out.push(table.note, '');
 	out.push(line(table.head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...table.rows.map(line));
 	return out.join('\n');
+}
+
+/** The table of a scenario that could not run, saying why. */
+export function skippedTable(title: string, what: string, reason: string): Table {
+	return { title, head: ['Workflow', 'Result'], rows: [[what, `skipped: ${reason}`]] };
 }

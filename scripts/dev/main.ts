@@ -107,80 +107,60 @@ async function main(): Promise<void> {
 	say(`building the package into ${path.relative(process.cwd(), packageDir)} and watching nodes/ and credentials/`);
 	await preparePackageCopy(packageDir);
 	await watch(path.join(packageDir, 'dist'));
-	if (process.argv.includes('--queue')) {
-		await mainQueue(packageDir, started);
-		return;
-	}
-	let stack: Stack;
+	const queue = process.argv.includes('--queue');
+	const ports = {
+		n8nPort: port('DEV_N8N_PORT', 5678),
+		emulatorPort: port('DEV_EMULATOR_PORT', EMULATOR_DEFAULTS.port),
+	};
+	let dev: Pick<Stack, 'editorUrl' | 'emulatorUrl' | 'owner' | 'logDir' | 'died'>;
+	let mode: string;
+	let logs = '';
 	try {
-		stack = await startStack({
-			dataDir: DATA_DIR,
-			packageDir,
-			n8nPort: port('DEV_N8N_PORT', 5678),
-			emulatorPort: port('DEV_EMULATOR_PORT', EMULATOR_DEFAULTS.port),
-			hotReload: true,
-			log: say,
-		});
+		if (queue) {
+			const queueDev = await startQueueDev({ dataDir: DATA_DIR, packageDir, ...ports, log: say });
+			stopQueue = queueDev.stack.stop;
+			const up = queueDev.stack.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+			dev = queueDev;
+			mode = ` (queue mode: main + ${up.length} workers up, PostgreSQL, Redis)`;
+			logs = ' (main.log, worker-1.log, worker-2.log, postgres.log, redis.log)';
+		} else {
+			dev = await startStack({ dataDir: DATA_DIR, packageDir, ...ports, hotReload: true, log: say });
+			mode = '';
+		}
 	} catch (err) {
 		say(`could not start: ${(err as Error).message}`);
 		await shutdown('start failed', 1);
 		return;
 	}
 	const seconds = Math.round((Date.now() - started) / 1000);
+	const { name, region } = EMULATOR_DEFAULTS.buckets[0];
+	const logDir = path.relative(process.cwd(), dev.logDir);
 	process.stdout.write(
 		[
 			'',
-			`  n8n editor   ${stack.editorUrl}`,
-			`  log in as    ${stack.owner.email} / ${stack.owner.password}`,
-			`  emulator     ${stack.emulatorUrl} (bucket ${EMULATOR_DEFAULTS.buckets[0].name}, region ${EMULATOR_DEFAULTS.buckets[0].region})`,
-			`  credential   "File Storage (local emulator)"`,
-			'  workflows    File Storage example: upload a file / multipart-upload a large generated file /',
-			'               list the bucket / upload what is POSTed to a webhook',
-			`  webhook      curl -H 'content-type: application/octet-stream' --data-binary @some-file '${stack.editorUrl}/webhook/file-storage-upload?key=some-file'`,
-			`  logs         ${path.relative(process.cwd(), stack.logDir)}/`,
-			`  ready after ${seconds} s; edit nodes/ or credentials/ and n8n reloads the node. Ctrl-C stops everything.`,
-			'',
-		].join('\n') + '\n',
-	);
-	const why = await stack.died;
-	await shutdown(`${why}; see ${path.relative(process.cwd(), stack.logDir)}/`, 1);
-}
-
-async function mainQueue(packageDir: string, started: number): Promise<void> {
-	let dev;
-	try {
-		dev = await startQueueDev({
-			dataDir: DATA_DIR,
-			packageDir,
-			n8nPort: port('DEV_N8N_PORT', 5678),
-			emulatorPort: port('DEV_EMULATOR_PORT', EMULATOR_DEFAULTS.port),
-			log: say,
-		});
-	} catch (err) {
-		say(`could not start: ${(err as Error).message}`);
-		await shutdown('start failed', 1);
-		return;
-	}
-	stopQueue = dev.stack.stop;
-	const up = dev.stack.workers.filter((worker) => worker.child.exitCode === null && worker.child.signalCode === null);
-	const seconds = Math.round((Date.now() - started) / 1000);
-	process.stdout.write(
-		[
-			'',
-			`  n8n editor   ${dev.editorUrl} (queue mode: main + ${up.length} workers up, PostgreSQL, Redis)`,
+			`  n8n editor   ${dev.editorUrl}${mode}`,
 			`  log in as    ${dev.owner.email} / ${dev.owner.password}`,
-			`  emulator     ${dev.emulatorUrl} (bucket ${EMULATOR_DEFAULTS.buckets[0].name}, region ${EMULATOR_DEFAULTS.buckets[0].region})`,
+			`  emulator     ${dev.emulatorUrl} (bucket ${name}, region ${region})`,
 			`  credential   "File Storage (local emulator)"`,
-			'  workflows    the examples; every run (webhook or editor) runs on a worker: see "Worker started',
-			'               execution" in the workers\' logs',
+			...(queue
+				? [
+						'  workflows    the examples; every run (webhook or editor) runs on a worker: see "Worker started',
+						'               execution" in the workers\' logs',
+					]
+				: [
+						'  workflows    File Storage example: upload a file / multipart-upload a large generated file /',
+						'               list the bucket / upload what is POSTed to a webhook',
+					]),
 			`  webhook      curl -H 'content-type: application/octet-stream' --data-binary @some-file '${dev.editorUrl}/webhook/file-storage-upload?key=some-file'`,
-			`  logs         ${path.relative(process.cwd(), dev.logDir)}/ (main.log, worker-1.log, worker-2.log, postgres.log, redis.log)`,
-			`  ready after ${seconds} s. No hot reload in queue mode: restart to load a rebuilt node. Ctrl-C stops everything.`,
+			`  logs         ${logDir}/${logs}`,
+			queue
+				? `  ready after ${seconds} s. No hot reload in queue mode: restart to load a rebuilt node. Ctrl-C stops everything.`
+				: `  ready after ${seconds} s; edit nodes/ or credentials/ and n8n reloads the node. Ctrl-C stops everything.`,
 			'',
 		].join('\n') + '\n',
 	);
 	const why = await dev.died;
-	await shutdown(`${why}; see ${path.relative(process.cwd(), dev.logDir)}/`, 1);
+	await shutdown(`${why}; see ${logDir}/`, 1);
 }
 
 main().catch((err: Error) => {

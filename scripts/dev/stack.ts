@@ -3,8 +3,8 @@
  * in as a user's install, an owner account, the example credential and workflows. The browser test
  * starts the same stack on free ports in a temporary folder.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, promises as fsp } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
 import { DEFAULTS as EMULATOR_DEFAULTS } from '../../test/emulator/config';
@@ -20,7 +20,7 @@ import {
 	type Owner,
 } from '../real-n8n/instance';
 import { login, startN8n, type N8nInstance, type RunningN8n } from '../real-n8n/n8n';
-import { isPortFree, stopGroup, track } from '../real-n8n/process';
+import { isPortFree, startLogged, stopGroup, waitReady } from '../real-n8n/process';
 import { PACKAGE_ROOT, PROFILES } from '../real-n8n/profiles';
 
 export const DEV_OWNER: Owner = {
@@ -61,48 +61,44 @@ export async function startEmulator(
 	dataDir: string,
 	logFile: string,
 ): Promise<{ child: ChildProcess; url: string }> {
-	const child = track(
-		spawn(
-			process.execPath,
-			[
-				'-r',
-				'ts-node/register/transpile-only',
-				path.join('test', 'emulator', 'cli.ts'),
-				'--port',
-				String(port),
-				'--data-dir',
-				dataDir,
-			],
-			{ cwd: PACKAGE_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-		),
-	);
-	const log = createWriteStream(logFile, { flags: 'a' });
-	child.once('exit', () => log.end());
-	let output = '';
-	const url = await new Promise<string>((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`the emulator did not start in time:\n${output}`)), 60000);
-		const onData = (chunk: string) => {
-			// The emulator announces its signing secret; it has no place in a log or a message.
-			const shown = chunk.replace(/(secret key\s+)\S+/g, '$1(not shown)');
-			output += shown;
-			log.write(shown);
-			const match = /listening on (http:\/\/\S+)/.exec(output);
-			if (match) {
-				clearTimeout(timer);
-				resolve(match[1]);
-			}
-		};
-		child.stdout?.setEncoding('utf8').on('data', onData);
-		child.stderr?.setEncoding('utf8').on('data', onData);
-		child.once('exit', (code) => {
-			clearTimeout(timer);
-			reject(new Error(`the emulator exited (${code}) before listening:\n${output}`));
-		});
-	}).catch(async (err: Error) => {
-		await stopGroup(child, 5000);
-		throw err;
+	const cli = path.join('test', 'emulator', 'cli.ts');
+	const args = ['-r', 'ts-node/register/transpile-only', cli, '--port', String(port), '--data-dir', dataDir];
+	const started = startLogged(process.execPath, args, {
+		cwd: PACKAGE_ROOT,
+		logFile,
+		show: (chunk) => chunk.replace(/(secret key\s+)\S+/g, '$1(not shown)'),
 	});
-	return { child, url };
+	const listening = () => /listening on (http:\/\/\S+)/.exec(started.output())?.[1];
+	await waitReady(started, 'the emulator', () => listening() !== undefined, 60000, 100);
+	return { child: started.child, url: listening()! };
+}
+
+/**
+ * This package linked in, the example credential pointing at the emulator and the example
+ * workflows imported (once per data folder: edits made in the editor stay).
+ */
+export async function prepareUserFolder(
+	instance: N8nInstance,
+	packageDir: string,
+	emulatorUrl: string,
+	log: (line: string) => void,
+): Promise<void> {
+	const { userFolder } = instance;
+	await linkPackage(userFolder, packageDir);
+	const credentialMarker = path.join(userFolder, '.credential-base-url');
+	if ((await fsp.readFile(credentialMarker, 'utf8').catch(() => '')) !== emulatorUrl) {
+		log('importing the example credential (pointing at the emulator)');
+		const { accessKey, secretKey } = EMULATOR_DEFAULTS;
+		await importCredential(instance, { accessKey, secretKey, baseUrl: emulatorUrl });
+		await fsp.writeFile(credentialMarker, emulatorUrl);
+	}
+	const imported = path.join(userFolder, '.examples-imported');
+	if (!existsSync(imported)) {
+		log('importing the example workflows');
+		await importWorkflows(instance, exampleWorkflowFiles());
+		await activateWorkflow(instance, EXAMPLE_IDS.webhook);
+		await fsp.writeFile(imported, `${new Date().toISOString()}\n`);
+	}
 }
 
 export async function startStack(options: StackOptions): Promise<Stack> {
@@ -123,28 +119,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 	);
 	const stopEmulator = () => stopGroup(emulator.child, 10000);
 	try {
-		await linkPackage(userFolder, options.packageDir);
 		const instance: N8nInstance = { runtime, userFolder, env: {} };
-		// Imported again only when the emulator's address changed, so edits made in the editor stay.
-		const credentialMarker = path.join(userFolder, '.credential-base-url');
-		const importedFor = await fsp.readFile(credentialMarker, 'utf8').catch(() => '');
-		if (importedFor !== emulator.url) {
-			log('importing the example credential (pointing at the emulator)');
-			await importCredential(instance, {
-				accessKey: EMULATOR_DEFAULTS.accessKey,
-				secretKey: EMULATOR_DEFAULTS.secretKey,
-				baseUrl: emulator.url,
-			});
-			await fsp.writeFile(credentialMarker, emulator.url);
-		}
-		const imported = path.join(userFolder, '.examples-imported');
-		if (!existsSync(imported)) {
-			// Only once, so edits made in the editor survive the next `npm run dev`.
-			log('importing the example workflows');
-			await importWorkflows(instance, exampleWorkflowFiles());
-			await activateWorkflow(instance, EXAMPLE_IDS.webhook);
-			await fsp.writeFile(imported, `${new Date().toISOString()}\n`);
-		}
+		await prepareUserFolder(instance, options.packageDir, emulator.url, log);
 		log(
 			`starting n8n ${runtime.profile.n8nVersion} (log in ${path.relative(process.cwd(), path.join(logDir, 'n8n.log'))})`,
 		);

@@ -159,6 +159,93 @@ interface Probed {
 	icons: string[];
 }
 
+function manifestProblems(manifest: Manifest, declared: Declared[]): string[] {
+	const problems: string[] = [];
+	const dependencies = Object.keys(manifest.dependencies ?? {});
+	if (dependencies.length > 0) {
+		problems.push(`package.json has runtime dependencies (${dependencies.join(', ')}); it must have none`);
+	}
+	if (manifest.bundleDependencies || manifest.bundledDependencies) problems.push('package.json bundles dependencies');
+	if (!declared.some((d) => d.kind === 'node')) problems.push('the n8n section of package.json declares no node');
+	return problems;
+}
+
+/** The real tarball in `work`, and its file list; a problem if that list is not what the dry run listed. */
+async function packTarball(packageDir: string, work: string, packed: string[], problems: string[]): Promise<string> {
+	await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], packageDir);
+	const tarball = (await fsp.readdir(work)).find((name) => name.endsWith('.tgz'));
+	if (!tarball) throw new Error(`npm pack wrote no tarball into ${work}`);
+	const tarList = (await run('tar', ['-tzf', path.join(work, tarball)], work))
+		.split('\n')
+		.filter((line) => line && !line.endsWith('/'))
+		.map((line) => norm(line.replace(/^package\//, '')))
+		.sort();
+	if (tarList.join('\n') !== packed.join('\n')) {
+		problems.push(`the tarball's content differs from what npm pack --dry-run lists: ${tarList.join(', ')}`);
+	}
+	return path.join(work, tarball);
+}
+
+/** Installs the tarball the way n8n installs a community package: alone, no scripts. Its folder, or undefined. */
+async function installAlone(
+	tarball: string,
+	work: string,
+	name: string,
+	problems: string[],
+): Promise<string | undefined> {
+	const install = path.join(work, 'install');
+	await fsp.mkdir(install);
+	await fsp.writeFile(path.join(install, 'package.json'), '{ "name": "fresh-install", "private": true }\n');
+	const flags = ['--offline', '--ignore-scripts', '--legacy-peer-deps', '--no-package-lock', '--no-audit', '--no-fund'];
+	try {
+		await run('npm', ['install', tarball, ...flags], install);
+	} catch (err) {
+		problems.push(`the tarball does not install alone into a fresh folder: ${(err as Error).message.trim()}`);
+		return undefined;
+	}
+	const installedPackages = (await fsp.readdir(path.join(install, 'node_modules'))).filter((n) => !n.startsWith('.'));
+	if (installedPackages.join() !== name) {
+		problems.push(`installing the tarball added ${installedPackages.join(', ')}; expected ${name} alone`);
+	}
+	return path.join(install, 'node_modules', name);
+}
+
+/** Requires the declared files in a Node.js that sees only the install and n8n's own packages. */
+async function probe(
+	root: string,
+	present: Declared[],
+	work: string,
+	peerDir: string,
+	problems: string[],
+): Promise<Probed[] | undefined> {
+	// n8n provides n8n-workflow; the probe sees that and nothing else of this repository.
+	const peers = path.join(work, 'peers', 'node_modules');
+	await fsp.mkdir(peers, { recursive: true });
+	for (const name of PROVIDED_BY_N8N) await fsp.symlink(path.join(peerDir, name), path.join(peers, name), 'dir');
+	const probeFile = path.join(work, 'probe.js');
+	await fsp.writeFile(probeFile, PROBE);
+	try {
+		const env = { PATH: process.env.PATH ?? '', NODE_PATH: peers, NODE_ENV: 'production' };
+		return JSON.parse(await run(process.execPath, [probeFile, root, ...present.map((d) => d.file)], work, env));
+	} catch (err) {
+		problems.push(`requiring the declared files from the installed tarball failed: ${(err as Error).message}`);
+		return undefined;
+	}
+}
+
+/** Source maps: none ship, so a reference to one is a reference to a missing file. */
+async function sourceMapProblems(root: string, packed: string[]): Promise<string[]> {
+	const problems: string[] = [];
+	for (const file of packed.filter((f) => /\.(c|m)?js$/.test(f))) {
+		const mapRef = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(await fsp.readFile(path.join(root, file), 'utf8'));
+		if (mapRef && !mapRef[1].startsWith('data:')) {
+			const target = norm(path.posix.join(path.posix.dirname(file), mapRef[1]));
+			if (!packed.includes(target)) problems.push(`${file} points at a source map that is not shipped: ${target}`);
+		}
+	}
+	return problems;
+}
+
 /**
  * Checks the package in `packageDir` (already built). `peerDir` is a node_modules folder holding
  * n8n-workflow, which n8n provides at run time; by default this repository's own.
@@ -168,18 +255,9 @@ export async function checkPackage(
 	peerDir = path.resolve(__dirname, '..', '..', 'node_modules'),
 ): Promise<CheckResult> {
 	const manifest = JSON.parse(await fsp.readFile(path.join(packageDir, 'package.json'), 'utf8')) as Manifest;
-	const problems: string[] = [];
-	const loaded: string[] = [];
-
-	if (Object.keys(manifest.dependencies ?? {}).length > 0) {
-		problems.push(
-			`package.json has runtime dependencies (${Object.keys(manifest.dependencies!).join(', ')}); it must have none`,
-		);
-	}
-	if (manifest.bundleDependencies || manifest.bundledDependencies) problems.push('package.json bundles dependencies');
 	const declared = declaredFiles(manifest);
-	if (!declared.some((d) => d.kind === 'node')) problems.push('the n8n section of package.json declares no node');
-
+	const problems = manifestProblems(manifest, declared);
+	const loaded: string[] = [];
 	const dryRun = JSON.parse(
 		await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], packageDir),
 	) as Array<{
@@ -190,47 +268,9 @@ export async function checkPackage(
 
 	const work = await fsp.mkdtemp(path.join(os.tmpdir(), 'package-check-'));
 	try {
-		// The real tarball, installed the way n8n installs a community package: alone, no scripts.
-		await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], packageDir);
-		const tarball = (await fsp.readdir(work)).find((name) => name.endsWith('.tgz'));
-		if (!tarball) throw new Error(`npm pack wrote no tarball into ${work}`);
-		const tarList = (await run('tar', ['-tzf', path.join(work, tarball)], work))
-			.split('\n')
-			.filter((line) => line && !line.endsWith('/'))
-			.map((line) => norm(line.replace(/^package\//, '')))
-			.sort();
-		if (tarList.join('\n') !== packed.join('\n')) {
-			problems.push(`the tarball's content differs from what npm pack --dry-run lists: ${tarList.join(', ')}`);
-		}
-
-		const install = path.join(work, 'install');
-		await fsp.mkdir(install);
-		await fsp.writeFile(path.join(install, 'package.json'), '{ "name": "fresh-install", "private": true }\n');
-		try {
-			await run(
-				'npm',
-				[
-					'install',
-					path.join(work, tarball),
-					'--offline',
-					'--ignore-scripts',
-					'--legacy-peer-deps',
-					'--no-package-lock',
-					'--no-audit',
-					'--no-fund',
-				],
-				install,
-			);
-		} catch (err) {
-			problems.push(`the tarball does not install alone into a fresh folder: ${(err as Error).message.trim()}`);
-			return { packed, expected: [], problems, loaded };
-		}
-		const installedPackages = (await fsp.readdir(path.join(install, 'node_modules'))).filter((n) => !n.startsWith('.'));
-		if (installedPackages.join() !== manifest.name) {
-			problems.push(`installing the tarball added ${installedPackages.join(', ')}; expected ${manifest.name} alone`);
-		}
-		const root = path.join(install, 'node_modules', manifest.name);
-
+		const tarball = await packTarball(packageDir, work, packed, problems);
+		const root = await installAlone(tarball, work, manifest.name, problems);
+		if (!root) return { packed, expected: [], problems, loaded };
 		for (const { file } of declared) {
 			if (!packedSet.has(file)) problems.push(`${file} is named in the n8n section of package.json but not shipped`);
 		}
@@ -239,25 +279,8 @@ export async function checkPackage(
 			declared.map((d) => d.file),
 		);
 		problems.push(...closure.problems);
-
-		// n8n provides n8n-workflow; the probe sees that and nothing else of this repository.
-		const peers = path.join(work, 'peers', 'node_modules');
-		await fsp.mkdir(peers, { recursive: true });
-		for (const name of PROVIDED_BY_N8N) await fsp.symlink(path.join(peerDir, name), path.join(peers, name), 'dir');
-		const probeFile = path.join(work, 'probe.js');
-		await fsp.writeFile(probeFile, PROBE);
-		let probed: Probed[] = [];
-		let probeFailed = false;
 		const present = declared.filter((d) => existsSync(path.join(root, d.file)));
-		try {
-			const env = { PATH: process.env.PATH ?? '', NODE_PATH: peers, NODE_ENV: 'production' };
-			probed = JSON.parse(
-				await run(process.execPath, [probeFile, root, ...present.map((d) => d.file)], work, env),
-			) as Probed[];
-		} catch (err) {
-			probeFailed = true;
-			problems.push(`requiring the declared files from the installed tarball failed: ${(err as Error).message}`);
-		}
+		const probed = (await probe(root, present, work, peerDir, problems)) ?? [];
 		for (const d of present) {
 			const found = probed.filter((p) => p.entry === d.file);
 			if (probed.length && !found.some((p) => p.kind === d.kind)) {
@@ -280,19 +303,13 @@ export async function checkPackage(
 		for (const file of [...expected].sort()) {
 			if (!packedSet.has(file)) problems.push(`missing from the tarball: ${file}`);
 		}
+		const probeFailed = problems.some((p) => p.startsWith('requiring the declared files'));
 		for (const file of packed) {
 			// Icons are known only from descriptions that loaded; the failure above is reported already.
 			if (probeFailed && /\.(svg|png)$/.test(file)) continue;
 			if (!expected.has(file)) problems.push(`not expected in the tarball: ${file}`);
 		}
-		// Source maps: none ship, so a reference to one is a reference to a missing file.
-		for (const file of packed.filter((f) => /\.(c|m)?js$/.test(f))) {
-			const mapRef = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(await fsp.readFile(path.join(root, file), 'utf8'));
-			if (mapRef && !mapRef[1].startsWith('data:')) {
-				const target = norm(path.posix.join(path.posix.dirname(file), mapRef[1]));
-				if (!packedSet.has(target)) problems.push(`${file} points at a source map that is not shipped: ${target}`);
-			}
-		}
+		problems.push(...(await sourceMapProblems(root, packed)));
 		return { packed, expected: [...expected].sort(), problems, loaded };
 	} finally {
 		await fsp.rm(work, { recursive: true, force: true });

@@ -6,19 +6,9 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
-import { DEFAULTS as EMULATOR_DEFAULTS } from '../../test/emulator/config';
-import { DEV_OWNER, startEmulator } from '../dev/stack';
+import { DEV_OWNER, prepareUserFolder, startEmulator } from '../dev/stack';
 import { ensureRuntime } from '../real-n8n/install';
-import {
-	EXAMPLE_IDS,
-	activateWorkflow,
-	exampleWorkflowFiles,
-	importCredential,
-	importWorkflows,
-	linkPackage,
-	ownerEnv,
-	type Owner,
-} from '../real-n8n/instance';
+import { ownerEnv, type Owner } from '../real-n8n/instance';
 import { login } from '../real-n8n/n8n';
 import { isPortFree, stopGroup } from '../real-n8n/process';
 import { PROFILES } from '../real-n8n/profiles';
@@ -79,26 +69,7 @@ export async function startQueueDev(options: {
 			env: { ...ownerEnv(runtime, DEV_OWNER), N8N_ENCRYPTION_KEY: (await fsp.readFile(keyFile, 'utf8')).trim() },
 			webhookPaths: ['file-storage-upload'],
 			log: options.log,
-			prepare: async (instance) => {
-				await linkPackage(instance.userFolder, options.packageDir);
-				const marker = path.join(instance.userFolder, '.credential-base-url');
-				if ((await fsp.readFile(marker, 'utf8').catch(() => '')) !== emulator.url) {
-					options.log('importing the example credential (pointing at the emulator)');
-					await importCredential(instance, {
-						accessKey: EMULATOR_DEFAULTS.accessKey,
-						secretKey: EMULATOR_DEFAULTS.secretKey,
-						baseUrl: emulator.url,
-					});
-					await fsp.writeFile(marker, emulator.url);
-				}
-				const imported = path.join(instance.userFolder, '.examples-imported');
-				if (!existsSync(imported)) {
-					options.log('importing the example workflows');
-					await importWorkflows(instance, exampleWorkflowFiles());
-					await activateWorkflow(instance, EXAMPLE_IDS.webhook);
-					await fsp.writeFile(imported, `${new Date().toISOString()}\n`);
-				}
-			},
+			prepare: (instance) => prepareUserFolder(instance, options.packageDir, emulator.url, options.log),
 		});
 		await login(stack.main.url, DEV_OWNER.email, DEV_OWNER.password);
 		const died = Promise.race([

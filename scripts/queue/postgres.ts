@@ -4,12 +4,12 @@
  * to run as root; as root, its programs run as the unprivileged `postgres` user the Debian package
  * creates.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, promises as fsp, readdirSync } from 'node:fs';
+import { existsSync, promises as fsp, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { exited, freePort, killGroup, sleep, stopGroup, track, capture } from '../real-n8n/process';
+import { capture, exited, freePort, killGroup, sleep, startLogged, stopGroup, waitReady } from '../real-n8n/process';
 
 export const INSTALL_HINT =
 	'sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql redis-server';
@@ -50,6 +50,17 @@ async function chownForServer(dir: string): Promise<void> {
 	if (result.code !== 0) throw new Error(`chown of ${dir} failed: ${result.stderr}`);
 }
 
+/** Creates `database` unless it exists. */
+async function createDatabase(binDir: string, port: number, user: string, database: string, env: NodeJS.ProcessEnv) {
+	const where = ['-h', '127.0.0.1', '-p', String(port), '-U', user];
+	const query = `SELECT 1 FROM pg_database WHERE datname = '${database}'`;
+	const psql = [...where, '-d', 'postgres', '-tAc', query];
+	const exists = await capture(path.join(binDir, 'psql'), psql, { timeoutMs: 30000, env });
+	if (exists.stdout.trim() === '1') return;
+	const created = await capture(path.join(binDir, 'createdb'), [...where, database], { timeoutMs: 30000, env });
+	if (created.code !== 0) throw new Error(`createdb failed: ${created.stderr}`);
+}
+
 /**
  * Starts PostgreSQL on `dir` (created with `initdb` on first use; the password is kept there) and
  * creates the database. Resolves once it accepts connections.
@@ -83,35 +94,15 @@ export async function startPostgres(dir: string, logFile: string): Promise<Postg
 	await chownForServer(dir);
 	const password = (await fsp.readFile(passwordFile, 'utf8')).trim();
 	const port = await freePort();
+	// A throw-away cluster: speed over durability.
+	const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
+	const serverArgs = ['-D', dataDir, '-p', String(port), '-k', socketDir];
 	const [cmd, args] = command(binDir, 'postgres', [
-		'-D',
-		dataDir,
-		'-p',
-		String(port),
-		'-k',
-		socketDir,
-		'-c',
-		'listen_addresses=127.0.0.1',
-		// A throw-away cluster: speed over durability.
-		'-c',
-		'fsync=off',
-		'-c',
-		'synchronous_commit=off',
-		'-c',
-		'full_page_writes=off',
-		'-c',
-		'max_connections=100',
+		...serverArgs,
+		...[...settings, 'max_connections=100'].flatMap((setting) => ['-c', setting]),
 	]);
-	const child = track(spawn(cmd, args, { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }));
-	const log = createWriteStream(logFile, { flags: 'a' });
-	let output = '';
-	for (const stream of [child.stdout, child.stderr]) {
-		stream?.setEncoding('utf8').on('data', (chunk: string) => {
-			output = (output + chunk).slice(-20000);
-			log.write(chunk);
-		});
-	}
-	child.once('exit', () => log.end());
+	const started = startLogged(cmd, args, { cwd: dir, logFile });
+	const { child } = started;
 	const stop = async () => {
 		// SIGINT is PostgreSQL's fast shutdown: it does not wait for n8n's pooled connections.
 		killGroup(child, 'SIGINT');
@@ -119,49 +110,14 @@ export async function startPostgres(dir: string, logFile: string): Promise<Postg
 		await stopGroup(child, 5000);
 	};
 	const env = { ...process.env, PGPASSWORD: password };
-	const deadline = Date.now() + 60000;
-	for (;;) {
-		if (child.exitCode !== null || child.signalCode !== null) {
-			throw new Error(`PostgreSQL exited (${child.exitCode ?? child.signalCode}) while starting:\n${output}`);
-		}
-		const ready = await capture(
-			path.join(binDir, 'pg_isready'),
-			['-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', 'postgres'],
-			{ timeoutMs: 10000, env },
-		);
-		if (ready.code === 0) break;
-		if (Date.now() > deadline) {
-			await stop();
-			throw new Error(`PostgreSQL did not accept connections in time:\n${output}`);
-		}
-		await sleep(200);
-	}
-	const exists = await capture(
-		path.join(binDir, 'psql'),
-		[
-			'-h',
-			'127.0.0.1',
-			'-p',
-			String(port),
-			'-U',
-			user,
-			'-d',
-			'postgres',
-			'-tAc',
-			`SELECT 1 FROM pg_database WHERE datname = '${database}'`,
-		],
-		{ timeoutMs: 30000, env },
-	);
-	if (exists.stdout.trim() !== '1') {
-		const created = await capture(
-			path.join(binDir, 'createdb'),
-			['-h', '127.0.0.1', '-p', String(port), '-U', user, database],
-			{ timeoutMs: 30000, env },
-		);
-		if (created.code !== 0) {
-			await stop();
-			throw new Error(`createdb failed: ${created.stderr}`);
-		}
-	}
+	const isReady = async () => {
+		const where = ['-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', 'postgres'];
+		return (await capture(path.join(binDir, 'pg_isready'), where, { timeoutMs: 10000, env })).code === 0;
+	};
+	await waitReady(started, 'PostgreSQL', isReady, 60000);
+	await createDatabase(binDir, port, user, database, env).catch(async (err: Error) => {
+		await stop();
+		throw err;
+	});
 	return { host: '127.0.0.1', port, user, password, database, child, stop };
 }

@@ -2,11 +2,11 @@
  * redis-server for n8n's job queue: a free port on 127.0.0.1, a password, no persistence (no RDB
  * snapshots, no AOF), its working folder ours. Never the system service.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, promises as fsp } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 
-import { freePort, stopGroup, track } from '../real-n8n/process';
+import { freePort, startLogged, stopGroup, waitReady } from '../real-n8n/process';
 import { INSTALL_HINT } from './postgres';
 
 export interface Redis {
@@ -38,30 +38,9 @@ export async function startRedis(dir: string, logFile: string): Promise<Redis> {
 		'daemonize no',
 		'loglevel notice',
 	].join('\n');
-	const child = track(spawn('redis-server', ['-'], { cwd: dir, detached: true, stdio: ['pipe', 'pipe', 'pipe'] }));
+	const started = startLogged('redis-server', ['-'], { cwd: dir, logFile, stdin: 'pipe' });
+	const { child } = started;
 	child.stdin?.end(`${config}\n`);
-	const log = createWriteStream(logFile, { flags: 'a' });
-	child.once('exit', () => log.end());
-	let output = '';
-	await new Promise<void>((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`redis-server did not start in time:\n${output}`)), 30000);
-		const onData = (chunk: string) => {
-			output = (output + chunk).slice(-20000);
-			log.write(chunk);
-			if (/Ready to accept connections/.test(output)) {
-				clearTimeout(timer);
-				resolve();
-			}
-		};
-		child.stdout?.setEncoding('utf8').on('data', onData);
-		child.stderr?.setEncoding('utf8').on('data', onData);
-		child.once('exit', (code) => {
-			clearTimeout(timer);
-			reject(new Error(`redis-server exited (${code}) while starting:\n${output}`));
-		});
-	}).catch(async (err: Error) => {
-		await stopGroup(child, 5000);
-		throw err;
-	});
+	await waitReady(started, 'redis-server', () => /Ready to accept connections/.test(started.output()), 30000, 100);
 	return { host: '127.0.0.1', port, password, child, stop: () => stopGroup(child, 10000) };
 }

@@ -4,14 +4,14 @@
  * run them. All share the encryption key and one user folder, where this package is linked in as a
  * user's install. Used by `npm run test:queue` and `npm run dev -- --queue`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, promises as fsp } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
 import type { InstalledRuntime } from '../real-n8n/install';
-import { baseEnv, startN8n, tail, type Env, type N8nInstance, type RunningN8n } from '../real-n8n/n8n';
-import { exited, freePort, sleep, stopGroup, track } from '../real-n8n/process';
+import { baseEnv, startN8n, type Env, type N8nInstance, type RunningN8n } from '../real-n8n/n8n';
+import { exited, freePort, killGroup, startLogged, stopGroup, waitReady } from '../real-n8n/process';
 import { startPostgres, type Postgres } from './postgres';
 import { startRedis, type Redis } from './redis';
 
@@ -63,44 +63,18 @@ export const WORKER_STARTED = /Worker started execution (\d+) \(job (\S+)\)/g;
 async function startWorker(instance: N8nInstance, name: string, concurrency: number, logFile: string): Promise<Worker> {
 	const brokerPort = await freePort();
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(brokerPort) });
-	const child = track(
-		spawn(instance.runtime.nodeBin, [instance.runtime.n8nBin, 'worker', `--concurrency=${concurrency}`], {
-			cwd: instance.userFolder,
-			env,
-			detached: true,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		}),
-	);
-	const log = createWriteStream(logFile, { flags: 'a' });
-	child.once('exit', () => log.end());
-	let output = '';
-	for (const stream of [child.stdout, child.stderr]) {
-		stream?.setEncoding('utf8').on('data', (chunk: string) => {
-			output = output.length > 4_000_000 ? output.slice(0, 200_000) + output.slice(-2_000_000) : output;
-			output += chunk;
-			log.write(chunk);
-		});
-	}
-	const worker: Worker = {
+	const args = [instance.runtime.n8nBin, 'worker', `--concurrency=${concurrency}`];
+	const started = startLogged(instance.runtime.nodeBin, args, { cwd: instance.userFolder, env, logFile });
+	const { child, output } = started;
+	await waitReady(started, name, () => /n8n worker is now ready/.test(output()), 120000);
+	return {
 		name,
 		child,
 		brokerPort,
-		output: () => output,
-		executions: () => [...output.matchAll(WORKER_STARTED)].map((match) => match[1]),
+		output,
+		executions: () => [...output().matchAll(WORKER_STARTED)].map((match) => match[1]),
 		stop: () => stopGroup(child, 20000),
 	};
-	const deadline = Date.now() + 120000;
-	while (!/n8n worker is now ready/.test(output)) {
-		if (child.exitCode !== null || child.signalCode !== null) {
-			throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) while starting:\n${tail(output, 30)}`);
-		}
-		if (Date.now() > deadline) {
-			await worker.stop();
-			throw new Error(`${name} was not ready in time:\n${tail(output, 30)}`);
-		}
-		await sleep(200);
-	}
-	return worker;
 }
 
 export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {
@@ -172,12 +146,6 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 
 /** Kills a worker at once, as a crash or an out-of-memory kill would, its task runner with it. */
 export async function killWorker(worker: Worker): Promise<void> {
-	if (worker.child.pid !== undefined) {
-		try {
-			process.kill(-worker.child.pid, 'SIGKILL');
-		} catch {
-			// gone already
-		}
-	}
+	killGroup(worker.child, 'SIGKILL');
 	await exited(worker.child);
 }

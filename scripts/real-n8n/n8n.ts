@@ -1,12 +1,13 @@
 /**
  * Running a real n8n on one user folder: its CLI (import, execute, publish) and `n8n start`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 
 import type { InstalledRuntime } from './install';
-import { capture, freePort, sleep, stopGroup, track, type Captured } from './process';
+import { capture, freePort, startLogged, stopGroup, tail, waitReady, type Captured } from './process';
+
+export { tail };
 
 export type Env = Record<string, string | undefined>;
 
@@ -91,16 +92,6 @@ export async function n8nCliOk(
 	return result;
 }
 
-/** The last lines of some output, each cut short: a run's JSON can hold megabytes of base64 on one line. */
-export function tail(text: string, lines: number): string {
-	return text
-		.trimEnd()
-		.split('\n')
-		.slice(-lines)
-		.map((line) => (line.length > 400 ? `${line.slice(0, 400)}… (${line.length} characters)` : line))
-		.join('\n');
-}
-
 export interface RunItem {
 	json: Record<string, unknown>;
 	binary?: Record<string, { id?: string; data?: string; fileName?: string; mimeType?: string }>;
@@ -108,6 +99,7 @@ export interface RunItem {
 
 export interface NodeRun {
 	executionStatus?: string;
+	executionTime?: number;
 	error?: { message?: string; description?: string };
 	data?: { main: RunItem[][] };
 }
@@ -187,56 +179,19 @@ export async function startN8n(instance: N8nInstance, options: StartOptions = {}
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		...options.env,
 	});
-	const child = track(
-		spawn(instance.runtime.nodeBin, [instance.runtime.n8nBin, 'start'], {
-			cwd: instance.userFolder,
-			env,
-			detached: true,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		}),
-	);
-	let output = '';
-	const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
-	for (const stream of [child.stdout, child.stderr]) {
-		stream?.setEncoding('utf8').on('data', (chunk: string) => {
-			// Keep the start and the last part: a dev session may run for hours.
-			output = output.length > 2_000_000 ? output.slice(0, 200_000) + output.slice(-1_000_000) : output;
-			output += chunk;
-			log?.write(chunk);
-		});
-	}
+	const started = startLogged(instance.runtime.nodeBin, [instance.runtime.n8nBin, 'start'], {
+		cwd: instance.userFolder,
+		env,
+		logFile: options.logFile,
+	});
 	const url = `http://127.0.0.1:${port}`;
-	const running: RunningN8n = {
-		url,
-		port,
-		child,
-		output: () => output,
-		stop: async () => {
-			await stopGroup(child, 20000);
-			await new Promise<void>((resolve) => (log ? log.end(resolve) : resolve()));
-		},
-	};
-	const deadline = Date.now() + (options.readyTimeoutMs ?? 180000);
-	for (;;) {
-		if (child.exitCode !== null || child.signalCode !== null) {
-			await running.stop();
-			throw new Error(
-				`n8n start exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${tail(output, 40)}`,
-			);
-		}
-		if (
-			(await isReady(url)) &&
-			(await restApiReady(url)) &&
-			(await webhooksRegistered(url, options.webhookPaths ?? []))
-		) {
-			return running;
-		}
-		if (Date.now() > deadline) {
-			await running.stop();
-			throw new Error(`n8n start was not ready at ${url} in time:\n${tail(output, 40)}`);
-		}
-		await sleep(500);
-	}
+	const ready = async () =>
+		(await answers200(`${url}/healthz/readiness`)) &&
+		(await answers200(`${url}/rest/settings`)) &&
+		(await webhooksRegistered(url, options.webhookPaths ?? []));
+	await waitReady(started, 'n8n start', ready, options.readyTimeoutMs ?? 180000, 500);
+	const { child } = started;
+	return { url, port, child, output: started.output, stop: () => stopGroup(child, 20000) };
 }
 
 /** A CORS preflight answers 2xx only for a registered webhook, and runs nothing. */
@@ -255,15 +210,6 @@ async function webhooksRegistered(url: string, paths: string[]): Promise<boolean
 		}
 	}
 	return true;
-}
-
-function isReady(url: string): Promise<boolean> {
-	return answers200(`${url}/healthz/readiness`);
-}
-
-/** n8n registers `/rest/settings` after all its REST controllers, so it answering means login works. */
-function restApiReady(url: string): Promise<boolean> {
-	return answers200(`${url}/rest/settings`);
 }
 
 async function answers200(address: string): Promise<boolean> {

@@ -3,10 +3,12 @@
  * it started (n8n's task runner), and every wait is bounded.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { promises as fsp } from 'node:fs';
+import { createWriteStream, existsSync, promises as fsp } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+
+import { PACKAGE_ROOT } from './profiles';
 
 export interface Captured {
 	code: number | null;
@@ -64,6 +66,76 @@ export async function stopGroup(child: ChildProcess, graceMs = 15000): Promise<v
 	clearTimeout(timer);
 	// What the leader started may outlive it for a moment.
 	killGroup(child, 'SIGKILL');
+}
+
+/** The last lines of some output, each cut short: a run's JSON can hold megabytes of base64 on one line. */
+export function tail(text: string, lines: number): string {
+	return text
+		.trimEnd()
+		.split('\n')
+		.slice(-lines)
+		.map((line) => (line.length > 400 ? `${line.slice(0, 400)}… (${line.length} characters)` : line))
+		.join('\n');
+}
+
+export interface Started {
+	child: ChildProcess;
+	/** What it printed so far: the start and the last megabyte (a dev session may run for hours). */
+	output(): string;
+}
+
+/**
+ * Starts a long-running command in a process group of its own, tracked for `stopStarted`, its
+ * output kept and copied to `logFile`; `show` rewrites each chunk first (to hide a secret).
+ */
+export function startLogged(
+	command: string,
+	args: string[],
+	options: SpawnOptions & { logFile?: string; stdin?: 'pipe'; show?: (chunk: string) => string },
+): Started {
+	const stdio = [options.stdin ?? 'ignore', 'pipe', 'pipe'] as const;
+	const child = track(spawn(command, args, { ...options, detached: true, stdio: [...stdio] }));
+	const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
+	child.once('exit', () => log?.end());
+	let output = '';
+	for (const stream of [child.stdout, child.stderr]) {
+		stream?.setEncoding('utf8').on('data', (chunk: string) => {
+			const shown = options.show?.(chunk) ?? chunk;
+			output = output.length > 2_000_000 ? output.slice(0, 200_000) + output.slice(-1_000_000) : output;
+			output += shown;
+			log?.write(shown);
+		});
+	}
+	return { child, output: () => output };
+}
+
+/**
+ * Polls `ready` until it holds. When the process ends first or `timeoutMs` passes, stops its
+ * group and throws with the end of its output.
+ */
+export async function waitReady(
+	started: Started,
+	what: string,
+	ready: () => boolean | Promise<boolean>,
+	timeoutMs: number,
+	everyMs = 200,
+): Promise<void> {
+	const { child, output } = started;
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		if (child.exitCode !== null || child.signalCode !== null) {
+			await stopGroup(child, 5000);
+			throw new Error(
+				`${what} exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${tail(output(), 40)}`,
+			);
+		}
+		if (await ready()) return;
+		if (Date.now() > deadline) {
+			await stopGroup(child, 5000);
+			throw new Error(`${what} was not ready in time:\n${tail(output(), 40)}`);
+		}
+		await sleep(everyMs);
+	}
 }
 
 /**
@@ -130,4 +202,22 @@ export async function isPortFree(port: number): Promise<boolean> {
 
 export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Runs a command in the package root on this terminal; resolves with its exit code. */
+export function runHere(command: string, args: string[], env = process.env): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, { cwd: PACKAGE_ROOT, env, stdio: 'inherit' });
+		child.once('error', reject);
+		child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+	});
+}
+
+/** Builds the package unless it is built, then runs jest with `args`; resolves with the exit code. */
+export async function buildAndJest(args: string[], env = process.env): Promise<number> {
+	if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'FileStorage', 'FileStorage.node.js'))) {
+		const built = await runHere('npm', ['run', 'build']);
+		if (built !== 0) return built;
+	}
+	return await runHere(process.execPath, [require.resolve('jest/bin/jest'), ...args], env);
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --quick` as part of `npm test`, so the bench never rots: every scenario runs
- * once at small sizes and the report, its tables and the far-service chart come out, with every
+ * once at small sizes and the report and its tables come out, with every
  * stored upload checked against its input. Nothing here looks at a figure: on a shared machine the
  * numbers are the bench's business, not a test's. Needs the build (`npm test` makes it first).
  */
@@ -39,7 +39,7 @@ function runQuickBench(out: string): Promise<{ code: number | null; output: stri
 }
 
 test(
-	'the quick bench runs every scenario, writes the report and the chart, and checks the bytes',
+	'the quick bench runs every scenario, writes the report, and checks the bytes',
 	async () => {
 		expect(existsSync(join(REPO, 'dist/nodes/FileStorage/FileStorage.node.js'))).toBe(true);
 		const out = join(dir, 'BENCHMARKS.md');
@@ -79,18 +79,6 @@ test(
 		const verified = /: (\d+) uploads matched\./.exec(report);
 		expect(Number(verified?.[1])).toBeGreaterThanOrEqual(20);
 		expect(output).toContain(`bytes checked: ${verified?.[1]} uploads stored exactly the input (sha256)`);
-
-		// The chart sits beside the report, where the report's link points, with a line per part size and the limit.
-		expect(report).toContain('](docs/bench/far-sweep.svg)');
-		const svg = readFileSync(join(dir, 'docs/bench/far-sweep.svg'), 'utf8');
-		expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
-		expect(svg.trim().endsWith('</svg>')).toBe(true);
-		for (const label of ['limit', 'Part Size 5 MiB', 'Part Size 8 MiB', 'defaults', 'Parallel Uploads']) {
-			expect(svg).toContain(label);
-		}
-		// Two part sizes × two parallelisms measured: four points on the lines (plus the legend's and the mark's circles).
-		expect(svg.match(/<circle [^>]*r="3.5"/g)?.length).toBeGreaterThanOrEqual(4 + 2);
-		expect(svg).toContain('stroke-dasharray');
 	},
 	10 * 60_000,
 );

@@ -1,18 +1,15 @@
 import { keyFilter } from '../../nodes/FileStorage/trigger/glob';
 import {
 	advance,
-	decodeState,
 	diff,
 	emptyState,
-	encodeState,
 	fingerprint,
-	frontCode,
-	frontDecode,
 	keyHash,
 	scopeOf,
 	stateOf,
 	type ListedFile,
 } from '../../nodes/FileStorage/trigger/state';
+import { decodeState, encodeState, frontCode, frontDecode } from '../../nodes/FileStorage/trigger/stateCodec';
 
 function file(key: string, over: Partial<ListedFile> = {}): ListedFile {
 	return {

@@ -217,19 +217,6 @@ export function releaseWithBody(body: unknown, release: () => void): void {
 	for (const event of ['close', 'end', 'error']) stream.once(event, once);
 }
 
-/**
- * The trigger's pool, by its poll's context object. The node's items carry theirs (item.ts).
- */
-const pools = new WeakMap<object, RunPool>();
-
-export function setRunPool(ctx: object, pool: RunPool): void {
-	pools.set(ctx, pool);
-}
-
-export function runPoolOf(ctx: object): RunPool | undefined {
-	return pools.get(ctx);
-}
-
 /** Runs `work` with `bytes` of body memory reserved from the run's pool (when it has one). */
 export async function withBodyMemory<T>(pool: RunPool | undefined, bytes: number, work: () => Promise<T>): Promise<T> {
 	if (!pool) return await work();

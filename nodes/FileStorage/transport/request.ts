@@ -25,7 +25,7 @@ import { callNetworkFailure, callStatusFailure, type CallSite } from './callFail
 import { httpError, linkSecrets, unexpectedAnswerError, withoutSecrets } from './errors';
 import { FamilyRouter } from './familyRouter';
 import { apiPathsSetting, isMissingPath, type ApiPathsSetting, type FamilyRoutes, type Route } from './pathFamily';
-import { runPoolOf, type RunPool } from './pool';
+import type { RunPool } from './pool';
 import { buildTarget, checkBaseUrl, type QueryValue } from './signing';
 
 export { DEFAULT_SETTINGS, SLOWEST_SEND_BYTES_PER_SECOND } from './call';
@@ -92,13 +92,8 @@ export class FileStorageClient {
 		});
 	}
 
-	/** `pool`: the run's request pool; the trigger's is still found through its context. */
-	static async create(
-		ctx: Context,
-		itemIndex: number,
-		settings: Partial<TransportSettings> = {},
-		pool: RunPool | undefined = runPoolOf(ctx),
-	) {
+	/** `pool`: the run's request pool (the node's version 3, a trigger downloading several files at once). */
+	static async create(ctx: Context, itemIndex: number, settings: Partial<TransportSettings> = {}, pool?: RunPool) {
 		const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 		const base = checkBaseUrl(credentials.baseUrl);
 		if (!base.ok) {

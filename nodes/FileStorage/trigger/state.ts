@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
 
 /**
- * What the trigger remembers between polls, and how a scan is compared with it.
- *
- * Every watched file costs 12 bytes: the first 8 bytes of the SHA-256 of its key and the first
- * 4 bytes of the SHA-256 of its fingerprint (size, last_modified, content_type, visibility).
- * They are stored sorted by key hash as one base64 string: 16 characters per file. Keys are
- * only kept when File Deleted is watched (a deletion must name its key): sorted and
- * front-coded (each key stores how many leading characters it shares with the previous one,
- * and the rest).
+ * What the trigger remembers between polls, and how a scan is compared with it (how it is
+ * stored: stateCodec.ts). A file is remembered by two hashes: of its key, and of its fingerprint
+ * (size, last_modified, content_type, visibility). Keys are only kept when File Deleted is
+ * watched (a deletion must name its key).
  *
  * A scan read over several pages is not a snapshot (a file removed while it runs can make it
  * miss another, and other changes can make the next scan miss it again), so a deletion such a
@@ -51,19 +47,6 @@ export interface WatchState {
 	failures?: Map<string, DownloadFailure>;
 }
 
-export interface StoredState {
-	version: 1;
-	/** What the state describes (bucket, region, folder, subfolders, filter, deletions): see scopeOf. */
-	scope: string;
-	count: number;
-	files: string;
-	keys?: string;
-	/** Key hashes, 8 bytes each, base64. */
-	missing?: string;
-	/** Key hash → [fingerprint, attempts]. */
-	failures?: Record<string, [number, number]>;
-}
-
 export interface Change {
 	event: ChangeEvent;
 	key: string;
@@ -73,9 +56,8 @@ export interface Change {
 	unconfirmed?: boolean;
 }
 
-const KEY_HASH_BYTES = 8;
-const FINGERPRINT_BYTES = 4;
-const RECORD_BYTES = KEY_HASH_BYTES + FINGERPRINT_BYTES;
+/** Bytes of a key's SHA-256 kept: collisions stay negligible for millions of files. */
+export const KEY_HASH_BYTES = 8;
 
 export function keyHash(key: string): string {
 	return createHash('sha256').update(key, 'utf8').digest().subarray(0, KEY_HASH_BYTES).toString('hex');
@@ -106,6 +88,7 @@ export function scopeOf(parts: {
 	return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 }
 
+/** Keys sort by UTF-16 code units, the same on every machine (no locale). */
 function byCodeUnits(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -120,108 +103,6 @@ export function stateOf(files: ListedFile[], keepKeys: boolean): WatchState {
 
 export function emptyState(keepKeys: boolean): WatchState {
 	return keepKeys ? { files: new Map(), keys: [] } : { files: new Map() };
-}
-
-export function frontCode(sortedKeys: string[]): string {
-	let previous = '';
-	let out = '';
-	for (const key of sortedKeys) {
-		let shared = 0;
-		const most = Math.min(previous.length, key.length);
-		while (shared < most && previous.charCodeAt(shared) === key.charCodeAt(shared)) shared++;
-		const rest = key.slice(shared);
-		out += `${shared.toString(36)},${rest.length.toString(36)},${rest}`;
-		previous = key;
-	}
-	return out;
-}
-
-export function frontDecode(coded: string): string[] {
-	const keys: string[] = [];
-	let previous = '';
-	let at = 0;
-	const number = () => {
-		const comma = coded.indexOf(',', at);
-		if (comma === -1) throw new Error('truncated key list');
-		const value = parseInt(coded.slice(at, comma), 36);
-		if (!Number.isInteger(value) || value < 0) throw new Error('malformed key list');
-		at = comma + 1;
-		return value;
-	};
-	while (at < coded.length) {
-		const shared = number();
-		const length = number();
-		if (shared > previous.length || at + length > coded.length) throw new Error('malformed key list');
-		const key = previous.slice(0, shared) + coded.slice(at, at + length);
-		at += length;
-		keys.push(key);
-		previous = key;
-	}
-	return keys;
-}
-
-export function encodeState(state: WatchState, scope: string): StoredState {
-	const hashes = [...state.files.keys()].sort();
-	const buffer = Buffer.alloc(hashes.length * RECORD_BYTES);
-	hashes.forEach((hash, i) => {
-		buffer.write(hash, i * RECORD_BYTES, KEY_HASH_BYTES, 'hex');
-		buffer.writeUInt32BE(state.files.get(hash)!, i * RECORD_BYTES + KEY_HASH_BYTES);
-	});
-	const stored: StoredState = { version: 1, scope, count: hashes.length, files: buffer.toString('base64') };
-	if (state.keys) stored.keys = frontCode(state.keys);
-	if (state.missing?.size) stored.missing = Buffer.from([...state.missing].sort().join(''), 'hex').toString('base64');
-	if (state.failures?.size) {
-		stored.failures = {};
-		for (const [hash, failure] of state.failures) stored.failures[hash] = [failure.fingerprint, failure.attempts];
-	}
-	return stored;
-}
-
-/** Optional parts that do not decode are dropped: at worst a deletion waits a poll or a download is retried. */
-function decodeMissing(coded: unknown): Set<string> | undefined {
-	if (typeof coded !== 'string') return undefined;
-	const buffer = Buffer.from(coded, 'base64');
-	if (buffer.length % KEY_HASH_BYTES !== 0) return undefined;
-	const missing = new Set<string>();
-	for (let at = 0; at < buffer.length; at += KEY_HASH_BYTES) {
-		missing.add(buffer.toString('hex', at, at + KEY_HASH_BYTES));
-	}
-	return missing;
-}
-
-function decodeFailures(coded: unknown): Map<string, DownloadFailure> | undefined {
-	if (!coded || typeof coded !== 'object') return undefined;
-	const failures = new Map<string, DownloadFailure>();
-	for (const [hash, value] of Object.entries(coded)) {
-		if (!Array.isArray(value) || !value.every((n) => Number.isInteger(n) && n >= 0)) continue;
-		failures.set(hash, { fingerprint: value[0] as number, attempts: value[1] as number });
-	}
-	return failures;
-}
-
-/** The state saved for `scope`; undefined when there is none, it is for another scope or unreadable. */
-export function decodeState(stored: unknown, scope: string): WatchState | undefined {
-	if (!stored || typeof stored !== 'object') return undefined;
-	const candidate = stored as Partial<StoredState>;
-	if (candidate.version !== 1 || candidate.scope !== scope || typeof candidate.files !== 'string') return undefined;
-	const buffer = Buffer.from(candidate.files, 'base64');
-	if (buffer.length % RECORD_BYTES !== 0 || buffer.length / RECORD_BYTES !== candidate.count) return undefined;
-	const state: WatchState = { files: new Map() };
-	for (let at = 0; at < buffer.length; at += RECORD_BYTES) {
-		state.files.set(buffer.toString('hex', at, at + KEY_HASH_BYTES), buffer.readUInt32BE(at + KEY_HASH_BYTES));
-	}
-	if (typeof candidate.keys === 'string') {
-		try {
-			state.keys = frontDecode(candidate.keys);
-		} catch {
-			return undefined;
-		}
-	}
-	const missing = decodeMissing(candidate.missing);
-	if (missing) state.missing = missing;
-	const failures = decodeFailures(candidate.failures);
-	if (failures) state.failures = failures;
-	return state;
 }
 
 function timeOf(file: ListedFile | undefined): number {

@@ -1,0 +1,38 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { PollRun } from './run';
+import { scopeOf, type WatchState } from './state';
+import { decodeState, encodeState } from './stateCodec';
+
+/** Where the trigger keeps its state in the node's static data. */
+export const STATE_FIELD = 'fileStorageTrigger';
+
+/** The state n8n saved for this trigger, and how to save the next one in its place. */
+export interface SavedState {
+	/** Whether the state names its keys: only when deletions are watched (they must name the key). */
+	keepKeys: boolean;
+	/** Undefined on the first poll, or when the watched files changed (another scope). */
+	previous?: WatchState;
+	save: (state: WatchState) => void;
+}
+
+/** A state saved for another scope is not read: changing what is watched starts afresh, without a flood. */
+export function savedState({ ctx, settings }: PollRun): SavedState {
+	const keepKeys = settings.watch.has('deleted');
+	const scope = scopeOf({
+		bucket: settings.where.bucket,
+		region: settings.where.region,
+		prefix: settings.prefix,
+		recursive: settings.recursive,
+		filter: settings.filterPattern,
+		keepKeys,
+	});
+	const staticData = ctx.getWorkflowStaticData('node');
+	return {
+		keepKeys,
+		previous: decodeState(staticData[STATE_FIELD], scope),
+		save: (state) => {
+			staticData[STATE_FIELD] = encodeState(state, scope) as unknown as IDataObject;
+		},
+	};
+}
