@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fileNotFound } from '../../files/fileInfo';
-import { Item } from '../../item';
+import { Item, transportSettings } from '../../item';
 import { linkRewritesKey, rewrittenLinkWords } from '../../files/keys';
 import { findStoredRecord, staleAnswer, type StoredRecord } from '../../helpers/storedRecord';
 import type { UploadSource } from '../../upload/uploadSource';
@@ -10,7 +10,6 @@ import { openUrlSource } from '../../upload/urlSource';
 import { getSignedUrl, purgeFile, type BucketRef, type SignedUrl } from '../../transport/api';
 import { isApiErrorAnswer } from '../../transport/apiAnswer';
 import type { FileStorageClient } from '../../transport/request';
-import { transportSettings } from '../../item';
 
 /** The source's link only needs to outlive the start of the transfer (its retries included). */
 const SOURCE_LINK_SECONDS = 900;

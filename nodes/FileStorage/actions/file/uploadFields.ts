@@ -1,14 +1,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Item } from '../../item';
+import { transportSettings, type Item } from '../../item';
 import { assertNotEmpty, resolveBinarySource } from '../../upload/binaryInput';
 import { joinKey } from '../../files/keys';
 import { atStart, binaryUploadSource, type UploadSource } from '../../upload/uploadSource';
 import { ALLOW_WITHOUT_LENGTH_FIELD, fileNameOfUrl, openUrlSource, parseSourceUrl } from '../../upload/urlSource';
 import type { BucketRef, Visibility } from '../../transport/api';
 import { NODE_VERSIONS, perVersion } from '../../versions';
-import { transportSettings } from '../../item';
 import { folderFields, folderOf } from '../folder';
 import { refuseExistingFile, replaceNotice } from './existingFile';
 import { refuseFilePath, removedFilePathNotice, removedFilePathOption } from './removedFilePath';
