@@ -17,6 +17,14 @@ export function transportSettings(options: IDataObject): TransportSettings {
 	};
 }
 
+/** What the items of one node run share. */
+export interface RunShared {
+	/** The run's request pool (version 3): every request of every item takes a slot of it. */
+	pool?: RunPool;
+	/** The destinations the run's Copy and Move items are writing, by bucket, region and key (copyFile.ts). */
+	writing: Map<string, Promise<void>>;
+}
+
 /**
  * One input item of a node run, built once by the router and handed to every layer: the
  * execution context, the item's index (for its parameters and errors), its node version's row,
@@ -31,10 +39,14 @@ export class Item {
 	constructor(
 		readonly ctx: IExecuteFunctions,
 		readonly index: number,
-		/** The run's request pool (version 3): every request of every item takes a slot of it. */
-		readonly pool?: RunPool,
+		readonly run: RunShared = { writing: new Map() },
 	) {
 		this.version = versionOf(ctx);
+	}
+
+	/** The run's request pool (version 3), when it has one. */
+	get pool(): RunPool | undefined {
+		return this.run.pool;
 	}
 
 	get node(): INode {

@@ -1,7 +1,5 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { Item } from '../item';
-import type { BucketRef } from '../transport/api';
 import { parallelRequestsOptions } from './parallelItems';
 
 export const bucketFields: INodeProperties[] = [
@@ -58,14 +56,4 @@ export function optionsCollection(show: Record<string, string[]>, ownOptions: IN
 		// Alphabetical, as the editor's own nodes list their options.
 		options: [...ownOptions, ...requestOptionFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
-}
-
-/** Until Copy/Move take an Item. */
-export function getBucketRef(ctx: IExecuteFunctions, itemIndex: number): BucketRef {
-	return new Item(ctx, itemIndex).bucket();
-}
-
-/** Until Copy/Move take an Item. */
-export function assertValidKey(ctx: IExecuteFunctions, itemIndex: number, key: string, field = 'Key'): string {
-	return new Item(ctx, itemIndex).validKey(key, field);
 }

@@ -1,6 +1,6 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { Item } from '../item';
+import type { Item } from '../item';
 import { NODE_VERSIONS, perVersion } from '../versions';
 
 /**
@@ -53,9 +53,4 @@ export function folderPicker(description: string, displayOptions?: INodeProperti
 
 export function folderOf(item: Item): string {
 	return String(item.param('folder', '', true) ?? '');
-}
-
-/** Until Delete Folder takes an Item. */
-export function readFolder(ctx: IExecuteFunctions, itemIndex: number): string {
-	return folderOf(new Item(ctx, itemIndex));
 }

@@ -119,6 +119,15 @@ export async function downloadToBinary(download: Download): Promise<DownloadedFi
 			itemIndex,
 			description: `Nothing was stored. ${description}`,
 		});
+	if (response.statusCode === 206) {
+		// 206 answers a Range, which this plain GET never sends: its body is a part of the file.
+		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
+		const range = response.headers?.['content-range'];
+		throw fault(
+			`got only a part of the file: the CDN answered HTTP 206 (Partial Content${range ? `, ${String(range)}` : ''})`,
+			'A plain download never asks for a part. Run the node again; if it goes on, the CDN is misconfigured.',
+		);
+	}
 	let binary: IBinaryData;
 	try {
 		// The body is a stream: n8n's binary store writes it to disk as it arrives.

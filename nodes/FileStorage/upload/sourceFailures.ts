@@ -9,6 +9,7 @@ import { readFailureReason } from './streamChunks';
 /** The errors of a Source URL that could not be opened: named as the source's, never as the service's. */
 
 const STATUS_WORDS: Record<number, string> = {
+	206: 'Partial Content: a part of the file, never asked for',
 	400: 'Bad Request',
 	401: 'Unauthorized',
 	403: 'Forbidden',

@@ -17,6 +17,8 @@ export interface UploadSource {
 	size?: number;
 	/** A URL source's Last-Modified header, when it sent one (Copy compares it with the service's record). */
 	lastModified?: string;
+	/** A URL source's Date header (the server's clock when it answered), when it sent one. */
+	answeredAt?: string;
 	/** The bytes as parts of exactly `partSize` (the last one shorter), in buffers `nextPart` hands out. */
 	parts(partSize: number, nextPart: () => Buffer): AsyncGenerator<Buffer>;
 	/** Lets go of a source that will not be read (a check failed after it was opened). */

@@ -206,6 +206,13 @@ async function openWithRetries(source: OpeningSource): Promise<UploadSource> {
 	const { item, url, settings, connection, forget } = source;
 	const shown = shownUrl(url);
 	const response = await fetchSource(source);
+	// 206 answers a Range, which this plain GET never sends: its body is a part of the file.
+	if (response.statusCode === 206) {
+		destroyBody(response);
+		connection.abort();
+		forget();
+		throw sourceFailures(item, shown).status(response, { attempts: 1, earlierMayHaveRun: false });
+	}
 	const announced = lengthFacts(response.headers).announced;
 	const size = announced !== undefined && announced >= 0 ? announced : undefined;
 	if (size === undefined && settings.allowWithoutLength !== true) {
@@ -230,6 +237,7 @@ async function openWithRetries(source: OpeningSource): Promise<UploadSource> {
 		mimeType: mimeType || 'application/octet-stream',
 		size,
 		lastModified: headerValue(response.headers, 'last-modified'),
+		answeredAt: headerValue(response.headers, 'date'),
 		parts: async function* (partSize, nextPart) {
 			let complete = false;
 			try {

@@ -1,7 +1,7 @@
-import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
+import type { INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
 
 import { keyFromLocation } from '../../files/keys';
-import { Item } from '../../item';
+import type { Item } from '../../item';
 
 /** The key of an existing file: picked from the bucket listing, or typed. */
 export function fileKeyField(operations: string[]): INodeProperties {
@@ -79,11 +79,6 @@ export function fileKeyOf(item: Item): string {
 	const value = typeof picked === 'object' && picked !== null ? picked.value : picked;
 	const key = String(value ?? '');
 	return notAFolder(item, item.validKey(key, 'File'));
-}
-
-/** Until Copy/Move take an Item. */
-export function readFileKey(ctx: IExecuteFunctions, itemIndex: number): string {
-	return fileKeyOf(new Item(ctx, itemIndex));
 }
 
 /** A key ending in '/' is a folder (the listing spells folders so): said before any request. */

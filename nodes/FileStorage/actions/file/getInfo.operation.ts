@@ -25,6 +25,6 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 	const where = item.bucket();
 	const key = fileKeyOf(item);
 	const info = await readFileInfo(await item.client(), where, key);
-	if (!info && item.options().errorIfMissing !== false) throw fileNotFound(item.ctx, where, key, item.index);
+	if (!info && item.options().errorIfMissing !== false) throw fileNotFound(item, where, key);
 	return item.output(info ?? { key, bucket: where.bucket, region: where.region, exists: false });
 }

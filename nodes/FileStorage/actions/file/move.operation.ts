@@ -13,10 +13,10 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 	try {
 		copied = await copyFile(item, 'Move');
 	} catch (error) {
-		throw sourceStays(item.ctx, item.index, error);
+		throw sourceStays(item, error);
 	}
 	// A delete an earlier attempt already did (its answer lost) is a done Move too: the output
 	// does not tell the two apart, as it has nothing the user could act on.
-	await deleteSourceAfterCopy(item.ctx, item.index, copied);
+	await deleteSourceAfterCopy(item, copied);
 	return item.output({ ...copied.json, sourceDeleted: true });
 }

@@ -1,15 +1,14 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { fileNotFound } from '../../files/fileInfo';
-import { Item, transportSettings } from '../../item';
 import { linkRewritesKey, rewrittenLinkWords } from '../../files/keys';
-import { findStoredRecord, staleAnswer, type StoredRecord } from '../../helpers/storedRecord';
+import { datedAsRecord, findStoredRecord, staleAnswer, unsettledMs, type StoredRecord } from '../../files/storedRecord';
 import type { UploadSource } from '../../upload/uploadSource';
 import { openUrlSource } from '../../upload/urlSource';
 import { getSignedUrl, purgeFile, type BucketRef, type SignedUrl } from '../../transport/api';
 import { isApiErrorAnswer } from '../../transport/apiAnswer';
 import type { FileStorageClient } from '../../transport/request';
+import { transportSettings, type Item } from '../../item';
 
 /** The source's link only needs to outlive the start of the transfer (its retries included). */
 const SOURCE_LINK_SECONDS = 900;
@@ -36,8 +35,8 @@ export interface StoredSource {
 }
 
 /** The "not found" of a source, marked so that Move says there is no source to keep. */
-export function missingSource(ctx: IExecuteFunctions, itemIndex: number, from: Ref, more = '') {
-	const missing = fileNotFound(ctx, from, from.key, itemIndex);
+export function missingSource(item: Item, from: Ref, more = '') {
+	const missing = fileNotFound(item, from, from.key);
 	if (more) missing.description = `${more} ${missing.description ?? ''}`.trim();
 	missingSources.add(missing);
 	return missing;
@@ -52,23 +51,17 @@ async function isGone(client: FileStorageClient, from: Ref): Promise<boolean> {
 	);
 }
 
-async function sourceLink(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	client: FileStorageClient,
-	from: Ref,
-	verb: string,
-) {
+async function sourceLink(item: Item, client: FileStorageClient, from: Ref, verb: string) {
 	const link = await getSignedUrl(client, from, from.key, SOURCE_LINK_SECONDS).catch((error: unknown) => {
 		if (!(error instanceof NodeApiError && error.httpCode === '404')) throw error;
-		throw missingSource(ctx, itemIndex, from);
+		throw missingSource(item, from);
 	});
 	// The link as the service spelled it (another encoding of a '.' segment included) must still
 	// name the source once parsed: else the copy would be of another file.
 	const rewrite = linkRewritesKey(link.url);
 	if (rewrite) {
 		const words = rewrittenLinkWords(`${verb} of '${from.key}'`, rewrite);
-		throw new NodeOperationError(ctx.getNode(), words.message, { itemIndex, description: words.description });
+		throw item.fail(words.message, words.description);
 	}
 	return link;
 }
@@ -78,27 +71,31 @@ async function sourceLink(
  * (spec §3.9): its cache is purged first, the purge call existing for exactly this. A purge that
  * fails (other than the API's 404) leaves the read unsure, so nothing is copied.
  */
-async function purgeSource(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	client: FileStorageClient,
-	from: Ref,
-	none: string,
-) {
+async function purgeSource(item: Item, client: FileStorageClient, from: Ref, none: string) {
 	await purgeFile(client, from, from.key).catch((error: unknown) => {
 		// The API's own "not found": nothing of the key is cached (or the file went, which the
 		// read and the record find out). Anything else leaves the cache as it was.
 		if (error instanceof NodeApiError && error.httpCode === '404' && isApiErrorAnswer(error.errorResponse)) return;
 		const words = error instanceof Error ? error.message : String(error);
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw item.fail(
 			`Clearing the CDN cache of the public source ${where(from)} failed: ${words}`,
-			{
-				itemIndex,
-				description: `A public file is read through the CDN, which can answer an earlier version until its cache is cleared, so the source is not read without it. ${none} Run the node again later.`,
-			},
+			`A public file is read through the CDN, which can answer an earlier version until its cache is cleared, so the source is not read without it. ${none} Run the node again later.`,
 		);
 	});
+}
+
+/**
+ * A Move deletes the source, so the bytes it copies must be shown to be the stored version. A
+ * public source comes from a CDN that may keep an earlier version of the same size despite the
+ * purge (spec §3.9: how long is not published); only a Last-Modified equal to the listing's tells
+ * the two apart. Without it nothing is copied or deleted (Copy, which deletes nothing, goes on).
+ */
+function undatedPublicSource(item: Item, from: Ref, lastModified?: string) {
+	const answered = lastModified ? `a Last-Modified (${lastModified}) that is not the listing's` : 'no Last-Modified';
+	return item.fail(
+		`Move: the CDN's answer for the public source ${where(from)} has ${answered}, so it cannot be shown to be the version the service stores`,
+		'A CDN can keep serving an earlier version of the same size even after its cache is cleared, and Move would then delete the only copy of the newer one. Nothing was copied or deleted. Run the node again in a few minutes, or Copy the file, check the copy, and delete the source with File → Delete.',
+	);
 }
 
 /**
@@ -107,29 +104,27 @@ async function purgeSource(
  * (size, and Last-Modified where sent). A disagreement means the CDN answered another version:
  * nothing is copied. Read after the answer came, so a file replaced since is caught too.
  */
-export async function openStoredSource(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+async function openOnce(
+	item: Item,
 	client: FileStorageClient,
 	from: Ref,
 	verb: 'Copy' | 'Move',
-	options: IDataObject,
 ): Promise<StoredSource> {
 	const none = `Nothing was copied${verb === 'Move' ? ' or deleted' : ''}.`;
-	const link = await sourceLink(ctx, itemIndex, client, from, verb);
-	if (link.is_public) await purgeSource(ctx, itemIndex, client, from, none);
+	const link = await sourceLink(item, client, from, verb);
+	if (link.is_public) await purgeSource(item, client, from, none);
 	const opened = await openUrlSource(
-		new Item(ctx, itemIndex),
+		item,
 		new URL(link.url),
 		{},
 		{
-			...transportSettings(options),
+			...transportSettings(item.options()),
 			withoutLengthHint: `The CDN stated no length for the source file, so the copy could not be checked against it. ${none} Run the node again later; if the CDN keeps leaving out Content-Length, download the file and upload it instead.`,
 		},
 	).catch(async (error: unknown) => {
 		// Another item or workflow may have moved it away between its link and its read.
 		if (await isGone(client, from)) {
-			throw missingSource(ctx, itemIndex, from, 'It was deleted (or moved) while it was being read.');
+			throw missingSource(item, from, 'It was deleted (or moved) while it was being read.');
 		}
 		throw error;
 	});
@@ -137,21 +132,51 @@ export async function openStoredSource(
 		opened.discard();
 		throw error;
 	});
-	const stale = record ? staleAnswer({ size: opened.size, lastModified: opened.lastModified }, record) : undefined;
-	if (record && stale === undefined) return { link, opened, record };
+	const read = { size: opened.size, lastModified: opened.lastModified };
+	const stale = record ? staleAnswer(read, record) : undefined;
+	if (record && stale === undefined && (verb === 'Copy' || !link.is_public || datedAsRecord(read, record))) {
+		return { link, opened, record };
+	}
 	opened.discard();
 	if (!record) {
-		throw new NodeOperationError(ctx.getNode(), `${verb}: the source ${where(from)} is no longer there`, {
-			itemIndex,
-			description: `The service's listing does not show it any more: it was deleted (or moved) while it was being read. ${none}`,
-		});
+		throw item.fail(
+			`${verb}: the source ${where(from)} is no longer there`,
+			`The service's listing does not show it any more: it was deleted (or moved) while it was being read. ${none}`,
+		);
 	}
-	throw new NodeOperationError(
-		ctx.getNode(),
+	if (stale === undefined) throw undatedPublicSource(item, from, read.lastModified);
+	throw item.fail(
 		`${verb}: the source ${where(from)} read through the CDN is not the version the service stores: ${stale}`,
-		{
-			itemIndex,
-			description: `The CDN answered an earlier version from its cache${link.is_public ? ', even after its cache was cleared' : ''}, or the file was replaced while it was read. ${none} Run the node again in a few minutes.`,
-		},
+		`The CDN answered an earlier version from its cache${link.is_public ? ', even after its cache was cleared' : ''}, or the file was replaced while it was read. ${none} Run the node again in a few minutes.`,
 	);
+}
+
+/** Reads of a source written moments ago that a Move waits out before it copies. */
+const SETTLE_ATTEMPTS = 3;
+
+/**
+ * The source opened (see openOnce); for a Move, only once its version is settled: a source
+ * written in the second it was read could be replaced in that same second by bytes of the same
+ * size, which the listing (dated to the second) cannot tell apart, and the Move would delete the
+ * newer version (review 29). Such a read is let go, waited out (about two seconds) and done again.
+ */
+export async function openStoredSource(
+	item: Item,
+	client: FileStorageClient,
+	from: Ref,
+	verb: 'Copy' | 'Move',
+): Promise<StoredSource> {
+	for (let attempt = 1; ; attempt++) {
+		const source = await openOnce(item, client, from, verb);
+		const waitMs = verb === 'Move' ? unsettledMs(source.record, source.opened.answeredAt) : 0;
+		if (waitMs === 0) return source;
+		source.opened.discard();
+		if (attempt === SETTLE_ATTEMPTS) {
+			throw item.fail(
+				`Move: the source ${where(from)} was written moments before it was read, so a newer version could not be told apart from it`,
+				`The service dates files to the second, and its clock is ahead of the CDN's. Nothing was copied or deleted. Run the node again in a few seconds.`,
+			);
+		}
+		await sleep(Math.min(waitMs, 5000));
+	}
 }

@@ -2,12 +2,12 @@ import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workf
 import { NodeApiError } from 'n8n-workflow';
 
 import { folderPrefix } from '../../files/keys';
-import { MAX_PAGE_SIZE, walkEntries } from '../../listing/listing';
+import { MAX_PAGE_SIZE, walkEntries, type FolderListing } from '../../listing/listing';
+import type { Item } from '../../item';
 import { deleteFile, type BucketRef, type ListEntry } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import { optionsCollection } from '../common';
 import { folderFields, folderOf } from '../folder';
-import type { Item } from '../../item';
 
 const show = { resource: ['folder'], operation: ['delete'] };
 
@@ -44,44 +44,55 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
+/** Rounds of listing and deleting while a listing took several pages (which may have shifted). */
+const MAX_ROUNDS = 3;
+
+/** One Delete Folder: the item, its client, and the folder it empties. */
+interface Deletion {
+	item: Item;
+	client: FileStorageClient;
+	where: BucketRef;
+	prefix: string;
+	recursive: boolean;
+	/** Files deleted (or found gone) and files listed, over every round. */
+	deleted: number;
+	listed: number;
+}
+
 /**
  * Every file under the prefix, listed before the first delete: deleting shifts the pages of a walk.
  * A folder's marker (its own key, e.g. 'reports/') is a file of the folder too, so it goes with it.
+ * `paged`: some folder took several list requests, between which a file removed by someone else
+ * can pull one not listed yet onto a page already read (see walkEntries): the walk may miss files.
  */
-async function filesUnder(
-	client: FileStorageClient,
-	where: BucketRef,
-	prefix: string,
-	recursive: boolean,
-): Promise<ListEntry[]> {
+async function filesUnder({ client, where, prefix, recursive }: Deletion) {
 	const files: ListEntry[] = [];
-	for await (const entry of walkEntries(client, { where, prefix, pageSize: MAX_PAGE_SIZE, recursive })) {
+	let paged = false;
+	const onFolder = (listing: FolderListing) => (paged ||= listing.pages > 1);
+	for await (const entry of walkEntries(client, { where, prefix, pageSize: MAX_PAGE_SIZE, recursive, onFolder })) {
+		// Without sub-folders only the folder's own files go: a service that lists deeper files
+		// (a flat listing, or one not matching the spec's one level) must not widen the delete.
+		if (!recursive && entry.path.slice(prefix.length).includes('/')) continue;
 		if (entry.type === 'file') files.push(entry);
 	}
-	return files;
+	return { files, paged };
 }
 
-export async function execute(at: Item): Promise<INodeExecutionData[]> {
-	const where = at.bucket();
-	const prefix = folderPrefix(folderOf(at));
-	const recursive = at.param('includeSubfolders', true) as boolean;
-	const dryRun = at.param('dryRun', false) as boolean;
-	if (!prefix && at.options().allowWholeBucket !== true) {
-		throw at.fail(
-			"The parameter 'Folder' is empty: that would delete the whole bucket",
-			'Pick the folder to delete. To empty the whole bucket on purpose, turn on the Allow Whole Bucket option (try Dry Run first).',
-		);
-	}
-	const client = await at.client();
-	const files = await filesUnder(client, where, prefix, recursive);
-	const item = (entry: ListEntry, json: IDataObject): INodeExecutionData => ({
+/** A file's output item. */
+function fileItem(deletion: Deletion, entry: ListEntry, json: IDataObject): INodeExecutionData {
+	const { where, item } = deletion;
+	return {
 		json: { key: entry.path, size: entry.size ?? null, bucket: where.bucket, region: where.region, ...json },
-		pairedItem: { item: at.index },
-	});
-	if (dryRun) return files.map((entry) => item(entry, { deleted: false, dryRun: true }));
+		pairedItem: { item: item.index },
+	};
+}
+
+/** Deletes `files`, four at a time; the first failure stops it and is thrown with the tally. */
+async function deleteFiles(deletion: Deletion, files: ListEntry[]): Promise<INodeExecutionData[]> {
+	const { client, where } = deletion;
 	const results: INodeExecutionData[] = new Array(files.length);
+	deletion.listed += files.length;
 	let next = 0;
-	let deleted = 0;
 	let failure: { key: string; error: Error } | undefined;
 	const worker = async () => {
 		while (!failure && next < files.length) {
@@ -89,23 +100,46 @@ export async function execute(at: Item): Promise<INodeExecutionData[]> {
 			const entry = files[index];
 			try {
 				const removal = await deleteFile(client, where, entry.path);
-				// Gone between the listing and the delete (another run, a person): the goal is reached.
-				results[index] = item(entry, { deleted: true, doneByEarlierAttempt: removal.earlierAttempt });
-				deleted += 1;
+				results[index] = fileItem(deletion, entry, { deleted: true, doneByEarlierAttempt: removal.earlierAttempt });
+				deletion.deleted += 1;
 			} catch (error) {
+				// Gone between the listing and the delete (another run, a person): the goal is reached.
 				if (error instanceof NodeApiError && error.httpCode === '404') {
-					results[index] = item(entry, { deleted: true, alreadyGone: true });
-					deleted += 1;
+					results[index] = fileItem(deletion, entry, { deleted: true, alreadyGone: true });
+					deletion.deleted += 1;
 				} else failure ??= { key: entry.path, error: error as Error };
 			}
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(PARALLEL_DELETES, files.length) }, worker));
-	if (failure) {
-		throw at.fail(
-			`Deleted ${deleted} of ${files.length} files under '${prefix || '(whole bucket)'}'; deleting '${failure.key}' failed: ${failure.error.message}`,
-			'The files already deleted are gone; the others are still there. Run the node again to delete the rest.',
+	if (!failure) return results;
+	throw deletion.item.fail(
+		`Deleted ${deletion.deleted} of ${deletion.listed} files under '${deletion.prefix || '(whole bucket)'}'; deleting '${failure.key}' failed: ${failure.error.message}`,
+		'The files already deleted are gone; the others are still there. Run the node again to delete the rest.',
+	);
+}
+
+export async function execute(item: Item): Promise<INodeExecutionData[]> {
+	const where = item.bucket();
+	const prefix = folderPrefix(folderOf(item));
+	const recursive = item.param('includeSubfolders', true) as boolean;
+	const dryRun = item.param('dryRun', false) as boolean;
+	if (!prefix && item.options().allowWholeBucket !== true) {
+		throw item.fail(
+			"The parameter 'Folder' is empty: that would delete the whole bucket",
+			'Pick the folder to delete. To empty the whole bucket on purpose, turn on the Allow Whole Bucket option (try Dry Run first).',
 		);
 	}
-	return results;
+	const client = await item.client();
+	const deletion: Deletion = { item, client, where, prefix, recursive, deleted: 0, listed: 0 };
+	let { files, paged } = await filesUnder(deletion);
+	if (dryRun) return files.map((entry) => fileItem(deletion, entry, { deleted: false, dryRun: true }));
+	const results: INodeExecutionData[] = [];
+	for (let round = 1; ; round++) {
+		results.push(...(await deleteFiles(deletion, files)));
+		// A walk of several pages may have missed files (pages shift under removals): list again,
+		// and delete what is still there (a file written again since goes too, and is said again).
+		if (!paged || files.length === 0 || round === MAX_ROUNDS) return results;
+		({ files, paged } = await filesUnder(deletion));
+	}
 }

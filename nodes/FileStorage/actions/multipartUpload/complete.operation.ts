@@ -95,10 +95,10 @@ interface Completion {
  * Input items grouped by the upload they belong to (bucket, region, Upload ID and Key as each
  * item's parameters give them), so parts of two uploads are never completed as one file.
  */
-function completionsFromItems({ ctx, pool }: Item): Completion[] {
+function completionsFromItems({ ctx, run }: Item): Completion[] {
 	const groups = new Map<string, Completion>();
 	ctx.getInputData().forEach((input, index) => {
-		const item = new Item(ctx, index, pool);
+		const item = new Item(ctx, index, run);
 		const { bucket, region } = item.bucket();
 		const upload = [bucket, region, readText(item, 'uploadId', 'Upload ID'), readKey(item)];
 		const id = JSON.stringify(upload);

@@ -116,3 +116,31 @@ export function staleAnswer(read: ReadFacts, record: StoredRecord): string | und
 export function sameVersion(a: StoredRecord, b: StoredRecord): boolean {
 	return a.size === b.size && timeOf(a.last_modified) === timeOf(b.last_modified);
 }
+
+/**
+ * Whether a CDN answer shows itself to be of the recorded version: its Last-Modified is the
+ * record's (within the second HTTP dates round to). Size alone cannot tell two versions of one
+ * size apart, and a date missing or later than the record's may be a kept answer stamped anew.
+ */
+export function datedAsRecord(read: ReadFacts, record: StoredRecord): boolean {
+	const answered = timeOf(read.lastModified);
+	const recorded = timeOf(record.last_modified);
+	return answered !== undefined && recorded !== undefined && Math.abs(recorded - answered) <= 1000;
+}
+
+/** How long after a version's listed second another write is sure to be listed with a later one. */
+const SETTLED_MS = 2000;
+
+/**
+ * How long to wait before a read of a file can be told apart from a later write of the same size
+ * (0: it can now). The listing dates a version to the whole second, so a replacement written in
+ * the second of the version read looks the same; a read that begins a second or more after that
+ * second cannot meet one. `answeredAt` is the read's answer's Date (the serving side's clock,
+ * nearer the service's than ours); a margin of a second more covers their clocks' difference.
+ */
+export function unsettledMs(record: StoredRecord, answeredAt: string | undefined, now = Date.now()): number {
+	const recorded = timeOf(record.last_modified);
+	if (recorded === undefined) return 0;
+	const readAt = timeOf(answeredAt) ?? now;
+	return Math.max(0, recorded + SETTLED_MS - readAt);
+}
