@@ -152,7 +152,7 @@ async function openOnce(
 }
 
 /** Reads of a source written moments ago that a Move waits out before it copies. */
-const SETTLE_ATTEMPTS = 3;
+const SETTLE_READS = 3;
 
 /**
  * The source opened (see openOnce); for a Move, only once its version is settled: a source
@@ -166,12 +166,14 @@ export async function openStoredSource(
 	from: Ref,
 	verb: 'Copy' | 'Move',
 ): Promise<StoredSource> {
-	for (let attempt = 1; ; attempt++) {
+	// Not a retry (nothing failed): the same read once the source's second has passed. Failures
+	// are retried by the one attempt loop (transport/attempts.ts) of each request it sends.
+	for (let read = 1; ; read++) {
 		const source = await openOnce(item, client, from, verb);
 		const waitMs = verb === 'Move' ? unsettledMs(source.record, source.opened.answeredAt) : 0;
 		if (waitMs === 0) return source;
 		source.opened.discard();
-		if (attempt === SETTLE_ATTEMPTS) {
+		if (read === SETTLE_READS) {
 			throw item.fail(
 				`Move: the source ${where(from)} was written moments before it was read, so a newer version could not be told apart from it`,
 				`The service dates files to the second, and its clock is ahead of the CDN's. Nothing was copied or deleted. Run the node again in a few seconds.`,
