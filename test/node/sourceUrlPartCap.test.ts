@@ -11,18 +11,15 @@ import { BUCKET, MIB, randomFile, runFileStorage, sha256, useEmulator } from './
 
 const CAP = 3;
 
-jest.mock('../../dist/nodes/FileStorage/helpers/multipartUpload', () => {
-	const actual = jest.requireActual<typeof import('../../nodes/FileStorage/helpers/multipartUpload')>(
-		'../../dist/nodes/FileStorage/helpers/multipartUpload',
+jest.mock('../../dist/nodes/FileStorage/upload/multipartUpload', () => {
+	const actual = jest.requireActual<typeof import('../../nodes/FileStorage/upload/multipartUpload')>(
+		'../../dist/nodes/FileStorage/upload/multipartUpload',
 	);
 	return {
 		...actual,
 		multipartUpload: async (...args: Parameters<typeof actual.multipartUpload>) => {
-			const [ctx, itemIndex, client, target, source, settings, options] = args;
-			return await actual.multipartUpload(ctx, itemIndex, client, target, source, settings, {
-				...options,
-				maxParts: CAP,
-			});
+			const [upload, options] = args;
+			return await actual.multipartUpload(upload, { ...options, maxParts: CAP });
 		},
 	};
 });

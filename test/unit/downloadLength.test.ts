@@ -1,4 +1,4 @@
-import { judgeLength, lengthFacts } from '../../nodes/FileStorage/helpers/downloadLength';
+import { judgeLength, lengthFacts } from '../../nodes/FileStorage/download/downloadLength';
 
 describe('lengthFacts: what an answer states about its length', () => {
 	it('reads Content-Length; a missing or empty Content-Length, or chunked framing, is no length', () => {

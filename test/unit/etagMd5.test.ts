@@ -1,4 +1,4 @@
-import { etagMd5 } from '../../nodes/FileStorage/helpers/hashedSource';
+import { etagMd5 } from '../../nodes/FileStorage/upload/hashedSource';
 
 describe('which ETags a copy is compared on', () => {
 	it('a quoted or bare 32-digit hex ETag is the MD5 of the file (lower-cased)', () => {

@@ -4,7 +4,7 @@ import {
 	keyFromLocation,
 	keyProblem,
 	linkRewritesKey,
-} from '../../nodes/FileStorage/helpers/keys';
+} from '../../nodes/FileStorage/files/keys';
 
 describe('key rules', () => {
 	it.each([

@@ -1,4 +1,4 @@
-import { MIB, planParts } from '../../nodes/FileStorage/helpers/multipartUpload';
+import { MIB, planParts } from '../../nodes/FileStorage/upload/parts';
 
 const GIB = 1024 * MIB;
 

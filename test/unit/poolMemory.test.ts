@@ -11,7 +11,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-import { RunPool, setRunPool, withBodyMemory } from '../../nodes/FileStorage/transport/pool';
+import { RunPool, withBodyMemory } from '../../nodes/FileStorage/transport/pool';
 
 setFlagsFromString('--expose_gc');
 const gc = runInNewContext('gc') as () => void;
@@ -31,8 +31,6 @@ describe('Upload Memory while a small file waits for a part body', () => {
 			const capacity = part + ENVELOPE_ROOM;
 			// Upload Memory = one part: a large file's part is in flight.
 			const pool = new RunPool(8, part);
-			const run = {};
-			setRunPool(run, pool);
 			await pool.reserve(part);
 			let partBody: Buffer | undefined = pool.bodyBuffer(capacity);
 			partBody.fill(1);
@@ -43,7 +41,7 @@ describe('Upload Memory while a small file waits for a part body', () => {
 			let answer: () => void = () => {};
 			const answered = new Promise<void>((resolve) => (answer = resolve));
 			let ownBody: Buffer | undefined;
-			const small = withBodyMemory(run, part + extra, async () => {
+			const small = withBodyMemory(pool, part + extra, async () => {
 				ownBody = Buffer.alloc(part + extra + 300, 2);
 				await answered;
 			});

@@ -1,5 +1,5 @@
-import { readFailureReason } from '../../nodes/FileStorage/helpers/streamChunks';
-import { shownText, shownUrl } from '../../nodes/FileStorage/helpers/urlSource';
+import { readFailureReason } from '../../nodes/FileStorage/upload/streamChunks';
+import { shownText, shownUrl } from '../../nodes/FileStorage/upload/urlSource';
 
 describe('what of a Source URL may be shown', () => {
 	it.each([

@@ -1,4 +1,4 @@
-import { splitIntoParts } from '../../nodes/FileStorage/helpers/binaryInput';
+import { splitIntoParts } from '../../nodes/FileStorage/upload/binaryInput';
 
 async function* chunksOf(...sizes: number[]): AsyncGenerator<Buffer> {
 	let value = 0;

@@ -1,4 +1,4 @@
-import { sameVersion, staleAnswer } from '../../nodes/FileStorage/helpers/storedRecord';
+import { sameVersion, staleAnswer } from '../../nodes/FileStorage/files/storedRecord';
 
 const record = { size: 10, last_modified: '2026-03-20T10:30:05Z' };
 

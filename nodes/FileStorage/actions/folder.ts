@@ -1,5 +1,6 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
+import type { Item } from '../item';
 import { NODE_VERSIONS, perVersion } from '../versions';
 
 /**
@@ -50,6 +51,6 @@ export function folderPicker(description: string, displayOptions?: INodeProperti
 	};
 }
 
-export function readFolder(ctx: IExecuteFunctions, itemIndex: number): string {
-	return String(ctx.getNodeParameter('folder', itemIndex, '', { extractValue: true }) ?? '');
+export function folderOf(item: Item): string {
+	return String(item.param('folder', '', true) ?? '');
 }

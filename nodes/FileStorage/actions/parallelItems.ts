@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { MIB } from '../helpers/multipartUpload';
-import { RunPool, setRunPool } from '../transport/pool';
+import { MIB } from '../upload/parts';
+import { RunPool } from '../transport/pool';
 import { NODE_VERSIONS, perVersion, type NodeVersion } from '../versions';
 
 export const MAX_PARALLEL_REQUESTS = 64;
@@ -74,12 +74,11 @@ export function nodeFailure(ctx: IExecuteFunctions, error: unknown, itemIndex: n
  */
 export async function runInParallel(
 	ctx: IExecuteFunctions,
-	runItem: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>,
+	runItem: (ctx: IExecuteFunctions, itemIndex: number, pool: RunPool) => Promise<INodeExecutionData[]>,
 	defaults: ParallelDefaults,
 ): Promise<INodeExecutionData[]> {
 	const count = ctx.getInputData().length;
 	const pool = poolFor(ctx, defaults);
-	setRunPool(ctx, pool);
 	const signal = ctx.getExecutionCancelSignal?.();
 	const results: INodeExecutionData[][] = new Array<INodeExecutionData[]>(count);
 	const first = {} as { failure?: { itemIndex: number; error: unknown } };
@@ -88,7 +87,7 @@ export async function runInParallel(
 		while (next < count && !first.failure && signal?.aborted !== true) {
 			const itemIndex = next++;
 			try {
-				results[itemIndex] = await runItem.call(ctx, itemIndex);
+				results[itemIndex] = await runItem(ctx, itemIndex, pool);
 			} catch (error) {
 				if (ctx.continueOnFail()) results[itemIndex] = [failureItem(error, itemIndex)];
 				else {

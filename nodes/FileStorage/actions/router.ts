@@ -16,10 +16,12 @@ import * as cancel from './multipartUpload/cancel.operation';
 import * as complete from './multipartUpload/complete.operation';
 import * as start from './multipartUpload/start.operation';
 import * as uploadPart from './multipartUpload/uploadPart.operation';
+import { Item, type RunShared } from '../item';
+import type { RunPool } from '../transport/pool';
 import { versionOf } from '../versions';
 import { failureItem, nodeFailure, runInParallel } from './parallelItems';
 
-type OperationHandler = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+type OperationHandler = (item: Item) => Promise<INodeExecutionData[]>;
 
 const handlers: Record<string, Record<string, OperationHandler>> = {
 	bucket: { listContents: listContents.execute },
@@ -61,29 +63,34 @@ export const operationDescriptions = [
 	...cancel.description,
 ];
 
-/** One item through its operation's handler. */
-async function runItem(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const resource = this.getNodeParameter('resource', itemIndex) as string;
-	const operation = this.getNodeParameter('operation', itemIndex) as string;
+/** One item through its operation's handler: the one place an item's Item is built. */
+async function runItem(ctx: IExecuteFunctions, itemIndex: number, run: RunShared): Promise<INodeExecutionData[]> {
+	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
+	const operation = ctx.getNodeParameter('operation', itemIndex) as string;
 	const handler = handlers[resource]?.[operation];
 	if (!handler) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
+		throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
 			itemIndex,
 		});
 	}
-	return await handler.call(this, itemIndex);
+	return await handler(new Item(ctx, itemIndex, run));
 }
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// Version 3: the items in parallel over one request pool (parallelItems.ts).
 	const { parallelItems } = versionOf(this);
-	if (parallelItems) return [await runInParallel(this, runItem, parallelItems)];
+	const writing: RunShared['writing'] = new Map();
+	if (parallelItems) {
+		const inPool = async (ctx: IExecuteFunctions, itemIndex: number, pool: RunPool) =>
+			await runItem(ctx, itemIndex, { pool, writing });
+		return [await runInParallel(this, inPool, parallelItems)];
+	}
 	const items = this.getInputData();
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			// One by one: spreading a list of 100,000+ entries as arguments overflows the stack.
-			for (const item of await runItem.call(this, itemIndex)) output.push(item);
+			for (const item of await runItem(this, itemIndex, { writing })) output.push(item);
 		} catch (error) {
 			if (this.continueOnFail()) {
 				output.push(failureItem(error, itemIndex));

@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isFolderMarker, MAX_PAGE_SIZE } from '../helpers/listing';
+import { isFolderMarker, MAX_PAGE_SIZE } from '../listing/listing';
 import { listContents, type BucketRef } from '../transport/api';
 import { FileStorageClient } from '../transport/request';
 

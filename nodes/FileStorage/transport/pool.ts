@@ -217,20 +217,8 @@ export function releaseWithBody(body: unknown, release: () => void): void {
 	for (const event of ['close', 'end', 'error']) stream.once(event, once);
 }
 
-/** The pool of a node run, by the run's context object (the same `this` for every item). */
-const pools = new WeakMap<object, RunPool>();
-
-export function setRunPool(ctx: object, pool: RunPool): void {
-	pools.set(ctx, pool);
-}
-
-export function runPoolOf(ctx: object): RunPool | undefined {
-	return pools.get(ctx);
-}
-
 /** Runs `work` with `bytes` of body memory reserved from the run's pool (when it has one). */
-export async function withBodyMemory<T>(ctx: object, bytes: number, work: () => Promise<T>): Promise<T> {
-	const pool = runPoolOf(ctx);
+export async function withBodyMemory<T>(pool: RunPool | undefined, bytes: number, work: () => Promise<T>): Promise<T> {
 	if (!pool) return await work();
 	await pool.reserve(bytes);
 	try {

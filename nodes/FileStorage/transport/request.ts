@@ -11,7 +11,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
-import { linkRewritesKey, rewrittenLinkWords } from '../helpers/keys';
+import { linkRewritesKey, rewrittenLinkWords } from '../files/keys';
 import { inPoolSlot, runAttempts } from './attempts';
 import {
 	DEFAULT_SETTINGS,
@@ -25,7 +25,7 @@ import { callNetworkFailure, callStatusFailure, type CallSite } from './callFail
 import { httpError, linkSecrets, unexpectedAnswerError, withoutSecrets } from './errors';
 import { FamilyRouter } from './familyRouter';
 import { apiPathsSetting, isMissingPath, type ApiPathsSetting, type FamilyRoutes, type Route } from './pathFamily';
-import { runPoolOf, type RunPool } from './pool';
+import type { RunPool } from './pool';
 import { buildTarget, checkBaseUrl, type QueryValue } from './signing';
 
 export { DEFAULT_SETTINGS, SLOWEST_SEND_BYTES_PER_SECOND } from './call';
@@ -92,7 +92,8 @@ export class FileStorageClient {
 		});
 	}
 
-	static async create(ctx: Context, itemIndex: number, settings: Partial<TransportSettings> = {}) {
+	/** `pool`: the run's request pool (the node's version 3, a trigger downloading several files at once). */
+	static async create(ctx: Context, itemIndex: number, settings: Partial<TransportSettings> = {}, pool?: RunPool) {
 		const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 		const base = checkBaseUrl(credentials.baseUrl);
 		if (!base.ok) {
@@ -107,7 +108,7 @@ export class FileStorageClient {
 			settings: { ...DEFAULT_SETTINGS, ...settings },
 			itemIndex,
 			credentials: decryptedOnce(ctx, credentials),
-			pool: runPoolOf(ctx),
+			pool,
 			apiPaths: apiPathsSetting(credentials.apiPaths),
 		});
 	}

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { downloadToBinary } from '../helpers/download';
+import { downloadToBinary } from '../download/download';
 import type { PollRun } from './run';
 import type { TriggerSettings } from './settings';
 import type { Change } from './state';
@@ -28,15 +28,15 @@ export function outputJson(settings: TriggerSettings, change: Change): IDataObje
 export async function toItem({ ctx, client, settings }: PollRun, change: Change): Promise<INodeExecutionData> {
 	const item: INodeExecutionData = { json: outputJson(settings, change) };
 	if (settings.download && change.file) {
-		const { binary } = await downloadToBinary(
+		const { binary } = await downloadToBinary({
 			ctx,
 			client,
-			settings.where,
-			change.key,
-			change.file.name,
-			0,
-			change.file.size ?? undefined,
-		);
+			where: settings.where,
+			key: change.key,
+			fileName: change.file.name,
+			itemIndex: 0,
+			expectedSize: change.file.size ?? undefined,
+		});
 		item.binary = { [settings.binaryField]: binary };
 	}
 	return item;

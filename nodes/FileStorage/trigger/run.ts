@@ -1,6 +1,6 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { RunPool, setRunPool } from '../transport/pool';
+import { RunPool } from '../transport/pool';
 import { FileStorageClient } from '../transport/request';
 import { readSettings, type TriggerSettings } from './settings';
 
@@ -32,12 +32,8 @@ export async function startRun(ctx: IPollFunctions): Promise<PollRun> {
 	const settings = readSettings(ctx);
 	// One pool per poll: a 429 or 503 pauses every download of it. Without one (a single request
 	// at a time, version 1's default) the poll sends exactly what it always sent.
-	if (settings.download && settings.parallel > 1) {
-		setRunPool(ctx, new RunPool(settings.parallel, NO_BODY_MEMORY));
-	}
-	const client = await FileStorageClient.create(ctx, 0, {
-		timeoutMs: settings.timeoutMs,
-		maxRetries: settings.maxRetries,
-	});
+	const pool = settings.download && settings.parallel > 1 ? new RunPool(settings.parallel, NO_BODY_MEMORY) : undefined;
+	const settingsOfClient = { timeoutMs: settings.timeoutMs, maxRetries: settings.maxRetries };
+	const client = await FileStorageClient.create(ctx, 0, settingsOfClient, pool);
 	return { ctx, settings, client, deadline };
 }

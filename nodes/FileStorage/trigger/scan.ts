@@ -1,6 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isFolderMarker, MAX_PAGE_SIZE, walkEntries } from '../helpers/listing';
+import { isFolderMarker, MAX_PAGE_SIZE, walkEntries } from '../listing/listing';
 import type { ListEntry } from '../transport/api';
 import type { PollRun } from './run';
 import type { ListedFile } from './state';
@@ -41,8 +41,14 @@ export async function scan(run: PollRun): Promise<Scan> {
 	const { client, settings } = run;
 	const files = new Map<string, ListedFile>();
 	let settled = true;
-	const walk = walkEntries(client, settings.where, settings.prefix, MAX_PAGE_SIZE, settings.recursive, (listing) => {
-		if (listing.pages > 1) settled = false;
+	const walk = walkEntries(client, {
+		where: settings.where,
+		prefix: settings.prefix,
+		pageSize: MAX_PAGE_SIZE,
+		recursive: settings.recursive,
+		onFolder: (listing) => {
+			if (listing.pages > 1) settled = false;
+		},
 	});
 	for await (const entry of walk) {
 		if (Date.now() > run.deadline) throw outOfTime(run);

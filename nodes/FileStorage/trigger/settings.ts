@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { MAX_PARALLEL_REQUESTS } from '../actions/parallelItems';
-import { folderPrefix } from '../helpers/keys';
+import { folderPrefix } from '../files/keys';
 import type { BucketRef } from '../transport/api';
 import { DEFAULT_SETTINGS } from '../transport/request';
 import { triggerVersionOf } from '../versions';

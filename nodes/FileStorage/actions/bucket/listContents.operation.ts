@@ -1,11 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { folderPrefix } from '../../helpers/keys';
-import { isFolderMarker, MAX_PAGE_SIZE, walkEntries } from '../../helpers/listing';
+import type { Item } from '../../item';
+import { folderPrefix } from '../../files/keys';
+import { isFolderMarker, MAX_PAGE_SIZE, walkEntries } from '../../listing/listing';
 import type { ListEntry } from '../../transport/api';
-import { clientFor, getBucketRef, optionsCollection } from '../common';
-import { folderFields, readFolder } from '../folder';
+import { optionsCollection } from '../common';
+import { folderFields, folderOf } from '../folder';
 
 const show = { resource: ['bucket'], operation: ['listContents'] };
 
@@ -87,40 +87,33 @@ function wanted(include: string, entry: ListEntry): boolean {
 	return true;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const where = getBucketRef(this, itemIndex);
-	const prefix = folderPrefix(readFolder(this, itemIndex));
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? Infinity : Number(this.getNodeParameter('limit', itemIndex, 50));
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+export async function execute(item: Item): Promise<INodeExecutionData[]> {
+	const where = item.bucket();
+	const prefix = folderPrefix(folderOf(item));
+	const returnAll = item.param('returnAll', false) as boolean;
+	const limit = returnAll ? Infinity : Number(item.param('limit', 50));
+	const options = item.options();
 	const include = String(options.include ?? 'all');
-	const recursive = this.getNodeParameter('includeSubfolders', itemIndex, false) === true || options.recursive === true;
+	const recursive = item.param('includeSubfolders', false) === true || options.recursive === true;
 	const pageSize = Number(options.pageSize ?? MAX_PAGE_SIZE);
 	if (!returnAll && (!Number.isInteger(limit) || limit < 1)) {
-		throw new NodeOperationError(this.getNode(), `Limit must be a whole number of at least 1 (got ${limit})`, {
-			itemIndex,
-			description: 'Set Limit to how many entries you want, or turn on Return All.',
-		});
-	}
-	if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Page Size must be a whole number from 1 to ${MAX_PAGE_SIZE} (got ${pageSize})`,
-			{
-				itemIndex,
-				description: `Set Page Size to at most ${MAX_PAGE_SIZE}, or remove the option to use ${MAX_PAGE_SIZE}.`,
-			},
+		throw item.fail(
+			`Limit must be a whole number of at least 1 (got ${limit})`,
+			'Set Limit to how many entries you want, or turn on Return All.',
 		);
 	}
-	const client = await clientFor(this, itemIndex, options);
+	if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+		throw item.fail(
+			`Page Size must be a whole number from 1 to ${MAX_PAGE_SIZE} (got ${pageSize})`,
+			`Set Page Size to at most ${MAX_PAGE_SIZE}, or remove the option to use ${MAX_PAGE_SIZE}.`,
+		);
+	}
+	const walk = { where, prefix, pageSize: Math.min(pageSize, limit), recursive };
 	const results: INodeExecutionData[] = [];
-	for await (const entry of walkEntries(client, where, prefix, Math.min(pageSize, limit), recursive)) {
+	for await (const entry of walkEntries(await item.client(), walk)) {
 		if (!wanted(include, entry)) continue;
 		const marker = isFolderMarker(entry) ? { folderMarker: true } : {};
-		results.push({
-			json: { ...entry, ...marker, bucket: where.bucket, region: where.region },
-			pairedItem: { item: itemIndex },
-		});
+		results.push(...item.output({ ...entry, ...marker, bucket: where.bucket, region: where.region }));
 		if (results.length >= limit) break;
 	}
 	return results;

@@ -1,10 +1,10 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { folderPrefix } from '../../helpers/keys';
+import { folderPrefix } from '../../files/keys';
 import { optionsCollection } from '../common';
 import { folderPicker } from '../folder';
 import { fileKeyField } from './fileKey';
+import type { Item } from '../../item';
 import { storeSourceOptions } from './storeSource';
 
 /** The folder picker, reading "empty" as "not used" (Destination Path alone) rather than the top of the bucket. */
@@ -98,16 +98,15 @@ export function copyFields(operation: 'copy' | 'move'): INodeProperties[] {
  * alone, as saved workflows have it, or inside the picked Destination Folder. A path ending in
  * '/' is a folder the file goes into under its current name ('/' alone: the top of the bucket).
  */
-export function readDestinationPath(ctx: IExecuteFunctions, itemIndex: number): string {
-	const typed = String(ctx.getNodeParameter('destinationKey', itemIndex, '') ?? '').replace(/^\/+/, '');
-	const folder = String(ctx.getNodeParameter('destinationFolder', itemIndex, '', { extractValue: true }) ?? '');
+export function readDestinationPath(item: Item): string {
+	const typed = String(item.param('destinationKey', '') ?? '').replace(/^\/+/, '');
+	const folder = String(item.param('destinationFolder', '', true) ?? '');
 	if (!folder.trim()) {
 		if (typed.trim()) return typed;
-		throw new NodeOperationError(ctx.getNode(), "The parameter 'Destination Path' is empty", {
-			itemIndex,
-			description:
-				'Pick a Destination Folder (the file keeps its name there), or enter a Destination Path such as done/report.pdf, or a folder ending in "/" such as done/.',
-		});
+		throw item.fail(
+			"The parameter 'Destination Path' is empty",
+			'Pick a Destination Folder (the file keeps its name there), or enter a Destination Path such as done/report.pdf, or a folder ending in "/" such as done/.',
+		);
 	}
 	const prefix = folderPrefix(folder);
 	if (!typed.trim()) return prefix || '/';

@@ -1,16 +1,16 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { fileInfoAfterCopy, type CopyCheck } from '../../helpers/copyCheck';
-import { hashedSource } from '../../helpers/hashedSource';
-import { hasDotSegment, joinKey } from '../../helpers/keys';
-import type { StoredRecord } from '../../helpers/storedRecord';
+import { fileInfoAfterCopy, type CopyCheck } from '../../files/copyCheck';
+import { hashedSource } from '../../upload/hashedSource';
+import { hasDotSegment, joinKey } from '../../files/keys';
+import type { StoredRecord } from '../../files/storedRecord';
 import type { BucketRef, Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
-import { assertValidKey, clientFor, getBucketRef } from '../common';
+import type { Item } from '../../item';
 import { readDestinationPath } from './copyFields';
 import { fileExists } from './existingFile';
-import { fileNameOf, readFileKey } from './fileKey';
+import { fileKeyOf, fileNameOf } from './fileKey';
 import { storeSource } from './storeSource';
 import { isMissingSource, missingSource, openStoredSource } from './storedSource';
 
@@ -18,19 +18,19 @@ export interface FileRef extends BucketRef {
 	key: string;
 }
 
-function destinationOf(ctx: IExecuteFunctions, itemIndex: number, from: FileRef, options: IDataObject): FileRef {
-	const typed = readDestinationPath(ctx, itemIndex);
+function destinationOf(item: Item, from: FileRef, options: IDataObject): FileRef {
+	const typed = readDestinationPath(item);
 	if (!typed.trim()) {
-		throw new NodeOperationError(ctx.getNode(), "The parameter 'Destination Path' is empty", {
-			itemIndex,
-			description: 'Enter where the file should go, e.g. done/report.pdf, or a folder ending in "/" such as done/.',
-		});
+		throw item.fail(
+			"The parameter 'Destination Path' is empty",
+			'Enter where the file should go, e.g. done/report.pdf, or a folder ending in "/" such as done/.',
+		);
 	}
 	const key = typed.endsWith('/') ? joinKey(typed, fileNameOf(from.key)) : typed;
 	return {
 		bucket: String(options.destinationBucket ?? '').trim() || from.bucket,
 		region: String(options.destinationRegion ?? '').trim() || from.region,
-		key: assertValidKey(ctx, itemIndex, key, 'Destination Path'),
+		key: item.validKey(key, 'Destination Path'),
 	};
 }
 
@@ -39,22 +39,12 @@ export function describeRef(ref: FileRef): string {
 }
 
 /** Whether a file is at the destination; a check that fails leaves it unknown and copies nothing. */
-async function exists(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	client: FileStorageClient,
-	ref: FileRef,
-	verb: 'Copy' | 'Move',
-): Promise<boolean> {
+async function exists(item: Item, client: FileStorageClient, ref: FileRef, verb: 'Copy' | 'Move'): Promise<boolean> {
 	return await fileExists(client, ref, ref.key).catch((error: unknown) => {
 		const words = error instanceof Error ? error.message : String(error);
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw item.fail(
 			`${verb}: could not tell whether the destination ${describeRef(ref)} already exists: ${words}`,
-			{
-				itemIndex,
-				description: `Replace Existing File is off, so a file that may be there is not written over. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Run the node again later, or turn on Replace Existing File if overwriting is fine.`,
-			},
+			`Replace Existing File is off, so a file that may be there is not written over. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Run the node again later, or turn on Replace Existing File if overwriting is fine.`,
 		);
 	});
 }
@@ -72,18 +62,14 @@ export interface Copied {
  * A Move's failure before its delete, saying that the source stays. A failure before the source
  * was even named (a parameter) is given as it is.
  */
-export function sourceStays(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	error: unknown,
-): NodeApiError | NodeOperationError {
+export function sourceStays(item: Item, error: unknown): NodeApiError | NodeOperationError {
 	const failure =
 		error instanceof NodeApiError || error instanceof NodeOperationError
 			? error
-			: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+			: new NodeOperationError(item.node, error as Error, { itemIndex: item.index });
 	let from: FileRef;
 	try {
-		from = { ...getBucketRef(ctx, itemIndex), key: readFileKey(ctx, itemIndex) };
+		from = { ...item.bucket(), key: fileKeyOf(item) };
 	} catch {
 		return failure;
 	}
@@ -95,32 +81,19 @@ export function sourceStays(
 }
 
 /** Both files are read through their links (the source's bytes, the copy's check). */
-function refuseDotSegments(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	verb: 'Copy' | 'Move',
-	from: FileRef,
-	to: FileRef,
-) {
+function refuseDotSegments(item: Item, verb: 'Copy' | 'Move', from: FileRef, to: FileRef) {
 	// A link of a key with a '.' segment reaches another file (see linkRewritesKey).
 	for (const [role, ref] of [
 		['source', from],
 		['destination', to],
 	] as const) {
 		if (!hasDotSegment(ref.key)) continue;
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw item.fail(
 			`${verb}: the ${role} '${ref.key}' has a '.' segment, which its link cannot carry`,
-			{
-				itemIndex,
-				description: `A URL client resolves '.' segments in a link, so the ${role}'s link would reach another file and the copy could not be made or checked. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Use a key without a '.' segment.`,
-			},
+			`A URL client resolves '.' segments in a link, so the ${role}'s link would reach another file and the copy could not be made or checked. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Use a key without a '.' segment.`,
 		);
 	}
 }
-
-/** Per run (the node's execute context): the destinations a Copy or Move of an item is writing. */
-const destinationLocks = new WeakMap<object, Map<string, Promise<void>>>();
 
 /**
  * Waits until no other item of this run writes `to`, then holds it until the returned release.
@@ -128,9 +101,8 @@ const destinationLocks = new WeakMap<object, Map<string, Promise<void>>>();
  * one destination would both find it free, and one's check would then see (and delete as faulty)
  * the other's copy, while both deleted their sources (review 29).
  */
-async function holdDestination(ctx: IExecuteFunctions, to: FileRef): Promise<() => void> {
-	let locks = destinationLocks.get(ctx);
-	if (!locks) destinationLocks.set(ctx, (locks = new Map()));
+async function holdDestination(item: Item, to: FileRef): Promise<() => void> {
+	const locks = item.run.writing;
 	const name = JSON.stringify([to.bucket, to.region, to.key]);
 	const before = locks.get(name) ?? Promise.resolve();
 	let release: () => void = () => undefined;
@@ -150,21 +122,21 @@ async function holdDestination(ctx: IExecuteFunctions, to: FileRef): Promise<() 
  * service's record, see storedSource.ts) into an upload with the bounded part pool, then checks
  * the copy (see copyCheck.ts). Nothing here deletes the source: Move does that only after this.
  */
-export async function copyFile(ctx: IExecuteFunctions, itemIndex: number, verb: 'Copy' | 'Move'): Promise<Copied> {
-	const where = getBucketRef(ctx, itemIndex);
-	const from: FileRef = { ...where, key: readFileKey(ctx, itemIndex) };
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const to = destinationOf(ctx, itemIndex, from, options);
+export async function copyFile(item: Item, verb: 'Copy' | 'Move'): Promise<Copied> {
+	const where = item.bucket();
+	const from: FileRef = { ...where, key: fileKeyOf(item) };
+	const options = item.options();
+	const to = destinationOf(item, from, options);
 	if (to.key === from.key && to.bucket === from.bucket && to.region === from.region) {
-		throw new NodeOperationError(ctx.getNode(), `${verb}: the source and the destination are the same file`, {
-			itemIndex,
-			description: `Both are ${describeRef(from)}. Set Destination Path to another path, or another bucket or region in the options. Nothing was changed.`,
-		});
+		throw item.fail(
+			`${verb}: the source and the destination are the same file`,
+			`Both are ${describeRef(from)}. Set Destination Path to another path, or another bucket or region in the options. Nothing was changed.`,
+		);
 	}
-	refuseDotSegments(ctx, itemIndex, verb, from, to);
-	const release = await holdDestination(ctx, to);
+	refuseDotSegments(item, verb, from, to);
+	const release = await holdDestination(item, to);
 	try {
-		return await copyHeld(ctx, itemIndex, verb, from, to, options);
+		return await copyHeld(item, verb, from, to, options);
 	} finally {
 		release();
 	}
@@ -172,27 +144,26 @@ export async function copyFile(ctx: IExecuteFunctions, itemIndex: number, verb: 
 
 /** copyFile's work, while this item alone of its run writes the destination. */
 async function copyHeld(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	item: Item,
 	verb: 'Copy' | 'Move',
 	from: FileRef,
 	to: FileRef,
 	options: IDataObject,
 ): Promise<Copied> {
-	const client = await clientFor(ctx, itemIndex, options);
-	if (options.replace !== true && (await exists(ctx, itemIndex, client, to, verb))) {
+	const client = await item.client();
+	if (options.replace !== true && (await exists(item, client, to, verb))) {
 		// A Move run again after it succeeded finds its destination taken and its source gone:
 		// that is said as it is (a source that cannot be looked up is left to the usual words).
-		const sourceThere = verb === 'Move' ? await exists(ctx, itemIndex, client, from, verb).catch(() => true) : true;
+		const sourceThere = verb === 'Move' ? await exists(item, client, from, verb).catch(() => true) : true;
 		if (!sourceThere) {
-			throw missingSource(ctx, itemIndex, from, `The destination ${describeRef(to)} already exists.`);
+			throw missingSource(item, from, `The destination ${describeRef(to)} already exists.`);
 		}
-		throw new NodeOperationError(ctx.getNode(), `${verb}: the destination ${describeRef(to)} already exists`, {
-			itemIndex,
-			description: `Turn on the Replace Existing File option to overwrite it. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}.`,
-		});
+		throw item.fail(
+			`${verb}: the destination ${describeRef(to)} already exists`,
+			`Turn on the Replace Existing File option to overwrite it. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}.`,
+		);
 	}
-	const { link, opened, record } = await openStoredSource(ctx, itemIndex, client, from, verb, options);
+	const { link, opened, record } = await openStoredSource(item, client, from, verb);
 	const source = hashedSource({ ...opened, label: `the source file '${from.key}'` });
 	const visibility: Visibility =
 		options.visibility === 'public' || options.visibility === 'private'
@@ -201,8 +172,8 @@ async function copyHeld(
 				? 'public'
 				: 'private';
 	const contentType = String(options.contentType || opened.mimeType || 'application/octet-stream');
-	const stored = await storeSource(ctx, itemIndex, client, { ...to, visibility, contentType }, source, options);
-	const check: CopyCheck = await fileInfoAfterCopy(ctx, itemIndex, client, {
+	const stored = await storeSource(item, { ...to, visibility, contentType }, source);
+	const check: CopyCheck = await fileInfoAfterCopy(item, client, {
 		to,
 		visibility,
 		announced: opened.size,

@@ -1,10 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { downloadToBinary } from '../../helpers/download';
-import { versionOf } from '../../versions';
-import { clientFor, getBucketRef, optionsCollection } from '../common';
-import { fileKeyField, fileNameOf, readFileKey } from './fileKey';
+import type { Item } from '../../item';
+import { downloadToBinary } from '../../download/download';
+import { optionsCollection } from '../common';
+import { fileKeyField, fileKeyOf, fileNameOf } from './fileKey';
 import { refuseFilePath, removedFilePathNotice, removedFilePathOption } from './removedFilePath';
 
 const show = { resource: ['file'], operation: ['download'] };
@@ -50,45 +49,28 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const where = getBucketRef(this, itemIndex);
-	const key = readFileKey(this, itemIndex);
-	refuseFilePath(this, itemIndex, 'destination');
-	const field = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim();
+export async function execute(item: Item): Promise<INodeExecutionData[]> {
+	const where = item.bucket();
+	const key = fileKeyOf(item);
+	refuseFilePath(item, 'destination');
+	const field = String(item.param('binaryPropertyName', 'data')).trim();
 	if (!field) {
-		throw new NodeOperationError(this.getNode(), "The parameter 'Put Output File in Field' is empty", {
-			itemIndex,
-			description: "Enter the name of the output binary field that receives the file, usually 'data'.",
-		});
+		throw item.fail(
+			"The parameter 'Put Output File in Field' is empty",
+			"Enter the name of the output binary field that receives the file, usually 'data'.",
+		);
 	}
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const fileName = String(options.fileName || fileNameOf(key));
-	const client = await clientFor(this, itemIndex, options);
-	const { binary, size, sizeConfirmed } = await downloadToBinary(this, client, where, key, fileName, itemIndex);
-	if (versionOf(this).downloadKeepsItem) {
+	const fileName = String(item.options().fileName || fileNameOf(key));
+	const client = await item.client();
+	const { ctx, index: itemIndex } = item;
+	const { binary, size, sizeConfirmed } = await downloadToBinary({ ctx, client, where, key, fileName, itemIndex });
+	if (item.version.downloadKeepsItem) {
 		// As n8n's own download operations: the incoming item goes on, with the file added. Its
 		// JSON gets one field only when nothing stated the file's size: it may be incomplete.
-		const incoming = this.getInputData()[itemIndex];
-		return [
-			{
-				json: sizeConfirmed ? incoming.json : { ...incoming.json, sizeConfirmed },
-				binary: { ...incoming.binary, [field]: binary },
-				pairedItem: { item: itemIndex },
-			},
-		];
+		const incoming = item.input();
+		const json = sizeConfirmed ? incoming.json : { ...incoming.json, sizeConfirmed };
+		return item.output(json, { ...incoming.binary, [field]: binary });
 	}
-	const item: INodeExecutionData = {
-		json: {
-			key,
-			bucket: where.bucket,
-			region: where.region,
-			fileName,
-			content_type: binary.mimeType,
-			size,
-			sizeConfirmed,
-		},
-		binary: { [field]: binary },
-		pairedItem: { item: itemIndex },
-	};
-	return [item];
+	const json = { key, bucket: where.bucket, region: where.region, fileName, content_type: binary.mimeType };
+	return item.output({ ...json, size, sizeConfirmed }, { [field]: binary });
 }

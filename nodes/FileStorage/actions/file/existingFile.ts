@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
+import type { Item } from '../../item';
 import { getSignedUrl, type BucketRef } from '../../transport/api';
 import { isApiErrorAnswer } from '../../transport/apiAnswer';
 import type { FileStorageClient } from '../../transport/request';
@@ -51,19 +52,13 @@ export async function fileExists(client: FileStorageClient, where: BucketRef, ke
 
 /** Fails when Refuse Existing File is on and a file is at the key; one request, no bytes sent. */
 export async function refuseExistingFile(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	item: Item,
 	client: FileStorageClient,
 	target: BucketRef & { key: string },
-	options: IDataObject,
 ): Promise<void> {
-	if (options.refuseExisting !== true || !(await fileExists(client, target, target.key))) return;
-	throw new NodeOperationError(
-		ctx.getNode(),
+	if (item.options().refuseExisting !== true || !(await fileExists(client, target, target.key))) return;
+	throw item.fail(
 		`The file '${target.key}' already exists in bucket '${target.bucket}' (region ${target.region})`,
-		{
-			itemIndex,
-			description: `${REFUSE_EXISTING_FIELD} is on, so nothing was uploaded. Choose another Path in Folder, or turn the option off to replace the file.`,
-		},
+		`${REFUSE_EXISTING_FIELD} is on, so nothing was uploaded. Choose another Path in Folder, or turn the option off to replace the file.`,
 	);
 }

@@ -1,8 +1,7 @@
-import type { IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
 
-import { keyFromLocation } from '../../helpers/keys';
-import { assertValidKey } from '../common';
+import { keyFromLocation } from '../../files/keys';
+import type { Item } from '../../item';
 
 /** The key of an existing file: picked from the bucket listing, or typed. */
 export function fileKeyField(operations: string[]): INodeProperties {
@@ -62,38 +61,33 @@ function shownLink(text: string): string {
 		.slice(0, 200);
 }
 
-export function readFileKey(ctx: IExecuteFunctions, itemIndex: number): string {
-	const picked = ctx.getNodeParameter('fileKey', itemIndex) as INodeParameterResourceLocator | string;
+/** The key of the item's File parameter. */
+export function fileKeyOf(item: Item): string {
+	const picked = item.param('fileKey') as INodeParameterResourceLocator | string;
 	if (typeof picked === 'object' && picked?.mode === 'url') {
 		const key = keyFromLocation(String(picked.value ?? ''));
 		if (key === undefined) {
-			throw new NodeOperationError(
-				ctx.getNode(),
+			throw item.fail(
 				`The URL "${shownLink(String(picked.value ?? ''))}" is not a file location (parameter 'File')`,
-				{
-					itemIndex,
-					description:
-						"Paste a file's location or signed link as Upload and Get Signed URL return it: https://<CDN host>/f/<access id>/<key>.",
-				},
+				"Paste a file's location or signed link as Upload and Get Signed URL return it: https://<CDN host>/f/<access id>/<key>.",
 			);
 		}
-		return notAFolder(ctx, itemIndex, assertValidKey(ctx, itemIndex, key, 'File'));
+		return notAFolder(item, item.validKey(key, 'File'));
 	}
 	// What `extractValue` would give (no mode of this locator has a pattern), without a second read:
 	// each read evaluates the expression again, about a millisecond apiece in n8n 2.x's expression VM.
 	const value = typeof picked === 'object' && picked !== null ? picked.value : picked;
 	const key = String(value ?? '');
-	return notAFolder(ctx, itemIndex, assertValidKey(ctx, itemIndex, key, 'File'));
+	return notAFolder(item, item.validKey(key, 'File'));
 }
 
 /** A key ending in '/' is a folder (the listing spells folders so): said before any request. */
-function notAFolder(ctx: IExecuteFunctions, itemIndex: number, key: string): string {
+function notAFolder(item: Item, key: string): string {
 	if (!key.endsWith('/')) return key;
-	throw new NodeOperationError(ctx.getNode(), `'${key}' is a folder, not a file (parameter 'File')`, {
-		itemIndex,
-		description:
-			'Pick a file in it (type the folder path in the File list to see its files). For the folder itself use Bucket → List Contents or Folder → Delete.',
-	});
+	throw item.fail(
+		`'${key}' is a folder, not a file (parameter 'File')`,
+		'Pick a file in it (type the folder path in the File list to see its files). For the folder itself use Bucket → List Contents or Folder → Delete.',
+	);
 }
 
 /** Last path segment of a key: the natural file name of a download. */

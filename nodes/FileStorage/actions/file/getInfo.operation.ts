@@ -1,8 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { fileNotFound, readFileInfo } from '../../helpers/fileInfo';
-import { clientFor, getBucketRef, optionsCollection } from '../common';
-import { fileKeyField, readFileKey } from './fileKey';
+import type { Item } from '../../item';
+import { fileNotFound, readFileInfo } from '../../files/fileInfo';
+import { optionsCollection } from '../common';
+import { fileKeyField, fileKeyOf } from './fileKey';
 
 const show = { resource: ['file'], operation: ['getInfo'] };
 
@@ -20,13 +21,10 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const where = getBucketRef(this, itemIndex);
-	const key = readFileKey(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const client = await clientFor(this, itemIndex, options);
-	const info = await readFileInfo(client, where, key);
-	if (!info && options.errorIfMissing !== false) throw fileNotFound(this, where, key, itemIndex);
-	const json: IDataObject = info ?? { key, bucket: where.bucket, region: where.region, exists: false };
-	return [{ json, pairedItem: { item: itemIndex } }];
+export async function execute(item: Item): Promise<INodeExecutionData[]> {
+	const where = item.bucket();
+	const key = fileKeyOf(item);
+	const info = await readFileInfo(await item.client(), where, key);
+	if (!info && item.options().errorIfMissing !== false) throw fileNotFound(item, where, key);
+	return item.output(info ?? { key, bucket: where.bucket, region: where.region, exists: false });
 }

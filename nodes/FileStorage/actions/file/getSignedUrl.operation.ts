@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { Item } from '../../item';
 import { getSignedUrl } from '../../transport/api';
-import { clientFor, getBucketRef, optionsCollection } from '../common';
-import { fileKeyField, readFileKey } from './fileKey';
+import { optionsCollection } from '../common';
+import { fileKeyField, fileKeyOf } from './fileKey';
 
 const show = { resource: ['file'], operation: ['getSignedUrl'] };
 export const DEFAULT_EXPIRY_SECONDS = 3600;
@@ -25,33 +25,29 @@ export const description: INodeProperties[] = [
 	optionsCollection(show),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const where = getBucketRef(this, itemIndex);
-	const key = readFileKey(this, itemIndex);
-	const expiresIn = Number(this.getNodeParameter('expiresIn', itemIndex, DEFAULT_EXPIRY_SECONDS));
+export async function execute(item: Item): Promise<INodeExecutionData[]> {
+	const where = item.bucket();
+	const key = fileKeyOf(item);
+	const expiresIn = Number(item.param('expiresIn', DEFAULT_EXPIRY_SECONDS));
 	if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_EXPIRY_SECONDS) {
-		throw new NodeOperationError(
-			this.getNode(),
+		throw item.fail(
 			`Expires In must be a whole number of seconds from 1 to ${MAX_EXPIRY_SECONDS} (got ${expiresIn})`,
-			{
-				itemIndex,
-				description: `Set Expires In to how long the link should work, in seconds: at most ${MAX_EXPIRY_SECONDS} (7 days).`,
-			},
+			`Set Expires In to how long the link should work, in seconds: at most ${MAX_EXPIRY_SECONDS} (7 days).`,
 		);
 	}
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const client = await clientFor(this, itemIndex, options);
-	const link = await getSignedUrl(client, where, key, expiresIn);
+	const link = await getSignedUrl(await item.client(), where, key, expiresIn);
 	const expires = link.is_public
 		? {}
 		: {
 				expires_in: link.expires_in ?? expiresIn,
 				expires_at: new Date(Date.now() + Number(link.expires_in ?? expiresIn) * 1000).toISOString(),
 			};
-	return [
-		{
-			json: { key, bucket: where.bucket, region: where.region, url: link.url, is_public: link.is_public, ...expires },
-			pairedItem: { item: itemIndex },
-		},
-	];
+	return item.output({
+		key,
+		bucket: where.bucket,
+		region: where.region,
+		url: link.url,
+		is_public: link.is_public,
+		...expires,
+	});
 }

@@ -1,7 +1,7 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { findStoredRecord, sameVersion } from '../../helpers/storedRecord';
+import { findStoredRecord, sameVersion } from '../../files/storedRecord';
+import type { Item } from '../../item';
 import { deleteFile } from '../../transport/api';
 import { describeRef, type Copied } from './copyFile';
 
@@ -10,23 +10,18 @@ function wordsOf(error: unknown): string {
 }
 
 /** The source went between the copy and its delete: nothing is left to delete, and both exist no more. */
-function sourceGone(ctx: IExecuteFunctions, itemIndex: number, copied: Copied) {
-	return new NodeOperationError(
-		ctx.getNode(),
+function sourceGone(item: Item, copied: Copied) {
+	return item.fail(
 		`Move: the copy ${describeRef(copied.to)} is complete and checked, but the source ${describeRef(copied.from)} is no longer there`,
-		{
-			itemIndex,
-			description:
-				'Something else deleted or moved the source after it was copied: another item of this run moving the same file, or another workflow. The copy holds the source as it was read; there is nothing left to delete.',
-		},
+		'Something else deleted or moved the source after it was copied: another item of this run moving the same file, or another workflow. The copy holds the source as it was read; there is nothing left to delete.',
 	);
 }
 
-function bothExist(ctx: IExecuteFunctions, itemIndex: number, copied: Copied, message: string, why = '') {
-	return new NodeOperationError(ctx.getNode(), message, {
-		itemIndex,
-		description: `Both files exist now: the source ${describeRef(copied.from)} and the copy ${describeRef(copied.to)}.${why} Delete the source yourself, or run File → Delete on it.`,
-	});
+function bothExist(item: Item, copied: Copied, message: string, why = '') {
+	return item.fail(
+		message,
+		`Both files exist now: the source ${describeRef(copied.from)} and the copy ${describeRef(copied.to)}.${why} Delete the source yourself, or run File → Delete on it.`,
+	);
 }
 
 /**
@@ -34,25 +29,23 @@ function bothExist(ctx: IExecuteFunctions, itemIndex: number, copied: Copied, me
  * records the version that was copied (a file replaced during the copy is a newer version, which
  * the copy does not hold). A failed delete says both exist; a source already gone says so.
  */
-export async function deleteSourceAfterCopy(ctx: IExecuteFunctions, itemIndex: number, copied: Copied) {
+export async function deleteSourceAfterCopy(item: Item, copied: Copied) {
 	const { from } = copied;
 	let now;
 	try {
 		now = await findStoredRecord(copied.client, from, from.key);
 	} catch (error) {
 		throw bothExist(
-			ctx,
-			itemIndex,
+			item,
 			copied,
 			`Move: the copy is complete and checked, but whether the source is still the version copied could not be asked: ${wordsOf(error)}`,
 			' The source was not deleted.',
 		);
 	}
-	if (!now) throw sourceGone(ctx, itemIndex, copied);
+	if (!now) throw sourceGone(item, copied);
 	if (!sameVersion(now, copied.sourceRecord)) {
 		throw bothExist(
-			ctx,
-			itemIndex,
+			item,
 			copied,
 			`Move: the source ${describeRef(from)} was replaced while it was copied, so it was not deleted`,
 			' The copy holds the version that was read, the source the newer one. Run the Move again to move the newer version (with Replace Existing File on).',
@@ -61,10 +54,9 @@ export async function deleteSourceAfterCopy(ctx: IExecuteFunctions, itemIndex: n
 	try {
 		return await deleteFile(copied.client, from, from.key);
 	} catch (error) {
-		if (error instanceof NodeApiError && error.httpCode === '404') throw sourceGone(ctx, itemIndex, copied);
+		if (error instanceof NodeApiError && error.httpCode === '404') throw sourceGone(item, copied);
 		throw bothExist(
-			ctx,
-			itemIndex,
+			item,
 			copied,
 			`Move: the copy is complete and checked, but deleting the source failed: ${wordsOf(error)}`,
 		);

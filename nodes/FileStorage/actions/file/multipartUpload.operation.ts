@@ -1,13 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import {
-	MAX_PARALLEL_UPLOADS,
-	MAX_PART_SIZE_MIB,
-	MIN_PART_SIZE_MIB,
-	multipartUpload,
-	type MultipartSettings,
-} from '../../helpers/multipartUpload';
-import { NODE_VERSIONS, perVersion, versionOf, type NodeVersion } from '../../versions';
+import type { Item } from '../../item';
+import { multipartUpload } from '../../upload/multipartUpload';
+import { MAX_PARALLEL_UPLOADS, MAX_PART_SIZE_MIB, MIN_PART_SIZE_MIB, type MultipartSettings } from '../../upload/parts';
+import { NODE_VERSIONS, perVersion, type NodeVersion } from '../../versions';
 import { optionsCollection } from '../common';
 import { uploadMemoryOptions } from '../parallelItems';
 import { refuseExistingOption } from './existingFile';
@@ -71,19 +67,17 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [contentTypeOption, refuseExistingOption, ...uploadMemoryOptions]),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const { where, source, inputs, client } = await prepareUpload(this, itemIndex);
-	const row = versionOf(this);
+export async function execute(item: Item): Promise<INodeExecutionData[]> {
+	const { where, source, inputs } = await prepareUpload(item);
+	const row = item.version;
 	const settings = partSettings(
 		{
-			partSize: this.getNodeParameter('partSize', itemIndex, undefined) as number | undefined,
+			partSize: item.param('partSize', undefined) as number | undefined,
 			parallelUploads:
-				row.parallelUploads === undefined
-					? undefined
-					: (this.getNodeParameter('parallelUploads', itemIndex, row.parallelUploads) as number),
+				row.parallelUploads === undefined ? undefined : (item.param('parallelUploads', row.parallelUploads) as number),
 		},
 		row,
 	);
-	const stored = await multipartUpload(this, itemIndex, client, { ...where, ...inputs }, source, settings);
-	return [{ json: { ...stored, ...source.output }, pairedItem: { item: itemIndex } }];
+	const stored = await multipartUpload({ item, target: { ...where, ...inputs }, source, settings });
+	return item.output({ ...stored, ...source.output });
 }

@@ -1,5 +1,6 @@
-import type { IDisplayOptions, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import type { Item } from '../../item';
 
 /**
  * File Path (Source of Upload and Multipart Upload, Destination of Download) was removed, a
@@ -45,13 +46,9 @@ export function removedFilePathNotice(
 }
 
 /** Fails the item when the given parameter still holds File Path; called before any request. */
-export function refuseFilePath(ctx: IExecuteFunctions, itemIndex: number, direction: 'source' | 'destination'): void {
-	if (ctx.getNodeParameter(direction, itemIndex, 'binary') !== REMOVED_FILE_PATH) return;
+export function refuseFilePath(item: Item, direction: 'source' | 'destination'): void {
+	if (item.param(direction, 'binary') !== REMOVED_FILE_PATH) return;
 	const [label, verb, instead] =
 		direction === 'source' ? ['Source', 'reads', SOURCE_INSTEAD] : ['Destination', 'writes', DESTINATION_INSTEAD];
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`${label} 'File Path' was removed: this node no longer ${verb} files on the n8n host`,
-		{ itemIndex, description: instead },
-	);
+	throw item.fail(`${label} 'File Path' was removed: this node no longer ${verb} files on the n8n host`, instead);
 }

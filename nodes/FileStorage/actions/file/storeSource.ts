@@ -1,13 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { MIB, multipartUpload, type MultipartTarget } from '../../helpers/multipartUpload';
-import { readWholeAsForm, type UploadSource } from '../../helpers/uploadSource';
+import type { Item } from '../../item';
+import { multipartUpload } from '../../upload/multipartUpload';
+import { MIB, type MultipartTarget } from '../../upload/parts';
+import { readWholeAsForm, type UploadSource } from '../../upload/uploadSource';
 import { uploadFile, type StoredFile } from '../../transport/api';
 import { formEnvelope } from '../../transport/formData';
 import { withBodyMemory } from '../../transport/pool';
-import type { FileStorageClient } from '../../transport/request';
 import { uploadMemoryOptions } from '../parallelItems';
-import { NODE_VERSIONS, perVersion, versionOf } from '../../versions';
+import { NODE_VERSIONS, perVersion } from '../../versions';
 import { partSettingFields, partSettings } from './multipartUpload.operation';
 
 /** The options of everything that stores through storeSource (Upload, Copy, Move). */
@@ -35,29 +36,22 @@ export function storeSourceOptions(thresholdDescription: string): INodePropertie
  * request, larger or of unknown size in parts with the bounded pool of part bodies.
  */
 export async function storeSource(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	client: FileStorageClient,
+	item: Item,
 	target: MultipartTarget,
 	source: UploadSource,
-	options: IDataObject,
 ): Promise<StoredFile & IDataObject> {
-	const row = versionOf(ctx);
+	const options = item.options();
+	const row = item.version;
 	const thresholdBytes = Number(options.multipartThreshold ?? row.multipartThresholdMiB) * MIB;
 	const { size } = source;
 	if (size === undefined || size > thresholdBytes) {
-		return await multipartUpload(ctx, itemIndex, client, target, source, partSettings(options, row), {
-			oneRequestIfOnePart: true,
-		});
+		const settings = partSettings(options, row);
+		return await multipartUpload({ item, target, source, settings }, { oneRequestIfOnePart: true });
 	}
+	const client = await item.client();
 	// Version 3: the whole body counts against the run's Upload Memory while it is read and sent.
-	return await withBodyMemory(ctx, size, async () => {
-		const form = await readWholeAsForm(
-			ctx,
-			itemIndex,
-			{ ...source, size },
-			formEnvelope(target.key, target.contentType),
-		);
+	return await withBodyMemory(item.pool, size, async () => {
+		const form = await readWholeAsForm(item, { ...source, size }, formEnvelope(target.key, target.contentType));
 		return await uploadFile(client, target, { key: target.key, visibility: target.visibility, form });
 	});
 }

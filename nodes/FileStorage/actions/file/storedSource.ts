@@ -1,8 +1,7 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { fileNotFound } from '../../helpers/fileInfo';
-import { linkRewritesKey, rewrittenLinkWords } from '../../helpers/keys';
+import { fileNotFound } from '../../files/fileInfo';
+import { linkRewritesKey, rewrittenLinkWords } from '../../files/keys';
 import {
 	findStoredRecord,
 	shownAsRecord,
@@ -10,13 +9,13 @@ import {
 	unsettledMs,
 	type ReadFacts,
 	type StoredRecord,
-} from '../../helpers/storedRecord';
-import type { UploadSource } from '../../helpers/uploadSource';
-import { openUrlSource } from '../../helpers/urlSource';
+} from '../../files/storedRecord';
+import type { UploadSource } from '../../upload/uploadSource';
+import { openUrlSource } from '../../upload/urlSource';
 import { getSignedUrl, purgeFile, type BucketRef, type SignedUrl } from '../../transport/api';
 import { isApiErrorAnswer } from '../../transport/apiAnswer';
 import type { FileStorageClient } from '../../transport/request';
-import { transportSettings } from '../common';
+import { transportSettings, type Item } from '../../item';
 
 /** The source's link only needs to outlive the start of the transfer (its retries included). */
 const SOURCE_LINK_SECONDS = 900;
@@ -43,8 +42,8 @@ export interface StoredSource {
 }
 
 /** The "not found" of a source, marked so that Move says there is no source to keep. */
-export function missingSource(ctx: IExecuteFunctions, itemIndex: number, from: Ref, more = '') {
-	const missing = fileNotFound(ctx, from, from.key, itemIndex);
+export function missingSource(item: Item, from: Ref, more = '') {
+	const missing = fileNotFound(item, from, from.key);
 	if (more) missing.description = `${more} ${missing.description ?? ''}`.trim();
 	missingSources.add(missing);
 	return missing;
@@ -59,23 +58,17 @@ async function isGone(client: FileStorageClient, from: Ref): Promise<boolean> {
 	);
 }
 
-async function sourceLink(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	client: FileStorageClient,
-	from: Ref,
-	verb: string,
-) {
+async function sourceLink(item: Item, client: FileStorageClient, from: Ref, verb: string) {
 	const link = await getSignedUrl(client, from, from.key, SOURCE_LINK_SECONDS).catch((error: unknown) => {
 		if (!(error instanceof NodeApiError && error.httpCode === '404')) throw error;
-		throw missingSource(ctx, itemIndex, from);
+		throw missingSource(item, from);
 	});
 	// The link as the service spelled it (another encoding of a '.' segment included) must still
 	// name the source once parsed: else the copy would be of another file.
 	const rewrite = linkRewritesKey(link.url);
 	if (rewrite) {
 		const words = rewrittenLinkWords(`${verb} of '${from.key}'`, rewrite);
-		throw new NodeOperationError(ctx.getNode(), words.message, { itemIndex, description: words.description });
+		throw item.fail(words.message, words.description);
 	}
 	return link;
 }
@@ -85,25 +78,15 @@ async function sourceLink(
  * (spec §3.9): its cache is purged first, the purge call existing for exactly this. A purge that
  * fails (other than the API's 404) leaves the read unsure, so nothing is copied.
  */
-async function purgeSource(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	client: FileStorageClient,
-	from: Ref,
-	none: string,
-) {
+async function purgeSource(item: Item, client: FileStorageClient, from: Ref, none: string) {
 	await purgeFile(client, from, from.key).catch((error: unknown) => {
 		// The API's own "not found": nothing of the key is cached (or the file went, which the
 		// read and the record find out). Anything else leaves the cache as it was.
 		if (error instanceof NodeApiError && error.httpCode === '404' && isApiErrorAnswer(error.errorResponse)) return;
 		const words = error instanceof Error ? error.message : String(error);
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw item.fail(
 			`Clearing the CDN cache of the public source ${where(from)} failed: ${words}`,
-			{
-				itemIndex,
-				description: `A public file is read through the CDN, which can answer an earlier version until its cache is cleared, so the source is not read without it. ${none} Run the node again later.`,
-			},
+			`A public file is read through the CDN, which can answer an earlier version until its cache is cleared, so the source is not read without it. ${none} Run the node again later.`,
 		);
 	});
 }
@@ -115,18 +98,13 @@ async function purgeSource(
  * a cache says it served, is not taken. Nothing is copied or deleted (Copy, which deletes nothing,
  * goes on).
  */
-function unprovenPublicSource(ctx: IExecuteFunctions, itemIndex: number, from: Ref, read: ReadFacts) {
+function unprovenPublicSource(item: Item, from: Ref, read: ReadFacts) {
 	const answered = read.lastModified
 		? `a Last-Modified (${read.lastModified}) that is not the listing's`
 		: 'no Last-Modified and came from its cache';
-	return new NodeOperationError(
-		ctx.getNode(),
+	return item.fail(
 		`Move: the CDN's answer for the public source ${where(from)} has ${answered}, so it cannot be shown to be the version the service stores`,
-		{
-			itemIndex,
-			description:
-				'A CDN can keep serving an earlier version of the same size even after its cache is cleared, and Move would then delete the only copy of the newer one. Nothing was copied or deleted. Run the node again in a few minutes, or Copy the file, check the copy, and delete the source with File → Delete.',
-		},
+		'A CDN can keep serving an earlier version of the same size even after its cache is cleared, and Move would then delete the only copy of the newer one. Nothing was copied or deleted. Run the node again in a few minutes, or Copy the file, check the copy, and delete the source with File → Delete.',
 	);
 }
 
@@ -137,29 +115,26 @@ function unprovenPublicSource(ctx: IExecuteFunctions, itemIndex: number, from: R
  * nothing is copied. Read after the answer came, so a file replaced since is caught too.
  */
 async function openOnce(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	item: Item,
 	client: FileStorageClient,
 	from: Ref,
 	verb: 'Copy' | 'Move',
-	options: IDataObject,
 ): Promise<StoredSource> {
 	const none = `Nothing was copied${verb === 'Move' ? ' or deleted' : ''}.`;
-	const link = await sourceLink(ctx, itemIndex, client, from, verb);
-	if (link.is_public) await purgeSource(ctx, itemIndex, client, from, none);
+	const link = await sourceLink(item, client, from, verb);
+	if (link.is_public) await purgeSource(item, client, from, none);
 	const opened = await openUrlSource(
-		ctx,
-		itemIndex,
+		item,
 		new URL(link.url),
 		{},
 		{
-			...transportSettings(options),
+			...transportSettings(item.options()),
 			withoutLengthHint: `The CDN stated no length for the source file, so the copy could not be checked against it. ${none} Run the node again later; if the CDN keeps leaving out Content-Length, download the file and upload it instead.`,
 		},
 	).catch(async (error: unknown) => {
 		// Another item or workflow may have moved it away between its link and its read.
 		if (await isGone(client, from)) {
-			throw missingSource(ctx, itemIndex, from, 'It was deleted (or moved) while it was being read.');
+			throw missingSource(item, from, 'It was deleted (or moved) while it was being read.');
 		}
 		throw error;
 	});
@@ -174,19 +149,15 @@ async function openOnce(
 	}
 	opened.discard();
 	if (!record) {
-		throw new NodeOperationError(ctx.getNode(), `${verb}: the source ${where(from)} is no longer there`, {
-			itemIndex,
-			description: `The service's listing does not show it any more: it was deleted (or moved) while it was being read. ${none}`,
-		});
+		throw item.fail(
+			`${verb}: the source ${where(from)} is no longer there`,
+			`The service's listing does not show it any more: it was deleted (or moved) while it was being read. ${none}`,
+		);
 	}
-	if (stale === undefined) throw unprovenPublicSource(ctx, itemIndex, from, read);
-	throw new NodeOperationError(
-		ctx.getNode(),
+	if (stale === undefined) throw unprovenPublicSource(item, from, read);
+	throw item.fail(
 		`${verb}: the source ${where(from)} read through the CDN is not the version the service stores: ${stale}`,
-		{
-			itemIndex,
-			description: `The CDN answered an earlier version from its cache${link.is_public ? ', even after its cache was cleared' : ''}, or the file was replaced while it was read. ${none} Run the node again in a few minutes.`,
-		},
+		`The CDN answered an earlier version from its cache${link.is_public ? ', even after its cache was cleared' : ''}, or the file was replaced while it was read. ${none} Run the node again in a few minutes.`,
 	);
 }
 
@@ -200,26 +171,22 @@ const SETTLE_READS = 3;
  * newer version (review 29). Such a read is let go, waited out (about two seconds) and done again.
  */
 export async function openStoredSource(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	item: Item,
 	client: FileStorageClient,
 	from: Ref,
 	verb: 'Copy' | 'Move',
-	options: IDataObject,
 ): Promise<StoredSource> {
+	// Not a retry (nothing failed): the same read once the source's second has passed. Failures
+	// are retried by the one attempt loop (transport/attempts.ts) of each request it sends.
 	for (let read = 1; ; read++) {
-		const source = await openOnce(ctx, itemIndex, client, from, verb, options);
+		const source = await openOnce(item, client, from, verb);
 		const waitMs = verb === 'Move' ? unsettledMs(source.record, source.opened.answeredAt) : 0;
 		if (waitMs === 0) return source;
 		source.opened.discard();
 		if (read === SETTLE_READS) {
-			throw new NodeOperationError(
-				ctx.getNode(),
+			throw item.fail(
 				`Move: the source ${where(from)} was written moments before it was read, so a newer version could not be told apart from it`,
-				{
-					itemIndex,
-					description: `The service dates files to the second, and its clock is ahead of the CDN's. Nothing was copied or deleted. Run the node again in a few seconds.`,
-				},
+				`The service dates files to the second, and its clock is ahead of the CDN's. Nothing was copied or deleted. Run the node again in a few seconds.`,
 			);
 		}
 		await sleep(Math.min(waitMs, 5000));

@@ -1,5 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { Item } from '../../item';
 import { purgeFile } from '../../transport/api';
 import { optionsCollection } from '../common';
 import { storeSource, storeSourceOptions } from './storeSource';
@@ -25,17 +26,17 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const { where, options, source, inputs, client } = await prepareUpload(this, itemIndex);
-	let stored: IDataObject = await storeSource(this, itemIndex, client, { ...where, ...inputs }, source, options);
-	if (options.purgeCdnCache === true) {
+export async function execute(item: Item): Promise<INodeExecutionData[]> {
+	const { where, source, inputs } = await prepareUpload(item);
+	let stored: IDataObject = await storeSource(item, { ...where, ...inputs }, source);
+	if (item.options().purgeCdnCache === true) {
 		const purged = await purgeFile(
-			client,
+			await item.client(),
 			where,
 			inputs.key,
 			`Purge of the CDN cache for '${inputs.key}' (the file itself was uploaded)`,
 		);
 		stored = { ...stored, purge: { message: purged.message, urls: purged.urls } };
 	}
-	return [{ json: { ...stored, ...source.output }, pairedItem: { item: itemIndex } }];
+	return item.output({ ...stored, ...source.output });
 }

@@ -1,134 +1,150 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { assertNotEmpty, resolveBinarySource } from '../../helpers/binaryInput';
-import { joinKey } from '../../helpers/keys';
-import { atStart, binaryUploadSource, type UploadSource } from '../../helpers/uploadSource';
-import { ALLOW_WITHOUT_LENGTH_FIELD, fileNameOfUrl, openUrlSource, parseSourceUrl } from '../../helpers/urlSource';
+import { transportSettings, type Item } from '../../item';
+import { assertNotEmpty, resolveBinarySource } from '../../upload/binaryInput';
+import { joinKey } from '../../files/keys';
+import { atStart, binaryUploadSource, type UploadSource } from '../../upload/uploadSource';
+import { ALLOW_WITHOUT_LENGTH_FIELD, fileNameOfUrl, openUrlSource, parseSourceUrl } from '../../upload/urlSource';
 import type { BucketRef, Visibility } from '../../transport/api';
-import type { FileStorageClient } from '../../transport/request';
-import { NODE_VERSIONS, perVersion, versionOf } from '../../versions';
-import { assertValidKey, clientFor, getBucketRef, transportSettings } from '../common';
-import { folderFields, readFolder } from '../folder';
+import { NODE_VERSIONS, perVersion } from '../../versions';
+import { folderFields, folderOf } from '../folder';
 import { refuseExistingFile, replaceNotice } from './existingFile';
 import { refuseFilePath, removedFilePathNotice, removedFilePathOption } from './removedFilePath';
+
+type Shown = Record<string, string[]>;
+
+/** A field shown for `show`, and for `more` values of other fields. */
+function shownFor(field: INodeProperties, show: Shown, more: Shown = {}): INodeProperties {
+	return { ...field, displayOptions: { show: { ...show, ...more } } };
+}
+
+const sourceField: INodeProperties = {
+	displayName: 'Source',
+	name: 'source',
+	type: 'options',
+	default: 'binary',
+	description: 'Where the file to upload comes from',
+	options: [
+		{
+			name: 'Binary Field',
+			value: 'binary',
+			description: 'A binary field of the input item, e.g. from Read/Write Files from Disk or HTTP Request',
+		},
+		{
+			name: 'URL',
+			value: 'url',
+			description: 'Fetched by the node and streamed into the upload, never stored in n8n: for files too large for n8n',
+		},
+		removedFilePathOption('source'),
+	],
+};
+
+const binaryField: INodeProperties = {
+	displayName: 'Input Binary Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: 'The name of the input binary field containing the file to be uploaded',
+	description: 'Name of the binary field of the input item that holds the file, usually data',
+};
+
+const urlField: INodeProperties = {
+	displayName: 'URL',
+	name: 'sourceUrl',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. https://example.com/videos/talk.mp4',
+	description:
+		'Address of the file. Redirects are followed. Its query (e.g. the signature of a signed link) never appears in the output or in errors.',
+};
+
+const sourceHeadersField: INodeProperties = {
+	displayName: 'Source Headers',
+	name: 'sourceHeaders',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Header',
+	default: {},
+	description:
+		'Headers sent with the request for the URL, e.g. Authorization. They go to its own origin only: a redirect to another host, port or scheme is followed without them.',
+	options: [
+		{
+			displayName: 'Header',
+			name: 'header',
+			values: [
+				{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+				{ displayName: 'Value', name: 'value', type: 'string', default: '', typeOptions: { password: true } },
+			],
+		},
+	],
+};
+
+const allowWithoutLengthField: INodeProperties = {
+	displayName: ALLOW_WITHOUT_LENGTH_FIELD,
+	name: 'allowSourceWithoutLength',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to upload from a URL whose answer states no Content-Length (chunked, or ended by closing the connection). The end of such a body cannot be told from a cut connection, so the stored file may be incomplete; the output then says sizeConfirmed: false. Off, such a URL fails and nothing is uploaded.',
+};
+
+const pathInFolderField: INodeProperties = {
+	displayName: 'Path in Folder',
+	name: 'key',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. reports/2026/q1.pdf',
+	hint: "The file's key is Folder + this path: Folder examples/ and reports/q1.txt store examples/reports/q1.txt. Without a Folder, this is the whole path in the bucket.",
+	description:
+		"Path of the file under Folder (the whole path in the bucket when Folder is empty). Leave empty to use the source's file name. Any characters are kept as typed (spaces, +, &, unicode). It cannot end in '/': that names a folder.",
+};
+
+const visibilityField: INodeProperties = {
+	displayName: 'Visibility',
+	name: 'visibility',
+	type: 'options',
+	default: 'private',
+	description: 'Who can read the stored file',
+	options: [
+		{ name: 'Private', value: 'private', description: 'Only through signed links or with the API keys' },
+		{ name: 'Public', value: 'public', description: 'Anyone who knows its location URL' },
+	],
+};
+
+const publicNotice: INodeProperties = {
+	displayName: 'Anyone with the file URL can read a public file. Use Private unless the file is meant to be published.',
+	name: 'publicNotice',
+	type: 'notice',
+	default: '',
+};
 
 /** Fields shared by Upload and Multipart Upload, shown for the given operation. */
 export function uploadFields(operation: string): INodeProperties[] {
 	const show = { resource: ['file'], operation: [operation] };
 	return [
-		{
-			displayName: 'Source',
-			name: 'source',
-			type: 'options',
-			default: 'binary',
-			description: 'Where the file to upload comes from',
-			options: [
-				{
-					name: 'Binary Field',
-					value: 'binary',
-					description: 'A binary field of the input item, e.g. from Read/Write Files from Disk or HTTP Request',
-				},
-				{
-					name: 'URL',
-					value: 'url',
-					description:
-						'Fetched by the node and streamed into the upload, never stored in n8n: for files too large for n8n',
-				},
-				removedFilePathOption('source'),
-			],
-			displayOptions: { show },
-		},
+		shownFor(sourceField, show),
 		removedFilePathNotice('source', show),
-		{
-			displayName: 'Input Binary Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			default: 'data',
-			required: true,
-			hint: 'The name of the input binary field containing the file to be uploaded',
-			description: 'Name of the binary field of the input item that holds the file, usually data',
-			displayOptions: { show: { ...show, source: ['binary'] } },
-		},
-		{
-			displayName: 'URL',
-			name: 'sourceUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. https://example.com/videos/talk.mp4',
-			description:
-				'Address of the file. Redirects are followed. Its query (e.g. the signature of a signed link) never appears in the output or in errors.',
-			displayOptions: { show: { ...show, source: ['url'] } },
-		},
-		{
-			displayName: 'Source Headers',
-			name: 'sourceHeaders',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Header',
-			default: {},
-			description:
-				'Headers sent with the request for the URL, e.g. Authorization. They go to its own origin only: a redirect to another host, port or scheme is followed without them.',
-			options: [
-				{
-					displayName: 'Header',
-					name: 'header',
-					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-						{ displayName: 'Value', name: 'value', type: 'string', default: '', typeOptions: { password: true } },
-					],
-				},
-			],
-			displayOptions: { show: { ...show, source: ['url'] } },
-		},
+		shownFor(binaryField, show, { source: ['binary'] }),
+		shownFor(urlField, show, { source: ['url'] }),
+		shownFor(sourceHeadersField, show, { source: ['url'] }),
 		// Versions 1 and 2 uploaded such sources before the switch existed: on by default there, so
 		// saved workflows keep working (now with sizeConfirmed: false in the output). From version 3
 		// a file is stored whole or not at all unless the user says otherwise.
 		...perVersion(NODE_VERSIONS, (row) => [
-			{
-				...allowWithoutLengthField,
-				default: row.allowSourceWithoutLength,
-				displayOptions: { show: { ...show, source: ['url'] } },
-			},
+			{ ...shownFor(allowWithoutLengthField, show, { source: ['url'] }), default: row.allowSourceWithoutLength },
 		]),
 		// Folder first: the key is Folder + Path in Folder, read in that order.
 		...folderFields(
 			show,
 			"Folder to put the file in. The file's key is this folder followed by Path in Folder. Leave empty for the top of the bucket.",
 		),
-		{
-			displayName: 'Path in Folder',
-			name: 'key',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. reports/2026/q1.pdf',
-			hint: "The file's key is Folder + this path: Folder examples/ and reports/q1.txt store examples/reports/q1.txt. Without a Folder, this is the whole path in the bucket.",
-			description:
-				"Path of the file under Folder (the whole path in the bucket when Folder is empty). Leave empty to use the source's file name. Any characters are kept as typed (spaces, +, &, unicode). It cannot end in '/': that names a folder.",
-			displayOptions: { show },
-		},
+		shownFor(pathInFolderField, show),
 		replaceNotice(show),
-		{
-			displayName: 'Visibility',
-			name: 'visibility',
-			type: 'options',
-			default: 'private',
-			description: 'Who can read the stored file',
-			options: [
-				{ name: 'Private', value: 'private', description: 'Only through signed links or with the API keys' },
-				{ name: 'Public', value: 'public', description: 'Anyone who knows its location URL' },
-			],
-			displayOptions: { show },
-		},
-		{
-			displayName:
-				'Anyone with the file URL can read a public file. Use Private unless the file is meant to be published.',
-			name: 'publicNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: { show: { ...show, visibility: ['public'] } },
-		},
+		shownFor(visibilityField, show),
+		shownFor(publicNotice, show, { visibility: ['public'] }),
 	];
 }
 
@@ -140,37 +156,29 @@ export interface UploadInputs {
 
 const KEY_FIELD = 'Path in Folder';
 
-function readKey(ctx: IExecuteFunctions, itemIndex: number, fileName: string | undefined, from: string): string {
-	const typedKey = String(ctx.getNodeParameter('key', itemIndex, '') ?? '');
-	const folder = readFolder(ctx, itemIndex);
+function readKey(item: Item, fileName: string | undefined, from: string): string {
+	const typedKey = String(item.param('key', '') ?? '');
+	const folder = folderOf(item);
 	const name = typedKey || fileName || '';
 	if (!name) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw item.fail(
 			`The parameter '${KEY_FIELD}' is empty and the ${from} has no name to use instead`,
-			{
-				itemIndex,
-				description: `Enter a ${KEY_FIELD} such as reports/q1.pdf.`,
-			},
+			`Enter a ${KEY_FIELD} such as reports/q1.pdf.`,
 		);
 	}
 	const field = typedKey ? KEY_FIELD : `${KEY_FIELD} (taken from the ${from})`;
-	const key = assertValidKey(ctx, itemIndex, joinKey(folder, name), field);
+	const key = item.validKey(joinKey(folder, name), field);
 	if (key.endsWith('/')) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw item.fail(
 			`The key '${key}' ends in '/': it names a folder, not a file (parameter '${field}')`,
-			{
-				itemIndex,
-				description: `Add the file's name, e.g. ${key}q1.txt, or leave ${KEY_FIELD} empty to use the input file's name.`,
-			},
+			`Add the file's name, e.g. ${key}q1.txt, or leave ${KEY_FIELD} empty to use the input file's name.`,
 		);
 	}
 	return key;
 }
 
-function headersOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const entries = ((ctx.getNodeParameter('sourceHeaders', itemIndex, {}) as IDataObject).header ?? []) as IDataObject[];
+function headersOf(item: Item): IDataObject {
+	const entries = ((item.param('sourceHeaders', {}) as IDataObject).header ?? []) as IDataObject[];
 	const headers: IDataObject = {};
 	for (const entry of entries) {
 		const name = String(entry.name ?? '').trim();
@@ -190,65 +198,46 @@ export const contentTypeOption: INodeProperties = {
 
 export interface PreparedUpload {
 	where: BucketRef;
-	options: IDataObject;
 	source: UploadSource;
 	inputs: UploadInputs;
-	client: FileStorageClient;
 }
 
 /** The source opened, with the key it gives; the key is checked before a URL is fetched. */
-async function openSource(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	options: IDataObject,
-): Promise<{ source: UploadSource; key: string }> {
-	refuseFilePath(ctx, itemIndex, 'source');
-	const kind = String(ctx.getNodeParameter('source', itemIndex, 'binary'));
+async function openSource(item: Item): Promise<{ source: UploadSource; key: string }> {
+	refuseFilePath(item, 'source');
+	const kind = String(item.param('source', 'binary'));
 	if (kind === 'url') {
-		const url = parseSourceUrl(ctx, itemIndex, String(ctx.getNodeParameter('sourceUrl', itemIndex, '') ?? ''));
-		const key = readKey(ctx, itemIndex, fileNameOfUrl(url), 'URL');
-		const source = await openUrlSource(ctx, itemIndex, url, headersOf(ctx, itemIndex), {
-			...transportSettings(options),
-			allowWithoutLength:
-				ctx.getNodeParameter('allowSourceWithoutLength', itemIndex, versionOf(ctx).allowSourceWithoutLength) === true,
+		const url = parseSourceUrl(item, String(item.param('sourceUrl', '') ?? ''));
+		const key = readKey(item, fileNameOfUrl(url), 'URL');
+		const source = await openUrlSource(item, url, headersOf(item), {
+			...transportSettings(item.options()),
+			allowWithoutLength: item.param('allowSourceWithoutLength', item.version.allowSourceWithoutLength) === true,
 		});
 		return { source, key };
 	}
 	// Not String(): an expression may hand over the file itself.
-	const binary = await resolveBinarySource(ctx, itemIndex, ctx.getNodeParameter('binaryPropertyName', itemIndex));
-	assertNotEmpty(ctx, itemIndex, binary);
-	return { source: binaryUploadSource(ctx, binary), key: readKey(ctx, itemIndex, binary.fileName, 'input file') };
+	const binary = await resolveBinarySource(item, item.param('binaryPropertyName'));
+	assertNotEmpty(item, binary);
+	return { source: binaryUploadSource(item.ctx, binary), key: readKey(item, binary.fileName, 'input file') };
 }
 
 /** Everything Upload and Multipart Upload check before the first request. */
-export async function prepareUpload(ctx: IExecuteFunctions, itemIndex: number): Promise<PreparedUpload> {
-	const where = getBucketRef(ctx, itemIndex);
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const visibility = ctx.getNodeParameter('visibility', itemIndex, 'private') as Visibility;
-	const { source, key } = await openSource(ctx, itemIndex, options);
+export async function prepareUpload(item: Item): Promise<PreparedUpload> {
+	const where = item.bucket();
+	const options = item.options();
+	const visibility = item.param('visibility', 'private') as Visibility;
+	const { source, key } = await openSource(item);
 	if (source.size === 0) {
 		source.discard();
-		throw new NodeOperationError(ctx.getNode(), `${atStart(source)} is empty (0 bytes)`, {
-			itemIndex,
-			description: 'There is nothing to upload. Check the source.',
-		});
+		throw item.fail(`${atStart(source)} is empty (0 bytes)`, 'There is nothing to upload. Check the source.');
 	}
 	// A source opened but not read (a URL's answer waiting) is let go when a check fails.
 	const letGo = (error: unknown): never => {
 		source.discard();
 		throw error as NodeOperationError;
 	};
-	const client = await clientFor(ctx, itemIndex, options).catch(letGo);
-	await refuseExistingFile(ctx, itemIndex, client, { ...where, key }, options).catch(letGo);
+	const client = await item.client().catch(letGo);
+	await refuseExistingFile(item, client, { ...where, key }).catch(letGo);
 	const contentType = String(options.contentType || source.mimeType || 'application/octet-stream');
-	return { where, options, source, inputs: { key, visibility, contentType }, client };
+	return { where, source, inputs: { key, visibility, contentType } };
 }
-
-const allowWithoutLengthField: INodeProperties = {
-	displayName: ALLOW_WITHOUT_LENGTH_FIELD,
-	name: 'allowSourceWithoutLength',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether to upload from a URL whose answer states no Content-Length (chunked, or ended by closing the connection). The end of such a body cannot be told from a cut connection, so the stored file may be incomplete; the output then says sizeConfirmed: false. Off, such a URL fails and nothing is uploaded.',
-};

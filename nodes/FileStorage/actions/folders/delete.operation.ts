@@ -1,11 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { folderPrefix } from '../../helpers/keys';
-import { MAX_PAGE_SIZE, walkEntries, type FolderListing } from '../../helpers/listing';
-import { deleteFile, type ListEntry } from '../../transport/api';
-import { clientFor, getBucketRef, optionsCollection } from '../common';
-import { folderFields, readFolder } from '../folder';
+import { folderPrefix } from '../../files/keys';
+import { MAX_PAGE_SIZE, walkEntries, type FolderListing } from '../../listing/listing';
+import type { Item } from '../../item';
+import { deleteFile, type BucketRef, type ListEntry } from '../../transport/api';
+import type { FileStorageClient } from '../../transport/request';
+import { optionsCollection } from '../common';
+import { folderFields, folderOf } from '../folder';
 
 const show = { resource: ['folder'], operation: ['delete'] };
 
@@ -42,11 +44,20 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-type Client = Awaited<ReturnType<typeof clientFor>>;
-type Where = ReturnType<typeof getBucketRef>;
-
 /** Rounds of listing and deleting while a listing took several pages (which may have shifted). */
 const MAX_ROUNDS = 3;
+
+/** One Delete Folder: the item, its client, and the folder it empties. */
+interface Deletion {
+	item: Item;
+	client: FileStorageClient;
+	where: BucketRef;
+	prefix: string;
+	recursive: boolean;
+	/** Files deleted (or found gone) and files listed, over every round. */
+	deleted: number;
+	listed: number;
+}
 
 /**
  * Every file under the prefix, listed before the first delete: deleting shifts the pages of a walk.
@@ -54,11 +65,11 @@ const MAX_ROUNDS = 3;
  * `paged`: some folder took several list requests, between which a file removed by someone else
  * can pull one not listed yet onto a page already read (see walkEntries): the walk may miss files.
  */
-async function filesUnder(client: Client, where: Where, prefix: string, recursive: boolean) {
+async function filesUnder({ client, where, prefix, recursive }: Deletion) {
 	const files: ListEntry[] = [];
 	let paged = false;
 	const onFolder = (listing: FolderListing) => (paged ||= listing.pages > 1);
-	for await (const entry of walkEntries(client, where, prefix, MAX_PAGE_SIZE, recursive, onFolder)) {
+	for await (const entry of walkEntries(client, { where, prefix, pageSize: MAX_PAGE_SIZE, recursive, onFolder })) {
 		// Without sub-folders only the folder's own files go: a service that lists deeper files
 		// (a flat listing, or one not matching the spec's one level) must not widen the delete.
 		if (!recursive && entry.path.slice(prefix.length).includes('/')) continue;
@@ -67,24 +78,20 @@ async function filesUnder(client: Client, where: Where, prefix: string, recursiv
 	return { files, paged };
 }
 
-interface Tally {
-	prefix: string;
-	deleted: number;
-	listed: number;
+/** A file's output item. */
+function fileItem(deletion: Deletion, entry: ListEntry, json: IDataObject): INodeExecutionData {
+	const { where, item } = deletion;
+	return {
+		json: { key: entry.path, size: entry.size ?? null, bucket: where.bucket, region: where.region, ...json },
+		pairedItem: { item: item.index },
+	};
 }
 
 /** Deletes `files`, four at a time; the first failure stops it and is thrown with the tally. */
-async function deleteFiles(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	client: Client,
-	where: Where,
-	files: ListEntry[],
-	tally: Tally,
-	item: (entry: ListEntry, json: IDataObject) => INodeExecutionData,
-): Promise<INodeExecutionData[]> {
+async function deleteFiles(deletion: Deletion, files: ListEntry[]): Promise<INodeExecutionData[]> {
+	const { client, where } = deletion;
 	const results: INodeExecutionData[] = new Array(files.length);
-	tally.listed += files.length;
+	deletion.listed += files.length;
 	let next = 0;
 	let failure: { key: string; error: Error } | undefined;
 	const worker = async () => {
@@ -93,61 +100,46 @@ async function deleteFiles(
 			const entry = files[index];
 			try {
 				const removal = await deleteFile(client, where, entry.path);
-				results[index] = item(entry, { deleted: true, doneByEarlierAttempt: removal.earlierAttempt });
-				tally.deleted += 1;
+				results[index] = fileItem(deletion, entry, { deleted: true, doneByEarlierAttempt: removal.earlierAttempt });
+				deletion.deleted += 1;
 			} catch (error) {
 				// Gone between the listing and the delete (another run, a person): the goal is reached.
 				if (error instanceof NodeApiError && error.httpCode === '404') {
-					results[index] = item(entry, { deleted: true, alreadyGone: true });
-					tally.deleted += 1;
+					results[index] = fileItem(deletion, entry, { deleted: true, alreadyGone: true });
+					deletion.deleted += 1;
 				} else failure ??= { key: entry.path, error: error as Error };
 			}
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(PARALLEL_DELETES, files.length) }, worker));
 	if (!failure) return results;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`Deleted ${tally.deleted} of ${tally.listed} files under '${tally.prefix || '(whole bucket)'}'; deleting '${failure.key}' failed: ${failure.error.message}`,
-		{
-			itemIndex,
-			description:
-				'The files already deleted are gone; the others are still there. Run the node again to delete the rest.',
-		},
+	throw deletion.item.fail(
+		`Deleted ${deletion.deleted} of ${deletion.listed} files under '${deletion.prefix || '(whole bucket)'}'; deleting '${failure.key}' failed: ${failure.error.message}`,
+		'The files already deleted are gone; the others are still there. Run the node again to delete the rest.',
 	);
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const where = getBucketRef(this, itemIndex);
-	const prefix = folderPrefix(readFolder(this, itemIndex));
-	const recursive = this.getNodeParameter('includeSubfolders', itemIndex, true) as boolean;
-	const dryRun = this.getNodeParameter('dryRun', itemIndex, false) as boolean;
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	if (!prefix && options.allowWholeBucket !== true) {
-		throw new NodeOperationError(
-			this.getNode(),
+export async function execute(item: Item): Promise<INodeExecutionData[]> {
+	const where = item.bucket();
+	const prefix = folderPrefix(folderOf(item));
+	const recursive = item.param('includeSubfolders', true) as boolean;
+	const dryRun = item.param('dryRun', false) as boolean;
+	if (!prefix && item.options().allowWholeBucket !== true) {
+		throw item.fail(
 			"The parameter 'Folder' is empty: that would delete the whole bucket",
-			{
-				itemIndex,
-				description:
-					'Pick the folder to delete. To empty the whole bucket on purpose, turn on the Allow Whole Bucket option (try Dry Run first).',
-			},
+			'Pick the folder to delete. To empty the whole bucket on purpose, turn on the Allow Whole Bucket option (try Dry Run first).',
 		);
 	}
-	const client = await clientFor(this, itemIndex, options);
-	let { files, paged } = await filesUnder(client, where, prefix, recursive);
-	const item = (entry: ListEntry, json: IDataObject): INodeExecutionData => ({
-		json: { key: entry.path, size: entry.size ?? null, bucket: where.bucket, region: where.region, ...json },
-		pairedItem: { item: itemIndex },
-	});
-	if (dryRun) return files.map((entry) => item(entry, { deleted: false, dryRun: true }));
+	const client = await item.client();
+	const deletion: Deletion = { item, client, where, prefix, recursive, deleted: 0, listed: 0 };
+	let { files, paged } = await filesUnder(deletion);
+	if (dryRun) return files.map((entry) => fileItem(deletion, entry, { deleted: false, dryRun: true }));
 	const results: INodeExecutionData[] = [];
-	const tally: Tally = { prefix, deleted: 0, listed: 0 };
 	for (let round = 1; ; round++) {
-		results.push(...(await deleteFiles(this, itemIndex, client, where, files, tally, item)));
+		results.push(...(await deleteFiles(deletion, files)));
 		// A walk of several pages may have missed files (pages shift under removals): list again,
 		// and delete what is still there (a file written again since goes too, and is said again).
 		if (!paged || files.length === 0 || round === MAX_ROUNDS) return results;
-		({ files, paged } = await filesUnder(client, where, prefix, recursive));
+		({ files, paged } = await filesUnder(deletion));
 	}
 }

@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { Item } from '../../item';
 import { cancelMultipartUpload } from '../../transport/api';
-import { clientFor, getBucketRef, optionsCollection } from '../common';
+import { optionsCollection } from '../common';
 import { keyField, readKey, readText, showFor, uploadIdField } from './fields';
 
 export const description: INodeProperties[] = [
@@ -10,25 +11,18 @@ export const description: INodeProperties[] = [
 	optionsCollection(showFor('cancel').show),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const where = getBucketRef(this, itemIndex);
-	const uploadId = readText(this, itemIndex, 'uploadId', 'Upload ID');
-	const key = readKey(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const client = await clientFor(this, itemIndex, options);
-	const result = await cancelMultipartUpload(client, where, uploadId, key);
-	return [
-		{
-			json: {
-				uploadId,
-				key,
-				bucket: where.bucket,
-				region: where.region,
-				cancelled: true,
-				message: result.message,
-				doneByEarlierAttempt: result.earlierAttempt,
-			},
-			pairedItem: { item: itemIndex },
-		},
-	];
+export async function execute(item: Item): Promise<INodeExecutionData[]> {
+	const where = item.bucket();
+	const uploadId = readText(item, 'uploadId', 'Upload ID');
+	const key = readKey(item);
+	const result = await cancelMultipartUpload(await item.client(), where, uploadId, key);
+	return item.output({
+		uploadId,
+		key,
+		bucket: where.bucket,
+		region: where.region,
+		cancelled: true,
+		message: result.message,
+		doneByEarlierAttempt: result.earlierAttempt,
+	});
 }

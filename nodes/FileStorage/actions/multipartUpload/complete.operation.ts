@@ -1,9 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, jsonParse } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { jsonParse } from 'n8n-workflow';
 
-import { MAX_PARTS } from '../../helpers/multipartUpload';
+import { Item } from '../../item';
+import { MAX_PARTS } from '../../upload/parts';
 import { completeMultipartUpload, type UploadedPart } from '../../transport/api';
-import { clientFor, getBucketRef, optionsCollection } from '../common';
+import { optionsCollection } from '../common';
 import { keyField, readKey, readText, showFor, uploadIdField } from './fields';
 
 export const description: INodeProperties[] = [
@@ -53,54 +54,39 @@ function toPart(raw: unknown): UploadedPart | string {
 }
 
 /** Parts in ascending order, one per number: a part uploaded twice counts with its last ETag. */
-function collectParts(ctx: IExecuteFunctions, itemIndex: number, raws: unknown[], where: string): UploadedPart[] {
+function collectParts(item: Item, raws: unknown[], where: string): UploadedPart[] {
 	const byNumber = new Map<number, UploadedPart>();
 	raws.forEach((raw, index) => {
 		const part = toPart(raw);
 		if (typeof part === 'string') {
-			throw new NodeOperationError(ctx.getNode(), `Part ${index + 1} of ${where} ${part}`, {
-				itemIndex,
-				description: 'Each part needs partNumber and ETag exactly as Upload Part returned them.',
-			});
+			throw item.fail(
+				`Part ${index + 1} of ${where} ${part}`,
+				'Each part needs partNumber and ETag exactly as Upload Part returned them.',
+			);
 		}
 		byNumber.set(part.partNumber, part);
 	});
-	if (byNumber.size === 0) {
-		throw new NodeOperationError(ctx.getNode(), `No parts found in ${where}`, {
-			itemIndex,
-			description: 'Complete needs at least one uploaded part.',
-		});
-	}
+	if (byNumber.size === 0) throw item.fail(`No parts found in ${where}`, 'Complete needs at least one uploaded part.');
 	return [...byNumber.values()].sort((a, b) => a.partNumber - b.partNumber);
 }
 
-function partsFromJson(ctx: IExecuteFunctions, itemIndex: number): UploadedPart[] {
-	const raw = ctx.getNodeParameter('partsJson', itemIndex, '[]');
+function partsFromJson(item: Item): UploadedPart[] {
+	const raw = item.param('partsJson', '[]');
 	let list: unknown = raw;
 	if (typeof raw === 'string') {
 		try {
 			list = jsonParse(raw);
 		} catch (error) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`The parameter 'Parts' is not valid JSON: ${(error as Error).message}`,
-				{
-					itemIndex,
-					description: PARTS_JSON_HINT,
-				},
-			);
+			throw item.fail(`The parameter 'Parts' is not valid JSON: ${(error as Error).message}`, PARTS_JSON_HINT);
 		}
 	}
-	if (!Array.isArray(list)) {
-		throw new NodeOperationError(ctx.getNode(), "The parameter 'Parts' must be a JSON array", {
-			itemIndex,
-			description: PARTS_JSON_HINT,
-		});
-	}
-	return collectParts(ctx, itemIndex, list, "the parameter 'Parts'");
+	if (!Array.isArray(list)) throw item.fail("The parameter 'Parts' must be a JSON array", PARTS_JSON_HINT);
+	return collectParts(item, list, "the parameter 'Parts'");
 }
 
 interface Completion {
+	/** The first item of the upload: its parameters and its errors. */
+	first: Item;
 	itemIndexes: number[];
 	parts: unknown[];
 }
@@ -109,56 +95,52 @@ interface Completion {
  * Input items grouped by the upload they belong to (bucket, region, Upload ID and Key as each
  * item's parameters give them), so parts of two uploads are never completed as one file.
  */
-function completionsFromItems(ctx: IExecuteFunctions): Completion[] {
+function completionsFromItems({ ctx, run }: Item): Completion[] {
 	const groups = new Map<string, Completion>();
-	ctx.getInputData().forEach((item, itemIndex) => {
-		const { bucket, region } = getBucketRef(ctx, itemIndex);
-		const upload = [bucket, region, readText(ctx, itemIndex, 'uploadId', 'Upload ID'), readKey(ctx, itemIndex)];
+	ctx.getInputData().forEach((input, index) => {
+		const item = new Item(ctx, index, run);
+		const { bucket, region } = item.bucket();
+		const upload = [bucket, region, readText(item, 'uploadId', 'Upload ID'), readKey(item)];
 		const id = JSON.stringify(upload);
-		const group = groups.get(id) ?? { itemIndexes: [], parts: [] };
-		group.itemIndexes.push(itemIndex);
-		group.parts.push(item.json);
+		const group = groups.get(id) ?? { first: item, itemIndexes: [], parts: [] };
+		group.itemIndexes.push(index);
+		group.parts.push(input.json);
 		groups.set(id, group);
 	});
 	return [...groups.values()];
 }
 
 async function complete(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	item: Item,
 	parts: UploadedPart[],
 	pairedItem: INodeExecutionData['pairedItem'],
 ): Promise<INodeExecutionData> {
-	const where = getBucketRef(ctx, itemIndex);
-	const uploadId = readText(ctx, itemIndex, 'uploadId', 'Upload ID');
-	const key = readKey(ctx, itemIndex);
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const client = await clientFor(ctx, itemIndex, options);
-	const stored = await completeMultipartUpload(client, where, uploadId, key, parts);
+	const where = item.bucket();
+	const uploadId = readText(item, 'uploadId', 'Upload ID');
+	const key = readKey(item);
+	const stored = await completeMultipartUpload(await item.client(), where, uploadId, key, parts);
 	return { json: { ...stored, uploadId, partCount: parts.length }, pairedItem };
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	if (this.getNodeParameter('partsSource', itemIndex, 'items') !== 'items') {
-		return [await complete(this, itemIndex, partsFromJson(this, itemIndex), { item: itemIndex })];
+export async function execute(item: Item): Promise<INodeExecutionData[]> {
+	if (item.param('partsSource', 'items') !== 'items') {
+		return [await complete(item, partsFromJson(item), { item: item.index })];
 	}
 	// With parts from the items, the whole input is handled with the first item: one
 	// completion per upload the items belong to.
-	if (itemIndex > 0) return [];
+	if (item.index > 0) return [];
 	const results: INodeExecutionData[] = [];
-	for (const { itemIndexes, parts } of completionsFromItems(this)) {
-		const first = itemIndexes[0];
+	for (const { first, itemIndexes, parts } of completionsFromItems(item)) {
 		const where =
-			itemIndexes.length === this.getInputData().length
+			itemIndexes.length === item.ctx.getInputData().length
 				? 'the input items'
 				: `input items ${itemIndexes.map((i) => i + 1).join(', ')}`;
-		const checked = collectParts(this, first, parts, where);
+		const checked = collectParts(first, parts, where);
 		results.push(
 			await complete(
-				this,
 				first,
 				checked,
-				itemIndexes.map((item) => ({ item })),
+				itemIndexes.map((index) => ({ item: index })),
 			),
 		);
 	}

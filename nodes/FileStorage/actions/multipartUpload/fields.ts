@@ -1,8 +1,7 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_PARTS } from '../../helpers/multipartUpload';
-import { assertValidKey } from '../common';
+import type { Item } from '../../item';
+import { MAX_PARTS } from '../../upload/parts';
 
 export function showFor(operation: string) {
 	return { show: { resource: ['multipartUpload'], operation: [operation] } };
@@ -47,34 +46,25 @@ export function totalPartsField(operation: string): INodeProperties {
 	};
 }
 
-export function readText(ctx: IExecuteFunctions, itemIndex: number, name: string, label: string): string {
-	const value = String(ctx.getNodeParameter(name, itemIndex, '') ?? '').trim();
-	if (!value) {
-		throw new NodeOperationError(ctx.getNode(), `The parameter '${label}' is empty`, {
-			itemIndex,
-			description: `Enter the ${label} that Start returned, e.g. with the expression {{ $json.uploadId }}.`,
-		});
-	}
-	return value;
+export function readText(item: Item, name: string, label: string): string {
+	return item.requiredText(
+		name,
+		label,
+		`Enter the ${label} that Start returned, e.g. with the expression {{ $json.uploadId }}.`,
+	);
 }
 
-export function readKey(ctx: IExecuteFunctions, itemIndex: number): string {
-	return assertValidKey(ctx, itemIndex, String(ctx.getNodeParameter('key', itemIndex, '') ?? ''), 'Key');
+export function readKey(item: Item): string {
+	return item.validKey(String(item.param('key', '') ?? ''), 'Key');
 }
 
-export function readWholeNumber(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	name: string,
-	label: string,
-	max: number,
-): number {
-	const value = Number(ctx.getNodeParameter(name, itemIndex, 0));
+export function readWholeNumber(item: Item, name: string, label: string, max: number): number {
+	const value = Number(item.param(name, 0));
 	if (!Number.isInteger(value) || value < 1 || value > max) {
-		throw new NodeOperationError(ctx.getNode(), `${label} must be a whole number from 1 to ${max} (got ${value})`, {
-			itemIndex,
-			description: `Set ${label} to a whole number from 1 to ${max}; an expression must give a number.`,
-		});
+		throw item.fail(
+			`${label} must be a whole number from 1 to ${max} (got ${value})`,
+			`Set ${label} to a whole number from 1 to ${max}; an expression must give a number.`,
+		);
 	}
 	return value;
 }

@@ -1,8 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { MAX_PARTS } from '../../helpers/multipartUpload';
+import type { Item } from '../../item';
+import { MAX_PARTS } from '../../upload/parts';
 import { startMultipartUpload, type Visibility } from '../../transport/api';
-import { clientFor, getBucketRef, optionsCollection } from '../common';
+import { optionsCollection } from '../common';
 import { keyField, readKey, readWholeNumber, showFor, totalPartsField } from './fields';
 
 export const description: INodeProperties[] = [
@@ -31,17 +32,15 @@ export const description: INodeProperties[] = [
 	optionsCollection(showFor('start').show),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const where = getBucketRef(this, itemIndex);
-	const key = readKey(this, itemIndex);
-	const totalParts = readWholeNumber(this, itemIndex, 'totalParts', 'Total Parts', MAX_PARTS);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const client = await clientFor(this, itemIndex, options);
-	const started = await startMultipartUpload(client, where, {
+export async function execute(item: Item): Promise<INodeExecutionData[]> {
+	const where = item.bucket();
+	const key = readKey(item);
+	const totalParts = readWholeNumber(item, 'totalParts', 'Total Parts', MAX_PARTS);
+	const started = await startMultipartUpload(await item.client(), where, {
 		key,
 		totalParts,
-		contentType: String(this.getNodeParameter('contentType', itemIndex, '') || 'application/octet-stream'),
-		visibility: this.getNodeParameter('visibility', itemIndex, 'private') as Visibility,
+		contentType: String(item.param('contentType', '') || 'application/octet-stream'),
+		visibility: item.param('visibility', 'private') as Visibility,
 	});
-	return [{ json: { ...started, region: where.region, totalParts }, pairedItem: { item: itemIndex } }];
+	return item.output({ ...started, region: where.region, totalParts });
 }

@@ -1,11 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { assertNotEmpty, readAsForm, resolveBinarySource } from '../../helpers/binaryInput';
-import { MAX_PARTS } from '../../helpers/multipartUpload';
+import type { Item } from '../../item';
+import { assertNotEmpty, readAsForm, resolveBinarySource } from '../../upload/binaryInput';
+import { MAX_PARTS } from '../../upload/parts';
 import { learnPathFamily, uploadPart } from '../../transport/api';
 import { formEnvelope } from '../../transport/formData';
-import { runPoolOf, withBodyMemory } from '../../transport/pool';
-import { clientFor, getBucketRef, optionsCollection } from '../common';
+import { withBodyMemory } from '../../transport/pool';
+import { optionsCollection } from '../common';
 import { uploadMemoryOptions } from '../parallelItems';
 import { keyField, readKey, readText, readWholeNumber, showFor, totalPartsField, uploadIdField } from './fields';
 
@@ -37,28 +38,22 @@ export const description: INodeProperties[] = [
 	optionsCollection(showFor('uploadPart').show, uploadMemoryOptions),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const where = getBucketRef(this, itemIndex);
-	const uploadId = readText(this, itemIndex, 'uploadId', 'Upload ID');
-	const key = readKey(this, itemIndex);
-	const partNumber = readWholeNumber(this, itemIndex, 'partNumber', 'Part Number', MAX_PARTS);
-	const totalParts = readWholeNumber(this, itemIndex, 'totalParts', 'Total Parts', MAX_PARTS);
-	const source = await resolveBinarySource(this, itemIndex, this.getNodeParameter('binaryPropertyName', itemIndex));
-	assertNotEmpty(this, itemIndex, source);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const client = await clientFor(this, itemIndex, options);
+export async function execute(item: Item): Promise<INodeExecutionData[]> {
+	const where = item.bucket();
+	const uploadId = readText(item, 'uploadId', 'Upload ID');
+	const key = readKey(item);
+	const partNumber = readWholeNumber(item, 'partNumber', 'Part Number', MAX_PARTS);
+	const totalParts = readWholeNumber(item, 'totalParts', 'Total Parts', MAX_PARTS);
+	const source = await resolveBinarySource(item, item.param('binaryPropertyName'));
+	assertNotEmpty(item, source);
+	const client = await item.client();
 	// Version 3 sends parts given as items at once: the path family is learned with a small
 	// request first, not by one part while the others wait holding their memory.
-	if (runPoolOf(this)) await learnPathFamily(client, where, key);
+	if (item.pool) await learnPathFamily(client, where, key);
 	// Version 3: the part counts against the run's Upload Memory while it is read and sent.
-	const part = await withBodyMemory(this, source.size, async () => {
-		const form = await readAsForm(this, itemIndex, source, formEnvelope(key, 'application/octet-stream'));
+	const part = await withBodyMemory(item.pool, source.size, async () => {
+		const form = await readAsForm(item, source, formEnvelope(key, 'application/octet-stream'));
 		return await uploadPart(client, where, { uploadId, key, partNumber, totalParts, form });
 	});
-	return [
-		{
-			json: { partNumber: part.partNumber, ETag: part.ETag, uploadId, key, size: source.size },
-			pairedItem: { item: itemIndex },
-		},
-	];
+	return item.output({ partNumber: part.partNumber, ETag: part.ETag, uploadId, key, size: source.size });
 }

@@ -2,7 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { listContents, type BucketRef, type ListEntry } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
-import { MAX_PAGE_SIZE } from './listing';
+import { MAX_PAGE_SIZE } from '../listing/listing';
 
 /** The service's own record of a file: its listing entry (the API's answer, never the CDN's). */
 export interface StoredRecord {

@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import type { Item } from '../item';
 import { getSignedUrl, type BucketRef, type Visibility } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
 
@@ -76,11 +77,11 @@ export async function readFileInfo(
 }
 
 /** The error for a file that is not there, named as Download names it. */
-export function fileNotFound(ctx: IExecuteFunctions, where: BucketRef, key: string, itemIndex: number, field = 'File') {
-	return new NodeApiError(ctx.getNode(), { status: 404 } as JsonObject, {
+export function fileNotFound(item: Item, where: BucketRef, key: string, field = 'File') {
+	return new NodeApiError(item.node, { status: 404 } as JsonObject, {
 		message: `The file '${key}' was not found in bucket '${where.bucket}' (region ${where.region})`,
 		description: `Check the ${field} parameter, and the bucket name and region (a bucket is identified by both).`,
 		httpCode: '404',
-		itemIndex,
+		itemIndex: item.index,
 	});
 }

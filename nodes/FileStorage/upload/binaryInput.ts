@@ -1,6 +1,7 @@
 import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
+import type { Item } from '../item';
 import { PartBodyPool, type FileForm, type FormEnvelope } from '../transport/formData';
 import { FILES_IN_JSON, filesInJson, isBinaryObject, isCombinedBinaryMode } from './binaryMode';
 
@@ -24,16 +25,11 @@ export interface BinarySource {
  * (combined mode), or a binary object an expression resolved to (either mode). n8n 1.x's
  * assertBinaryData takes only a field name and its messages list nothing, hence our own lookup.
  */
-export async function resolveBinarySource(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	parameter: unknown,
-): Promise<BinarySource> {
-	const item = ctx.getInputData()[itemIndex];
-	const { binary, field } = findBinary(ctx, itemIndex, item, parameter);
+export async function resolveBinarySource(item: Item, parameter: unknown): Promise<BinarySource> {
+	const { binary, field } = findBinary(item, item.input(), parameter);
 	const mimeType = binary.mimeType || 'application/octet-stream';
 	if (binary.id) {
-		const { fileSize } = await ctx.helpers.getBinaryMetadata(binary.id);
+		const { fileSize } = await item.ctx.helpers.getBinaryMetadata(binary.id);
 		return { field, fileName: binary.fileName, mimeType, size: fileSize, id: binary.id };
 	}
 	const inline = Buffer.from(binary.data ?? '', BINARY_ENCODING);
@@ -41,43 +37,37 @@ export async function resolveBinarySource(
 }
 
 function findBinary(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	at: Item,
 	item: INodeExecutionData | undefined,
 	parameter: unknown,
 ): { binary: IBinaryData; field: string } {
-	const node = ctx.getNode();
 	if (isBinaryObject(parameter)) return { binary: parameter, field: whereIs(item, parameter) };
 	if (typeof parameter !== 'string') {
-		throw new NodeOperationError(
-			node,
+		throw at.fail(
 			"The parameter 'Input Binary Field' is neither the name of a binary field nor a file",
-			{
-				itemIndex,
-				description: `It is ${describeValue(parameter)}. Enter a field name such as 'data', or an expression that gives the file itself, e.g. {{ $json._files.data }} or {{ $binary.data }}.`,
-			},
+			`It is ${describeValue(parameter)}. Enter a field name such as 'data', or an expression that gives the file itself, e.g. {{ $json._files.data }} or {{ $binary.data }}.`,
 		);
 	}
 	const name = parameter.trim();
 	if (!name) {
-		throw new NodeOperationError(node, "The parameter 'Input Binary Field' is empty", {
-			itemIndex,
-			description: "Enter the name of the binary field that holds the file, usually 'data'.",
-		});
+		throw at.fail(
+			"The parameter 'Input Binary Field' is empty",
+			"Enter the name of the binary field that holds the file, usually 'data'.",
+		);
 	}
-	const combined = isCombinedBinaryMode(ctx);
+	const combined = isCombinedBinaryMode(at.ctx);
 	const binary = combined ? inCombinedItem(item, name) : item?.binary?.[name];
 	if (binary) return { binary, field: name };
 	const available = combined
 		? [...Object.keys(filesInJson(item)).map((f) => `${FILES_IN_JSON}.${f}`), ...Object.keys(item?.binary ?? {})]
 		: Object.keys(item?.binary ?? {});
 	const where = combined ? ` (this workflow keeps files in the item's JSON under '${FILES_IN_JSON}')` : '';
-	throw new NodeOperationError(node, `The input item has no binary field '${name}' (parameter 'Input Binary Field')`, {
-		itemIndex,
-		description: available.length
+	throw at.fail(
+		`The input item has no binary field '${name}' (parameter 'Input Binary Field')`,
+		available.length
 			? `Binary fields on this item${where}: ${available.map((f) => `'${f}'`).join(', ')}. Set 'Input Binary Field' to one of them.`
 			: `This item carries no binary data at all${where}. Put a node that produces a file (e.g. Read/Write Files from Disk, HTTP Request) before this one.`,
-	});
+	);
 }
 
 /**
@@ -131,12 +121,12 @@ function describeValue(value: unknown): string {
 	return `a ${typeof value}`;
 }
 
-export function assertNotEmpty(ctx: IExecuteFunctions, itemIndex: number, source: BinarySource): void {
+export function assertNotEmpty(item: Item, source: BinarySource): void {
 	if (source.size === 0) {
-		throw new NodeOperationError(ctx.getNode(), `The file in binary field '${source.field}' is empty (0 bytes)`, {
-			itemIndex,
-			description: 'There is nothing to upload. Check the step that produced the file.',
-		});
+		throw item.fail(
+			`The file in binary field '${source.field}' is empty (0 bytes)`,
+			'There is nothing to upload. Check the step that produced the file.',
+		);
 	}
 }
 
@@ -144,27 +134,18 @@ export function assertNotEmpty(ctx: IExecuteFunctions, itemIndex: number, source
  * The whole file as one form body, read straight into it: memory is the file's size
  * once. Only for sizes the caller has bounded (single-request uploads, single parts).
  */
-export async function readAsForm(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	source: BinarySource,
-	envelope: FormEnvelope,
-): Promise<FileForm> {
+export async function readAsForm(item: Item, source: BinarySource, envelope: FormEnvelope): Promise<FileForm> {
 	const body = new PartBodyPool(envelope, source.size, 1);
 	let form: FileForm | undefined;
 	let parts = 0;
-	for await (const bytes of readParts(ctx, source, source.size, () => body.take())) {
+	for await (const bytes of readParts(item.ctx, source, source.size, () => body.take())) {
 		parts += 1;
 		form = body.form(bytes);
 	}
 	if (!form || parts !== 1 || form.body.length !== envelope.head.length + source.size + envelope.tail.length) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw item.fail(
 			`The file in binary field '${source.field}' is not ${source.size} bytes long as recorded`,
-			{
-				itemIndex,
-				description: 'The binary data changed or is damaged; nothing was stored.',
-			},
+			'The binary data changed or is damaged; nothing was stored.',
 		);
 	}
 	return form;

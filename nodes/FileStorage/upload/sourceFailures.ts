@@ -1,6 +1,7 @@
-import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { Item } from '../item';
 import { waitTooLongHint, type NetworkFacts, type StatusFacts } from '../transport/attempts';
 import type { NetworkProblem } from '../transport/networkErrors';
 import { readFailureReason } from './streamChunks';
@@ -35,34 +36,29 @@ function attemptsWords(attempts: number): string {
 	return attempts > 1 ? ` (${attempts} attempts)` : '';
 }
 
-export function sourceFailures(ctx: IExecuteFunctions, itemIndex: number, shown: string) {
-	const node = ctx.getNode();
+export function sourceFailures(item: Item, shown: string) {
 	const network = (problem: NetworkProblem, facts: NetworkFacts): NodeOperationError => {
 		if (problem.refusal) {
 			// Also for a redirect's target: n8n checks every hop, and asking again changes nothing.
-			return new NodeOperationError(node, `The source URL '${shown}' was refused by n8n: ${problem.refusal.message}`, {
-				itemIndex,
-				description: `${problem.refusal.description} Nothing was uploaded.`,
-			});
+			return item.fail(
+				`The source URL '${shown}' was refused by n8n: ${problem.refusal.message}`,
+				`${problem.refusal.description} Nothing was uploaded.`,
+			);
 		}
 		if (facts.error instanceof RedirectRefused) {
-			return new NodeOperationError(node, `The source URL '${shown}' ${facts.error.message}`, {
-				itemIndex,
-				description: 'Check the URL: it should lead to the file in a few http(s) redirects. Nothing was uploaded.',
-			});
+			return item.fail(
+				`The source URL '${shown}' ${facts.error.message}`,
+				'Check the URL: it should lead to the file in a few http(s) redirects. Nothing was uploaded.',
+			);
 		}
 		const words = problem.timedOut
 			? 'no answer within the timeout'
 			: (NETWORK_WORDS[problem.code] ?? readFailureReason(facts.error));
-		return new NodeOperationError(
-			node,
+		return item.fail(
 			`The source URL '${shown}' could not be reached: ${words}${attemptsWords(facts.attempts)}`,
-			{
-				itemIndex,
-				description: problem.timedOut
-					? 'The source did not answer within the Timeout option. Check the URL, or raise Timeout.'
-					: 'Check the URL and that its server is reachable from the n8n host. Nothing was uploaded.',
-			},
+			problem.timedOut
+				? 'The source did not answer within the Timeout option. Check the URL, or raise Timeout.'
+				: 'Check the URL and that its server is reachable from the n8n host. Nothing was uploaded.',
 		);
 	};
 	const status = (answer: IN8nHttpFullResponse, facts: StatusFacts): NodeOperationError => {
@@ -75,10 +71,9 @@ export function sourceFailures(ctx: IExecuteFunctions, itemIndex: number, shown:
 		if (facts.waitTooLongMs !== undefined) {
 			description = `${waitTooLongHint('The source', facts.waitTooLongMs)} Nothing was uploaded.`;
 		}
-		return new NodeOperationError(
-			node,
+		return item.fail(
 			`The source URL '${shown}' answered HTTP ${code}${words}${attemptsWords(facts.attempts)}`,
-			{ itemIndex, description },
+			description,
 		);
 	};
 	return { network, status };

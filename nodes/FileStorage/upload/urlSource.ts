@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { Item } from '../item';
 import { runAttempts } from '../transport/attempts';
 import { sourceFailures, RedirectRefused } from './sourceFailures';
 import { checkedChunks, type StreamProblem } from './streamChunks';
 import { splitIntoParts } from './binaryInput';
-import { lengthFacts } from './downloadLength';
+import { lengthFacts } from '../download/downloadLength';
 import type { UploadSource } from './uploadSource';
 
 const MAX_REDIRECTS = 5;
@@ -53,7 +54,7 @@ export function shownText(text: string): string {
 	return `${scheme}${rest.slice(authority.lastIndexOf('@') + 1)}`.slice(0, 120);
 }
 
-export function parseSourceUrl(ctx: IExecuteFunctions, itemIndex: number, text: string): URL {
+export function parseSourceUrl(item: Item, text: string): URL {
 	const trimmed = text.trim();
 	let url: URL | undefined;
 	try {
@@ -62,10 +63,9 @@ export function parseSourceUrl(ctx: IExecuteFunctions, itemIndex: number, text: 
 		url = undefined;
 	}
 	if (!url || !['http:', 'https:'].includes(url.protocol)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw item.fail(
 			trimmed ? `The parameter 'URL' is not an http(s) URL: '${shownText(trimmed)}'` : "The parameter 'URL' is empty",
-			{ itemIndex, description: 'Enter the full address of the file, e.g. https://example.com/videos/talk.mp4.' },
+			'Enter the full address of the file, e.g. https://example.com/videos/talk.mp4.',
 		);
 	}
 	return url;
@@ -140,8 +140,7 @@ async function fetchFollowingRedirects(
  * service's is (the same wait and the same limit).
  */
 export async function openUrlSource(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	item: Item,
 	url: URL,
 	headers: IDataObject,
 	settings: UrlSourceSettings,
@@ -149,7 +148,7 @@ export async function openUrlSource(
 	// The body n8n hands back wraps the connection: destroying it does not reach the socket while a
 	// read is pending (a stalled source) or before the first one. Aborting the request does.
 	const connection = new AbortController();
-	const execution = ctx.getExecutionCancelSignal?.();
+	const execution = item.ctx.getExecutionCancelSignal?.();
 	if (execution?.aborted) connection.abort();
 	// Removed once the source is done with: one listener per item would pile up on the execution's signal.
 	const onStop = () => connection.abort();
@@ -157,7 +156,7 @@ export async function openUrlSource(
 	const forget = () => execution?.removeEventListener('abort', onStop);
 	let opened = false;
 	try {
-		const source = await openWithRetries({ ctx, itemIndex, url, headers, settings, connection, forget });
+		const source = await openWithRetries({ item, url, headers, settings, connection, forget });
 		opened = true;
 		return source;
 	} finally {
@@ -167,8 +166,7 @@ export async function openUrlSource(
 
 /** A Source URL being opened for one item. */
 interface OpeningSource {
-	ctx: IExecuteFunctions;
-	itemIndex: number;
+	item: Item;
 	url: URL;
 	headers: IDataObject;
 	settings: UrlSourceSettings;
@@ -180,7 +178,7 @@ interface OpeningSource {
 
 /** The source's answer: a 2xx, after the retries of the one attempt loop (transport/attempts.ts). */
 async function fetchSource(source: OpeningSource): Promise<IN8nHttpFullResponse> {
-	const { ctx, itemIndex, url, headers, settings, connection } = source;
+	const { item, url, headers, settings, connection } = source;
 	const options: IHttpRequestOptions = {
 		method: 'GET',
 		url: url.href,
@@ -193,13 +191,13 @@ async function fetchSource(source: OpeningSource): Promise<IN8nHttpFullResponse>
 		timeout: settings.timeoutMs,
 		abortSignal: connection.signal,
 	};
-	const failed = sourceFailures(ctx, itemIndex, shownUrl(url));
+	const failed = sourceFailures(item, shownUrl(url));
 	return await runAttempts({
 		// A GET of a file: sending it again changes nothing.
 		policy: 'idempotent',
 		maxRetries: settings.maxRetries,
 		send: async () => {
-			const fetched = await fetchFollowingRedirects(ctx, url, headers, options);
+			const fetched = await fetchFollowingRedirects(item.ctx, url, headers, options);
 			if ('refused' in fetched) throw new RedirectRefused(fetched.refused);
 			return fetched.answer;
 		},
@@ -214,7 +212,7 @@ async function fetchSource(source: OpeningSource): Promise<IN8nHttpFullResponse>
 }
 
 async function openWithRetries(source: OpeningSource): Promise<UploadSource> {
-	const { ctx, itemIndex, url, settings, connection, forget } = source;
+	const { item, url, settings, connection, forget } = source;
 	const shown = shownUrl(url);
 	const response = await fetchSource(source);
 	// 206 answers a Range, which this plain GET never sends: its body is a part of the file.
@@ -222,7 +220,7 @@ async function openWithRetries(source: OpeningSource): Promise<UploadSource> {
 		destroyBody(response);
 		connection.abort();
 		forget();
-		throw sourceFailures(ctx, itemIndex, shown).status(response, { attempts: 1, earlierMayHaveRun: false });
+		throw sourceFailures(item, shown).status(response, { attempts: 1, earlierMayHaveRun: false });
 	}
 	const announced = lengthFacts(response.headers).announced;
 	const size = announced !== undefined && announced >= 0 ? announced : undefined;
@@ -230,10 +228,10 @@ async function openWithRetries(source: OpeningSource): Promise<UploadSource> {
 		destroyBody(response);
 		connection.abort();
 		forget();
-		throw refusedWithoutLength(ctx, itemIndex, shown, settings.withoutLengthHint);
+		throw refusedWithoutLength(item, shown, settings.withoutLengthHint);
 	}
 	const mimeType = (headerValue(response.headers, 'content-type') ?? '').split(';')[0].trim();
-	const fail = (problem: StreamProblem) => sourceFault(ctx, itemIndex, shown, problem);
+	const fail = (problem: StreamProblem) => sourceFault(item, shown, problem);
 	const body = response.body;
 	const answer = response;
 	const letGo = () => {
@@ -287,27 +285,17 @@ async function openWithRetries(source: OpeningSource): Promise<UploadSource> {
  * file in the bucket, in place of a good one under the same key.
  */
 function refusedWithoutLength(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	item: Item,
 	shown: string,
 	hint = `Nothing was uploaded. Use a URL whose server sends Content-Length (e.g. a static file or a signed storage link), or turn on '${ALLOW_WITHOUT_LENGTH_FIELD}' to upload it anyway: the output then says sizeConfirmed: false.`,
 ): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
+	return item.fail(
 		`The source URL '${shown}' did not state its length (no Content-Length), so a cut-off body could not be told from the whole file`,
-		{
-			itemIndex,
-			description: hint,
-		},
+		hint,
 	);
 }
 
-function sourceFault(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	shown: string,
-	problem: StreamProblem,
-): NodeOperationError {
+function sourceFault(item: Item, shown: string, problem: StreamProblem): NodeOperationError {
 	const of = (received: number, expected?: number) =>
 		expected === undefined ? `${received} bytes` : `${received} of ${expected} bytes`;
 	let message: string;
@@ -324,5 +312,5 @@ function sourceFault(
 		description =
 			'The body is not what the source announced (it may have compressed it although asked not to). Nothing is kept of a body whose length is wrong.';
 	}
-	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+	return item.fail(message, description);
 }

@@ -1,6 +1,6 @@
 import { listContents, type BucketRef } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
-import { MAX_PAGE_SIZE } from './listing';
+import { MAX_PAGE_SIZE } from '../listing/listing';
 
 /**
  * The file's size as the service's listing states it, in one list request: the listing asked

@@ -37,17 +37,24 @@ function ofTotal(received: number, facts: LengthFacts): string {
 	return `${received} of ${facts.announced ?? facts.expected ?? 'an unknown number of'} bytes`;
 }
 
+/** One file to download, for the node (an item) or the trigger (item 0). */
+export interface Download {
+	ctx: DownloadContext;
+	client: FileStorageClient;
+	where: BucketRef;
+	key: string;
+	fileName: string;
+	/** The item the download's errors name. */
+	itemIndex: number;
+	/** The file's size as the service stated it (e.g. in a listing), when the caller knows it. */
+	expectedSize?: number;
+}
+
 /**
  * The answer of the file's signed link. A missing file is said as such, whichever step found it
  * (the signed link, or the CDN when the file went in between).
  */
-async function openDownload(
-	ctx: DownloadContext,
-	client: FileStorageClient,
-	where: BucketRef,
-	key: string,
-	itemIndex: number,
-): Promise<IN8nHttpFullResponse> {
+async function openDownload({ ctx, client, where, key, itemIndex }: Download): Promise<IN8nHttpFullResponse> {
 	const notFound = (error: unknown) => {
 		if (!(error instanceof NodeApiError) || error.httpCode !== '404') throw error;
 		throw new NodeApiError(ctx.getNode(), { status: 404 } as JsonObject, {
@@ -73,9 +80,7 @@ type Fault = (problem: string, description: string) => NodeOperationError;
  * size unconfirmed, as before.
  */
 async function withListedSize(
-	client: FileStorageClient,
-	where: BucketRef,
-	key: string,
+	{ client, where, key }: Download,
 	received: number,
 	facts: LengthFacts,
 	fault: Fault,
@@ -101,19 +106,11 @@ export interface DownloadedFile {
 
 /**
  * Streams a file into n8n's binary store through a signed link, and fails when the body stalls
- * or ends short of a stated length. `expectedSize` is the file's size as the service stated it
- * (e.g. in a listing), when the caller knows it.
+ * or ends short of a stated length (`expectedSize` included).
  */
-export async function downloadToBinary(
-	ctx: DownloadContext,
-	client: FileStorageClient,
-	where: BucketRef,
-	key: string,
-	fileName: string,
-	itemIndex: number,
-	expectedSize?: number,
-): Promise<DownloadedFile> {
-	const response = await openDownload(ctx, client, where, key, itemIndex);
+export async function downloadToBinary(download: Download): Promise<DownloadedFile> {
+	const { ctx, client, key, fileName, itemIndex, expectedSize } = download;
+	const response = await openDownload(download);
 	const contentType = String(response.headers?.['content-type'] ?? '').split(';')[0] || undefined;
 	const facts = lengthFacts(response.headers, expectedSize);
 	const progress = watchBody(response.body, client.idleTimeoutMs);
@@ -159,7 +156,7 @@ export async function downloadToBinary(
 	const size = binary.id
 		? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
 		: Buffer.byteLength(binary.data, 'base64');
-	const verdict = judgeLength(size, await withListedSize(client, where, key, size, facts, fault));
+	const verdict = judgeLength(size, await withListedSize(download, size, facts, fault));
 	if (verdict.problem !== undefined) throw fault(verdict.problem, verdict.hint);
 	return { binary, size, sizeConfirmed: verdict.confirmed };
 }

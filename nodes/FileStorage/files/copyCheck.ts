@@ -1,10 +1,8 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-
+import type { Item } from '../item';
 import { deleteFile, purgeFile, type BucketRef, type Visibility } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
 import { readFileInfo, type FileInfo } from './fileInfo';
-import { etagMd5 } from './hashedSource';
+import { etagMd5 } from '../upload/hashedSource';
 import { findStoredRecord, staleAnswer, type StoredRecord } from './storedRecord';
 
 export interface CopyFacts {
@@ -55,14 +53,10 @@ async function currentEtag(client: FileStorageClient, facts: CopyFacts, record: 
 }
 
 /** A check that could not be made: the copy is kept (it may well be good), the error says so. */
-function inconclusive(ctx: IExecuteFunctions, itemIndex: number, facts: CopyFacts, why: string) {
-	return new NodeOperationError(
-		ctx.getNode(),
+function inconclusive(item: Item, facts: CopyFacts, why: string) {
+	return item.fail(
 		`${facts.verb}: the copy '${facts.to.key}' could not be checked: ${why}`,
-		{
-			itemIndex,
-			description: `The copy was kept: nothing shows it is faulty. Check it with File → Get Info (its size should be ${facts.digest.bytes} bytes, MD5 ${facts.digest.md5}) or run the node again.`,
-		},
+		`The copy was kept: nothing shows it is faulty. Check it with File → Get Info (its size should be ${facts.digest.bytes} bytes, MD5 ${facts.digest.md5}) or run the node again.`,
 	);
 }
 
@@ -74,12 +68,7 @@ function inconclusive(ctx: IExecuteFunctions, itemIndex: number, facts: CopyFact
  * [ours: the API reports no ETag]. A public copy is purged from the CDN first, so its location
  * serves it (and a HEAD of it is not answered from the cache). Only a conclusive mismatch deletes the copy; a check that cannot be made keeps it.
  */
-export async function fileInfoAfterCopy(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	client: FileStorageClient,
-	facts: CopyFacts,
-): Promise<CopyCheck> {
+export async function fileInfoAfterCopy(item: Item, client: FileStorageClient, facts: CopyFacts): Promise<CopyCheck> {
 	const { to } = facts;
 	let record: StoredRecord | undefined;
 	// So the copy's location serves it at once. Not needed by the check (it asks the API), so a
@@ -88,9 +77,9 @@ export async function fileInfoAfterCopy(
 	try {
 		record = await findStoredRecord(client, to, to.key);
 	} catch (error) {
-		throw inconclusive(ctx, itemIndex, facts, error instanceof Error ? error.message : String(error));
+		throw inconclusive(item, facts, error instanceof Error ? error.message : String(error));
 	}
-	if (!record) throw inconclusive(ctx, itemIndex, facts, "the service's listing does not show it");
+	if (!record) throw inconclusive(item, facts, "the service's listing does not show it");
 	let problem = mismatch(facts, record);
 	let checked = ['size'];
 	if (problem === undefined) {
@@ -101,8 +90,7 @@ export async function fileInfoAfterCopy(
 			const words = `the CDN's ETag ${answer?.etag} is not the MD5 of the bytes sent (${facts.digest.md5})`;
 			if (!answer?.dated)
 				throw inconclusive(
-					ctx,
-					itemIndex,
+					item,
 					facts,
 					`${words}, but its answer had no Last-Modified to show it is not an earlier version it kept`,
 				);
@@ -114,8 +102,7 @@ export async function fileInfoAfterCopy(
 	// nor what the upload stored is a file written there since (another run or workflow), kept.
 	if (record.size !== null && record.size !== facts.digest.bytes && record.size !== facts.storedSize) {
 		throw inconclusive(
-			ctx,
-			itemIndex,
+			item,
 			facts,
 			`${problem}, and as the upload stored ${typeof facts.storedSize === 'number' ? facts.storedSize : 'an unstated number of'} bytes, the file there now may have been written by someone else since`,
 		);
@@ -124,8 +111,5 @@ export async function fileInfoAfterCopy(
 	await deleteFile(client, to, to.key).catch((error: Error) => {
 		after = `Deleting the faulty copy '${to.key}' failed as well (${error.message}): delete it yourself.`;
 	});
-	throw new NodeOperationError(ctx.getNode(), `The copy of the file failed its check: ${problem}`, {
-		itemIndex,
-		description: `${after} Run the node again.`,
-	});
+	throw item.fail(`The copy of the file failed its check: ${problem}`, `${after} Run the node again.`);
 }

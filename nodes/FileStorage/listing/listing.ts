@@ -47,13 +47,18 @@ function totalItems(page: ListPage): number | undefined {
  * given, without the total growing by as many, is a service repeating itself, and a total
  * that keeps growing is a walk that would never end: both fail as unexpected answers.
  */
+export interface Walk {
+	where: BucketRef;
+	/** The folder to start from ('' for the top of the bucket). */
+	prefix: string;
+	pageSize: number;
+	recursive: boolean;
+	onFolder?: (listing: FolderListing) => void;
+}
+
 export async function* walkEntries(
 	client: FileStorageClient,
-	where: BucketRef,
-	prefix: string,
-	pageSize: number,
-	recursive: boolean,
-	onFolder?: (listing: FolderListing) => void,
+	{ where, prefix, pageSize, recursive, onFolder }: Walk,
 ): AsyncGenerator<ListEntry> {
 	const folders = [prefix];
 	// A folder listed twice (or inside itself) would be walked again and again.

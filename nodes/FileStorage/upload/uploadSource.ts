@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import type { Item } from '../item';
 import { PartBodyPool, type FileForm, type FormEnvelope } from '../transport/formData';
 import { readParts, type BinarySource } from './binaryInput';
 
@@ -47,8 +47,7 @@ export function binaryUploadSource(ctx: IExecuteFunctions, source: BinarySource)
  * Only for sizes the caller has bounded (single-request uploads).
  */
 export async function readWholeAsForm(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
+	item: Item,
 	source: UploadSource & { size: number },
 	envelope: FormEnvelope,
 ): Promise<FileForm> {
@@ -60,10 +59,10 @@ export async function readWholeAsForm(
 		form = body.form(bytes);
 	}
 	if (!form || parts !== 1 || form.body.length !== envelope.head.length + source.size + envelope.tail.length) {
-		throw new NodeOperationError(ctx.getNode(), `${atStart(source)} is not ${source.size} bytes long as recorded`, {
-			itemIndex,
-			description: 'The data changed or is damaged; nothing was stored.',
-		});
+		throw item.fail(
+			`${atStart(source)} is not ${source.size} bytes long as recorded`,
+			'The data changed or is damaged; nothing was stored.',
+		);
 	}
 	return form;
 }
