@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 import {
+	TEMPLATE_SECTIONS,
 	anchors,
 	brokenLinks,
 	docPages,
@@ -18,15 +19,7 @@ import {
 	unlistedExamples,
 } from '../../scripts/readme/docs';
 
-const TEMPLATE = [
-	'Installation',
-	'Credentials',
-	'Operations',
-	'Usage',
-	'Compatibility',
-	'Resources',
-	'Version history',
-];
+const TEMPLATE = [...TEMPLATE_SECTIONS];
 const readmeOf = (sections: string[], extra = '') =>
 	`# pkg\n\nWhat it does.\n\n${sections.map((name) => `## ${name}\n\nText.\n`).join('\n')}${extra}`;
 
