@@ -19,7 +19,7 @@ export class FileStorage implements INodeType {
 		defaultVersion: latestOf(NODE_VERSIONS),
 		// The canvas shows the names the panel shows ("Get Signed URL: File"), not the raw values.
 		subtitle:
-			'={{ { listContents: "List Contents", copy: "Copy", delete: "Delete", download: "Download", getInfo: "Get Info", getSignedUrl: "Get Signed URL", move: "Move", multipartUpload: "Multipart Upload", purge: "Purge CDN Cache", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", folder: "Folder", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',
+			'={{ { listContents: "List Contents", copy: "Copy", delete: "Delete", download: "Download", getInfo: "Get Info", getSignedUrl: "Get Signed URL", signedOperationUrl: "Get Browser Upload URL", move: "Move", multipartUpload: "Multipart Upload", purge: "Purge CDN Cache", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", folder: "Folder", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',
 		description:
 			'Store files in File Storage API buckets: list, upload (from a URL or a binary field; large files in parts, streamed), download, get info, copy, move, share links, delete files and folders, purge from the CDN cache',
 		defaults: { name: 'File Storage' },
@@ -83,6 +83,13 @@ export class FileStorage implements INodeType {
 						value: 'download',
 						action: 'Download a file',
 						description: 'Download a file into a binary field of the output item',
+					},
+					{
+						name: 'Get Browser Upload URL',
+						value: 'signedOperationUrl',
+						action: 'Get a signed URL for a browser upload',
+						description:
+							'Sign one request of the browser SDK (upload, multipart steps, delete) as a URL the browser sends without the secret; returns method, URL and timestamp',
 					},
 					{
 						name: 'Get Info',
