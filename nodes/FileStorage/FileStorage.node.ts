@@ -129,7 +129,7 @@ export class FileStorage implements INodeType {
 						name: 'Upload',
 						value: 'upload',
 						action: 'Upload a file',
-						description: 'Upload a file from a URL or a binary field; returns its key, size and location URL',
+						description: 'Upload a file from a URL, a binary field or a text; returns its key, size and location URL',
 					},
 				],
 				default: 'upload',
