@@ -19,7 +19,7 @@ export class FileStorage implements INodeType {
 		defaultVersion: latestOf(NODE_VERSIONS),
 		// The canvas shows the names the panel shows ("Get Signed URL: File"), not the raw values.
 		subtitle:
-			'={{ { listContents: "List Contents", copy: "Copy", delete: "Delete", download: "Download", getInfo: "Get Info", getSignedUrl: "Get Signed URL", signedOperationUrl: "Get Browser Upload URL", move: "Move", multipartUpload: "Multipart Upload", purge: "Purge CDN Cache", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", folder: "Folder", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',
+			'={{ { listContents: "List Contents", copy: "Copy", delete: "Delete", download: "Download", getInfo: "Get Info", getSignedUrl: "Get Signed URL", signedOperationUrl: "Get Browser Upload URL", transform: "Transform", move: "Move", multipartUpload: "Multipart Upload", purge: "Purge CDN Cache", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", folder: "Folder", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',
 		description:
 			'Store files in File Storage API buckets: list, upload (from a URL or a binary field; large files in parts, streamed), download, get info, copy, move, share links, delete files and folders, purge from the CDN cache',
 		defaults: { name: 'File Storage' },
@@ -124,6 +124,13 @@ export class FileStorage implements INodeType {
 						action: 'Purge a file from the CDN cache',
 						description:
 							'Clear a file from the CDN cache so its location serves the current version (after it was replaced or deleted); returns the purged URLs',
+					},
+					{
+						name: 'Transform',
+						value: 'transform',
+						action: 'Transform a file',
+						description:
+							'Get the CDN URL of a public file resized, cropped, converted or as a thumbnail (or download it); returns the URL',
 					},
 					{
 						name: 'Upload',

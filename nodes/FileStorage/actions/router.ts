@@ -11,6 +11,7 @@ import * as move from './file/move.operation';
 import * as multipartUpload from './file/multipartUpload.operation';
 import * as purge from './file/purge.operation';
 import * as signedOperationUrl from './file/signedOperationUrl.operation';
+import * as transform from './file/transform.operation';
 import * as upload from './file/upload.operation';
 import * as deleteFolder from './folders/delete.operation';
 import * as cancel from './multipartUpload/cancel.operation';
@@ -34,6 +35,7 @@ const handlers: Record<string, Record<string, OperationHandler>> = {
 		delete: deleteFile.execute,
 		purge: purge.execute,
 		signedOperationUrl: signedOperationUrl.execute,
+		transform: transform.execute,
 		getInfo: getInfo.execute,
 		copy: copy.execute,
 		move: move.execute,
@@ -54,6 +56,7 @@ export const operationDescriptions = [
 	...download.description,
 	...getSignedUrl.description,
 	...signedOperationUrl.description,
+	...transform.description,
 	...deleteFile.description,
 	...purge.description,
 	...getInfo.description,
