@@ -150,6 +150,22 @@ describe('File → Get Browser Upload URL', () => {
 		expect(new URL(String(json.url)).searchParams.get('access_key')).toBe(emulator().accessKey);
 	});
 
+	it('a saved version 1 node, whose Folder is typed text, puts the key under it too', async () => {
+		const result = await runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'signedOperationUrl',
+				requestType: 'delete',
+				folder: 'inbox',
+				browserKey: 'a.txt',
+			},
+			{ typeVersion: 1 },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ key: 'inbox/a.txt', method: 'DELETE' });
+	});
+
 	it('the type passed straight from the browser’s request as an expression works', async () => {
 		const result = await runFileStorage(
 			emulator(),
