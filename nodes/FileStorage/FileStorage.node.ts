@@ -21,7 +21,7 @@ export class FileStorage implements INodeType {
 		subtitle:
 			'={{ { listContents: "List Contents", copy: "Copy", delete: "Delete", download: "Download", getInfo: "Get Info", getSignedUrl: "Get Signed URL", signedOperationUrl: "Get Browser Upload URL", transform: "Transform", move: "Move", multipartUpload: "Multipart Upload", purge: "Purge CDN Cache", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", folder: "Folder", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',
 		description:
-			'Store files in File Storage API buckets: list, upload (from a URL or a binary field; large files in parts, streamed), download, get info, copy, move, share links, delete files and folders, purge from the CDN cache',
+			'Store files in File Storage API buckets: list, upload (from a URL, a binary field or a text; large files in parts, streamed), download, get info, copy, move, share links, sign browser uploads, transform images and documents on the CDN, delete files and folders, purge from the CDN cache',
 		defaults: { name: 'File Storage' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -81,6 +81,37 @@ describe('File → Get Browser Upload URL', () => {
 		expect(stored?.visibility).toBe('public');
 	});
 
+	it.each([
+		['upload', 'PUT', '/api/v1/files/upload', ['visibility']],
+		['delete', 'DELETE', '/api/v1/files/delete', []],
+		['start-multipart', 'POST', '/api/v1/files/multipart/start', ['totalParts', 'mimeType', 'visibility']],
+		['uploadpart', 'POST', '/api/v1/files/multipart/u1', ['partNumber', 'totalParts']],
+		['completemultipart', 'POST', '/api/v1/files/multipart/u1/complete', []],
+		['cancelmultipart', 'DELETE', '/api/v1/files/multipart/u1', []],
+	])(
+		'%s: method %s, path %s, query in the order of spec §3.10, the credentials last',
+		async (type, method, path, own) => {
+			const signed = await urlFor({
+				requestType: type,
+				browserKey: 'a.bin',
+				uploadId: 'u1',
+				partNumber: 2,
+				totalParts: 3,
+			});
+			const url = new URL(signed.url);
+			expect([signed.method, url.pathname]).toEqual([method, path]);
+			expect([...url.searchParams.keys()]).toEqual([
+				'bucket_name',
+				'region',
+				'key',
+				...(own as string[]),
+				'access_key',
+				'signature',
+				'timestamp',
+			]);
+		},
+	);
+
 	it('a full multipart upload (start → 2 parts → complete) from its URLs stores the bytes exactly', async () => {
 		const bytes = randomFile(MIN_PART * 2 + 300);
 		const halves = [bytes.subarray(0, MIN_PART), bytes.subarray(MIN_PART)];
@@ -197,6 +228,11 @@ describe('File → Get Browser Upload URL: bad input', () => {
 			'a key with a ".." segment',
 			{ requestType: 'upload', browserKey: '../secret.txt' },
 			/'\.\.' segment.*parameter 'Key'/,
+		],
+		[
+			'a key with a "." segment',
+			{ requestType: 'upload', browserKey: 'a/./b.txt' },
+			/'\.' or '\.\.' segment.*parameter 'Key'/,
 		],
 		[
 			'a key starting with "/"',
