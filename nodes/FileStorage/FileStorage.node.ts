@@ -19,9 +19,9 @@ export class FileStorage implements INodeType {
 		defaultVersion: latestOf(NODE_VERSIONS),
 		// The canvas shows the names the panel shows ("Get Signed URL: File"), not the raw values.
 		subtitle:
-			'={{ { listContents: "List Contents", copy: "Copy", delete: "Delete", download: "Download", getInfo: "Get Info", getSignedUrl: "Get Signed URL", move: "Move", multipartUpload: "Multipart Upload", purge: "Purge CDN Cache", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", folder: "Folder", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',
+			'={{ { listContents: "List Contents", copy: "Copy", delete: "Delete", download: "Download", getInfo: "Get Info", getSignedUrl: "Get Signed URL", signedOperationUrl: "Get Browser Upload URL", transform: "Transform", move: "Move", multipartUpload: "Multipart Upload", purge: "Purge CDN Cache", upload: "Upload", cancel: "Cancel", complete: "Complete", start: "Start", uploadPart: "Upload Part" }[$parameter["operation"]] + ": " + { bucket: "Bucket", file: "File", folder: "Folder", multipartUpload: "Multipart Upload (Step by Step)" }[$parameter["resource"]] }}',
 		description:
-			'Store files in File Storage API buckets: list, upload (from a URL or a binary field; large files in parts, streamed), download, get info, copy, move, share links, delete files and folders, purge from the CDN cache',
+			'Store files in File Storage API buckets: list, upload (from a URL, a binary field or a text; large files in parts, streamed), download, get info, copy, move, share links, sign browser uploads, transform images and documents on the CDN, delete files and folders, purge from the CDN cache',
 		defaults: { name: 'File Storage' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -85,6 +85,13 @@ export class FileStorage implements INodeType {
 						description: 'Download a file into a binary field of the output item',
 					},
 					{
+						name: 'Get Browser Upload URL',
+						value: 'signedOperationUrl',
+						action: 'Get a signed URL for a browser upload',
+						description:
+							'Sign one request of the browser SDK (upload, multipart steps, delete) as a URL the browser sends without the secret; returns method, URL and timestamp',
+					},
+					{
 						name: 'Get Info',
 						value: 'getInfo',
 						action: 'Get info about a file',
@@ -119,10 +126,17 @@ export class FileStorage implements INodeType {
 							'Clear a file from the CDN cache so its location serves the current version (after it was replaced or deleted); returns the purged URLs',
 					},
 					{
+						name: 'Transform',
+						value: 'transform',
+						action: 'Transform a file',
+						description:
+							'Get the CDN URL of a public file resized, cropped, converted or as a thumbnail (or download it); returns the URL',
+					},
+					{
 						name: 'Upload',
 						value: 'upload',
 						action: 'Upload a file',
-						description: 'Upload a file from a URL or a binary field; returns its key, size and location URL',
+						description: 'Upload a file from a URL, a binary field or a text; returns its key, size and location URL',
 					},
 				],
 				default: 'upload',

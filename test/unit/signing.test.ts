@@ -3,7 +3,13 @@ import { createHmac } from 'node:crypto';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { FileStorageApi } from '../../credentials/FileStorageApi.credentials';
-import { buildTarget, checkBaseUrl, computeSignature, encodeQuery } from '../../nodes/FileStorage/transport/signing';
+import {
+	buildTarget,
+	checkBaseUrl,
+	computeSignature,
+	encodeQuery,
+	querySignedTarget,
+} from '../../nodes/FileStorage/transport/signing';
 
 // The spec's published vectors: secret, timestamp, and expected signatures.
 const SECRET = 's3cr3t-signing-key';
@@ -146,5 +152,24 @@ describe('the HTTP Request node path (legacy options with `uri`)', () => {
 		const signed = await new FileStorageApi().authenticate(credentials, legacy);
 		expect(signed.url).toBe(`https://api.example.test${LIST_TARGET}`);
 		expect(header(signed, 'X-Signature')).toBe(LIST_SIGNATURE);
+	});
+});
+
+describe('querySignedTarget (spec §3.10, signed operation URLs)', () => {
+	const target =
+		'/api/v1/files/upload?bucket_name=my-bucket&region=us-east-1&visibility=private&key=reports%2FQ1+r%C3%A9sum%C3%A9%2Bfinal.pdf';
+
+	it('appends access_key, signature and timestamp last, signed over the target before them (the spec vector)', () => {
+		const url = querySignedTarget('AK', 's3cr3t-signing-key', 'PUT', target, '2026-01-02T03:04:05.678Z');
+		expect(url).toBe(
+			`${target}&access_key=AK&signature=b946c5bda2f827c4e2c7ecb7db532aceb14d5cb11540dc0d094cf8e46094bfaf&timestamp=2026-01-02T03%3A04%3A05.678Z`,
+		);
+		expect(url).not.toContain('s3cr3t');
+	});
+
+	it('starts the query when the target has none', () => {
+		expect(querySignedTarget('AK', 'k', 'DELETE', '/api/v1/files/multipart/abc', 't')).toMatch(
+			/^\/api\/v1\/files\/multipart\/abc\?access_key=AK&signature=[0-9a-f]{64}&timestamp=t$/,
+		);
 	});
 });

@@ -10,6 +10,8 @@ import * as getSignedUrl from './file/getSignedUrl.operation';
 import * as move from './file/move.operation';
 import * as multipartUpload from './file/multipartUpload.operation';
 import * as purge from './file/purge.operation';
+import * as signedOperationUrl from './file/signedOperationUrl.operation';
+import * as transform from './file/transform.operation';
 import * as upload from './file/upload.operation';
 import * as deleteFolder from './folders/delete.operation';
 import * as cancel from './multipartUpload/cancel.operation';
@@ -32,6 +34,8 @@ const handlers: Record<string, Record<string, OperationHandler>> = {
 		getSignedUrl: getSignedUrl.execute,
 		delete: deleteFile.execute,
 		purge: purge.execute,
+		signedOperationUrl: signedOperationUrl.execute,
+		transform: transform.execute,
 		getInfo: getInfo.execute,
 		copy: copy.execute,
 		move: move.execute,
@@ -51,6 +55,8 @@ export const operationDescriptions = [
 	...multipartUpload.description,
 	...download.description,
 	...getSignedUrl.description,
+	...signedOperationUrl.description,
+	...transform.description,
 	...deleteFile.description,
 	...purge.description,
 	...getInfo.description,

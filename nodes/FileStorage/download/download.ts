@@ -48,13 +48,25 @@ export interface Download {
 	itemIndex: number;
 	/** The file's size as the service stated it (e.g. in a listing), when the caller knows it. */
 	expectedSize?: number;
+	/**
+	 * Another URL of the file's bytes to fetch instead of its signed link (a CDN transformation):
+	 * its length is the CDN's alone, so the listing's size is not asked.
+	 */
+	link?: string;
 }
 
 /**
  * The answer of the file's signed link. A missing file is said as such, whichever step found it
  * (the signed link, or the CDN when the file went in between).
  */
-async function openDownload({ ctx, client, where, key, itemIndex }: Download): Promise<IN8nHttpFullResponse> {
+async function openDownload({
+	ctx,
+	client,
+	where,
+	key,
+	itemIndex,
+	link: given,
+}: Download): Promise<IN8nHttpFullResponse> {
 	const notFound = (error: unknown) => {
 		if (!(error instanceof NodeApiError) || error.httpCode !== '404') throw error;
 		throw new NodeApiError(ctx.getNode(), { status: 404 } as JsonObject, {
@@ -66,8 +78,8 @@ async function openDownload({ ctx, client, where, key, itemIndex }: Download): P
 	};
 	// A signed link works for private and public files alike, and keeps the transfer off
 	// the API host (the CDN serves the bytes).
-	const link = await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS).then((answer) => answer, notFound);
-	return await client.fetchLink(link.url, `Download of '${key}'`).then((answer) => answer, notFound);
+	const url = given ?? (await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS).then((a) => a.url, notFound));
+	return await client.fetchLink(url, `Download of '${key}'`).then((answer) => answer, notFound);
 }
 
 type Fault = (problem: string, description: string) => NodeOperationError;
@@ -156,7 +168,7 @@ export async function downloadToBinary(download: Download): Promise<DownloadedFi
 	const size = binary.id
 		? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
 		: Buffer.byteLength(binary.data, 'base64');
-	const verdict = judgeLength(size, await withListedSize(download, size, facts, fault));
+	const verdict = judgeLength(size, download.link ? facts : await withListedSize(download, size, facts, fault));
 	if (verdict.problem !== undefined) throw fault(verdict.problem, verdict.hint);
 	return { binary, size, sizeConfirmed: verdict.confirmed };
 }

@@ -26,7 +26,7 @@ import { httpError, linkSecrets, unexpectedAnswerError, withoutSecrets } from '.
 import { FamilyRouter } from './familyRouter';
 import { apiPathsSetting, isMissingPath, type ApiPathsSetting, type FamilyRoutes, type Route } from './pathFamily';
 import type { RunPool } from './pool';
-import { buildTarget, checkBaseUrl, type QueryValue } from './signing';
+import { buildTarget, checkBaseUrl, querySignedTarget, type QueryValue } from './signing';
 
 export { DEFAULT_SETTINGS, SLOWEST_SEND_BYTES_PER_SECOND } from './call';
 export type { ApiCall, RetryPolicy, TransportSettings } from './call';
@@ -138,6 +138,16 @@ export class FileStorageClient {
 	/** Absolute URL of an API call; the credential signs its path and query as they stand. */
 	private urlFor(path: string, query: Array<[string, QueryValue]> = []): string {
 		return `${this.origin}${buildTarget(path, query)}`;
+	}
+
+	/**
+	 * An API call's absolute URL signed in its query (spec §3.10) for another client to send,
+	 * with the same signer as every request; nothing is sent.
+	 */
+	querySignedUrl(method: string, path: string, query: Array<[string, QueryValue]>, timestamp: string): string {
+		const { accessKey, secretKey } = this.credentials.data ?? {};
+		const target = buildTarget(path, query);
+		return `${this.origin}${querySignedTarget(String(accessKey ?? ''), String(secretKey ?? ''), method, target, timestamp)}`;
 	}
 
 	async send<T = IDataObject>(call: ApiCall): Promise<T> {

@@ -56,6 +56,31 @@ export function signatureHeaders(
 	};
 }
 
+/** The query parameters a signed operation URL ends with (spec §3.10), in the order the service reads them. */
+export const QUERY_AUTH_NAMES = ['access_key', 'signature', 'timestamp'] as const;
+
+/**
+ * Spec §3.10: `target` (path and query) with the credentials appended as its last three query
+ * parameters, so a client without the secret (a browser) can send it. The signature is the one
+ * of computeSignature over `target` as it stands before the three are appended; the secret
+ * itself never goes into the result.
+ */
+export function querySignedTarget(
+	accessKey: string,
+	secretKey: string,
+	method: string,
+	target: string,
+	timestamp: string,
+): string {
+	const signature = computeSignature(secretKey, method, target, timestamp);
+	const tail = encodeQuery([
+		[QUERY_AUTH_NAMES[0], accessKey],
+		[QUERY_AUTH_NAMES[1], signature],
+		[QUERY_AUTH_NAMES[2], timestamp],
+	]);
+	return `${target}${target.includes('?') ? '&' : '?'}${tail}`;
+}
+
 export type BaseUrlCheck = { ok: true; origin: string } | { ok: false; problem: string };
 
 /**

@@ -4,7 +4,7 @@ import type { Item } from '../item';
 import { PartBodyPool, type FileForm, type FormEnvelope } from '../transport/formData';
 import { readParts, type BinarySource } from './binaryInput';
 
-export type SourceKind = 'binary' | 'url';
+export type SourceKind = 'binary' | 'url' | 'text';
 
 /** Where the bytes of an upload come from, read once, part by part. */
 export interface UploadSource {
@@ -39,6 +39,28 @@ export function binaryUploadSource(ctx: IExecuteFunctions, source: BinarySource)
 		parts: (partSize, nextPart) => readParts(ctx, source, partSize, nextPart),
 		discard: () => {},
 		output: { source: 'binary' },
+	};
+}
+
+/**
+ * Text typed in the node (or the item's JSON) as a source: its UTF-8 bytes go through the same
+ * part reader, threshold and memory bound as an inline binary field.
+ */
+export function textUploadSource(
+	ctx: IExecuteFunctions,
+	text: { content: string; label: string; fileName?: string; mimeType: string; itemJson: boolean },
+): UploadSource {
+	const inline = Buffer.from(text.content, 'utf8');
+	const source = { field: text.label, fileName: text.fileName, mimeType: text.mimeType, size: inline.length, inline };
+	return {
+		kind: 'text',
+		label: text.label,
+		fileName: text.fileName,
+		mimeType: text.mimeType,
+		size: inline.length,
+		parts: (partSize, nextPart) => readParts(ctx, source, partSize, nextPart),
+		discard: () => {},
+		output: { source: text.itemJson ? 'itemJson' : 'text' },
 	};
 }
 

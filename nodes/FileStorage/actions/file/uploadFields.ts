@@ -5,6 +5,7 @@ import { transportSettings, type Item } from '../../item';
 import { assertNotEmpty, resolveBinarySource } from '../../upload/binaryInput';
 import { joinKey } from '../../files/keys';
 import { atStart, binaryUploadSource, type UploadSource } from '../../upload/uploadSource';
+import { openTextSource, textFields } from './textSource';
 import { ALLOW_WITHOUT_LENGTH_FIELD, fileNameOfUrl, openUrlSource, parseSourceUrl } from '../../upload/urlSource';
 import type { BucketRef, Visibility } from '../../transport/api';
 import { NODE_VERSIONS, perVersion } from '../../versions';
@@ -19,7 +20,7 @@ function shownFor(field: INodeProperties, show: Shown, more: Shown = {}): INodeP
 	return { ...field, displayOptions: { show: { ...show, ...more } } };
 }
 
-const sourceField: INodeProperties = {
+const sourceField = (operation: string): INodeProperties => ({
 	displayName: 'Source',
 	name: 'source',
 	type: 'options',
@@ -36,9 +37,19 @@ const sourceField: INodeProperties = {
 			value: 'url',
 			description: 'Fetched by the node and streamed into the upload, never stored in n8n: for files too large for n8n',
 		},
+		// Upload only: a text is small, Multipart Upload is for files too large for one request.
+		...(operation === 'upload'
+			? [
+					{
+						name: 'Text',
+						value: 'text',
+						description: "Text typed or made by an expression, or the input item's JSON, stored as a file",
+					},
+				]
+			: []),
 		removedFilePathOption('source'),
 	],
-};
+});
 
 const binaryField: INodeProperties = {
 	displayName: 'Input Binary Field',
@@ -125,10 +136,11 @@ const publicNotice: INodeProperties = {
 export function uploadFields(operation: string): INodeProperties[] {
 	const show = { resource: ['file'], operation: [operation] };
 	return [
-		shownFor(sourceField, show),
+		shownFor(sourceField(operation), show),
 		removedFilePathNotice('source', show),
 		shownFor(binaryField, show, { source: ['binary'] }),
 		shownFor(urlField, show, { source: ['url'] }),
+		...textFields.map((field) => shownFor(field, show, { source: ['text'], ...(field.displayOptions?.show as Shown) })),
 		shownFor(sourceHeadersField, show, { source: ['url'] }),
 		// Versions 1 and 2 uploaded such sources before the switch existed: on by default there, so
 		// saved workflows keep working (now with sizeConfirmed: false in the output). From version 3
@@ -206,6 +218,7 @@ export interface PreparedUpload {
 async function openSource(item: Item): Promise<{ source: UploadSource; key: string }> {
 	refuseFilePath(item, 'source');
 	const kind = String(item.param('source', 'binary'));
+	if (kind === 'text') return openTextSource(item, readKey);
 	if (kind === 'url') {
 		const url = parseSourceUrl(item, String(item.param('sourceUrl', '') ?? ''));
 		const key = readKey(item, fileNameOfUrl(url), 'URL');

@@ -1,0 +1,64 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { Item } from '../../item';
+import { textUploadSource, type UploadSource } from '../../upload/uploadSource';
+
+/** The fields of Upload's Source Text; their own conditions, added to Source = Text and the operation. */
+export const textFields: INodeProperties[] = [
+	{
+		displayName: 'Upload Item JSON',
+		name: 'textItemJson',
+		type: 'boolean',
+		default: false,
+		description: "Whether to upload the input item's JSON instead of a text, stored as a JSON file",
+	},
+	{
+		displayName: 'Text',
+		name: 'text',
+		type: 'string',
+		typeOptions: { rows: 5 },
+		default: '',
+		placeholder: 'e.g. Hello from n8n',
+		description: 'The content of the file, stored as UTF-8',
+		displayOptions: { show: { textItemJson: [false] } },
+	},
+	{
+		displayName: 'File Name',
+		name: 'textFileName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. notes.txt',
+		description: "The file's name, and its path under Folder when Path in Folder is empty",
+	},
+	{
+		displayName: 'MIME Type',
+		name: 'textMimeType',
+		type: 'string',
+		default: 'text/plain',
+		placeholder: 'e.g. text/csv',
+		description: 'The content type the file is stored with',
+		displayOptions: { show: { textItemJson: [false] } },
+	},
+];
+
+/** Source Text: the Text parameter or the item's JSON, with the key it gives. */
+export function openTextSource(
+	item: Item,
+	readKey: (item: Item, fileName: string | undefined, from: string) => string,
+): { source: UploadSource; key: string } {
+	const itemJson = item.param('textItemJson', false) === true;
+	const content = itemJson ? JSON.stringify(item.input().json) : String(item.param('text', '') ?? '');
+	if (!content) {
+		throw item.fail(
+			"The parameter 'Text' is empty",
+			"There is nothing to upload: enter the file's content in Text, or turn on Upload Item JSON.",
+		);
+	}
+	const fileName = String(item.param('textFileName', '') ?? '').trim() || undefined;
+	const mimeType = itemJson
+		? 'application/json'
+		: String(item.param('textMimeType', 'text/plain') ?? '').trim() || 'text/plain';
+	const label = itemJson ? "the input item's JSON" : "the parameter 'Text'";
+	const source = textUploadSource(item.ctx, { content, label, fileName, mimeType, itemJson });
+	return { source, key: readKey(item, fileName, itemJson ? "item's JSON" : 'text') };
+}
