@@ -193,35 +193,47 @@ it('the Upload panel names the key as Folder + Path in Folder and says an existi
 	await shoot(screenshotPath('upload.png'));
 });
 
-it('a saved workflow whose Upload still holds File Path opens, showing the option as removed and what to use', async () => {
-	// Saved as an older version of the package would have saved it, through n8n's own REST API.
-	const saved = await page.evaluate(async () => {
-		// Runs in the page: the editor keeps its browser id there, and n8n's REST API asks for it.
-		const { localStorage } = globalThis as unknown as { localStorage: { getItem(key: string): string | null } };
-		const answer = await fetch('/rest/workflows', {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'browser-id': localStorage.getItem('n8n-browserId') ?? '' },
-			body: JSON.stringify({
-				name: 'Saved with File Path',
-				active: false,
-				connections: {},
-				settings: {},
-				nodes: [
-					{
-						id: 'saved-file-path',
-						name: 'Upload from disk',
+/** Saves a workflow of File Storage nodes through n8n's own REST API, as an editor would; its id. */
+async function saveWorkflow(name: string, nodes: Array<{ name: string; parameters: Record<string, unknown> }>) {
+	const saved = await page.evaluate(
+		async ({ name, nodes }) => {
+			// Runs in the page: the editor keeps its browser id there, and n8n's REST API asks for it.
+			const { localStorage } = globalThis as unknown as { localStorage: { getItem(key: string): string | null } };
+			const answer = await fetch('/rest/workflows', {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'browser-id': localStorage.getItem('n8n-browserId') ?? '' },
+				body: JSON.stringify({
+					name,
+					active: false,
+					connections: {},
+					settings: {},
+					nodes: nodes.map((node, index) => ({
+						id: `saved-${index}`,
+						name: node.name,
 						type: 'n8n-nodes-file-storage.fileStorage',
 						typeVersion: 3,
-						position: [0, 0],
-						parameters: { operation: 'upload', source: 'filePath', sourceFilePath: '/data/report.pdf', key: 'a.pdf' },
-					},
-				],
-			}),
-		});
-		return { status: answer.status, body: (await answer.json()) as { data?: { id?: string } } };
-	});
+						position: [index * 300, 0],
+						parameters: node.parameters,
+					})),
+				}),
+			});
+			return { status: answer.status, body: (await answer.json()) as { data?: { id?: string } } };
+		},
+		{ name, nodes },
+	);
 	expect(saved.status).toBe(200);
-	await page.goto(`${stack!.editorUrl}/workflow/${saved.body.data?.id}`);
+	return String(saved.body.data?.id);
+}
+
+it('a saved workflow whose Upload still holds File Path opens, showing the option as removed and what to use', async () => {
+	// Saved as an older version of the package would have saved it.
+	const id = await saveWorkflow('Saved with File Path', [
+		{
+			name: 'Upload from disk',
+			parameters: { operation: 'upload', source: 'filePath', sourceFilePath: '/data/report.pdf', key: 'a.pdf' },
+		},
+	]);
+	await page.goto(`${stack!.editorUrl}/workflow/${id}`);
 	await page.dblclick(canvasNode('Upload from disk'));
 	const source = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-source"] input');
 	await expect(source.inputValue()).resolves.toBe('File Path (Removed)');
@@ -232,6 +244,36 @@ it('a saved workflow whose Upload still holds File Path opens, showing the optio
 		.waitFor();
 	await shoot(screenshotPath('file-path-removed.png'));
 	await page.keyboard.press('Escape');
+});
+
+it('the panels of Get Browser Upload URL, Upload from Text and Transform', async () => {
+	const id = await saveWorkflow('Browser uploads, text and transformations', [
+		{
+			name: 'Browser upload URL',
+			parameters: {
+				operation: 'signedOperationUrl',
+				requestType: '={{ $json.params.type }}',
+				browserKey: '={{ $json.params.key }}',
+			},
+		},
+		{
+			name: 'Upload a text',
+			parameters: { operation: 'upload', source: 'text', text: 'Hello', key: 'notes/hello.txt' },
+		},
+		{ name: 'Thumbnail', parameters: { operation: 'transform', transformation: 'image' } },
+	]);
+	const panels: Array<[string, string, string]> = [
+		['Browser upload URL', 'requestType', 'browser-upload-url.png'],
+		['Upload a text', 'text', 'upload-text.png'],
+		['Thumbnail', 'transformation', 'transform.png'],
+	];
+	for (const [node, parameter, file] of panels) {
+		await page.goto(`${stack!.editorUrl}/workflow/${id}`);
+		await page.dblclick(canvasNode(node));
+		await page.locator(`[data-test-id="ndv"] [data-test-id="parameter-input-${parameter}"]`).waitFor();
+		await shoot(screenshotPath(file));
+		await page.keyboard.press('Escape');
+	}
 });
 
 it('the Download panel picks the file By URL, from the location Upload returned', async () => {
