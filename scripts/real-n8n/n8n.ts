@@ -127,7 +127,15 @@ export async function executeWorkflow(
 	options: { env?: Env; timeoutMs?: number } = {},
 ): Promise<ExecuteResult> {
 	const result = await n8nCli(instance, ['execute', `--id=${workflowId}`, '--rawOutput'], options);
-	return { ...result, run: parseRun(result.stdout) };
+	const run = parseRun(result.stdout);
+	// n8n 2.41.1 on Node.js 24 was seen (once, on a busy machine) to die with SIGSEGV while shutting
+	// down after it printed a finished, successful run: that run is complete, so it is taken, and
+	// the crash is said on stderr. Any other end without exit code 0 is the run's failure.
+	if (result.signal === 'SIGSEGV' && run?.finished === true && run.status === 'success') {
+		process.stderr.write(`n8n execute --id=${workflowId}: SIGSEGV after a finished, successful run\n`);
+		return { ...result, code: 0, run };
+	}
+	return { ...result, run };
 }
 
 export function parseRun(stdout: string): ExecutionRun | undefined {
