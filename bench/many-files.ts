@@ -16,13 +16,11 @@ import { settleDisk } from './runner';
 import { bucketTarget, dataOf, form, send, signedSend, type Answer } from './signing';
 import { fmt, median, MIB, perRoundRatio, runsOf } from './stats';
 import type { Table } from './table';
+import { V3_PARALLEL_REQUESTS, V3_UPLOAD_MEMORY_MIB } from './far-threshold';
 
 export type ManyOperation = 'upload' | 'download' | 'delete';
 export const MANY_OPERATIONS: ManyOperation[] = ['upload', 'download', 'delete'];
 export const OPERATION_LABEL = { upload: 'Upload', download: 'Download', delete: 'Delete' } as const;
-/** The node's version 3 defaults (nodes/FileStorage/actions/parallelItems.ts). */
-export const V3_PARALLEL_REQUESTS = 32;
-export const V3_UPLOAD_MEMORY_MIB = 96;
 export const CLIENT_PARALLEL = 16;
 
 export interface SmallFile {

@@ -1,11 +1,6 @@
 /**
- * Many small files through a real n8n (`n8n execute`): a Code node generates N files as binaries
- * in n8n's filesystem store, File Storage version 3 at its defaults uploads them, and a second
- * workflow downloads and deletes them, against the emulator's far profile. In the same round the
- * minimal client sends the same requests 16 at a time on kept connections, and the in-process
- * harness runs the node on the same files (the many-files code path): the issue holds the real
- * ratio (node ÷ client) against the in-process one. The files are generated from their index, so
- * the bench has the same bytes on disk for the client and the harness, and checks what was stored.
+ * Many small files through a real n8n (bench/README.md): the real ratio (node ÷ client) held
+ * against the in-process one, in the same rounds, on the same bytes.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +10,7 @@ import { tail, type N8nInstance } from '../scripts/real-n8n/n8n';
 
 import type { FarProfile } from './args';
 import type { EmulatorProcess } from './children';
+import { V3_PARALLEL_REQUESTS, V3_UPLOAD_MEMORY_MIB } from './far-threshold';
 import {
 	CLIENT_PARALLEL,
 	makeFiles,
@@ -24,8 +20,6 @@ import {
 	runClient,
 	runNodeOnce,
 	seed,
-	V3_PARALLEL_REQUESTS,
-	V3_UPLOAD_MEMORY_MIB,
 	verifyStored,
 	type ManyOperation,
 	type SmallFile,

@@ -1,11 +1,6 @@
 /**
- * `--only scale`: whether the upload's cost stays linear in the file's size. The same Read file →
- * Multipart Upload workflow in a real n8n (filesystem binary mode, node defaults) with a 1 GiB
- * and a 10 GiB file in one invocation: throughput of both, and how much the n8n process's RSS
- * grows while the node uploads (from the moment the emulator sees the upload start, with the
- * kernel's peak reset there). The stored object's sha256 is checked against the input's. Every
- * large file is deleted after its run, failed or not: the input, n8n's binary copy of it and the
- * stored object, about three times the file's size on disk while it runs.
+ * `--only scale` (bench/README.md): whether the upload's cost stays linear in the file's size, and
+ * n8n's RSS growth from the moment the emulator sees the upload start.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
