@@ -249,12 +249,10 @@ export async function checkPackage(
 	const declared = declaredFiles(manifest);
 	const problems = manifestProblems(manifest, declared);
 	const loaded: string[] = [];
-	const dryRun = JSON.parse(
-		await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], packageDir),
-	) as Array<{
-		files: Array<{ path: string }>;
-	}>;
-	const packed = dryRun[0].files.map((f) => norm(f.path)).sort();
+	const dryRun = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], packageDir);
+	const packed = (JSON.parse(dryRun) as Array<{ files: Array<{ path: string }> }>)[0].files
+		.map((f) => norm(f.path))
+		.sort();
 	const packedSet = new Set(packed);
 
 	const work = await fsp.mkdtemp(path.join(os.tmpdir(), 'package-check-'));
