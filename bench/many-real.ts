@@ -17,9 +17,9 @@ import {
 	manyMemoryBound,
 	MANY_OPERATIONS,
 	OPERATION_LABEL,
+	farRun,
 	runClient,
 	runNodeOnce,
-	seed,
 	verifyStored,
 	type ManyOperation,
 	type SmallFile,
@@ -201,12 +201,12 @@ export async function runManyReal(
 			await realRound(emulator, instance, files, o.profile, r, (line) => log(`${tag} ${line}`));
 			// The minimal client and the harness on the same files, each operation from the same start.
 			for (const op of MANY_OPERATIONS) {
-				await clientOrNode(emulator, files, op, o.profile, async () => {
+				await farRun(emulator, files, op, o.profile, async () => {
 					const ms = await runClient(emulator.info, op, files, CLIENT_PARALLEL);
 					r.client.set(op, ms);
 					log(`${tag} minimal client, ${CLIENT_PARALLEL} at a time, ${op}: ${fmt.seconds(ms)}`);
 				});
-				await clientOrNode(emulator, files, op, o.profile, async () => {
+				await farRun(emulator, files, op, o.profile, async () => {
 					const run = await runNodeOnce(emulator, op, files);
 					const ms = run.nodeMs ?? NaN;
 					r.inProcess.set(op, { ms, rssGrowth: run.rssGrowth ?? NaN });
@@ -256,23 +256,6 @@ async function realRound(
 		}
 		if (ops.includes('upload')) log(`real n8n: the Code node made the files in ${fmt.seconds(run.generateMs)}`);
 	}
-}
-
-/** One measured run of the client or the harness: stored files first where the operation needs them. */
-async function clientOrNode(
-	emulator: EmulatorProcess,
-	files: SmallFile[],
-	op: ManyOperation,
-	profile: FarProfile,
-	measured: () => Promise<void>,
-): Promise<void> {
-	await emulator.setProfile();
-	if (op !== 'upload') await seed(emulator.info, files);
-	settleDisk();
-	await emulator.setProfile(profile);
-	await measured();
-	await emulator.setProfile();
-	if (op === 'upload') await verifyStored(emulator.info, files);
 }
 
 /**
