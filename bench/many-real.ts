@@ -24,7 +24,7 @@ import {
 	type ManyOperation,
 	type SmallFile,
 } from './many-files';
-import { PhaseWatch, type PhaseResult } from './phase-watch';
+import { PhaseWatch, type PhaseResult, type PhaseSpec } from './phase-watch';
 import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n, taskOf } from './real-n8n';
 import { settleDisk } from './runner';
 import { fmt, median, MIB, runsOf } from './stats';
@@ -100,10 +100,18 @@ function chain(id: string, code: string, ops: ManyOperation[]): object {
 	]);
 }
 
+/** The emulator's request kinds of each node's first request and of its N-th. */
+function phaseOf(op: ManyOperation): PhaseSpec {
+	const [first, last] = { upload: ['upload', 'upload'], download: ['signedUrl', 'cdn'], delete: ['delete', 'delete'] }[
+		op
+	];
+	return { name: op, first, last };
+}
+
 interface RealRun {
 	/** Each File Storage node's execution time from the run data. */
 	nodeMs: Map<ManyOperation, number>;
-	phases: Map<ManyOperation, PhaseResult>;
+	phases: Map<string, PhaseResult>;
 	/** The Code node's time: n8n's own cost of making the binaries. */
 	generateMs: number;
 	peakRss: number;
@@ -116,7 +124,7 @@ async function executeMany(
 	ops: ManyOperation[],
 	count: number,
 ): Promise<RealRun> {
-	const watch = new PhaseWatch(emulator, ops, count);
+	const watch = new PhaseWatch(emulator, ops.map(phaseOf), count);
 	await watch.arm();
 	const { code, stdout, stderr, run, peakRss } = await runExecute(instance, id, (pid) => watch.start(pid));
 	const phases = await watch.stop();
