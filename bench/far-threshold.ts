@@ -1,9 +1,6 @@
 /**
- * The far scenario's threshold part: Upload at node version 3 of files around the Multipart
- * Threshold, each size both ways in the same rounds — forced into one request (threshold above
- * the file) and forced into parts (threshold at its 5 MiB minimum, so even a one-part file goes
- * Start, part, Complete) — against the far profile. Where multipart starts to win is where the
- * version 3 threshold belongs, within what Upload Memory holds for a single request's body.
+ * The far scenario's Upload threshold part (bench/README.md): each size forced into one request
+ * and into parts in the same rounds; where parts start to win is where the version 3 threshold belongs.
  */
 import { nodeVersion } from '../nodes/FileStorage/versions';
 
@@ -19,15 +16,11 @@ export const QUICK_THRESHOLD_SIZES_MIB = [8, 32];
 /** The option's minimum: every file of the sweep is above it, so Upload goes in parts. */
 const FORCE_PARTS_MIB = 5;
 
-const V3 = nodeVersion(3);
+export const V3 = nodeVersion(3);
 const V3_DEFAULT_PART_SIZE_MIB = V3.partSizeMiB;
-const { requests: DEFAULT_PARALLEL_REQUESTS, uploadMemoryMiB: DEFAULT_UPLOAD_MEMORY_MIB } = V3.parallelItems!;
-
+export const { requests: V3_PARALLEL_REQUESTS, uploadMemoryMiB: V3_UPLOAD_MEMORY_MIB } = V3.parallelItems!;
 /** Parts in flight at the version 3 defaults: what Upload Memory holds, within Parallel Requests. */
-export const V3_IN_FLIGHT = Math.min(
-	DEFAULT_PARALLEL_REQUESTS,
-	Math.floor(DEFAULT_UPLOAD_MEMORY_MIB / V3_DEFAULT_PART_SIZE_MIB),
-);
+export const V3_IN_FLIGHT = Math.min(V3_PARALLEL_REQUESTS, Math.floor(V3_UPLOAD_MEMORY_MIB / V3_DEFAULT_PART_SIZE_MIB));
 
 export interface ThresholdPoint {
 	sizeMiB: number;
@@ -81,7 +74,7 @@ export async function runThreshold(
 		runs: number;
 		input: (name: string, size: number) => InputFile;
 		done: (file: InputFile) => void;
-		prepare: (config: Config) => Promise<void>;
+		prepare: (config: Config) => Promise<unknown>;
 	},
 	log: (line: string) => void,
 ): Promise<ThresholdResult> {
@@ -133,7 +126,7 @@ export function thresholdTable(result: ThresholdResult, profile: FarProfile, des
 	return {
 		title: `Far service: Upload threshold at node version 3, ${describe}`,
 		note:
-			`Upload at version 3 defaults (Part Size ${V3_DEFAULT_PART_SIZE_MIB} MiB, Upload Memory ${DEFAULT_UPLOAD_MEMORY_MIB} MiB: up to ${V3_IN_FLIGHT} parts in flight), ` +
+			`Upload at version 3 defaults (Part Size ${V3_DEFAULT_PART_SIZE_MIB} MiB, Upload Memory ${V3_UPLOAD_MEMORY_MIB} MiB: up to ${V3_IN_FLIGHT} parts in flight), ` +
 			`each size forced into one request (Multipart Threshold = the size) and into parts (threshold ${FORCE_PARTS_MIB} MiB) in the same rounds; ` +
 			`${runsOf(result.rounds)}. API Paths set (as learned by a running n8n: no first part sent alone to find the path family). ` +
 			`Requests are the emulator's count for one run. Model: ${profile.connectionDelayMs} + ${profile.latencyMs} ms per request ` +

@@ -1,12 +1,4 @@
-/**
- * The far-service scenario: the emulator made to behave like a service tens of milliseconds away
- * (latency per answer, a delay per new connection, a rate cap per connection; test/emulator
- * README), and uploads measured against what that network allows: min(Parallel Uploads × the
- * per-connection cap, the loopback ceiling of the same run). A main table at the large size and a
- * sweep of Part Size × Parallel Uploads.
- */
-import { nodeVersion } from '../nodes/FileStorage/versions';
-
+/** The far-service scenario: main table and Part Size × Parallel Uploads sweep (bench/README.md). */
 import type { FarProfile } from './args';
 import type { EmulatorProcess } from './children';
 import {
@@ -14,6 +6,7 @@ import {
 	runThreshold,
 	THRESHOLD_SIZES_MIB,
 	thresholdTable,
+	V3,
 	V3_IN_FLIGHT,
 	type ThresholdResult,
 } from './far-threshold';
@@ -72,7 +65,7 @@ function parallelOf(config: Config): number {
 }
 
 /** What the network lets a configuration reach in a round whose loopback ceiling was `ceiling` MiB/s. */
-export function limitOf(config: Config, profile: FarProfile, ceiling: number): number {
+function limitOf(config: Config, profile: FarProfile, ceiling: number): number {
 	// No cap (0): only the loopback ceiling limits.
 	const cap = profile.connectionRateMiBps || Infinity;
 	return Math.min(parallelOf(config) * cap, ceiling);
@@ -106,7 +99,7 @@ function farSummaries(
 }
 
 /** The main table: the loopback ceiling, a keep-alive minimal client, the defaults, the sequential approach. */
-export function farMainConfigs(): Config[] {
+function farMainConfigs(): Config[] {
 	return [
 		CEILING,
 		{
@@ -123,54 +116,38 @@ export function farMainConfigs(): Config[] {
 	];
 }
 
-/** Version 3's defaults, from the node's table of versions. */
-const V3 = nodeVersion(3);
-const V3_DEFAULT_PART_SIZE_MIB = V3.partSizeMiB;
-const { requests: DEFAULT_PARALLEL_REQUESTS, uploadMemoryMiB: DEFAULT_UPLOAD_MEMORY_MIB } = V3.parallelItems!;
-
 /**
  * The node at version 3 defaults: 24 MiB parts, as many in flight as Upload Memory holds (96 ÷ 24
  * = 4) and Parallel Requests allows (32). Its limit counts those 4.
  */
 export const V3_ID = 'node-v3';
 export function v3Defaults(): Config {
-	const partSizeMiB = V3_DEFAULT_PART_SIZE_MIB;
-	const parallel = V3_IN_FLIGHT;
 	return {
 		id: V3_ID,
-		label: `this node, version 3 defaults (${partSizeMiB} MiB parts, ${parallel} in flight)`,
+		label: `this node, version 3 defaults (${V3.partSizeMiB} MiB parts, ${V3_IN_FLIGHT} in flight)`,
 		kind: 'node',
 		parameters: { resource: 'file', operation: 'multipartUpload' },
-		partSizeMiB,
-		parallel,
+		partSizeMiB: V3.partSizeMiB,
+		parallel: V3_IN_FLIGHT,
 		typeVersion: 3,
-		memoryBoundMiB: DEFAULT_UPLOAD_MEMORY_MIB + 64,
+		memoryBoundMiB: V3.parallelItems!.uploadMemoryMiB + 64,
 	};
 }
 
 /** What version 3's defaults allow a client that, like the node (findings §6), opens a connection per request. */
-export function v3ClientPerRequest(): Config {
-	const { partSizeMiB, parallel } = v3Defaults() as { partSizeMiB: number; parallel: number };
+function v3ClientPerRequest(): Config {
 	return {
 		id: 'raw-v3-per-request',
-		label: `minimal multipart client, a new connection per request, ${partSizeMiB} MiB × ${parallel}`,
+		label: `minimal multipart client, a new connection per request, ${V3.partSizeMiB} MiB × ${V3_IN_FLIGHT}`,
 		kind: 'raw',
-		partSizeMiB,
-		parallel,
+		partSizeMiB: V3.partSizeMiB,
+		parallel: V3_IN_FLIGHT,
 		newConnectionPerRequest: true,
 	};
 }
 
-export function farSweepConfigs(partSizes: number[], parallelisms: number[]): Config[] {
+function farSweepConfigs(partSizes: number[], parallelisms: number[]): Config[] {
 	return [CEILING, ...partSizes.flatMap((p) => parallelisms.map((n) => multipart(p, n)))];
-}
-
-/** The loopback ceiling runs without the profile; everything else against the far service. */
-function profileFor(profile: FarProfile) {
-	return (emulator: EmulatorProcess) => async (config: Config) => {
-		const far = config.kind !== 'curl';
-		await emulator.setProfile(far ? profile : undefined);
-	};
 }
 
 export async function runFar(
@@ -192,7 +169,8 @@ export async function runFar(
 		? { partSizes: QUICK_PART_SIZES, parallelisms: QUICK_PARALLELISMS }
 		: { partSizes: FAR_PART_SIZES, parallelisms: FAR_PARALLELISMS };
 	const result: FarResult = { profile: o.profile, grid };
-	const prepare = profileFor(o.profile)(emulator);
+	// The loopback ceiling runs without the profile; everything else against the far service.
+	const prepare = (config: Config) => emulator.setProfile(config.kind === 'curl' ? undefined : o.profile);
 	try {
 		if (!o.thresholdOnly) await runMainAndSweep(result, emulator, o, prepare, log);
 		result.threshold = await runThreshold(
@@ -216,7 +194,7 @@ async function runMainAndSweep(
 	result: FarResult,
 	emulator: EmulatorProcess,
 	o: Parameters<typeof runFar>[1],
-	prepare: (config: Config) => Promise<void>,
+	prepare: (config: Config) => Promise<unknown>,
 	log: (line: string) => void,
 ): Promise<void> {
 	const { grid } = result;

@@ -1,42 +1,22 @@
 /**
  * List Contents with Return All over one folder of many files: time, requests and memory.
- * The folder is filled once over the API (small single uploads), outside any measurement.
+ * The folder is filled once by the minimal client (small single uploads), outside any measurement.
  */
-import { Agent } from 'node:http';
-
 import { runScenario, type EmulatorProcess, type MeasuredRun } from './children';
-import { bucketTarget, form, signedSend } from './signing';
+import { runClient } from './many-files';
 import { fmt, median, runsOf } from './stats';
 import type { Table } from './table';
 
 export const LIST_FOLDER = 'list/';
 
-async function putTiny(agent: Agent, emulator: EmulatorProcess, key: string): Promise<void> {
-	const requestTarget = bucketTarget(emulator.info, '/api/v1/files/upload', [
-		['visibility', 'private'],
-		['key', key],
-	]);
-	const { body, contentType } = form('f.txt', 'text/plain', Buffer.from(key));
-	const answer = await signedSend(emulator.info, agent, 'PUT', requestTarget, body, contentType);
-	if (answer.status !== 200) throw new Error(`seeding ${key}: HTTP ${answer.status}`);
-}
-
 export async function seedFolder(emulator: EmulatorProcess, entries: number): Promise<number> {
 	const started = Date.now();
-	const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 	const width = String(entries).length;
-	let next = 0;
-	const worker = async () => {
-		while (next < entries) {
-			const index = next++;
-			await putTiny(agent, emulator, `${LIST_FOLDER}file-${String(index).padStart(width, '0')}.txt`);
-		}
-	};
-	try {
-		await Promise.all(Array.from({ length: 8 }, worker));
-	} finally {
-		agent.destroy();
-	}
+	const files = Array.from({ length: entries }, (_, i) => {
+		const key = `${LIST_FOLDER}file-${String(i).padStart(width, '0')}.txt`;
+		return { path: '', name: 'f.txt', key, bytes: Buffer.from(key) };
+	});
+	await runClient(emulator.info, 'upload', files, 8);
 	return Date.now() - started;
 }
 

@@ -150,8 +150,8 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 			log(
 				`\nfar service (${describeProfile(profile)}), ${fmt.size(file.size)}: ${configs.length} configurations × ${b.o.runs} rounds`,
 			);
-			const results = await runConnections(configs, file, b.emulator, profile, b.o.runs, log);
-			b.print(connectionsTable(results, file.size, b.o.runs, profile));
+			const runs = await runConnections(configs, file, b.emulator, { profile, rounds: b.o.runs }, log);
+			b.print(connectionsTable(configs, runs, file.size, profile));
 		}),
 	single: (b) =>
 		withInput(b, 'single.bin', b.o.singleSize, async (file) => {

@@ -16,13 +16,11 @@ import { settleDisk } from './runner';
 import { bucketTarget, dataOf, form, send, signedSend, type Answer } from './signing';
 import { fmt, median, MIB, perRoundRatio, runsOf } from './stats';
 import type { Table } from './table';
+import { V3_PARALLEL_REQUESTS, V3_UPLOAD_MEMORY_MIB } from './far-threshold';
 
 export type ManyOperation = 'upload' | 'download' | 'delete';
 export const MANY_OPERATIONS: ManyOperation[] = ['upload', 'download', 'delete'];
 export const OPERATION_LABEL = { upload: 'Upload', download: 'Download', delete: 'Delete' } as const;
-/** The node's version 3 defaults (nodes/FileStorage/actions/parallelItems.ts). */
-export const V3_PARALLEL_REQUESTS = 32;
-export const V3_UPLOAD_MEMORY_MIB = 96;
 export const CLIENT_PARALLEL = 16;
 
 export interface SmallFile {
@@ -111,13 +109,19 @@ export async function runClient(
 	const worker = async () => {
 		while (next < files.length) await clientOne(info, agent, op, files[next++]);
 	};
-	await Promise.all(Array.from({ length: parallel }, worker));
-	const ms = Number(process.hrtime.bigint() - started) / 1e6;
-	agent.destroy();
-	return ms;
+	try {
+		await Promise.all(Array.from({ length: parallel }, worker));
+		return Number(process.hrtime.bigint() - started) / 1e6;
+	} finally {
+		agent.destroy();
+	}
 }
 
-export async function runNodeOnce(emulator: EmulatorProcess, op: ManyOperation, files: SmallFile[]): Promise<ManyRun> {
+export async function runNodeOnce(
+	emulator: EmulatorProcess,
+	op: ManyOperation,
+	files: SmallFile[],
+): Promise<Omit<ManyRun, 'connections' | 'requests'>> {
 	const { info } = emulator;
 	const parameters =
 		op === 'upload'
@@ -139,17 +143,11 @@ export async function runNodeOnce(emulator: EmulatorProcess, op: ManyOperation, 
 		throw new Error(`many files, ${op}: ${run.items} items, ${run.failedItems ?? 0} failed`);
 	return {
 		ms: run.ms,
-		connections: 0,
-		requests: 0,
 		rssGrowth: run.peakRss - run.baselineRss,
 		buffersHeld: run.buffersHeld,
 		retained: run.retained,
 		nodeMs: run.nodeExecutionMs,
 	};
-}
-
-export async function seed(info: EmulatorInfo, files: SmallFile[]): Promise<void> {
-	await runClient(info, 'upload', files, CLIENT_PARALLEL);
 }
 
 /** Every stored file is the input (after each upload run). */
@@ -162,6 +160,23 @@ export async function verifyStored(info: EmulatorInfo, files: SmallFile[]): Prom
 	}
 }
 
+/** One run of `op` at the far profile: the files stored first where it needs them, checked after an upload. */
+export async function farRun<T>(
+	emulator: EmulatorProcess,
+	files: SmallFile[],
+	op: ManyOperation,
+	profile: FarProfile,
+	measured: () => Promise<T>,
+): Promise<T> {
+	await emulator.setProfile();
+	if (op !== 'upload') await runClient(emulator.info, 'upload', files, CLIENT_PARALLEL);
+	settleDisk();
+	await emulator.setProfile(profile);
+	const result = await measured().finally(() => emulator.setProfile());
+	if (op === 'upload') await verifyStored(emulator.info, files);
+	return result;
+}
+
 export async function runManyFiles(
 	emulator: EmulatorProcess,
 	o: { dir: string; count: number; size: number; profile: FarProfile; rounds: number },
@@ -169,38 +184,25 @@ export async function runManyFiles(
 ): Promise<ManyResult> {
 	const files = makeFiles(o.dir, o.count, o.size);
 	const runs = new Map<string, ManyRun[]>();
-	const far = () => emulator.setProfile(o.profile);
-	const near = () => emulator.setProfile();
-	try {
-		for (let round = 1; round <= o.rounds; round++) {
-			for (const op of MANY_OPERATIONS) {
-				for (const config of MANY_CONFIGS) {
-					await near();
-					if (op !== 'upload') await seed(emulator.info, files);
-					settleDisk();
-					await far();
+	for (let round = 1; round <= o.rounds; round++) {
+		for (const op of MANY_OPERATIONS) {
+			for (const config of MANY_CONFIGS) {
+				const run = await farRun(emulator, files, op, o.profile, async (): Promise<ManyRun> => {
 					await emulator.call('resetStats');
-					let run: ManyRun;
-					if (config.id === 'node') run = await runNodeOnce(emulator, op, files);
-					else {
-						const ms = await runClient(emulator.info, op, files, config.id === 'client-1' ? 1 : CLIENT_PARALLEL);
-						run = { ms, connections: 0, requests: 0 };
-					}
+					const run =
+						config.id === 'node'
+							? await runNodeOnce(emulator, op, files)
+							: { ms: await runClient(emulator.info, op, files, config.id === 'client-1' ? 1 : CLIENT_PARALLEL) };
 					const { connections } = await emulator.stats();
-					run.connections = connections.opened;
-					run.requests = connections.requests;
-					await near();
-					if (op === 'upload') await verifyStored(emulator.info, files);
-					const id = `${op}:${config.id}`;
-					runs.set(id, [...(runs.get(id) ?? []), run]);
-					log(
-						`  [${round}/${o.rounds}] ${op}, ${config.label}: ${fmt.seconds(run.ms)}, ${run.requests} requests over ${run.connections} connections`,
-					);
-				}
+					return { ...run, connections: connections.opened, requests: connections.requests };
+				});
+				const id = `${op}:${config.id}`;
+				runs.set(id, [...(runs.get(id) ?? []), run]);
+				log(
+					`  [${round}/${o.rounds}] ${op}, ${config.label}: ${fmt.seconds(run.ms)}, ${run.requests} requests over ${run.connections} connections`,
+				);
 			}
 		}
-	} finally {
-		await near();
 	}
 	return { count: o.count, size: o.size, profile: o.profile, rounds: o.rounds, runs };
 }

@@ -1,11 +1,6 @@
 /**
- * Many small files through a real n8n (`n8n execute`): a Code node generates N files as binaries
- * in n8n's filesystem store, File Storage version 3 at its defaults uploads them, and a second
- * workflow downloads and deletes them, against the emulator's far profile. In the same round the
- * minimal client sends the same requests 16 at a time on kept connections, and the in-process
- * harness runs the node on the same files (the many-files code path): the issue holds the real
- * ratio (node ÷ client) against the in-process one. The files are generated from their index, so
- * the bench has the same bytes on disk for the client and the harness, and checks what was stored.
+ * Many small files through a real n8n (bench/README.md): the real ratio (node ÷ client) held
+ * against the in-process one, in the same rounds, on the same bytes.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,22 +10,21 @@ import { tail, type N8nInstance } from '../scripts/real-n8n/n8n';
 
 import type { FarProfile } from './args';
 import type { EmulatorProcess } from './children';
+import { V3_PARALLEL_REQUESTS, V3_UPLOAD_MEMORY_MIB } from './far-threshold';
 import {
 	CLIENT_PARALLEL,
 	makeFiles,
 	manyMemoryBound,
 	MANY_OPERATIONS,
 	OPERATION_LABEL,
+	farRun,
 	runClient,
 	runNodeOnce,
-	seed,
-	V3_PARALLEL_REQUESTS,
-	V3_UPLOAD_MEMORY_MIB,
 	verifyStored,
 	type ManyOperation,
 	type SmallFile,
 } from './many-files';
-import { PhaseWatch, type PhaseResult } from './phase-watch';
+import { PhaseWatch, type PhaseResult, type PhaseSpec } from './phase-watch';
 import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n, taskOf } from './real-n8n';
 import { settleDisk } from './runner';
 import { fmt, median, MIB, runsOf } from './stats';
@@ -106,10 +100,18 @@ function chain(id: string, code: string, ops: ManyOperation[]): object {
 	]);
 }
 
+/** The emulator's request kinds of each node's first request and of its N-th. */
+function phaseOf(op: ManyOperation): PhaseSpec {
+	const [first, last] = { upload: ['upload', 'upload'], download: ['signedUrl', 'cdn'], delete: ['delete', 'delete'] }[
+		op
+	];
+	return { name: op, first, last };
+}
+
 interface RealRun {
 	/** Each File Storage node's execution time from the run data. */
 	nodeMs: Map<ManyOperation, number>;
-	phases: Map<ManyOperation, PhaseResult>;
+	phases: Map<string, PhaseResult>;
 	/** The Code node's time: n8n's own cost of making the binaries. */
 	generateMs: number;
 	peakRss: number;
@@ -122,7 +124,7 @@ async function executeMany(
 	ops: ManyOperation[],
 	count: number,
 ): Promise<RealRun> {
-	const watch = new PhaseWatch(emulator, ops, count);
+	const watch = new PhaseWatch(emulator, ops.map(phaseOf), count);
 	await watch.arm();
 	const { code, stdout, stderr, run, peakRss } = await runExecute(instance, id, (pid) => watch.start(pid));
 	const phases = await watch.stop();
@@ -207,12 +209,12 @@ export async function runManyReal(
 			await realRound(emulator, instance, files, o.profile, r, (line) => log(`${tag} ${line}`));
 			// The minimal client and the harness on the same files, each operation from the same start.
 			for (const op of MANY_OPERATIONS) {
-				await clientOrNode(emulator, files, op, o.profile, async () => {
+				await farRun(emulator, files, op, o.profile, async () => {
 					const ms = await runClient(emulator.info, op, files, CLIENT_PARALLEL);
 					r.client.set(op, ms);
 					log(`${tag} minimal client, ${CLIENT_PARALLEL} at a time, ${op}: ${fmt.seconds(ms)}`);
 				});
-				await clientOrNode(emulator, files, op, o.profile, async () => {
+				await farRun(emulator, files, op, o.profile, async () => {
 					const run = await runNodeOnce(emulator, op, files);
 					const ms = run.nodeMs ?? NaN;
 					r.inProcess.set(op, { ms, rssGrowth: run.rssGrowth ?? NaN });
@@ -262,23 +264,6 @@ async function realRound(
 		}
 		if (ops.includes('upload')) log(`real n8n: the Code node made the files in ${fmt.seconds(run.generateMs)}`);
 	}
-}
-
-/** One measured run of the client or the harness: stored files first where the operation needs them. */
-async function clientOrNode(
-	emulator: EmulatorProcess,
-	files: SmallFile[],
-	op: ManyOperation,
-	profile: FarProfile,
-	measured: () => Promise<void>,
-): Promise<void> {
-	await emulator.setProfile();
-	if (op !== 'upload') await seed(emulator.info, files);
-	settleDisk();
-	await emulator.setProfile(profile);
-	await measured();
-	await emulator.setProfile();
-	if (op === 'upload') await verifyStored(emulator.info, files);
 }
 
 /**

@@ -1,18 +1,22 @@
 /**
- * The n8n process's memory and the emulator's counts during each File Storage node's run of the
- * many-real scenario, told apart by the emulator's request counts.
+ * The n8n process's memory and the emulator's counts while a node runs in real n8n (`n8n
+ * execute`), each node's run told apart by the emulator's request counts: from seeing a node's
+ * first request (RSS read, kernel peak reset) to seeing its N-th, so n8n's start, a Code node and
+ * the other nodes stay out of it.
  */
 import type { EmulatorProcess, EmulatorStats } from './children';
-import type { ManyOperation } from './many-files';
 import { procStatus, resetPeak } from './memory';
 
 type Stats = EmulatorStats;
 
-interface Phase {
-	op: ManyOperation;
-	/** The emulator's request kinds that open and close the node's run (its first, its N-th). */
+/** A node's run: the emulator's request kinds of its first request and of its N-th (its last). */
+export interface PhaseSpec {
+	name: string;
 	first: string;
 	last: string;
+}
+
+interface Phase extends PhaseSpec {
 	/** ending: the N-th request arrived; the next poll (50 ms on) closes it with the answers in flight. */
 	state: 'waiting' | 'running' | 'ending' | 'done';
 	rssBefore: number;
@@ -24,39 +28,31 @@ interface Phase {
 }
 
 export interface PhaseResult {
+	rssBefore: number;
 	rssGrowth: number;
 	connections: number;
 	requests: number;
 }
 
-/**
- * The n8n process's RSS during each File Storage node's run: from the emulator seeing its first
- * request (RSS read, kernel peak reset) to seeing its N-th, so n8n's start, the Code node and
- * the other nodes stay out of it. Also the connections and requests each node made.
- */
 export class PhaseWatch {
 	private timer: NodeJS.Timeout | undefined;
 	private polling = false;
-	private base: Stats | undefined;
+	/** The counts before the run. */
+	base: Stats | undefined;
 	/** The previous poll's counts: a node's connections are counted from before its first request. */
 	private last: Stats | undefined;
 	private pid = 0;
-	readonly phases: Phase[];
+	private readonly phases: Phase[];
+	/** Every poll's counts and when: the pace of a long run. */
+	readonly samples: Array<{ at: number; stats: Stats }> = [];
 
 	constructor(
 		private readonly emulator: EmulatorProcess,
-		ops: ManyOperation[],
+		specs: PhaseSpec[],
 		private readonly count: number,
 	) {
-		const marks: Record<ManyOperation, [string, string]> = {
-			upload: ['upload', 'upload'],
-			download: ['signedUrl', 'cdn'],
-			delete: ['delete', 'delete'],
-		};
-		this.phases = ops.map((op) => ({
-			op,
-			first: marks[op][0],
-			last: marks[op][1],
+		this.phases = specs.map((spec) => ({
+			...spec,
 			state: 'waiting',
 			rssBefore: NaN,
 			peak: 0,
@@ -80,6 +76,7 @@ export class PhaseWatch {
 		this.polling = true;
 		try {
 			const stats = await this.emulator.stats();
+			this.samples.push({ at: performance.now(), stats });
 			const seen = (kind: string) => stats.requests[kind] - (this.base as Stats).requests[kind];
 			for (const phase of this.phases) {
 				if (phase.state === 'waiting' && seen(phase.first) > 0) {
@@ -108,25 +105,25 @@ export class PhaseWatch {
 	}
 
 	/** After the process ended: each node's counts run to the next node's first request, the last's to the end. */
-	async stop(): Promise<Map<ManyOperation, PhaseResult>> {
+	async stop(): Promise<Map<string, PhaseResult>> {
 		clearInterval(this.timer);
 		while (this.polling) await new Promise((resolve) => setTimeout(resolve, 10));
 		const end = await this.emulator.stats();
+		const { base } = this;
 		return new Map(
-			this.phases.map((p, i) => {
+			this.phases.map((p, i): [string, PhaseResult] => {
 				const to = this.phases[i + 1]?.from ?? end;
-				if (p.state === 'waiting' || !p.from || !this.base) {
-					return [p.op, { rssGrowth: NaN, connections: NaN, requests: NaN }];
+				if (p.state === 'waiting' || !p.from || !base) {
+					return [p.name, { rssBefore: NaN, rssGrowth: NaN, connections: NaN, requests: NaN }];
 				}
-				const from = p.from;
-				const base = this.base;
 				// Requests by kind are exact (no two nodes send the same kind); connections are split at the polls.
 				const kinds = [...new Set([p.first, p.last])];
 				return [
-					p.op,
+					p.name,
 					{
+						rssBefore: p.rssBefore,
 						rssGrowth: p.peak - p.rssBefore,
-						connections: to.connections.opened - from.connections.opened,
+						connections: to.connections.opened - p.from.connections.opened,
 						requests: kinds.reduce((sum, kind) => sum + end.requests[kind] - base.requests[kind], 0),
 					},
 				];

@@ -121,7 +121,7 @@ export async function runRounds(
 	rounds: number,
 	log: (line: string) => void,
 	/** Before each run, e.g. to set the emulator's network profile for this configuration. */
-	prepare?: (config: Config) => Promise<void>,
+	prepare?: (config: Config) => Promise<unknown>,
 ): Promise<Map<string, Run[]>> {
 	const runs = new Map<string, Run[]>(configs.map((c) => [c.id, []]));
 	for (let round = 1; round <= rounds; round++) {

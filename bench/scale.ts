@@ -1,11 +1,6 @@
 /**
- * `--only scale`: whether the upload's cost stays linear in the file's size. The same Read file →
- * Multipart Upload workflow in a real n8n (filesystem binary mode, node defaults) with a 1 GiB
- * and a 10 GiB file in one invocation: throughput of both, and how much the n8n process's RSS
- * grows while the node uploads (from the moment the emulator sees the upload start, with the
- * kernel's peak reset there). The stored object's sha256 is checked against the input's. Every
- * large file is deleted after its run, failed or not: the input, n8n's binary copy of it and the
- * stored object, about three times the file's size on disk while it runs.
+ * `--only scale` (bench/README.md): whether the upload's cost stays linear in the file's size, and
+ * n8n's RSS growth from the moment the emulator sees the upload start.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -13,7 +8,7 @@ import { join } from 'node:path';
 
 import type { EmulatorProcess } from './children';
 import { writeRandomFile } from './data';
-import { procStatus, resetPeak } from './memory';
+import { PhaseWatch, type PhaseResult } from './phase-watch';
 import { binaryStore, execute, setUpN8n, workflow, type N8nSetUp } from './real-n8n';
 import { importWorkflows } from '../scripts/real-n8n/instance';
 import { bucketTarget, signedSend } from './signing';
@@ -44,77 +39,17 @@ export interface ScaleResult {
 }
 
 /**
- * The n8n process's RSS from the moment the upload starts: the emulator's count of started
- * multipart uploads tells when, so n8n's start-up and Read file's copy stay out of the growth.
- */
-class UploadMemoryWatch {
-	private timer: NodeJS.Timeout | undefined;
-	private startsBefore = NaN;
-	private pid = 0;
-	private polling = false;
-	before = NaN;
-	private peak = 0;
-	/** When the emulator had seen each part request: the upload's pace over its length. */
-	readonly parts: Array<{ at: number; count: number }> = [];
-
-	constructor(private readonly emulator: EmulatorProcess) {}
-
-	/** Part requests the emulator had seen before this upload. */
-	partsBefore = 0;
-
-	async arm(): Promise<void> {
-		const { requests } = await this.emulator.stats();
-		this.startsBefore = requests.start;
-		this.partsBefore = requests.uploadPart;
-	}
-
-	start(pid: number): void {
-		this.pid = pid;
-		this.timer = setInterval(() => void this.poll(), 50);
-	}
-
-	private async poll(): Promise<void> {
-		if (this.polling) return;
-		this.polling = true;
-		try {
-			const { requests } = await this.emulator.stats();
-			this.parts.push({ at: performance.now(), count: requests.uploadPart });
-			if (Number.isNaN(this.before)) {
-				const starts = requests.start;
-				if (starts > this.startsBefore) {
-					this.before = procStatus(this.pid).rss;
-					// From here the kernel's peak is the upload's: nothing between two samples is missed.
-					if (!resetPeak(this.pid)) this.peak = this.before;
-				}
-				return;
-			}
-			const { rss, hwm } = procStatus(this.pid);
-			for (const value of [rss, hwm]) if (Number.isFinite(value)) this.peak = Math.max(this.peak, value);
-		} catch {
-			// The process ended; the readings so far stand.
-		} finally {
-			this.polling = false;
-		}
-	}
-
-	/** Call before the process is reaped (the `close` of its pipes comes first). */
-	growth(): number {
-		clearInterval(this.timer);
-		return this.peak - this.before;
-	}
-}
-
-/**
  * Throughput of each GiB of parts within one upload, from when the emulator had seen the part
  * requests that open it and the next one: whether the pace holds over the file's length.
  */
-function perGibRates(watch: UploadMemoryWatch, partSizeMiB: number): number[] {
+function perGibRates(watch: PhaseWatch, partSizeMiB: number): number[] {
 	const perGib = 1024 / partSizeMiB;
-	const base = watch.partsBefore;
+	const base = watch.base?.requests.uploadPart ?? 0;
+	const parts = watch.samples.map(({ at, stats }) => ({ at, count: stats.requests.uploadPart - base }));
 	const rates: number[] = [];
 	for (let gib = 1; ; gib++) {
-		const from = watch.parts.find((p) => p.count - base >= (gib - 1) * perGib + 1);
-		const to = watch.parts.find((p) => p.count - base >= gib * perGib + 1);
+		const from = parts.find((p) => p.count >= (gib - 1) * perGib + 1);
+		const to = parts.find((p) => p.count >= gib * perGib + 1);
 		if (!from || !to) break;
 		rates.push(1024 / ((to.at - from.at) / 1000));
 	}
@@ -149,16 +84,18 @@ async function scaleRun(
 		const definition = join(dir, `${id}.json`);
 		writeFileSync(definition, JSON.stringify(workflow(id, input, true)));
 		await importWorkflows(instance, [definition]);
-		const watch = new UploadMemoryWatch(emulator);
+		// n8n's RSS from the emulator seeing the upload start to its Complete: n8n's start-up and Read file's copy stay out.
+		const watch = new PhaseWatch(emulator, [{ name: 'upload', first: 'start', last: 'complete' }], 1);
 		await watch.arm();
-		let growth = NaN;
+		let phase: PhaseResult | undefined;
 		started = Date.now();
-		const execution = await execute(instance, emulator, id, (pid) => watch.start(pid)).finally(() => {
-			growth = watch.growth();
+		const execution = await execute(instance, emulator, id, (pid) => watch.start(pid)).finally(async () => {
+			phase = (await watch.stop()).get('upload');
 		});
+		const { rssBefore, rssGrowth } = phase!;
 		log(
 			`  ${fmt.size(size)}: upload ${fmt.seconds(execution.uploadMs)} (${fmt.rate(mibPerSecond(size, execution.uploadMs))}), ` +
-				`RSS ${fmt.mib(watch.before)} before the upload, +${fmt.mib(growth)} during it; wall ${fmt.seconds(Date.now() - started)}`,
+				`RSS ${fmt.mib(rssBefore)} before the upload, +${fmt.mib(rssGrowth)} during it; wall ${fmt.seconds(Date.now() - started)}`,
 		);
 		const stored = await emulator.sha256(STORED_KEY);
 		if (stored !== sha256) throw new Error(`scale ${fmt.size(size)}: the stored object differs from the input file`);
@@ -166,8 +103,8 @@ async function scaleRun(
 			size,
 			uploadMs: execution.uploadMs,
 			wallMs: execution.wallMs,
-			rssBefore: watch.before,
-			rssGrowth: growth,
+			rssBefore,
+			rssGrowth,
 			partCount: execution.partCount,
 			verified: true,
 			gibRates: perGibRates(watch, DEFAULTS.partSizeMiB),

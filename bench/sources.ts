@@ -1,9 +1,4 @@
-/**
- * Where the bytes come from: the same file uploaded from a binary in n8n's store and from a URL
- * (served by a local web server from the file, with and without Content-Length), each by
- * Multipart Upload at the node's defaults, in shared rounds. (File Path, a third source, was
- * removed in 0.2.0: the node reads no files; a file on disk comes in as the binary row shows.)
- */
+/** `--only sources` (bench/README.md): one file uploaded from a binary and from a URL, with and without Content-Length. */
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

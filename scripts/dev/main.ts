@@ -7,7 +7,7 @@
  *   npm run dev -- --reset    start from empty data (deletes .dev-data/)
  *   npm run dev -- --queue    n8n in queue mode: PostgreSQL, Redis, one main and two workers
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
@@ -37,18 +37,9 @@ function port(name: string, fallback: number): number {
  * compile is done. Later compiles make n8n reload the node.
  */
 async function watch(outDir: string): Promise<ChildProcess> {
-	const tsc = require.resolve('typescript/bin/tsc');
-	const child = track(
-		spawn(
-			process.execPath,
-			[tsc, '-p', 'tsconfig.build.json', '--outDir', outDir, '--watch', '--preserveWatchOutput'],
-			{
-				cwd: PACKAGE_ROOT,
-				detached: true,
-				stdio: ['ignore', 'pipe', 'pipe'],
-			},
-		),
-	);
+	const args = [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir];
+	const options: SpawnOptions = { cwd: PACKAGE_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] };
+	const child = track(spawn(process.execPath, [...args, '--watch', '--preserveWatchOutput'], options));
 	let compiles = 0;
 	let firstDone: () => void = () => undefined;
 	const first = new Promise<void>((resolve) => (firstDone = resolve));

@@ -1,17 +1,8 @@
 /**
- * What `npm publish` would ship, checked before it ships (`npm run check:package`, part of `npm test`).
- *
- * The expected content is derived, not listed: package.json, README.md, LICENSE, CHANGELOG.md, the
- * `main` file, every file named in the `n8n` section of package.json, the modules those files
- * require (followed through relative requires), the codex file (`*.node.json`) of each node, and the
- * icons their descriptions reference. Adding a node or a trigger therefore only takes package.json.
- *
- * Fails when `npm pack --dry-run --json` lists anything else (a stray build output, a test, a
- * benchmark, a cache file, a source map) or misses any of it, when a shipped source map reference
- * points at a file that is not shipped, when a module requires a package other than Node.js's own
- * and the `n8n-workflow` peer dependency (the package has no runtime dependencies), or when the
- * tarball, installed into a fresh folder, does not install alone or a node or credential cannot be
- * required and instantiated from it.
+ * What `npm publish` would ship, checked before it ships (`npm run check:package`). The expected
+ * content is derived from package.json and the code it requires, so adding a node only takes
+ * package.json. Fails on a stray or missing file, a source map pointing at nothing, a require of
+ * anything but Node.js and n8n-workflow, or a tarball that does not install alone and load.
  *
  *   node -r ts-node/register/transpile-only scripts/package/check.ts [package folder]
  */
@@ -258,12 +249,10 @@ export async function checkPackage(
 	const declared = declaredFiles(manifest);
 	const problems = manifestProblems(manifest, declared);
 	const loaded: string[] = [];
-	const dryRun = JSON.parse(
-		await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], packageDir),
-	) as Array<{
-		files: Array<{ path: string }>;
-	}>;
-	const packed = dryRun[0].files.map((f) => norm(f.path)).sort();
+	const dryRun = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], packageDir);
+	const packed = (JSON.parse(dryRun) as Array<{ files: Array<{ path: string }> }>)[0].files
+		.map((f) => norm(f.path))
+		.sort();
 	const packedSet = new Set(packed);
 
 	const work = await fsp.mkdtemp(path.join(os.tmpdir(), 'package-check-'));

@@ -12,8 +12,7 @@ import { ownerEnv, type Owner } from '../real-n8n/instance';
 import { login } from '../real-n8n/n8n';
 import { isPortFree, stopGroup } from '../real-n8n/process';
 import { PROFILES } from '../real-n8n/profiles';
-import { INSTALL_HINT, postgresBinDir } from './postgres';
-import { redisInstalled } from './redis';
+import { requireQueueServices } from './redis';
 import { startQueueStack, type QueueStack } from './stack';
 
 export interface QueueDev {
@@ -33,12 +32,7 @@ export async function startQueueDev(options: {
 	emulatorPort: number;
 	log: (line: string) => void;
 }): Promise<QueueDev> {
-	const missing = [postgresBinDir() ? undefined : 'PostgreSQL', redisInstalled() ? undefined : 'Redis'].filter(Boolean);
-	if (missing.length > 0) {
-		throw new Error(
-			`${missing.join(' and ')} not installed; queue mode needs both. On Debian or Ubuntu:\n  ${INSTALL_HINT}`,
-		);
-	}
+	requireQueueServices();
 	const runtime = await ensureRuntime(PROFILES.current, options.log);
 	if (!(await isPortFree(options.n8nPort))) {
 		throw new Error(`port ${options.n8nPort} is taken (another n8n?); set DEV_N8N_PORT to use another one`);

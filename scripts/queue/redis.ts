@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 
 import { freePort, startLogged, stopGroup, waitReady } from '../real-n8n/process';
-import { INSTALL_HINT } from './postgres';
+import { INSTALL_HINT, postgresBinDir } from './postgres';
 
 export interface Redis {
 	host: string;
@@ -19,6 +19,16 @@ export interface Redis {
 
 export function redisInstalled(): boolean {
 	return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** Throws, saying how to install them, unless PostgreSQL and Redis are both installed. */
+export function requireQueueServices(): void {
+	const missing = [postgresBinDir() ? undefined : 'PostgreSQL', redisInstalled() ? undefined : 'Redis'].filter(Boolean);
+	if (missing.length > 0) {
+		throw new Error(
+			`${missing.join(' and ')} not installed; queue mode needs both. On Debian or Ubuntu:\n  ${INSTALL_HINT}`,
+		);
+	}
 }
 
 export async function startRedis(dir: string, logFile: string): Promise<Redis> {

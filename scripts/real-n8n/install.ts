@@ -41,33 +41,25 @@ function wantedMarker(profile: Profile): Marker {
 	};
 }
 
-function readMarker(file: string): Marker | undefined {
+/** Whether the marker in `file` records the install `wanted` (a missing or torn marker does not). */
+function sameInstall(file: string, wanted: Marker): boolean {
 	try {
-		return JSON.parse(readFileSync(file, 'utf8')) as Marker;
+		const { seconds, ...recorded } = JSON.parse(readFileSync(file, 'utf8')) as Marker;
+		return JSON.stringify(recorded) === JSON.stringify(wanted);
 	} catch {
-		return undefined;
+		return false;
 	}
 }
 
-function sameInstall(a: Marker | undefined, b: Marker): boolean {
-	return (
-		!!a &&
-		a.n8nVersion === b.n8nVersion &&
-		a.nodePackage === b.nodePackage &&
-		a.nodeVersion === b.nodeVersion &&
-		JSON.stringify(a.overrides ?? {}) === JSON.stringify(b.overrides)
-	);
-}
-
 function runtimeOf(profile: Profile): InstalledRuntime {
-	const paths = runtimePaths(profile);
-	return { profile, dir: paths.dir, nodeBin: paths.nodeBin, nodeBinDir: paths.nodeBinDir, n8nBin: paths.n8nBin };
+	const { dir, nodeBin, nodeBinDir, n8nBin } = runtimePaths(profile);
+	return { profile, dir, nodeBin, nodeBinDir, n8nBin };
 }
 
 /** The runtime if it is fully installed, without installing anything. */
 export function installedRuntime(profile: Profile): InstalledRuntime | undefined {
 	const paths = runtimePaths(profile);
-	if (!sameInstall(readMarker(paths.marker), wantedMarker(profile))) return undefined;
+	if (!sameInstall(paths.marker, wantedMarker(profile))) return undefined;
 	if (!existsSync(paths.nodeBin) || !existsSync(paths.n8nBin)) return undefined;
 	return runtimeOf(profile);
 }
@@ -167,13 +159,8 @@ async function provideSqlite(dir: string, logFile: string, log: Log): Promise<vo
 		return;
 	}
 	log(`  step 2/2: building sqlite3 ${version} (n8n's database driver) from source`);
-	await runNpm(
-		['rebuild', 'sqlite3', '--ignore-scripts=false', '--no-audit', '--no-fund'],
-		dir,
-		logFile,
-		'sqlite3 build',
-		log,
-	);
+	const args = ['rebuild', 'sqlite3', '--ignore-scripts=false', '--no-audit', '--no-fund'];
+	await runNpm(args, dir, logFile, 'sqlite3 build', log);
 	if (!existsSync(target)) throw new Error(`sqlite3 was rebuilt but ${target} is missing; see ${logFile}`);
 	await fsp.mkdir(path.dirname(kept), { recursive: true });
 	await fsp.copyFile(target, `${kept}.tmp`);

@@ -3,7 +3,7 @@
  * from the community nodes panel, plus the example credential and workflows.
  */
 import { createRequire } from 'node:module';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 
 import type { InstalledRuntime } from './install';
@@ -27,11 +27,8 @@ export const EXAMPLE_IDS = {
 
 export function exampleWorkflowFiles(): string[] {
 	const dir = path.join(EXAMPLES_DIR, 'workflows');
-	return require('node:fs')
-		.readdirSync(dir)
-		.filter((name: string) => name.endsWith('.json'))
-		.sort()
-		.map((name: string) => path.join(dir, name));
+	const names = readdirSync(dir).filter((name) => name.endsWith('.json'));
+	return names.sort().map((name) => path.join(dir, name));
 }
 
 /**

@@ -58,17 +58,15 @@ export function baseEnv(instance: N8nInstance, extra: Env = {}): NodeJS.ProcessE
 	return env;
 }
 
+type CliOptions = { env?: Env; timeoutMs?: number };
+
 export interface CliResult extends Captured {
 	/** stdout and stderr, for messages in failed assertions. */
 	output: string;
 }
 
 /** Runs one n8n CLI command to its end. Parallel n8n processes each need their own broker port. */
-export async function n8nCli(
-	instance: N8nInstance,
-	args: string[],
-	options: { env?: Env; timeoutMs?: number } = {},
-): Promise<CliResult> {
+export async function n8nCli(instance: N8nInstance, args: string[], options: CliOptions = {}): Promise<CliResult> {
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...options.env });
 	const result = await capture(instance.runtime.nodeBin, [instance.runtime.n8nBin, ...args], {
 		cwd: instance.userFolder,
@@ -78,11 +76,7 @@ export async function n8nCli(
 	return { ...result, output: `${result.stdout}\n${result.stderr}` };
 }
 
-export async function n8nCliOk(
-	instance: N8nInstance,
-	args: string[],
-	options: { env?: Env; timeoutMs?: number } = {},
-): Promise<CliResult> {
+export async function n8nCliOk(instance: N8nInstance, args: string[], options: CliOptions = {}): Promise<CliResult> {
 	const result = await n8nCli(instance, args, options);
 	if (result.code !== 0) {
 		throw new Error(
@@ -124,7 +118,7 @@ export interface ExecuteResult extends CliResult {
 export async function executeWorkflow(
 	instance: N8nInstance,
 	workflowId: string,
-	options: { env?: Env; timeoutMs?: number } = {},
+	options: CliOptions = {},
 ): Promise<ExecuteResult> {
 	const result = await n8nCli(instance, ['execute', `--id=${workflowId}`, '--rawOutput'], options);
 	const run = parseRun(result.stdout);

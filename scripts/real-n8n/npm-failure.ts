@@ -11,15 +11,7 @@ export interface NpmFailure {
 	message: string;
 }
 
-const NETWORK_CODES = [
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'ECONNREFUSED',
-	'ECONNRESET',
-	'ETIMEDOUT',
-	'ENETUNREACH',
-	'EHOSTUNREACH',
-];
+const NETWORK_CODE = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH)\b/;
 
 export function explainNpmFailure(npmOutput: string, n8nVersion: string): NpmFailure {
 	const missing =
@@ -37,7 +29,7 @@ export function explainNpmFailure(npmOutput: string, n8nVersion: string): NpmFai
 			message: `n8n ${n8nVersion} is on the npm registry but cannot be installed: it pins ${wanted}, which the registry does not have. This is a broken release, not a network fault: pick another version.`,
 		};
 	}
-	const code = NETWORK_CODES.find((name) => new RegExp(`\\b${name}\\b`).test(npmOutput));
+	const code = NETWORK_CODE.exec(npmOutput)?.[1];
 	if (code || /\bnetwork\b.*\b(request|connect)/i.test(npmOutput)) {
 		return {
 			kind: 'network',

@@ -8,7 +8,8 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { PACKAGE_ROOT } from './profiles';
+import { ensureRuntime } from './install';
+import { PACKAGE_ROOT, type Profile } from './profiles';
 
 export interface Captured {
 	code: number | null;
@@ -204,20 +205,39 @@ export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Runs a command in the package root on this terminal; resolves with its exit code. */
-export function runHere(command: string, args: string[], env = process.env): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { cwd: PACKAGE_ROOT, env, stdio: 'inherit' });
-		child.once('error', reject);
-		child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-	});
-}
-
-/** Builds the package unless it is built, then runs jest with `args`; resolves with the exit code. */
-export async function buildAndJest(args: string[], env = process.env): Promise<number> {
-	if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'FileStorage', 'FileStorage.node.js'))) {
-		const built = await runHere('npm', ['run', 'build']);
-		if (built !== 0) return built;
-	}
-	return await runHere(process.execPath, [require.resolve('jest/bin/jest'), ...args], env);
+/**
+ * An npm script's jest run on a real n8n: `check` first, the runtime of `profile` installed, the
+ * package built unless it is; exits with jest's code. `label` starts every line it prints.
+ */
+export function jestOnProfile(o: {
+	label: string;
+	profile: Profile;
+	what: string;
+	args: string[];
+	env?: NodeJS.ProcessEnv;
+	check?: () => void;
+}): void {
+	const here = (command: string, args: string[], env = process.env) =>
+		new Promise<number>((resolve, reject) => {
+			const child = spawn(command, args, { cwd: PACKAGE_ROOT, env, stdio: 'inherit' });
+			child.once('error', reject);
+			child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+		});
+	const main = async () => {
+		o.check?.();
+		console.log(`${o.label}: n8n ${o.profile.n8nVersion} ${o.what}`);
+		await ensureRuntime(o.profile, (line) => console.log(line));
+		if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'FileStorage', 'FileStorage.node.js'))) {
+			const built = await here('npm', ['run', 'build']);
+			if (built !== 0) return built;
+		}
+		return await here(process.execPath, [require.resolve('jest/bin/jest'), ...o.args], o.env);
+	};
+	main().then(
+		(code) => process.exit(code),
+		(err: Error) => {
+			console.error(`${o.label}: ${err.message}`);
+			process.exit(1);
+		},
+	);
 }
