@@ -9,19 +9,11 @@ import * as path from 'node:path';
 
 import { DEFAULTS as EMULATOR_DEFAULTS } from '../../test/emulator/config';
 import { ensureRuntime } from '../real-n8n/install';
-import {
-	EXAMPLE_IDS,
-	activateWorkflow,
-	exampleWorkflowFiles,
-	importCredential,
-	importWorkflows,
-	linkPackage,
-	ownerEnv,
-	type Owner,
-} from '../real-n8n/instance';
+import { importCredential, linkPackage, ownerEnv, type Owner } from '../real-n8n/instance';
 import { login, startN8n, type N8nInstance, type RunningN8n } from '../real-n8n/n8n';
 import { isPortFree, startLogged, stopGroup, waitReady } from '../real-n8n/process';
 import { PACKAGE_ROOT, PROFILES } from '../real-n8n/profiles';
+import { importExamples } from './examples';
 import { BROWSER_UPLOAD_WEBHOOK_ID, startPageServer } from './pageServer';
 
 export const DEV_OWNER: Owner = {
@@ -78,7 +70,7 @@ export async function startEmulator(
 
 /**
  * This package linked in, the example credential pointing at the emulator and the example
- * workflows imported (once per data folder: edits made in the editor stay).
+ * workflows imported (each once per data folder: edits made in the editor stay).
  */
 export async function prepareUserFolder(
 	instance: N8nInstance,
@@ -95,14 +87,7 @@ export async function prepareUserFolder(
 		await importCredential(instance, { accessKey, secretKey, baseUrl: emulatorUrl });
 		await fsp.writeFile(credentialMarker, emulatorUrl);
 	}
-	const imported = path.join(userFolder, '.examples-imported');
-	if (!existsSync(imported)) {
-		log('importing the example workflows');
-		await importWorkflows(instance, exampleWorkflowFiles());
-		await activateWorkflow(instance, EXAMPLE_IDS.webhook);
-		await activateWorkflow(instance, EXAMPLE_IDS.browserUpload);
-		await fsp.writeFile(imported, `${new Date().toISOString()}\n`);
-	}
+	await importExamples(instance, log);
 }
 
 export async function startStack(options: StackOptions): Promise<Stack> {
