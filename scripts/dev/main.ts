@@ -103,7 +103,7 @@ async function main(): Promise<void> {
 		n8nPort: port('DEV_N8N_PORT', 5678),
 		emulatorPort: port('DEV_EMULATOR_PORT', EMULATOR_DEFAULTS.port),
 	};
-	let dev: Pick<Stack, 'editorUrl' | 'emulatorUrl' | 'owner' | 'logDir' | 'died'>;
+	let dev: Pick<Stack, 'editorUrl' | 'emulatorUrl' | 'owner' | 'logDir' | 'died'> & { pageUrl?: string };
 	let mode: string;
 	let logs = '';
 	try {
@@ -140,8 +140,11 @@ async function main(): Promise<void> {
 					]
 				: [
 						'  workflows    File Storage example: upload a file / multipart-upload a large generated file /',
-						'               list the bucket / upload what is POSTed to a webhook',
+						'               list the bucket / upload what is POSTed to a webhook / sign browser uploads',
 					]),
+			...(dev.pageUrl
+				? [`  browser      ${dev.pageUrl} uploads a file through the browser SDK (examples/browser-upload/)`]
+				: []),
 			`  webhook      curl -H 'content-type: application/octet-stream' --data-binary @some-file '${dev.editorUrl}/webhook/file-storage-upload?key=some-file'`,
 			`  logs         ${logDir}/${logs}`,
 			queue

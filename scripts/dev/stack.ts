@@ -9,19 +9,12 @@ import * as path from 'node:path';
 
 import { DEFAULTS as EMULATOR_DEFAULTS } from '../../test/emulator/config';
 import { ensureRuntime } from '../real-n8n/install';
-import {
-	EXAMPLE_IDS,
-	activateWorkflow,
-	exampleWorkflowFiles,
-	importCredential,
-	importWorkflows,
-	linkPackage,
-	ownerEnv,
-	type Owner,
-} from '../real-n8n/instance';
+import { importCredential, linkPackage, ownerEnv, type Owner } from '../real-n8n/instance';
 import { login, startN8n, type N8nInstance, type RunningN8n } from '../real-n8n/n8n';
 import { isPortFree, startLogged, stopGroup, waitReady } from '../real-n8n/process';
 import { PACKAGE_ROOT, PROFILES } from '../real-n8n/profiles';
+import { importExamples } from './examples';
+import { BROWSER_UPLOAD_WEBHOOK_ID, startPageServer } from './pageServer';
 
 export const DEV_OWNER: Owner = {
 	email: process.env.DEV_OWNER_EMAIL || 'owner@example.com',
@@ -46,6 +39,8 @@ export interface StackOptions {
 export interface Stack {
 	editorUrl: string;
 	emulatorUrl: string;
+	/** The browser-upload example page (examples/browser-upload/), wired to the example's webhook. */
+	pageUrl: string;
 	owner: Owner;
 	logDir: string;
 	n8n: RunningN8n;
@@ -75,7 +70,7 @@ export async function startEmulator(
 
 /**
  * This package linked in, the example credential pointing at the emulator and the example
- * workflows imported (once per data folder: edits made in the editor stay).
+ * workflows imported (each once per data folder: edits made in the editor stay).
  */
 export async function prepareUserFolder(
 	instance: N8nInstance,
@@ -92,13 +87,7 @@ export async function prepareUserFolder(
 		await importCredential(instance, { accessKey, secretKey, baseUrl: emulatorUrl });
 		await fsp.writeFile(credentialMarker, emulatorUrl);
 	}
-	const imported = path.join(userFolder, '.examples-imported');
-	if (!existsSync(imported)) {
-		log('importing the example workflows');
-		await importWorkflows(instance, exampleWorkflowFiles());
-		await activateWorkflow(instance, EXAMPLE_IDS.webhook);
-		await fsp.writeFile(imported, `${new Date().toISOString()}\n`);
-	}
+	await importExamples(instance, log);
 }
 
 export async function startStack(options: StackOptions): Promise<Stack> {
@@ -127,16 +116,18 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 		const n8n = await startN8n(instance, {
 			port: options.n8nPort,
 			logFile: path.join(logDir, 'n8n.log'),
-			webhookPaths: ['file-storage-upload'],
+			webhookPaths: ['file-storage-upload', `${BROWSER_UPLOAD_WEBHOOK_ID}/get-signed-url/upload`],
 			env: {
 				...ownerEnv(runtime, DEV_OWNER),
 				// n8n only hot-reloads packages in development mode.
 				...(options.hotReload ? { NODE_ENV: undefined, N8N_DEV_RELOAD: 'true' } : {}),
 			},
 		});
+		let page: Awaited<ReturnType<typeof startPageServer>>;
 		try {
 			// Proves the owner exists and the editor's API answers before the URL is announced.
 			await login(n8n.url, DEV_OWNER.email, DEV_OWNER.password);
+			page = await startPageServer(n8n.url);
 		} catch (err) {
 			await n8n.stop();
 			throw err;
@@ -148,13 +139,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 		return {
 			editorUrl: n8n.url,
 			emulatorUrl: emulator.url,
+			pageUrl: page.url,
 			owner: DEV_OWNER,
 			logDir,
 			n8n,
 			emulator: emulator.child,
 			died,
 			stop: async () => {
-				await Promise.allSettled([n8n.stop(), stopEmulator()]);
+				await Promise.allSettled([page.close(), n8n.stop(), stopEmulator()]);
 			},
 		};
 	} catch (err) {

@@ -23,6 +23,7 @@ export const EXAMPLE_IDS = {
 	list: 'fsExampleListing',
 	webhook: 'fsExampleWebhook',
 	fileOps: 'fsExampleFileOps',
+	browserUpload: 'fsExampleBrowser',
 } as const;
 
 export function exampleWorkflowFiles(): string[] {
