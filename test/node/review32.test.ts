@@ -1,0 +1,52 @@
+/**
+ * Review 32, a hostile reading of Get Browser Upload URL, Source Text and Transform: each test
+ * is a defect found by attacking the operation as a hostile browser, user or CDN would, run
+ * through n8n's engine against the emulator over real HTTP.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { BUCKET, fileItem, randomFile, runFileStorage, useEmulator } from './support';
+
+const emulator = useEmulator({ minPartSize: 1024 });
+afterEach(() => emulator().setFaults([]));
+
+const sign = async (parameters: INodeParameters) =>
+	await runFileStorage(emulator(), {
+		resource: 'file',
+		operation: 'signedOperationUrl',
+		folder: { __rl: true, mode: 'path', value: 'uploads/' },
+		...parameters,
+	});
+
+describe('Get Browser Upload URL: a hostile browser', () => {
+	it.each([
+		['uploadpart', 'start'],
+		['uploadpart', '..'],
+		['completemultipart', '.'],
+		['cancelmultipart', '..'],
+	])('a %s with Upload ID "%s" is refused naming Upload ID: its path would name another call', async (type, id) => {
+		const result = await sign({ requestType: type, browserKey: 'a.bin', uploadId: id, partNumber: 1, totalParts: 2 });
+		expect(result.error?.message).toMatch(/parameter 'Upload ID'/);
+		expect(result.items).toHaveLength(0);
+	});
+
+	it('a part URL asked with Upload ID "start" cannot start an upload the workflow never signed', async () => {
+		const result = await sign({ requestType: 'uploadpart', browserKey: 'a.bin', uploadId: 'start', partNumber: 1 });
+		const url = result.items[0]?.json.url;
+		if (url !== undefined) {
+			// What the browser would do with it: the emulator takes it as a start-multipart.
+			await fetch(String(url), { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+		}
+		expect(emulator().listOpenUploads()).toEqual([]);
+	});
+
+	it.each([
+		['a line break', 'text/html\r\nSet-Cookie: a=b'],
+		['no subtype', 'texthtml'],
+		['a NUL', 'text/plain\u0000'],
+	])('a MIME Type with %s is refused naming MIME Type', async (_, mimeType) => {
+		const result = await sign({ requestType: 'start-multipart', browserKey: 'a.bin', totalParts: 1, mimeType });
+		expect(result.error?.message).toMatch(/parameter 'MIME Type'/);
+		expect(result.items).toHaveLength(0);
+	});
+});
