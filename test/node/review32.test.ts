@@ -62,3 +62,39 @@ describe('Source Text: an expression that gives no text', () => {
 		expect(await emulator().readObject(BUCKET.bucketName, BUCKET.region, 'obj.txt')).toBeUndefined();
 	});
 });
+
+describe('Transform: a hostile CDN and raw strings', () => {
+	const IMAGE = randomFile(50_000);
+	beforeAll(async () => {
+		const stored = await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'upload', key: 'r32/cat.jpg', visibility: 'public' },
+			{ items: [fileItem(IMAGE, 'cat.jpg', 'image/jpeg')] },
+		);
+		expect(stored.error).toBeUndefined();
+	});
+	const transform = async (parameters: INodeParameters) =>
+		await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'transform',
+			fileKey: { __rl: true, mode: 'key', value: 'r32/cat.jpg' },
+			...parameters,
+		});
+
+	it('a transformed download cut short by a close-delimited answer says sizeConfirmed: false', async () => {
+		emulator().setFaults([{ operation: 'cdn', closeDelimited: 1000 }]);
+		const result = await transform({ transformation: 'image', width: 10, downloadTransformed: true });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ size: 1000, sizeConfirmed: false });
+	});
+
+	it('a whole transformed download with a stated length says sizeConfirmed: true', async () => {
+		const result = await transform({ transformation: 'image', width: 10, downloadTransformed: true });
+		expect(result.items[0].json).toMatchObject({ size: IMAGE.length, sizeConfirmed: true });
+	});
+
+	it('a raw string with a lone surrogate is refused naming Raw Transformation', async () => {
+		const result = await transform({ transformation: 'raw', rawTransformation: '={{ "tr-w_1\\ud800" }}' });
+		expect(result.error?.message).toMatch(/parameter 'Raw Transformation'/);
+	});
+});

@@ -62,5 +62,9 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 	const { ctx, index: itemIndex } = item;
 	const fileName = fileNameOf(key);
 	const file = await downloadToBinary({ ctx, client, where, key, fileName, itemIndex, link: url });
-	return item.output({ ...json, size: file.size, content_type: file.binary.mimeType }, { [field]: file.binary });
+	// Without a stated length a cut body looks whole (the CDN's length is all there is to judge it by).
+	return item.output(
+		{ ...json, size: file.size, sizeConfirmed: file.sizeConfirmed, content_type: file.binary.mimeType },
+		{ [field]: file.binary },
+	);
 }
