@@ -41,6 +41,30 @@ describe('Get Browser Upload URL: a hostile browser', () => {
 	});
 
 	it.each([
+		['Key', 'an object with toString', 'browserKey', { toString: 1 }],
+		['Key', 'an empty object', 'browserKey', {}],
+		['Key', 'an array', 'browserKey', ['a', 'b']],
+		['Upload ID', 'an object', 'uploadId', { id: 'u1' }],
+	])('a %s given as %s is refused naming the field, with Continue On Fail paired', async (label, _, name, value) => {
+		const result = await runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'signedOperationUrl',
+				requestType: 'uploadpart',
+				browserKey: 'a.bin',
+				uploadId: 'u1',
+				partNumber: 1,
+				[name]: '={{ $json.value }}',
+			},
+			{ items: [{ json: { value } as never }], continueOnFail: true },
+		);
+		expect(result.items.map((i) => [String(i.json.error), i.pairedItem])).toEqual([
+			[`The parameter '${label}' is ${Array.isArray(value) ? 'an array' : 'an object'}, not text`, { item: 0 }],
+		]);
+	});
+
+	it.each([
 		['a line break', 'text/html\r\nSet-Cookie: a=b'],
 		['no subtype', 'texthtml'],
 		['a NUL', 'text/plain\u0000'],

@@ -141,8 +141,21 @@ function wholeParam(item: Item, name: string, label: string, needed: boolean): n
 	);
 }
 
+/**
+ * A text the browser sent: a JSON object or array from its request would become "[object Object]"
+ * or "a,b" as text (or throw, with a `toString` member), so it is refused naming the field.
+ */
+function textParam(item: Item, name: string, label: string): string {
+	const value = item.param(name, '') ?? '';
+	if (typeof value !== 'object') return String(value);
+	throw item.fail(
+		`The parameter '${label}' is ${Array.isArray(value) ? 'an array' : 'an object'}, not text`,
+		`The browser's request must give ${label} as text, e.g. {{ $json.params.${name === 'browserKey' ? 'key' : name} }}.`,
+	);
+}
+
 function requiredUploadId(item: Item, type: BrowserOperation): string {
-	const id = String(item.param('uploadId', '') ?? '').trim();
+	const id = textParam(item, 'uploadId', 'Upload ID').trim();
 	// The id is a path segment (spec §3.10): '.' and '..' are resolved away by URL clients and
 	// proxies, and 'start' makes a part URL the start-multipart call's own path.
 	if (NOT_AN_UPLOAD_ID.includes(id)) {
@@ -160,7 +173,7 @@ function requiredUploadId(item: Item, type: BrowserOperation): string {
 
 /** Folder + the browser's key; a key that would leave the folder is refused, never cleaned up. */
 export function browserKeyOf(item: Item): string {
-	const asked = String(item.param('browserKey', '') ?? '');
+	const asked = textParam(item, 'browserKey', 'Key');
 	if (!asked)
 		throw item.fail("The parameter 'Key' is empty", "Set Key to the browser's key, e.g. {{ $json.params.key }}.");
 	const segments = asked.split('/');
