@@ -21,6 +21,8 @@ const sign = async (parameters: INodeParameters) =>
 describe('Get Browser Upload URL: a hostile browser', () => {
 	it.each([
 		['uploadpart', 'start'],
+		// Express, which the service's SDK hints at (multer), routes without regard to case.
+		['uploadpart', 'Start'],
 		['uploadpart', '..'],
 		['completemultipart', '.'],
 		['cancelmultipart', '..'],
