@@ -66,6 +66,12 @@ describe('Get Browser Upload URL: a hostile browser', () => {
 		]);
 	});
 
+	it('a Key with a lone surrogate is refused naming Key: the URL would sign another key (U+FFFD) than the output says', async () => {
+		const result = await sign({ requestType: 'upload', browserKey: '={{ "a\\ud800.txt" }}' });
+		expect(result.error?.message).toMatch(/lone UTF-16 surrogate.*parameter 'Key'/);
+		expect(result.items).toHaveLength(0);
+	});
+
 	it.each([
 		['a line break', 'text/html\r\nSet-Cookie: a=b'],
 		['no subtype', 'texthtml'],

@@ -17,6 +17,7 @@ const show = { resource: ['file'], operation: ['signedOperationUrl'] };
 export const ASSUMED_TOLERANCE_SECONDS = 300;
 const MAX_PARTS = 10_000;
 const NOT_AN_UPLOAD_ID = ['.', '..', 'start'];
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;.*)?$`, 's');
 const TYPES = BROWSER_OPERATIONS.join(', ');
@@ -176,6 +177,13 @@ export function browserKeyOf(item: Item): string {
 	const asked = textParam(item, 'browserKey', 'Key');
 	if (!asked)
 		throw item.fail("The parameter 'Key' is empty", "Set Key to the browser's key, e.g. {{ $json.params.key }}.");
+	// URLSearchParams writes a lone surrogate as U+FFFD: the URL would be for another key than `key` says.
+	if (LONE_SURROGATE.test(asked)) {
+		throw item.fail(
+			"The key has a lone UTF-16 surrogate, which is not a character (parameter 'Key')",
+			'The browser must send the key as text; check how its request is built.',
+		);
+	}
 	const segments = asked.split('/');
 	if (asked.startsWith('/') || segments.includes('..') || segments.includes('.')) {
 		throw item.fail(
