@@ -125,6 +125,24 @@ describe('Transform: a hostile CDN and raw strings', () => {
 		expect(result.items[0].json).toMatchObject({ size: IMAGE.length, sizeConfirmed: true });
 	});
 
+	it('the URL of a key with a "." segment is refused: a URL client would fetch another file', async () => {
+		const stored = await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'upload', key: 'r32/./dot.jpg', visibility: 'public' },
+			{ items: [fileItem(IMAGE, 'dot.jpg', 'image/jpeg')] },
+		);
+		expect(stored.error).toBeUndefined();
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'transform',
+			fileKey: { __rl: true, mode: 'key', value: 'r32/./dot.jpg' },
+			transformation: 'image',
+			width: 10,
+		});
+		expect(result.error?.message).toMatch(/'r32\/\.\/dot\.jpg' has a '\.' segment, which its link cannot carry/);
+		expect(result.items).toHaveLength(0);
+	});
+
 	it('a raw string with a lone surrogate is refused naming Raw Transformation', async () => {
 		const result = await transform({ transformation: 'raw', rawTransformation: '={{ "tr-w_1\\ud800" }}' });
 		expect(result.error?.message).toMatch(/parameter 'Raw Transformation'/);
