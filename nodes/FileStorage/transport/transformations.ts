@@ -39,6 +39,9 @@ export function transformationSegment(prefix: 'tr' | 'thumb', sets: Pairs[]): st
 export function transformationProblem(segment: string): string | undefined {
 	const match = /^(tr|thumb)-(.*)$/s.exec(segment);
 	if (!match) return 'it must start with "tr-" (a transformation) or "thumb-" (a thumbnail), e.g. tr-w_200,h_100';
+	// A lone surrogate is no character at all: it has no UTF-8 form to percent-encode.
+	if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(match[2]))
+		return 'it contains a lone UTF-16 surrogate, which is not a character';
 	if (/[/?#\s]/.test(match[2]))
 		return 'it must not contain "/", "?", "#" or spaces (an overlay image path writes "/" as "@@")';
 	const unknown: string[] = [];

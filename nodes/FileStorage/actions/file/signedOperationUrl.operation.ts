@@ -16,6 +16,10 @@ const show = { resource: ['file'], operation: ['signedOperationUrl'] };
 /** The emulator's tolerance; the service publishes none (spec §1). */
 export const ASSUMED_TOLERANCE_SECONDS = 300;
 const MAX_PARTS = 10_000;
+const NOT_AN_UPLOAD_ID = ['.', '..', 'start'];
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;.*)?$`, 's');
 const TYPES = BROWSER_OPERATIONS.join(', ');
 const VALIDITY =
 	"The URL is good while its timestamp is within the service's clock tolerance, which is not published (the local emulator accepts ±300 s): sign each request just before the browser sends it.";
@@ -138,8 +142,29 @@ function wholeParam(item: Item, name: string, label: string, needed: boolean): n
 	);
 }
 
+/**
+ * A text the browser sent: a JSON object or array from its request would become "[object Object]"
+ * or "a,b" as text (or throw, with a `toString` member), so it is refused naming the field.
+ */
+function textParam(item: Item, name: string, label: string): string {
+	const value = item.param(name, '') ?? '';
+	if (typeof value !== 'object') return String(value);
+	throw item.fail(
+		`The parameter '${label}' is ${Array.isArray(value) ? 'an array' : 'an object'}, not text`,
+		`The browser's request must give ${label} as text, e.g. {{ $json.params.${name === 'browserKey' ? 'key' : name} }}.`,
+	);
+}
+
 function requiredUploadId(item: Item, type: BrowserOperation): string {
-	const id = String(item.param('uploadId', '') ?? '').trim();
+	const id = textParam(item, 'uploadId', 'Upload ID').trim();
+	// The id is a path segment (spec §3.10): '.' and '..' are resolved away by URL clients and
+	// proxies, and 'start' makes a part URL the start-multipart call's own path.
+	if (NOT_AN_UPLOAD_ID.includes(id.toLowerCase())) {
+		throw item.fail(
+			`The Upload ID "${id}" is refused: in the URL's path it would name another call (parameter 'Upload ID')`,
+			'Set Upload ID to the uploadId the start-multipart answer gave, e.g. {{ $json.params.uploadId }}.',
+		);
+	}
 	if (id) return id;
 	throw item.fail(
 		`The parameter 'Upload ID' is empty; a ${type} request needs it`,
@@ -149,9 +174,16 @@ function requiredUploadId(item: Item, type: BrowserOperation): string {
 
 /** Folder + the browser's key; a key that would leave the folder is refused, never cleaned up. */
 export function browserKeyOf(item: Item): string {
-	const asked = String(item.param('browserKey', '') ?? '');
+	const asked = textParam(item, 'browserKey', 'Key');
 	if (!asked)
 		throw item.fail("The parameter 'Key' is empty", "Set Key to the browser's key, e.g. {{ $json.params.key }}.");
+	// URLSearchParams writes a lone surrogate as U+FFFD: the URL would be for another key than `key` says.
+	if (LONE_SURROGATE.test(asked)) {
+		throw item.fail(
+			"The key has a lone UTF-16 surrogate, which is not a character (parameter 'Key')",
+			'The browser must send the key as text; check how its request is built.',
+		);
+	}
 	const segments = asked.split('/');
 	if (asked.startsWith('/') || segments.includes('..') || segments.includes('.')) {
 		throw item.fail(
@@ -169,6 +201,21 @@ export function browserKeyOf(item: Item): string {
 	return key;
 }
 
+/**
+ * The stored type a browser asked for: `type/subtype` in token characters, parameters after ';'
+ * without control characters. The service serves it back as the file's Content-Type, so a line
+ * break in it would be a header of the service's answer.
+ */
+function mimeTypeOf(item: Item): string {
+	const asked = String(item.param('mimeType', '') ?? '').trim();
+	if (!asked) return 'application/octet-stream';
+	if (MEDIA_TYPE.test(asked) && !/[\u0000-\u001f\u007f]/.test(asked)) return asked;
+	throw item.fail(
+		`The MIME Type ${JSON.stringify(asked.slice(0, 80))} is not a media type such as video/mp4 (parameter 'MIME Type')`,
+		"Give type/subtype, e.g. {{ $json.params.mimeType }} as the browser SDK sends the file's type, or leave it empty for application/octet-stream.",
+	);
+}
+
 function requestOf(item: Item): OperationRequest {
 	const type = String(item.param('requestType', 'upload') ?? '').trim();
 	if (!isBrowserOperation(type)) {
@@ -183,10 +230,7 @@ function requestOf(item: Item): OperationRequest {
 		type,
 		key: browserKeyOf(item),
 		visibility: (item.param('visibility', 'private') === 'public' ? 'public' : 'private') as Visibility,
-		mimeType:
-			type === 'start-multipart'
-				? String(item.param('mimeType', '') ?? '').trim() || 'application/octet-stream'
-				: undefined,
+		mimeType: type === 'start-multipart' ? mimeTypeOf(item) : undefined,
 		totalParts: usesParts ? wholeParam(item, 'totalParts', 'Total Parts', type === 'start-multipart') : undefined,
 		uploadId: needsId ? requiredUploadId(item, type) : undefined,
 		partNumber: type === 'uploadpart' ? wholeParam(item, 'partNumber', 'Part Number', true) : undefined,

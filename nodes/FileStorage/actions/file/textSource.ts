@@ -41,13 +41,23 @@ export const textFields: INodeProperties[] = [
 	},
 ];
 
+/** The Text parameter as text; an expression that gives an object would be stored as "[object Object]". */
+function textOf(item: Item): string {
+	const text = item.param('text', '') ?? '';
+	if (typeof text !== 'object') return String(text);
+	throw item.fail(
+		`The parameter 'Text' is ${Array.isArray(text) ? 'an array' : 'an object'}, not text`,
+		'Make the expression give text, e.g. {{ JSON.stringify($json.body) }}, or turn on Upload Item JSON to store the whole item as JSON.',
+	);
+}
+
 /** Source Text: the Text parameter or the item's JSON, with the key it gives. */
 export function openTextSource(
 	item: Item,
 	readKey: (item: Item, fileName: string | undefined, from: string) => string,
 ): { source: UploadSource; key: string } {
 	const itemJson = item.param('textItemJson', false) === true;
-	const content = itemJson ? JSON.stringify(item.input().json) : String(item.param('text', '') ?? '');
+	const content = itemJson ? JSON.stringify(item.input().json) : textOf(item);
 	if (!content) {
 		throw item.fail(
 			"The parameter 'Text' is empty",

@@ -1,6 +1,7 @@
 import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { downloadToBinary } from '../../download/download';
+import { linkRewritesKey, rewrittenLinkWords } from '../../files/keys';
 import type { Item } from '../../item';
 import { getSignedUrl } from '../../transport/api';
 import { transformationUrl } from '../../transport/transformations';
@@ -50,6 +51,12 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 	const url = transformationUrl(link.url, segment);
 	if (url === undefined)
 		throw client.unexpectedAnswer(`Signed URL of '${key}'`, `"url" is not a file location (…/f/<access id>/<key>)`);
+	// A URL client resolves a '.' segment: the URL handed out would be fetched as another file's.
+	const rewrite = linkRewritesKey(link.url);
+	if (rewrite) {
+		const words = rewrittenLinkWords(`Transform of '${key}'`, rewrite);
+		throw item.fail(words.message, words.description);
+	}
 	const json = { key, bucket: where.bucket, region: where.region, transformation: segment, url, location: link.url };
 	if (item.param('downloadTransformed', false) !== true) return item.output(json);
 	const field = String(item.param('binaryPropertyName', 'data')).trim();
@@ -62,5 +69,9 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 	const { ctx, index: itemIndex } = item;
 	const fileName = fileNameOf(key);
 	const file = await downloadToBinary({ ctx, client, where, key, fileName, itemIndex, link: url });
-	return item.output({ ...json, size: file.size, content_type: file.binary.mimeType }, { [field]: file.binary });
+	// Without a stated length a cut body looks whole (the CDN's length is all there is to judge it by).
+	return item.output(
+		{ ...json, size: file.size, sizeConfirmed: file.sizeConfirmed, content_type: file.binary.mimeType },
+		{ [field]: file.binary },
+	);
 }
