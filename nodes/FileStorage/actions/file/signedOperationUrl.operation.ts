@@ -206,10 +206,18 @@ export function browserKeyOf(item: Item): string {
  * without control characters. The service serves it back as the file's Content-Type, so a line
  * break in it would be a header of the service's answer.
  */
+/** A C0 control character or DEL (a regular expression of them is refused by n8n's lint). */
+function hasControlCharacter(text: string): boolean {
+	return [...text].some((char) => {
+		const code = char.charCodeAt(0);
+		return code < 0x20 || code === 0x7f;
+	});
+}
+
 function mimeTypeOf(item: Item): string {
 	const asked = String(item.param('mimeType', '') ?? '').trim();
 	if (!asked) return 'application/octet-stream';
-	if (MEDIA_TYPE.test(asked) && !/[\u0000-\u001f\u007f]/.test(asked)) return asked;
+	if (MEDIA_TYPE.test(asked) && !hasControlCharacter(asked)) return asked;
 	throw item.fail(
 		`The MIME Type ${JSON.stringify(asked.slice(0, 80))} is not a media type such as video/mp4 (parameter 'MIME Type')`,
 		"Give type/subtype, e.g. {{ $json.params.mimeType }} as the browser SDK sends the file's type, or leave it empty for application/octet-stream.",
