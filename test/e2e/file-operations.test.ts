@@ -10,7 +10,7 @@ import { promises as fsp } from 'node:fs';
 import { procStatus, resetPeak } from '../../bench/memory';
 import type { RunningN8n } from '../../scripts/real-n8n/n8n';
 import { startBigSource, type BigSource } from './bigSource';
-import { BUCKET, MIB, activateWorkflow, importWorkflows, startN8n, tail, useRealN8n } from './support';
+import { BUCKET, webhookWorkflow, MIB, activateWorkflow, importWorkflows, startN8n, tail, useRealN8n } from './support';
 
 const SIZE = Number(process.env.E2E_COPY_BYTES ?? 1024 * MIB);
 /** A first copy settles the runtime (see large-sources.test.ts), so the measured one shows what grows with size. */
@@ -19,7 +19,6 @@ const WARM_UP_SIZE = 128 * MIB + 3;
 const MULTIPART_BOUND = 8 * MIB * (4 + 1) + MIB;
 /** The runtime's share of reading a URL, as allowed for Source URL (large-sources.test.ts). */
 const runtimeSlack = (nodeVersion: string) => (Number(nodeVersion.split('.')[0]) >= 21 ? 32 : 64) * MIB;
-const CREDENTIALS = { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } };
 
 /** One webhook per operation; each answers with its File Storage node's first item. */
 const STEPS = {
@@ -57,41 +56,13 @@ const STEPS = {
 type Step = keyof typeof STEPS;
 
 function workflow(step: Step): object {
-	const id = `fsE2eOps${step.slice(0, 8).padEnd(8, '0')}`;
-	return {
-		id,
+	return webhookWorkflow({
+		id: `fsE2eOps${step.slice(0, 8).padEnd(8, '0')}`,
 		name: `e2e: file operations, ${step}`,
-		nodes: [
-			{
-				id: `${id}-1`,
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: `${id}-hook`,
-				parameters: {
-					httpMethod: 'POST',
-					path: `ops-${step}`,
-					responseMode: 'lastNode',
-					responseData: 'allEntries',
-					options: {},
-				},
-			},
-			{
-				id: `${id}-2`,
-				name: 'File Storage',
-				type: 'n8n-nodes-file-storage.fileStorage',
-				typeVersion: 2,
-				position: [220, 0],
-				parameters: { bucketName: BUCKET.name, region: BUCKET.region, ...STEPS[step], options: {} },
-				credentials: CREDENTIALS,
-			},
-		],
-		connections: { Webhook: { main: [[{ node: 'File Storage', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-		pinData: {},
-		active: false,
-	};
+		path: `ops-${step}`,
+		typeVersion: 2,
+		parameters: STEPS[step],
+	});
 }
 
 const n8n = useRealN8n({ workflows: [] });

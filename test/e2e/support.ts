@@ -92,6 +92,54 @@ export async function workflowFrom(template: string, values: Record<string, stri
 	return file;
 }
 
+/**
+ * A workflow of a POST Webhook at `path` answering with its File Storage node's first item: the
+ * shape of the webhook e2e tests, one workflow per step they call.
+ */
+export function webhookWorkflow(step: {
+	id: string;
+	name: string;
+	path: string;
+	typeVersion: number;
+	parameters: object;
+}) {
+	const { id, name, path: webhookPath, typeVersion, parameters } = step;
+	return {
+		id,
+		name,
+		nodes: [
+			{
+				id: `${id}-1`,
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: `${id}-hook`,
+				parameters: {
+					httpMethod: 'POST',
+					path: webhookPath,
+					responseMode: 'lastNode',
+					responseData: 'allEntries',
+					options: {},
+				},
+			},
+			{
+				id: `${id}-2`,
+				name: 'File Storage',
+				type: 'n8n-nodes-file-storage.fileStorage',
+				typeVersion,
+				position: [220, 0],
+				parameters: { bucketName: BUCKET.name, region: BUCKET.region, ...parameters, options: {} },
+				credentials: { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } },
+			},
+		],
+		connections: { Webhook: { main: [[{ node: 'File Storage', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+		active: false,
+	};
+}
+
 export function sha256(bytes: Buffer): string {
 	return createHash('sha256').update(bytes).digest('hex');
 }

@@ -7,9 +7,7 @@ import * as path from 'node:path';
 import { promises as fsp } from 'node:fs';
 
 import type { RunningN8n } from '../../scripts/real-n8n/n8n';
-import { BUCKET, activateWorkflow, importWorkflows, startN8n, tail, useRealN8n } from './support';
-
-const CREDENTIALS = { fileStorageApi: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)' } };
+import { BUCKET, webhookWorkflow, activateWorkflow, importWorkflows, startN8n, tail, useRealN8n } from './support';
 
 /** One webhook per step; each answers with its File Storage node's first item. */
 const STEPS = {
@@ -36,41 +34,13 @@ type Step = keyof typeof STEPS;
 const idOf = (step: Step) => `fsE2eTxt${step.slice(0, 8).padEnd(8, '0')}`;
 
 function workflow(step: Step): object {
-	const id = idOf(step);
-	return {
-		id,
+	return webhookWorkflow({
+		id: idOf(step),
 		name: `e2e: text and transform, ${step}`,
-		nodes: [
-			{
-				id: `${id}-1`,
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: `${id}-hook`,
-				parameters: {
-					httpMethod: 'POST',
-					path: `txt-${step}`,
-					responseMode: 'lastNode',
-					responseData: 'allEntries',
-					options: {},
-				},
-			},
-			{
-				id: `${id}-2`,
-				name: 'File Storage',
-				type: 'n8n-nodes-file-storage.fileStorage',
-				typeVersion: 3,
-				position: [220, 0],
-				parameters: { bucketName: BUCKET.name, region: BUCKET.region, ...STEPS[step], options: {} },
-				credentials: CREDENTIALS,
-			},
-		],
-		connections: { Webhook: { main: [[{ node: 'File Storage', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-		pinData: {},
-		active: false,
-	};
+		path: `txt-${step}`,
+		typeVersion: 3,
+		parameters: STEPS[step],
+	});
 }
 
 const n8n = useRealN8n({ workflows: [] });
