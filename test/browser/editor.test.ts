@@ -8,30 +8,18 @@
  * The browser is the Chromium shipped in the npm package @sparticuz/chromium (unpacked into .cache/
  * on first use), or the one CHROMIUM_PATH names: see scripts/browser/chromium.ts.
  */
-import { existsSync, promises as fsp } from 'node:fs';
-import * as os from 'node:os';
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-import { chromiumExecutable } from '../../scripts/browser/chromium';
-import { startStack, type Stack } from '../../scripts/dev/stack';
+import type { Stack } from '../../scripts/dev/stack';
 import { DEFAULTS as EMULATOR_DEFAULTS } from '../emulator/config';
 import { emulatorClient } from '../emulator/conformance/client';
 import { EXAMPLE_IDS } from '../../scripts/real-n8n/instance';
-import { freePort } from '../../scripts/real-n8n/process';
 import { PACKAGE_ROOT } from '../../scripts/real-n8n/profiles';
+import { useDevStackInChromium } from './devStack';
 
-// Flags for a machine without a GPU, a sandbox-capable kernel setup for root, or outside network.
-const CHROMIUM_FLAGS = [
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
 /** Where a panel's screenshot goes: the README's copy with UPDATE_SCREENSHOTS=1, else a scratch one. */
 const screenshotPath = (name: string) =>
 	path.join(
@@ -42,46 +30,15 @@ const screenshotPath = (name: string) =>
 const SCREENSHOT = screenshotPath('file-storage-node.png');
 const TRIGGER_SCREENSHOT = screenshotPath('file-storage-trigger.png');
 const TRIGGER_EXAMPLE_ID = 'fsExampleTrigger';
-const STEP_TIMEOUT_MS = 60000;
 
-let root = '';
+const started = useDevStackInChromium('file-storage-browser-');
 let stack: Stack | undefined;
-let browser: BrowserContext | undefined;
 let page: Page;
 
 jest.setTimeout(180000);
 
-beforeAll(
-	async () => {
-		const { executablePath } = await chromiumExecutable();
-		if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'FileStorage', 'FileStorage.node.js'))) {
-			throw new Error('dist/ is missing: run `npm run build` first');
-		}
-		root = await fsp.mkdtemp(path.join(os.tmpdir(), 'file-storage-browser-'));
-		stack = await startStack({
-			dataDir: path.join(root, 'stack'),
-			packageDir: PACKAGE_ROOT,
-			n8nPort: await freePort(),
-			emulatorPort: 0,
-			hotReload: false,
-			log: () => undefined,
-		});
-		browser = await chromium.launchPersistentContext(path.join(root, 'chromium-profile'), {
-			executablePath,
-			headless: true,
-			args: CHROMIUM_FLAGS,
-			viewport: { width: 1440, height: 900 },
-		});
-		page = browser.pages()[0] ?? (await browser.newPage());
-		page.setDefaultTimeout(STEP_TIMEOUT_MS);
-	},
-	30 * 60 * 1000,
-);
-
-afterAll(async () => {
-	await browser?.close();
-	await stack?.stop();
-	if (root) await fsp.rm(root, { recursive: true, force: true });
+beforeAll(() => {
+	({ stack, page } = started());
 });
 
 const canvasNode = (name: string) => `[data-test-id="canvas-node"][data-node-name="${name}"]`;

@@ -7,64 +7,33 @@
  * What the emulator stored under the workflow's folder must be the file, byte for byte.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, promises as fsp } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-import { chromiumExecutable } from '../../scripts/browser/chromium';
 import { browserUploadBackend } from '../../scripts/dev/pageServer';
-import { startStack, type Stack } from '../../scripts/dev/stack';
-import { freePort } from '../../scripts/real-n8n/process';
-import { PACKAGE_ROOT } from '../../scripts/real-n8n/profiles';
+import type { Stack } from '../../scripts/dev/stack';
 import { DEFAULTS as EMULATOR_DEFAULTS } from '../emulator/config';
 import { emulatorClient, sha256 } from '../emulator/conformance/client';
+import { useDevStackInChromium } from './devStack';
 
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-sync'];
 /** The Folder of the example workflow's File Storage node. */
 const FOLDER = 'browser-uploads/';
 const MiB = 1024 * 1024;
 
-let root = '';
+const started = useDevStackInChromium('file-storage-sdk-');
 let stack: Stack | undefined;
-let browser: Browser | undefined;
 let page: Page;
 /** Every request the page sent to the emulator: the URLs the workflow signed, as the SDK used them. */
 const sent: Array<{ method: string; url: string }> = [];
 
 jest.setTimeout(180000);
 
-beforeAll(
-	async () => {
-		const { executablePath } = await chromiumExecutable();
-		if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'FileStorage', 'FileStorage.node.js'))) {
-			throw new Error('dist/ is missing: run `npm run build` first');
-		}
-		root = await fsp.mkdtemp(path.join(os.tmpdir(), 'file-storage-sdk-'));
-		stack = await startStack({
-			dataDir: path.join(root, 'stack'),
-			packageDir: PACKAGE_ROOT,
-			n8nPort: await freePort(),
-			emulatorPort: 0,
-			hotReload: false,
-			log: () => undefined,
-		});
-		browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_FLAGS });
-		page = await browser.newPage();
-		page.setDefaultTimeout(60000);
-		page.on('request', (request) => {
-			if (request.url().startsWith(stack!.emulatorUrl) && request.method() !== 'OPTIONS')
-				sent.push({ method: request.method(), url: request.url() });
-		});
-	},
-	30 * 60 * 1000,
-);
-
-afterAll(async () => {
-	await browser?.close();
-	await stack?.stop();
-	if (root) await fsp.rm(root, { recursive: true, force: true });
+beforeAll(() => {
+	({ stack, page } = started());
+	page.on('request', (request) => {
+		if (request.url().startsWith(stack!.emulatorUrl) && request.method() !== 'OPTIONS')
+			sent.push({ method: request.method(), url: request.url() });
+	});
 });
 
 function client() {
