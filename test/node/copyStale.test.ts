@@ -10,7 +10,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
 import { eventually, useProxy, viaProxy } from './proxy';
-import { BUCKET, fileItem, runFileStorage, useEmulator } from './support';
+import { BUCKET, runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 600 });
 const proxy = useProxy(emulator);
@@ -18,16 +18,10 @@ const proxy = useProxy(emulator);
 const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 
 async function store(key: string, bytes: Buffer | string, visibility = 'public', mimeType = 'text/plain') {
-	const result = await runFileStorage(
-		emulator(),
-		{ resource: 'file', operation: 'upload', key, visibility },
-		{ items: [fileItem(Buffer.from(bytes), 'upload.txt', mimeType)] },
-	);
-	expect(result.error).toBeUndefined();
+	await uploadWithNode(emulator(), key, bytes, { visibility, mimeType });
 }
 
-const read = async (key: string) =>
-	(await emulator().readObject(BUCKET.bucketName, BUCKET.region, key))?.body.toString();
+const read = async (key: string) => await storedText(emulator(), key);
 
 /** What the CDN answers at a public file's plain location (and, the first time, keeps). */
 async function viaCdn(key: string): Promise<string> {

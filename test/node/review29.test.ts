@@ -9,23 +9,17 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
 import { eventually, useProxy, viaProxy } from './proxy';
-import { BUCKET, fileItem, runFileStorage, useEmulator } from './support';
+import { BUCKET, runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 600 });
 
 const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 
 async function store(key: string, bytes: Buffer | string, visibility = 'public') {
-	const result = await runFileStorage(
-		emulator(),
-		{ resource: 'file', operation: 'upload', key, visibility },
-		{ items: [fileItem(Buffer.from(bytes), 'upload.txt', 'text/plain')] },
-	);
-	expect(result.error).toBeUndefined();
+	await uploadWithNode(emulator(), key, bytes, { visibility });
 }
 
-const read = async (key: string) =>
-	(await emulator().readObject(BUCKET.bucketName, BUCKET.region, key))?.body.toString();
+const read = async (key: string) => await storedText(emulator(), key);
 
 async function run(operation: string, key: string, parameters: INodeParameters = {}) {
 	return await runFileStorage(emulator(), { resource: 'file', operation, fileKey: byKey(key), ...parameters });

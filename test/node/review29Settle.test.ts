@@ -5,7 +5,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
 import { eventually, useProxy } from './proxy';
-import { BUCKET, credentialsFor, fileItem, runFileStorage, useEmulator } from './support';
+import { BUCKET, credentialsFor, storedText, uploadWithNode, useEmulator } from './support';
 
 const emulator = useEmulator();
 const proxy = useProxy(emulator);
@@ -13,16 +13,10 @@ const proxy = useProxy(emulator);
 const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 
 async function store(key: string, bytes: string, visibility = 'public') {
-	const result = await runFileStorage(
-		emulator(),
-		{ resource: 'file', operation: 'upload', key, visibility },
-		{ items: [fileItem(Buffer.from(bytes), 'upload.txt', 'text/plain')] },
-	);
-	expect(result.error).toBeUndefined();
+	await uploadWithNode(emulator(), key, bytes, { visibility });
 }
 
-const read = async (key: string) =>
-	(await emulator().readObject(BUCKET.bucketName, BUCKET.region, key))?.body.toString();
+const read = async (key: string) => await storedText(emulator(), key);
 
 describe('review 29: Move and a source replaced within the second it was written', () => {
 	it('Move never deletes a stored version it did not copy: a same-size replacement in the same second as the version read', async () => {

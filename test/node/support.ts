@@ -63,3 +63,23 @@ export async function runFileStorage(
 		parameters: { ...BUCKET, ...parameters },
 	});
 }
+
+/** Stores `bytes` under `key` with the node's own Upload (public text by default): a test's starting file. */
+export async function uploadWithNode(
+	emulator: Emulator,
+	key: string,
+	bytes: Buffer | string,
+	{ visibility = 'public', mimeType = 'text/plain' }: { visibility?: string; mimeType?: string } = {},
+): Promise<void> {
+	const result = await runFileStorage(
+		emulator,
+		{ resource: 'file', operation: 'upload', key, visibility },
+		{ items: [fileItem(Buffer.from(bytes), 'upload.txt', mimeType)] },
+	);
+	expect(result.error).toBeUndefined();
+}
+
+/** What the emulator stores under `key` in the test bucket, as text; undefined when nothing. */
+export async function storedText(emulator: Emulator, key: string): Promise<string | undefined> {
+	return (await emulator.readObject(BUCKET.bucketName, BUCKET.region, key))?.body.toString();
+}
