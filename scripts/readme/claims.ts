@@ -29,103 +29,60 @@
  * Run by test/package/readme-claims.test.ts (so `npm test` fails on a row without a running test), or
  * on its own: `node -r ts-node/register/transpile-only scripts/readme/claims.ts`.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, sep } from 'node:path';
 
+import { markdownLines, repositoryRoot } from './docs';
 import { type TestCase, testCases } from './testCases';
 
 export { testCases, testTitles } from './testCases';
 
-/** The pages whose promise tables are checked, relative to the repository root. */
-export const CLAIM_PAGES = ['docs/reliability.md', 'docs/bad-input.md'] as const;
-
+const CLAIM_PAGES = ['docs/reliability.md', 'docs/bad-input.md'];
 /** The header of a promise table's last column. */
-export const PROOF_COLUMN = 'tests';
+const PROOF_COLUMN = 'tests';
+/** Shorter quotes than this must be a whole title: "e" would match nearly any test. */
+const MIN_CITATION = 12;
+const FORMAT = '`fileName.test.ts` › "test title or a distinctive part of it"';
 
-export interface ClaimRow {
-	/** The page, e.g. `docs/reliability.md`. */
-	page: string;
-	/** The heading the table is under, as written (`### Uploads`). */
-	table: string;
-	/** 1-based line in the page. */
-	line: number;
-	claim: string;
-	proof: string;
-}
-
-export interface Citation {
+interface Citation {
 	file: string;
 	title: string;
 	/** The `(runs only …)` note after the citation, for a test that skips itself at run time. */
 	runsOnly?: string;
 }
 
-/** Shorter quotes than this must be a whole title: "e" would match nearly any test. */
-export const MIN_CITATION = 12;
-
 /** Splits a Markdown table row into its cells; `\|` and a `|` inside backticks stay in the cell. */
 function cellsOf(row: string): string[] {
-	const cells: string[] = [];
-	let cell = '';
-	let inCode = false;
-	const text = row.trim().replace(/^\|/, '').replace(/\|$/, '');
-	for (let i = 0; i < text.length; i++) {
-		const char = text[i];
-		if (char === '\\' && text[i + 1] === '|') {
-			cell += '|';
-			i++;
-		} else if (char === '`') {
-			inCode = !inCode;
-			cell += char;
-		} else if (char === '|' && !inCode) {
-			cells.push(cell.trim());
-			cell = '';
-		} else cell += char;
-	}
-	cells.push(cell.trim());
-	return cells;
+	const inner = row.trim().replace(/^\|/, '').replace(/\|$/, '');
+	const masked = inner.replace(/\\\||`[^`]*`/g, (part) => part.replace(/\\?\|/g, '\0'));
+	return masked.split('|').map((cell) => cell.replaceAll('\0', '|').trim());
 }
 
-const isSeparator = (cells: string[]) => cells.every((cell) => /^:?-+:?$/.test(cell));
-
-/** The body rows of every promise table of one page, or a problem when the page has none with rows. */
-export function parseClaimTables(markdown: string, page: string): { rows: ClaimRow[]; problems: string[] } {
-	const lines = markdown.split('\n');
-	const rows: ClaimRow[] = [];
+/** The body rows of every promise table of one page, with the heading each is under and its 1-based line. */
+function claimRows(markdown: string, page: string) {
+	const rows: { page: string; table: string; line: number; claim: string; proof: string }[] = [];
 	let heading = '(top of the page)';
-	let inFence = false;
 	// Whether the table being read is a promise table; undefined outside a table.
 	let promiseTable: boolean | undefined;
 	let previousClaim = '';
-	lines.forEach((line, index) => {
-		if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-		if (inFence) return;
-		if (/^#{1,6} /.test(line)) heading = line.trim();
-		if (!line.trim().startsWith('|')) {
+	for (const { line, number, code } of markdownLines(markdown)) {
+		if (!code && /^#{1,6} /.test(line)) heading = line.trim();
+		if (code || !line.trim().startsWith('|')) {
 			promiseTable = undefined;
-			return;
+			continue;
 		}
 		const cells = cellsOf(line);
 		if (promiseTable === undefined) {
 			promiseTable = cells.length > 1 && cells[cells.length - 1].toLowerCase() === PROOF_COLUMN;
-			return;
+		} else if (promiseTable && cells.every((cell) => /^:?-+:?$/.test(cell))) {
+			previousClaim = '';
+		} else if (promiseTable) {
+			// A row whose first cell is empty carries one more citation of the promise above it.
+			previousClaim = cells[0] || previousClaim;
+			rows.push({ page, table: heading, line: number, claim: previousClaim, proof: cells[cells.length - 1] });
 		}
-		if (!promiseTable || isSeparator(cells)) {
-			if (promiseTable) previousClaim = '';
-			return;
-		}
-		// A row whose first cell is empty carries one more citation of the promise above it.
-		const claim = cells[0] || previousClaim;
-		previousClaim = claim;
-		rows.push({ page, table: heading, line: index + 1, claim, proof: cells[cells.length - 1] });
-	});
-	const problems =
-		rows.length === 0
-			? [
-					`${page} has no promise table with rows (a table whose last column is headed "${PROOF_COLUMN}"): the claims check needs one.`,
-				]
-			: [];
-	return { rows, problems };
+	}
+	return rows;
 }
 
 /** The citations of one cell. */
@@ -135,21 +92,6 @@ export function citationsIn(cell: string): Citation[] {
 		title: match[2],
 		...(match[3] ? { runsOnly: match[3] } : {}),
 	}));
-}
-
-function testFilesUnder(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const path = join(dir, entry.name);
-		if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : testFilesUnder(path);
-		return entry.name.endsWith('.test.ts') ? [path] : [];
-	});
-}
-
-export interface ClaimsInput {
-	/** The text of each page of CLAIM_PAGES, by its path. */
-	pages: Record<string, string>;
-	/** Test files by path relative to test/ with `/` separators, e.g. `node/upload.test.ts`. */
-	testFiles: Record<string, string>;
 }
 
 /** What is wrong with one citation of the tests of test/`path`, or undefined. */
@@ -180,48 +122,53 @@ function citationProblem({ title, runsOnly }: Citation, path: string, tests: Tes
 	return undefined;
 }
 
-const FORMAT = '`fileName.test.ts` › "test title or a distinctive part of it"';
-
-/** Every problem with the claim tables, each saying which row, what is wrong and how to fix it. */
-export function checkClaims({ pages, testFiles }: ClaimsInput): string[] {
-	const rows: ClaimRow[] = [];
+/**
+ * Every problem with the claim tables, each saying which row, what is wrong and how to fix it.
+ * `pages`: the text of each promise page by its path; `testFiles`: the test files by their path
+ * under test/ with `/` separators, e.g. `node/upload.test.ts`.
+ */
+export function checkClaims({
+	pages,
+	testFiles,
+}: {
+	pages: Record<string, string>;
+	testFiles: Record<string, string>;
+}) {
 	const problems: string[] = [];
-	for (const page of CLAIM_PAGES) {
+	const rows = CLAIM_PAGES.flatMap((page) => {
 		if (pages[page] === undefined) {
 			problems.push(`${page} is missing: the claims check reads its promise tables.`);
-			continue;
+			return [];
 		}
-		const parsed = parseClaimTables(pages[page], page);
-		rows.push(...parsed.rows);
-		problems.push(...parsed.problems);
-	}
+		const found = claimRows(pages[page], page);
+		if (found.length === 0)
+			problems.push(
+				`${page} has no promise table with rows (a table whose last column is headed "${PROOF_COLUMN}"): the claims check needs one.`,
+			);
+		return found;
+	});
 	const testsOf = new Map<string, TestCase[]>();
 	for (const row of rows) {
 		const where = `${row.page}:${row.line} ("${row.table}", row "${row.claim.slice(0, 60)}")`;
 		const citations = citationsIn(row.proof);
-		if (citations.length === 0) {
+		if (citations.length === 0)
 			problems.push(
 				`${where} names no test. Add ${FORMAT} to its "${PROOF_COLUMN}" cell, naming a test that fails if the claim breaks; a claim no test proves gets a test or goes.`,
 			);
-			continue;
-		}
-		for (const { file, title, runsOnly } of citations) {
+		for (const citation of citations) {
+			const { file } = citation;
 			const found = Object.keys(testFiles).filter((path) => path === file || path.endsWith(`/${file}`));
-			if (found.length === 0) {
+			if (found.length !== 1) {
 				problems.push(
-					`${where} cites \`${file}\`, but there is no such file under test/. Check the file name (with .test.ts).`,
-				);
-				continue;
-			}
-			if (found.length > 1) {
-				problems.push(
-					`${where} cites \`${file}\`, which is ambiguous (${found.join(', ')}). Give the folder too, e.g. \`${found[0]}\`.`,
+					found.length === 0
+						? `${where} cites \`${file}\`, but there is no such file under test/. Check the file name (with .test.ts).`
+						: `${where} cites \`${file}\`, which is ambiguous (${found.join(', ')}). Give the folder too, e.g. \`${found[0]}\`.`,
 				);
 				continue;
 			}
 			const [path] = found;
 			if (!testsOf.has(path)) testsOf.set(path, testCases(testFiles[path], path));
-			const problem = citationProblem({ file, title, runsOnly }, path, testsOf.get(path)!);
+			const problem = citationProblem(citation, path, testsOf.get(path)!);
 			if (problem) problems.push(`${where} ${problem}`);
 		}
 	}
@@ -229,21 +176,18 @@ export function checkClaims({ pages, testFiles }: ClaimsInput): string[] {
 }
 
 /** The check on this repository's promise pages and test/ folder. */
-export function checkRepository(root = resolve(__dirname, '..', '..')): string[] {
+export function checkRepository(root = repositoryRoot): string[] {
 	const testDir = join(root, 'test');
-	const testFiles: Record<string, string> = {};
-	for (const path of testFilesUnder(testDir)) {
-		testFiles[relative(testDir, path).split(sep).join('/')] = readFileSync(path, 'utf8');
-	}
-	const pages: Record<string, string> = {};
-	for (const page of CLAIM_PAGES) {
-		try {
-			pages[page] = readFileSync(join(root, page), 'utf8');
-		} catch {
-			// Reported by checkClaims as a missing page.
-		}
-	}
-	return checkClaims({ pages, testFiles });
+	const testFiles = readdirSync(testDir, { recursive: true })
+		.map(String)
+		.filter((path) => path.endsWith('.test.ts') && !path.split(sep).includes('node_modules'));
+	const existing = CLAIM_PAGES.filter((page) => existsSync(join(root, page)));
+	return checkClaims({
+		pages: Object.fromEntries(existing.map((page) => [page, readFileSync(join(root, page), 'utf8')])),
+		testFiles: Object.fromEntries(
+			testFiles.map((path) => [path.split(sep).join('/'), readFileSync(join(testDir, path), 'utf8')]),
+		),
+	});
 }
 
 if (require.main === module) {

@@ -5,10 +5,11 @@
  * that exist. Run by test/package/docs.test.ts.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, posix, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 
-export const README_MAX_LINES = 400;
-export const MAX_LINE = 200;
+export const repositoryRoot = resolve(__dirname, '..', '..');
+const README_MAX_LINES = 400;
+const MAX_LINE = 200;
 
 /** The sections of n8n's README template (n8n-io/n8n-nodes-starter, README_TEMPLATE.md), in its order. */
 export const TEMPLATE_SECTIONS = [
@@ -22,7 +23,7 @@ export const TEMPLATE_SECTIONS = [
 ] as const;
 
 /** Each line with whether it is inside a fenced code block (the fence lines count as inside). */
-function linesWithFences(markdown: string): { line: string; number: number; code: boolean }[] {
+export function markdownLines(markdown: string): { line: string; number: number; code: boolean }[] {
 	let fence: string | undefined;
 	return markdown.split('\n').map((line, index) => {
 		const opener = /^\s*(```|~~~)/.exec(line)?.[1];
@@ -35,18 +36,11 @@ function linesWithFences(markdown: string): { line: string; number: number; code
 
 /** Lines longer than `max` characters outside code blocks, as `file:line (n characters)`. */
 export function longLines(markdown: string, file: string, max = MAX_LINE): string[] {
-	return linesWithFences(markdown)
+	return markdownLines(markdown)
 		.filter(({ line, code }) => !code && [...line].length > max)
 		.map(
 			({ line, number }) => `${file}:${number} has ${[...line].length} characters (at most ${max} outside code blocks)`,
 		);
-}
-
-/** The `## ` headings, in order. */
-export function sections(markdown: string): string[] {
-	return linesWithFences(markdown)
-		.filter(({ line, code }) => !code && /^## /.test(line))
-		.map(({ line }) => line.slice(3).trim());
 }
 
 /** What is wrong with README.md as the users' page. */
@@ -58,7 +52,9 @@ export function readmeProblems(readme: string): string[] {
 			`README.md has ${lineCount} lines (at most ${README_MAX_LINES}): move reference to docs/ and link it.`,
 		);
 	problems.push(...longLines(readme, 'README.md'));
-	const found = sections(readme);
+	const found = markdownLines(readme)
+		.filter(({ line, code }) => !code && /^## /.test(line))
+		.map(({ line }) => line.slice(3).trim());
 	const positions = TEMPLATE_SECTIONS.map((name) => found.indexOf(name));
 	TEMPLATE_SECTIONS.forEach((name, i) => {
 		if (positions[i] === -1) problems.push(`README.md has no "## ${name}" section (n8n's README template).`);
@@ -78,7 +74,7 @@ export function readmeProblems(readme: string): string[] {
 export function anchors(markdown: string): Set<string> {
 	const seen = new Map<string, number>();
 	const result = new Set<string>();
-	for (const { line, code } of linesWithFences(markdown)) {
+	for (const { line, code } of markdownLines(markdown)) {
 		const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
 		if (code || !heading) continue;
 		const text = heading[1].replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1');
@@ -95,7 +91,7 @@ export function anchors(markdown: string): Set<string> {
 
 /** The targets of the Markdown links and images outside code (blocks and inline), with their lines. */
 export function links(markdown: string): { target: string; line: number }[] {
-	return linesWithFences(markdown).flatMap(({ line, number, code }) => {
+	return markdownLines(markdown).flatMap(({ line, number, code }) => {
 		if (code) return [];
 		const text = line.replace(/`[^`]*`/g, '');
 		return [...text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((match) => ({
@@ -148,5 +144,3 @@ export function unlistedExamples(root: string): string[] {
 		.filter((name) => !linked.has(`workflows/${name}`))
 		.map((name) => `examples/README.md does not list examples/workflows/${name}: describe it as it runs.`);
 }
-
-export const repositoryRoot = resolve(dirname(__filename), '..', '..');

@@ -31,16 +31,8 @@ interface Callee {
 	focused: boolean;
 }
 
-const BASES: Record<string, Omit<Callee, 'why'>> = {
-	it: { kind: 'test', run: 'runs', focused: false },
-	test: { kind: 'test', run: 'runs', focused: false },
-	xit: { kind: 'test', run: 'skipped', focused: false },
-	xtest: { kind: 'test', run: 'skipped', focused: false },
-	fit: { kind: 'test', run: 'runs', focused: true },
-	describe: { kind: 'describe', run: 'runs', focused: false },
-	xdescribe: { kind: 'describe', run: 'skipped', focused: false },
-	fdescribe: { kind: 'describe', run: 'runs', focused: true },
-};
+/** Jest's test and describe functions: an `x` in front skips, an `f` focuses as `.only` does. */
+const GLOBALS = new Set(['it', 'test', 'xit', 'xtest', 'fit', 'describe', 'xdescribe', 'fdescribe']);
 
 const MODIFIERS: Record<string, TestRun | 'only' | 'same'> = {
 	skip: 'skipped',
@@ -92,11 +84,14 @@ export function testCases(source: string, fileName = 'file.test.ts'): TestCase[]
 	const classify = (node: ts.Expression, seen: Set<string> = new Set()): Callee | undefined => {
 		node = unwrap(node);
 		if (ts.isIdentifier(node)) {
-			const base = BASES[node.text];
-			if (base) return { ...base, why: base.run === 'skipped' ? node.text : undefined };
-			const alias = aliases.get(node.text);
-			if (!alias || seen.has(node.text)) return undefined;
-			return classify(alias, new Set(seen).add(node.text));
+			const name = node.text;
+			if (GLOBALS.has(name)) {
+				const why = name.startsWith('x') ? name : undefined;
+				const kind = name.endsWith('describe') ? 'describe' : 'test';
+				return { kind, run: why ? 'skipped' : 'runs', why, focused: name.startsWith('f') };
+			}
+			const alias = aliases.get(name);
+			return alias && !seen.has(name) ? classify(alias, new Set(seen).add(name)) : undefined;
 		}
 		if (ts.isPropertyAccessExpression(node)) {
 			const base = classify(node.expression, seen);
@@ -118,52 +113,38 @@ export function testCases(source: string, fileName = 'file.test.ts'): TestCase[]
 			const yes = classify(node.whenTrue, seen);
 			const no = classify(node.whenFalse, seen);
 			if (!yes || !no || yes.kind !== no.kind) return undefined;
-			const runs = [yes.run, no.run].filter((run) => run === 'runs' || run === 'conditional').length;
+			const running = [yes, no].filter((callee) => callee.run === 'runs' || callee.run === 'conditional');
 			const why = node.getText(file).replace(/\s+/g, ' ');
-			if (runs === 2) return { ...yes, ...combine(yes, no) };
-			if (runs === 0) return { kind: yes.kind, run: 'skipped', why, focused: false };
-			const branch = [yes, no].find((callee) => callee.run === 'conditional');
-			return {
-				kind: yes.kind,
-				run: 'conditional',
-				why: branch ? `${why}; ${branch.why}` : why,
-				focused: yes.focused || no.focused,
-			};
+			if (running.length === 2) return { ...yes, ...combine(yes, no) };
+			if (running.length === 0) return { kind: yes.kind, run: 'skipped', why, focused: false };
+			const focused = yes.focused || no.focused;
+			return { kind: yes.kind, focused, ...combine(running[0], { run: 'conditional', why }) };
 		}
 		return undefined;
 	};
 
-	/** The describe calls around a node, innermost first, that decide whether it runs. */
-	const enclosing = (node: ts.Node): Callee[] => {
-		const found: Callee[] = [];
-		for (let child = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
-			if (ts.isCallExpression(parent) && parent.arguments.includes(child as ts.Expression)) {
-				const callee = classify(parent.expression);
-				if (callee?.kind === 'describe') found.push(callee);
-			}
-		}
-		return found;
-	};
-
 	const found: (TestCase & { focused: boolean })[] = [];
-	const visit = (node: ts.Node): void => {
-		if (ts.isCallExpression(node) && node.arguments.length > 0) {
-			const callee = classify(node.expression);
-			const title = callee?.kind === 'test' ? literalText(node.arguments[0], file) : undefined;
-			if (callee && title !== undefined) {
-				const outer = enclosing(node);
-				const state = outer.reduce(combine, { run: callee.run, why: callee.why });
+	/** `outer`: the describe calls around the node, innermost first, that decide whether it runs. */
+	const visit = (node: ts.Node, outer: Callee[]): void => {
+		const callee = ts.isCallExpression(node) && node.arguments.length > 0 ? classify(node.expression) : undefined;
+		if (callee && ts.isCallExpression(node)) {
+			const title = callee.kind === 'test' ? literalText(node.arguments[0], file) : undefined;
+			if (title !== undefined)
 				found.push({
 					title,
-					...state,
+					...outer.reduce(combine, { run: callee.run, why: callee.why }),
 					line: file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1,
 					focused: callee.focused || outer.some((describe) => describe.focused),
 				});
+			if (callee.kind === 'describe') {
+				visit(node.expression, outer);
+				for (const argument of node.arguments) visit(argument, [callee, ...outer]);
+				return;
 			}
 		}
-		ts.forEachChild(node, visit);
+		ts.forEachChild(node, (child) => visit(child, outer));
 	};
-	visit(file);
+	visit(file, []);
 
 	// `.only` anywhere in the file makes Jest skip every test outside it.
 	const focusing = found.some((test) => test.focused);
