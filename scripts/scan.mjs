@@ -20,21 +20,16 @@ async function scan(label, dir, patterns) {
 	return true;
 }
 
-function packTarball() {
-	const work = mkdtempSync(join(tmpdir(), 'file-storage-pack-'));
+const sourceOk = await scan('source', root, SOURCE_FILE_PATTERNS);
+const work = mkdtempSync(join(tmpdir(), 'file-storage-pack-'));
+try {
 	execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
 		cwd: root,
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
 	const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
-	const extracted = join(work, 'package');
 	execFileSync('tar', ['-xzf', join(work, tarball), '-C', work]);
-	return { work, extracted };
-}
-
-const sourceOk = await scan('source', root, SOURCE_FILE_PATTERNS);
-const { work, extracted } = packTarball();
-try {
+	const extracted = join(work, 'package');
 	const files = readdirSync(join(extracted, 'dist'), { recursive: true });
 	if (files.some((f) => String(f).includes('test'))) throw new Error('the tarball contains test files');
 	const tarballOk = await scan('npm pack tarball', extracted, undefined);
