@@ -44,13 +44,6 @@ const PROOF_COLUMN = 'tests';
 const MIN_CITATION = 12;
 const FORMAT = '`fileName.test.ts` › "test title or a distinctive part of it"';
 
-interface Citation {
-	file: string;
-	title: string;
-	/** The `(runs only …)` note after the citation, for a test that skips itself at run time. */
-	runsOnly?: string;
-}
-
 /** Splits a Markdown table row into its cells; `\|` and a `|` inside backticks stay in the cell. */
 function cellsOf(row: string): string[] {
 	const inner = row.trim().replace(/^\|/, '').replace(/\|$/, '');
@@ -85,17 +78,15 @@ function claimRows(markdown: string, page: string) {
 	return rows;
 }
 
-/** The citations of one cell. */
-export function citationsIn(cell: string): Citation[] {
-	return [...cell.matchAll(/`([^`\s]+\.test\.ts)`\s*›\s*"([^"]+)"(?:\s*\((runs only [^)]+)\))?/g)].map((match) => ({
-		file: match[1],
-		title: match[2],
-		...(match[3] ? { runsOnly: match[3] } : {}),
-	}));
+/** The citations of one cell; `runsOnly` is the `(runs only …)` note after one, if any. */
+export function citationsIn(cell: string) {
+	return [...cell.matchAll(/`([^`\s]+\.test\.ts)`\s*›\s*"([^"]+)"(?:\s*\((runs only [^)]+)\))?/g)].map(
+		([, file, title, runsOnly]) => ({ file, title, runsOnly: runsOnly as string | undefined }),
+	);
 }
 
 /** What is wrong with one citation of the tests of test/`path`, or undefined. */
-function citationProblem({ title, runsOnly }: Citation, path: string, tests: TestCase[]): string | undefined {
+function citationProblem(title: string, runsOnly: string | undefined, path: string, tests: TestCase[]) {
 	// A quote that is a whole title names that test, even when longer titles contain it too.
 	const exact = tests.filter((test) => test.title === title);
 	const matches = exact.length > 0 ? exact : tests.filter((test) => test.title.includes(title));
@@ -127,13 +118,7 @@ function citationProblem({ title, runsOnly }: Citation, path: string, tests: Tes
  * `pages`: the text of each promise page by its path; `testFiles`: the test files by their path
  * under test/ with `/` separators, e.g. `node/upload.test.ts`.
  */
-export function checkClaims({
-	pages,
-	testFiles,
-}: {
-	pages: Record<string, string>;
-	testFiles: Record<string, string>;
-}) {
+export function checkClaims({ pages, testFiles }: Record<'pages' | 'testFiles', Record<string, string>>): string[] {
 	const problems: string[] = [];
 	const rows = CLAIM_PAGES.flatMap((page) => {
 		if (pages[page] === undefined) {
@@ -155,20 +140,16 @@ export function checkClaims({
 			problems.push(
 				`${where} names no test. Add ${FORMAT} to its "${PROOF_COLUMN}" cell, naming a test that fails if the claim breaks; a claim no test proves gets a test or goes.`,
 			);
-		for (const citation of citations) {
-			const { file } = citation;
+		for (const { file, title, runsOnly } of citations) {
 			const found = Object.keys(testFiles).filter((path) => path === file || path.endsWith(`/${file}`));
-			if (found.length !== 1) {
-				problems.push(
-					found.length === 0
-						? `${where} cites \`${file}\`, but there is no such file under test/. Check the file name (with .test.ts).`
-						: `${where} cites \`${file}\`, which is ambiguous (${found.join(', ')}). Give the folder too, e.g. \`${found[0]}\`.`,
-				);
-				continue;
-			}
 			const [path] = found;
-			if (!testsOf.has(path)) testsOf.set(path, testCases(testFiles[path], path));
-			const problem = citationProblem(citation, path, testsOf.get(path)!);
+			if (found.length === 1 && !testsOf.has(path)) testsOf.set(path, testCases(testFiles[path], path));
+			const problem =
+				found.length === 0
+					? `cites \`${file}\`, but there is no such file under test/. Check the file name (with .test.ts).`
+					: found.length > 1
+						? `cites \`${file}\`, which is ambiguous (${found.join(', ')}). Give the folder too, e.g. \`${path}\`.`
+						: citationProblem(title, runsOnly, path, testsOf.get(path)!);
 			if (problem) problems.push(`${where} ${problem}`);
 		}
 	}

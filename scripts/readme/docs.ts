@@ -94,36 +94,31 @@ export function links(markdown: string): { target: string; line: number }[] {
 	return markdownLines(markdown).flatMap(({ line, number, code }) => {
 		if (code) return [];
 		const text = line.replace(/`[^`]*`/g, '');
-		return [...text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((match) => ({
-			target: match[1],
-			line: number,
-		}));
+		const found = text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g);
+		return [...found].map(([, target]) => ({ target, line: number }));
 	});
+}
+
+/** What is wrong with a link of `file` (a path relative to `root`), or undefined. */
+function linkProblem(root: string, file: string, { target, line }: { target: string; line: number }) {
+	const where = `${file}:${line} links to ${target}`;
+	if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return undefined;
+	const [pathPart, anchor] = target.split('#', 2) as [string, string | undefined];
+	const targetFile = pathPart === '' ? file : posix.join(posix.dirname(file), decodeURIComponent(pathPart));
+	const absolute = resolve(root, targetFile);
+	if (!existsSync(absolute)) return `${where}, but ${targetFile} does not exist.`;
+	if (anchor === undefined) return undefined;
+	if (!targetFile.endsWith('.md') || statSync(absolute).isDirectory())
+		return `${where}: an anchor into ${targetFile}, which is not a Markdown page.`;
+	if (!anchors(readFileSync(absolute, 'utf8')).has(anchor))
+		return `${where}, but ${targetFile} has no heading with the anchor #${anchor}.`;
+	return undefined;
 }
 
 /** Every relative link of `file` (a path relative to `root`) that does not resolve. */
 export function brokenLinks(root: string, file: string): string[] {
-	const markdown = readFileSync(join(root, file), 'utf8');
-	const problems: string[] = [];
-	for (const { target, line } of links(markdown)) {
-		if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
-		const [pathPart, anchor] = target.split('#', 2) as [string, string | undefined];
-		const targetFile = pathPart === '' ? file : posix.join(posix.dirname(file), decodeURIComponent(pathPart));
-		const where = `${file}:${line} links to ${target}`;
-		const absolute = resolve(root, targetFile);
-		if (!existsSync(absolute)) {
-			problems.push(`${where}, but ${targetFile} does not exist.`);
-			continue;
-		}
-		if (anchor === undefined) continue;
-		if (!targetFile.endsWith('.md') || statSync(absolute).isDirectory()) {
-			problems.push(`${where}: an anchor into ${targetFile}, which is not a Markdown page.`);
-			continue;
-		}
-		if (!anchors(readFileSync(absolute, 'utf8')).has(anchor))
-			problems.push(`${where}, but ${targetFile} has no heading with the anchor #${anchor}.`);
-	}
-	return problems;
+	const problems = links(readFileSync(join(root, file), 'utf8')).map((link) => linkProblem(root, file, link));
+	return problems.filter((problem) => problem !== undefined);
 }
 
 /** The pages whose links are checked: README.md, docs/*.md, CONTRIBUTING.md, examples/README.md. */
