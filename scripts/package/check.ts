@@ -43,13 +43,12 @@ async function run(command: string, args: string[], cwd: string, env = process.e
 const norm = (file: string) => path.posix.normalize(file.split(path.sep).join('/')).replace(/^\.\//, '');
 
 /**
- * Follows relative requires from the declared files inside an installed copy of the package:
- * the modules that must ship, and the problems found on the way (missing modules, packages required
- * that neither Node.js nor n8n provides).
+ * Follows relative requires from the declared files inside an installed copy of the package: the
+ * modules that must ship. Adds to `problems` the missing modules and the packages required that
+ * neither Node.js nor n8n provides.
  */
-function requireClosure(root: string, entries: string[]): { modules: Set<string>; problems: string[] } {
+function requireClosure(root: string, entries: string[], problems: string[]): Set<string> {
 	const modules = new Set<string>();
-	const problems: string[] = [];
 	const exists = (file: string) => existsSync(path.join(root, file));
 	const queue = entries.filter(exists);
 	while (queue.length) {
@@ -67,10 +66,7 @@ function requireClosure(root: string, entries: string[]): { modules: Set<string>
 				else problems.push(`${file} requires ${specifier}, which is not in the tarball`);
 				continue;
 			}
-			const name = specifier
-				.split('/')
-				.slice(0, specifier.startsWith('@') ? 2 : 1)
-				.join('/');
+			const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
 			const builtin = name.startsWith('node:') || builtinModules.includes(name);
 			if (!builtin && !PROVIDED_BY_N8N.includes(name)) {
 				problems.push(
@@ -79,7 +75,7 @@ function requireClosure(root: string, entries: string[]): { modules: Set<string>
 			}
 		}
 	}
-	return { modules, problems };
+	return modules;
 }
 
 /**
@@ -212,8 +208,7 @@ export async function checkPackage(packageDir: string, peerDir = path.resolve(__
 		for (const file of declaredFiles) {
 			if (!packed.includes(file)) problems.push(`${file} is named in the n8n section of package.json but not shipped`);
 		}
-		const closure = requireClosure(root, declaredFiles);
-		problems.push(...closure.problems);
+		const modules = requireClosure(root, declaredFiles, problems);
 		const present = declared.filter((d) => existsSync(path.join(root, d.file)));
 		const presentFiles = present.map((d) => d.file);
 		const probed = await probe(root, presentFiles, work, peerDir).catch(
@@ -232,7 +227,7 @@ export async function checkPackage(packageDir: string, peerDir = path.resolve(__
 		const expected = new Set([
 			...ALWAYS_SHIPPED,
 			...(manifest.main ? [norm(manifest.main)] : []),
-			...closure.modules,
+			...modules,
 			// A node ships with its codex file: `X.node.js` → `X.node.json`.
 			...declared.flatMap((d) => (d.kind === 'node' ? [d.file, d.file.replace(/\.js$/, '.json')] : [d.file])),
 			...(probed ?? []).flatMap((p) => p.icons),

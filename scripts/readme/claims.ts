@@ -1,30 +1,24 @@
 /**
- * Every claim has its test: the promise tables of docs/reliability.md and docs/bad-input.md
- * promise behaviour, and each row must name a test that would fail if the promise broke.
+ * Every claim has its test: each row of the promise tables of docs/reliability.md and
+ * docs/bad-input.md must name a test that would fail if the promise broke.
  *
  * A promise table is any Markdown table on those pages whose last column is headed `tests`
  * (`| promise | how it is tested | tests |`, `| input | what you see | tests |`); a page may hold
- * several, one per section, so new rows and new sections need no change here. Each page must hold
- * at least one with rows. A row whose first cell is empty continues the promise above it: one
- * citation per row keeps the rows short.
+ * several, one per section, and must hold at least one with rows. A row whose first cell is empty
+ * continues the promise above it, so each row holds one citation and stays short.
  *
- * Citation format, in the `tests` cell of a row (one or more):
- *
- *     `fileName.test.ts` › "exact test title or a distinctive substring of it"
- *
- * - the file name is looked up under test/ by its name; when two files share a name, give the
- *   folder too (`node/upload.test.ts`);
- * - the quoted text must occur, as written, in the title of an `it(…)` / `test(…)` (also
- *   `it.each(…)(…)`, whose title is the template, `%s` and all) of that file; `describe` titles
- *   do not count, nor do titles in comments or strings, and the title may not contain a double quote;
- * - the quoted text is the whole title or at least MIN_CITATION characters of it, and names one
- *   test: a quote that several titles contain is refused;
+ * The `tests` cell holds one or more citations: `fileName.test.ts` › "exact title or a distinctive part of it".
+ * - the file is looked up under test/ by its name; when two files share it, give the folder too
+ *   (`node/upload.test.ts`);
+ * - the quote must occur, as written, in the title of an `it(…)` / `test(…)` of that file (the
+ *   title of an `it.each(…)(…)` is its template, `%s` and all), not of a `describe`, a comment or a
+ *   string, and may not contain a double quote;
+ * - it is the whole title or at least MIN_CITATION characters of it, and no other title contains it;
  * - every test it matches must run: not `.skip`/`xit`, `.todo`, `.failing` (which passes when the
  *   claim is false), inside a skipped `describe`, or left out by a `.only` in the file;
  * - a test that skips itself at run time (`(cond ? it : it.skip)(…)`, `const onDisk = mounted ?
- *   describe : describe.skip`) may be cited only with where it runs right after the citation, in
- *   the form `(runs only …)`, e.g. `diskFull.test.ts` › "keeps its content" (runs only as root);
- * - cite several tests as several citations, e.g. `a.test.ts` › "one"; `b.test.ts` › "two".
+ *   describe : describe.skip`) is cited with where it runs right after, as `(runs only …)`, e.g.
+ *   `diskFull.test.ts` › "keeps its content" (runs only as root).
  *
  * Run by test/package/readme-claims.test.ts (so `npm test` fails on a row without a running test), or
  * on its own: `node -r ts-node/register/transpile-only scripts/readme/claims.ts`.
@@ -38,7 +32,6 @@ import { type TestCase, testCases } from './testCases';
 export { testCases, testTitles } from './testCases';
 
 const CLAIM_PAGES = ['docs/reliability.md', 'docs/bad-input.md'];
-/** The header of a promise table's last column. */
 const PROOF_COLUMN = 'tests';
 /** Shorter quotes than this must be a whole title: "e" would match nearly any test. */
 const MIN_CITATION = 12;
