@@ -31,9 +31,7 @@ try {
 	if (run.status !== 0) {
 		console.error(`n8n-node lint (strict) failed with exit ${run.status ?? run.signal}`);
 		process.exitCode = 1;
-	} else {
-		console.log('n8n-node lint (strict): passed');
-	}
+	} else console.log('n8n-node lint (strict): passed');
 } finally {
 	rmSync(stage, { recursive: true, force: true });
 }

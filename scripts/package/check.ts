@@ -26,11 +26,6 @@ interface Manifest {
 	n8n?: { nodes?: string[]; credentials?: string[] };
 }
 
-interface Declared {
-	file: string;
-	kind: 'node' | 'credential';
-}
-
 async function run(command: string, args: string[], cwd: string, env = process.env): Promise<string> {
 	try {
 		return (await promisify(execFile)(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 })).stdout;
@@ -79,9 +74,8 @@ function requireClosure(root: string, entries: string[], problems: string[]): Se
 }
 
 /**
- * Runs in a separate Node.js inside the fresh install: requires each declared file, instantiates
- * each exported class, and prints its kind, name and the icon files its description references
- * (relative to the package root).
+ * Runs in a separate Node.js inside the fresh install: requires each declared file, instantiates each
+ * exported class, and prints its kind, name and icon files (relative to the package root).
  */
 const PROBE = String.raw`
 const path = require('node:path');
@@ -177,7 +171,7 @@ function sourceMapProblems(root: string, packed: string[]): string[] {
  */
 export async function checkPackage(packageDir: string, peerDir = path.resolve(__dirname, '..', '..', 'node_modules')) {
 	const manifest = JSON.parse(await fsp.readFile(path.join(packageDir, 'package.json'), 'utf8')) as Manifest;
-	const declared: Declared[] = [
+	const declared = [
 		...(manifest.n8n?.nodes ?? []).map((file) => ({ file: norm(file), kind: 'node' as const })),
 		...(manifest.n8n?.credentials ?? []).map((file) => ({ file: norm(file), kind: 'credential' as const })),
 	];
@@ -205,9 +199,8 @@ export async function checkPackage(packageDir: string, peerDir = path.resolve(__
 			problems.push(`installing the tarball added ${installed.join(', ')}; expected ${manifest.name} alone`);
 		const root = path.join(install, 'node_modules', manifest.name);
 		const declaredFiles = declared.map((d) => d.file);
-		for (const file of declaredFiles) {
-			if (!packed.includes(file)) problems.push(`${file} is named in the n8n section of package.json but not shipped`);
-		}
+		for (const file of declaredFiles.filter((file) => !packed.includes(file)))
+			problems.push(`${file} is named in the n8n section of package.json but not shipped`);
 		const modules = requireClosure(root, declaredFiles, problems);
 		const present = declared.filter((d) => existsSync(path.join(root, d.file)));
 		const presentFiles = present.map((d) => d.file);
@@ -216,9 +209,8 @@ export async function checkPackage(packageDir: string, peerDir = path.resolve(__
 		);
 		for (const d of present) {
 			const found = probed?.filter((p) => p.entry === d.file) ?? [];
-			if (probed?.length && !found.some((p) => p.kind === d.kind)) {
+			if (probed?.length && !found.some((p) => p.kind === d.kind))
 				problems.push(`${d.file} is declared as a ${d.kind} but exports no ${d.kind}`);
-			}
 			for (const p of found) loaded.push(`${p.kind} ${p.name} (${p.entry})`);
 		}
 		if (probed?.length && !probed.some((p) => p.icons.length > 0))
@@ -232,9 +224,8 @@ export async function checkPackage(packageDir: string, peerDir = path.resolve(__
 			...declared.flatMap((d) => (d.kind === 'node' ? [d.file, d.file.replace(/\.js$/, '.json')] : [d.file])),
 			...(probed ?? []).flatMap((p) => p.icons),
 		]);
-		for (const file of [...expected].sort()) {
+		for (const file of [...expected].sort())
 			if (!packed.includes(file)) problems.push(`missing from the tarball: ${file}`);
-		}
 		for (const file of packed) {
 			// Icons are known only from descriptions that loaded; the probe's failure is reported already.
 			if (!probed && /\.(svg|png)$/.test(file)) continue;

@@ -151,16 +151,14 @@ export function checkClaims({ pages, testFiles }: Record<'pages' | 'testFiles', 
 
 /** The check on this repository's promise pages and test/ folder. */
 export function checkRepository(root = repositoryRoot): string[] {
-	const testDir = join(root, 'test');
-	const testFiles = readdirSync(testDir, { recursive: true })
+	const read = (path: string) => readFileSync(join(root, path), 'utf8');
+	const tests = readdirSync(join(root, 'test'), { recursive: true })
 		.map(String)
 		.filter((path) => path.endsWith('.test.ts') && !path.split(sep).includes('node_modules'));
-	const existing = CLAIM_PAGES.filter((page) => existsSync(join(root, page)));
+	const pages = CLAIM_PAGES.filter((page) => existsSync(join(root, page)));
 	return checkClaims({
-		pages: Object.fromEntries(existing.map((page) => [page, readFileSync(join(root, page), 'utf8')])),
-		testFiles: Object.fromEntries(
-			testFiles.map((path) => [path.split(sep).join('/'), readFileSync(join(testDir, path), 'utf8')]),
-		),
+		pages: Object.fromEntries(pages.map((page) => [page, read(page)])),
+		testFiles: Object.fromEntries(tests.map((path) => [path.split(sep).join('/'), read(join('test', path))])),
 	});
 }
 

@@ -38,9 +38,8 @@ function projectRules(file: string, text: string): Finding[] {
 		if (!/^\s*id-token:\s*write\b/m.test(text)) at(0, 'release.yml needs "id-token: write" for npm trusted publishing');
 		if (!/npm publish --provenance --access public/.test(text))
 			at(0, 'release.yml must run "npm publish --provenance --access public"');
-		for (const match of text.matchAll(/secrets\.|NODE_AUTH_TOKEN|NPM_TOKEN/g)) {
+		for (const match of text.matchAll(/secrets\.|NODE_AUTH_TOKEN|NPM_TOKEN/g))
 			at(match.index!, `release.yml uses a stored token (${match[0]}); trusted publishing needs none`);
-		}
 	}
 	return findings;
 }
@@ -67,9 +66,8 @@ export async function lintWorkflows(repo: string): Promise<Finding[]> {
 async function main(): Promise<void> {
 	const repo = path.resolve(process.argv[2] ?? path.join(__dirname, '..', '..'));
 	const findings = await lintWorkflows(repo);
-	for (const f of findings) {
+	for (const f of findings)
 		console.error(`${path.relative(process.cwd(), f.file)}:${f.line}:${f.column}: ${f.message} [${f.kind}]`);
-	}
 	if (findings.length) {
 		console.error(`workflow lint: FAILED (${findings.length} finding${findings.length === 1 ? '' : 's'})`);
 		process.exit(1);
