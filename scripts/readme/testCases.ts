@@ -62,12 +62,9 @@ function literalText(node: ts.Expression, file: ts.SourceFile): string | undefin
 	if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
 	// A template with `${…}` is kept as written, so a citation can quote its fixed parts.
 	if (ts.isTemplateExpression(node)) return node.getText(file).slice(1, -1);
-	if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
-		const left = literalText(node.left, file);
-		const right = literalText(node.right, file);
-		return left === undefined || right === undefined ? undefined : left + right;
-	}
-	return undefined;
+	if (!ts.isBinaryExpression(node) || node.operatorToken.kind !== ts.SyntaxKind.PlusToken) return undefined;
+	const [left, right] = [literalText(node.left, file), literalText(node.right, file)];
+	return left === undefined || right === undefined ? undefined : left + right;
 }
 
 /** Reads the tests of one file. */
@@ -102,13 +99,11 @@ export function testCases(source: string, fileName = 'file.test.ts'): TestCase[]
 			return { ...base, ...combine(base, { run: modifier, why: node.getText(file) }) };
 		}
 		// it.each(table)(title, fn) and it.each`table`(title, fn): the title belongs to the second call.
-		const table = ts.isCallExpression(node)
-			? node.expression
-			: ts.isTaggedTemplateExpression(node)
-				? node.tag
-				: undefined;
-		if (table && ts.isPropertyAccessExpression(table) && table.name.text === 'each')
-			return classify(table.expression, seen);
+		if (ts.isCallExpression(node) || ts.isTaggedTemplateExpression(node)) {
+			const table = ts.isCallExpression(node) ? node.expression : node.tag;
+			const each = ts.isPropertyAccessExpression(table) && table.name.text === 'each';
+			return each ? classify(table.expression, seen) : undefined;
+		}
 		if (ts.isConditionalExpression(node)) {
 			const yes = classify(node.whenTrue, seen);
 			const no = classify(node.whenFalse, seen);
