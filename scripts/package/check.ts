@@ -80,16 +80,14 @@ function requireClosure(root: string, entries: string[], problems: string[]): Se
 const PROBE = String.raw`
 const path = require('node:path');
 const [root, ...entries] = process.argv.slice(2);
-const iconFiles = (icon, dir) => {
-	const values = typeof icon === 'string' ? [icon] : icon && typeof icon === 'object' ? Object.values(icon) : [];
-	return values.filter((v) => typeof v === 'string' && v.startsWith('file:'))
+const iconFiles = (icon, dir) =>
+	(icon && typeof icon === 'object' ? Object.values(icon) : [icon])
+		.filter((v) => typeof v === 'string' && v.startsWith('file:'))
 		.map((v) => path.relative(root, path.resolve(dir, v.slice('file:'.length))).split(path.sep).join('/'));
-};
 const out = [];
 for (const entry of entries) {
 	const file = path.join(root, entry);
-	const exported = require(file);
-	const classes = Object.values(exported).filter((v) => typeof v === 'function');
+	const classes = Object.values(require(file)).filter((v) => typeof v === 'function');
 	if (classes.length === 0) throw new Error(entry + ' exports no class');
 	for (const Cls of classes) {
 		const instance = new Cls();

@@ -135,7 +135,6 @@ export function unlistedExamples(root: string): string[] {
 	const readme = readFileSync(join(root, 'examples', 'README.md'), 'utf8');
 	const linked = new Set(links(readme).map(({ target }) => posix.normalize(target.split('#')[0])));
 	return readdirSync(join(root, 'examples', 'workflows'))
-		.filter((name) => name.endsWith('.json'))
-		.filter((name) => !linked.has(`workflows/${name}`))
+		.filter((name) => name.endsWith('.json') && !linked.has(`workflows/${name}`))
 		.map((name) => `examples/README.md does not list examples/workflows/${name}: describe it as it runs.`);
 }
