@@ -21,20 +21,11 @@ const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
 const CACHE_DIR = path.join(PACKAGE_ROOT, '.cache', 'chromium');
 const PACKAGED = '@sparticuz/chromium';
 
-function packagedChromium(): { entry: string; version: string } {
-	// The package exports only its ESM entry; its package.json sits one folder above it.
-	const entry = require.resolve(PACKAGED);
-	const manifest = JSON.parse(readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8')) as {
-		version: string;
-	};
-	return { entry, version: manifest.version };
-}
-
 /** Unpacks the packaged binary into `target` (via a temporary sibling, so a half-done unpack is never reused). */
 async function unpack(entry: string, target: string): Promise<void> {
 	const staging = `${target}.tmp-${process.pid}`;
 	await fsp.rm(staging, { recursive: true, force: true });
-	await fsp.mkdir(staging, { recursive: true });
+	await fsp.mkdir(staging, { recursive: true }); // and the cache folder above it
 	// The package unpacks into os.tmpdir(), i.e. $TMPDIR: point that at the staging folder. It is an
 	// ES module, so it runs in a child Node.js rather than inside jest's module system.
 	const script = `import(${JSON.stringify(entry)}).then((m) => m.default.executablePath()).then((p) => process.stdout.write(p))`;
@@ -90,13 +81,13 @@ export async function chromiumExecutable(): Promise<Browser> {
 			`${PACKAGED} ships a Chromium for Linux x64 only; on ${process.platform}-${process.arch} set CHROMIUM_PATH to a Chromium or Chrome executable`,
 		);
 	}
-	const { entry, version: packageVersion } = packagedChromium();
+	// The package exports only its ESM entry; its package.json sits one folder above it.
+	const entry = require.resolve(PACKAGED);
+	const manifest = path.join(path.dirname(entry), '..', 'package.json');
+	const packageVersion = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 	const dir = path.join(CACHE_DIR, packageVersion);
 	const executablePath = path.join(dir, 'chromium');
-	if (!existsSync(executablePath)) {
-		await fsp.mkdir(CACHE_DIR, { recursive: true });
-		await unpack(entry, dir);
-	}
+	if (!existsSync(executablePath)) await unpack(entry, dir);
 	return { executablePath, version: await version(executablePath), source: `${PACKAGED}@${packageVersion}` };
 }
 

@@ -1,11 +1,11 @@
 /**
  * Running a real n8n on one user folder: its CLI (import, execute, publish) and `n8n start`.
  */
-import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 
 import type { InstalledRuntime } from './install';
-import { capture, freePort, startLogged, stopGroup, tail, waitReady, type Captured } from './process';
+import type { Owner } from './instance';
+import { capture, freePort, start, tail, type Captured, type Started } from './process';
 
 export { tail };
 
@@ -58,7 +58,7 @@ export function baseEnv(instance: N8nInstance, extra: Env = {}): NodeJS.ProcessE
 	return env;
 }
 
-type CliOptions = { env?: Env; timeoutMs?: number };
+type CliOptions = { env?: Env };
 
 export interface CliResult extends Captured {
 	/** stdout and stderr, for messages in failed assertions. */
@@ -71,7 +71,7 @@ export async function n8nCli(instance: N8nInstance, args: string[], options: Cli
 	const result = await capture(instance.runtime.nodeBin, [instance.runtime.n8nBin, ...args], {
 		cwd: instance.userFolder,
 		env,
-		timeoutMs: options.timeoutMs ?? 180000,
+		timeoutMs: 180000,
 	});
 	return { ...result, output: `${result.stdout}\n${result.stderr}` };
 }
@@ -150,13 +150,9 @@ export function nodeJson(run: ExecutionRun | undefined, nodeName: string): Array
 	return items.map((item) => item.json);
 }
 
-export interface RunningN8n {
+export interface RunningN8n extends Started {
 	url: string;
 	port: number;
-	child: ChildProcess;
-	/** Everything n8n printed so far. */
-	output(): string;
-	stop(): Promise<void>;
 }
 
 export interface StartOptions {
@@ -164,7 +160,6 @@ export interface StartOptions {
 	env?: Env;
 	/** Also copy n8n's output here (the dev script shows it in a log file). */
 	logFile?: string;
-	readyTimeoutMs?: number;
 	/** Also wait for these production webhook paths: n8n reports ready before it has registered them. */
 	webhookPaths?: string[];
 }
@@ -181,46 +176,44 @@ export async function startN8n(instance: N8nInstance, options: StartOptions = {}
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		...options.env,
 	});
-	const started = startLogged(instance.runtime.nodeBin, [instance.runtime.n8nBin, 'start'], {
+	const url = `http://127.0.0.1:${port}`;
+	const ready = async () =>
+		(await statusOf(`${url}/healthz/readiness`)) === 200 &&
+		(await statusOf(`${url}/rest/settings`)) === 200 &&
+		(await webhooksRegistered(url, options.webhookPaths ?? []));
+	const started = await start(instance.runtime.nodeBin, [instance.runtime.n8nBin, 'start'], {
+		what: 'n8n start',
+		ready,
+		timeoutMs: 180000,
+		everyMs: 500,
+		graceMs: 20000,
 		cwd: instance.userFolder,
 		env,
 		logFile: options.logFile,
 	});
-	const url = `http://127.0.0.1:${port}`;
-	const ready = async () =>
-		(await answers200(`${url}/healthz/readiness`)) &&
-		(await answers200(`${url}/rest/settings`)) &&
-		(await webhooksRegistered(url, options.webhookPaths ?? []));
-	await waitReady(started, 'n8n start', ready, options.readyTimeoutMs ?? 180000, 500);
-	const { child } = started;
-	return { url, port, child, output: started.output, stop: () => stopGroup(child, 20000) };
+	return { ...started, url, port };
 }
 
 /** A CORS preflight answers 2xx only for a registered webhook, and runs nothing. */
 async function webhooksRegistered(url: string, paths: string[]): Promise<boolean> {
 	for (const webhookPath of paths) {
-		try {
-			const response = await fetch(`${url}/webhook/${webhookPath}`, {
-				method: 'OPTIONS',
-				headers: { origin: url, 'access-control-request-method': 'POST' },
-				signal: AbortSignal.timeout(2000),
-			});
-			await response.arrayBuffer();
-			if (!response.ok) return false;
-		} catch {
-			return false;
-		}
+		const status = await statusOf(`${url}/webhook/${webhookPath}`, {
+			method: 'OPTIONS',
+			headers: { origin: url, 'access-control-request-method': 'POST' },
+		});
+		if (status < 200 || status > 299) return false;
 	}
 	return true;
 }
 
-async function answers200(address: string): Promise<boolean> {
+/** The HTTP status `address` answers with, 0 if it does not answer within 2 s. */
+async function statusOf(address: string, init: RequestInit = {}): Promise<number> {
 	try {
-		const response = await fetch(address, { signal: AbortSignal.timeout(2000) });
+		const response = await fetch(address, { ...init, signal: AbortSignal.timeout(2000) });
 		await response.arrayBuffer();
-		return response.status === 200;
+		return response.status;
 	} catch {
-		return false;
+		return 0;
 	}
 }
 
@@ -234,10 +227,7 @@ export function login(url: string, email: string, password: string): Promise<str
  * returns the session cookie. Works on every n8n line; the owner-from-environment settings
  * (`ownerEnv`) exist only in n8n 2.x.
  */
-export function setUpOwner(
-	url: string,
-	owner: { email: string; password: string; firstName: string; lastName: string },
-): Promise<string> {
+export function setUpOwner(url: string, owner: Owner): Promise<string> {
 	return postForCookie(`${url}/rest/owner/setup`, `owner setup for ${owner.email}`, owner);
 }
 
