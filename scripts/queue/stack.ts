@@ -11,7 +11,7 @@ import * as path from 'node:path';
 
 import type { InstalledRuntime } from '../real-n8n/install';
 import { baseEnv, startN8n, type Env, type N8nInstance, type RunningN8n } from '../real-n8n/n8n';
-import { capture, exited, freePort, killGroup, start, tail, type Started } from '../real-n8n/process';
+import { capture, freePort, start, stopGroup, tail, type Started } from '../real-n8n/process';
 
 const INSTALL_HINT =
 	'sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql redis-server';
@@ -270,6 +270,5 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 
 /** Kills a worker at once, as a crash or an out-of-memory kill would, its task runner with it. */
 export async function killWorker(worker: Worker): Promise<void> {
-	killGroup(worker.child, 'SIGKILL');
-	await exited(worker.child);
+	await stopGroup(worker.child, 0, 'SIGKILL');
 }

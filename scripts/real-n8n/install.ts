@@ -80,7 +80,7 @@ async function runNpm(args: string[], dir: string, label: string, profile: Profi
 		await out.write(`\n$ npm ${args.join(' ')}\n`);
 		const [code] = await once(spawn('npm', args, { cwd: dir, stdio: ['ignore', out.fd, out.fd] }), 'exit');
 		if (code === 0) return;
-		const attempt = (await fsp.readFile(logFile, 'utf8')).slice(from);
+		const attempt = (await fsp.readFile(logFile)).subarray(from).toString('utf8');
 		const why = args[0] === 'install' ? `${explainNpmFailure(attempt, profile.n8nVersion).message}\n` : '';
 		const lastLines = attempt.split('\n').slice(-30).join('\n');
 		throw new Error(`${why}npm ${args[0]} failed (exit ${code}) in ${dir}; last lines of ${logFile}:\n${lastLines}`);

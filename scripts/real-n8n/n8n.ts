@@ -24,14 +24,13 @@ export interface N8nInstance {
 const INHERITED_PREFIXES_DROPPED = ['N8N_', 'DB_', 'EXECUTIONS_', 'QUEUE_', 'GENERIC_', 'WEBHOOK_URL'];
 const INHERITED_DROPPED = new Set(['NODE_ENV', 'NODE_OPTIONS', 'NODE_PATH']);
 
-/** Settings every run here shares; see scripts/real-n8n/README.md for why each is set. */
+/** Settings every run here shares; see scripts/real-n8n/README.md for why each is set. An undefined value unsets. */
 export function baseEnv(instance: N8nInstance, extra: Env = {}): NodeJS.ProcessEnv {
-	const env: NodeJS.ProcessEnv = {};
-	for (const [name, value] of Object.entries(process.env)) {
-		if (INHERITED_DROPPED.has(name) || INHERITED_PREFIXES_DROPPED.some((prefix) => name.startsWith(prefix))) continue;
-		env[name] = value;
-	}
-	Object.assign(env, {
+	const inherited = Object.entries(process.env).filter(
+		([name]) => !INHERITED_DROPPED.has(name) && !INHERITED_PREFIXES_DROPPED.some((prefix) => name.startsWith(prefix)),
+	);
+	return {
+		...Object.fromEntries(inherited),
 		// n8n starts its task runner as plain `node`, which must be the Node it runs on.
 		PATH: `${instance.runtime.nodeBinDir}${path.delimiter}${process.env.PATH ?? ''}`,
 		N8N_USER_FOLDER: instance.userFolder,
@@ -50,15 +49,11 @@ export function baseEnv(instance: N8nInstance, extra: Env = {}): NodeJS.ProcessE
 		// The editor is reached over plain http on loopback.
 		N8N_SECURE_COOKIE: 'false',
 		...instance.runtime.profile.env,
-	});
-	for (const [name, value] of Object.entries({ ...instance.env, ...extra })) {
-		if (value === undefined) delete env[name];
-		else env[name] = value;
-	}
-	return env;
+		// spawn leaves out a variable whose value is undefined.
+		...instance.env,
+		...extra,
+	};
 }
-
-type CliOptions = { env?: Env };
 
 export interface CliResult extends Captured {
 	/** stdout and stderr, for messages in failed assertions. */
@@ -66,7 +61,7 @@ export interface CliResult extends Captured {
 }
 
 /** Runs one n8n CLI command to its end. Parallel n8n processes each need their own broker port. */
-export async function n8nCli(instance: N8nInstance, args: string[], options: CliOptions = {}): Promise<CliResult> {
+export async function n8nCli(instance: N8nInstance, args: string[], options: { env?: Env } = {}): Promise<CliResult> {
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...options.env });
 	const result = await capture(instance.runtime.nodeBin, [instance.runtime.n8nBin, ...args], {
 		cwd: instance.userFolder,
@@ -76,8 +71,8 @@ export async function n8nCli(instance: N8nInstance, args: string[], options: Cli
 	return { ...result, output: `${result.stdout}\n${result.stderr}` };
 }
 
-export async function n8nCliOk(instance: N8nInstance, args: string[], options: CliOptions = {}): Promise<CliResult> {
-	const result = await n8nCli(instance, args, options);
+export async function n8nCliOk(instance: N8nInstance, args: string[]): Promise<CliResult> {
+	const result = await n8nCli(instance, args);
 	if (result.code !== 0) {
 		throw new Error(
 			`n8n ${args[0]} failed (exit ${result.code}${result.timedOut ? ', timed out' : ''}):\n${tail(result.output, 40)}`,
@@ -118,7 +113,7 @@ export interface ExecuteResult extends CliResult {
 export async function executeWorkflow(
 	instance: N8nInstance,
 	workflowId: string,
-	options: CliOptions = {},
+	options: { env?: Env } = {},
 ): Promise<ExecuteResult> {
 	const result = await n8nCli(instance, ['execute', `--id=${workflowId}`, '--rawOutput'], options);
 	const run = parseRun(result.stdout);
@@ -232,17 +227,23 @@ export function setUpOwner(url: string, owner: Owner): Promise<string> {
 }
 
 async function postForCookie(address: string, what: string, payload: object): Promise<string> {
-	const response = await fetch(address, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(payload),
-		signal: AbortSignal.timeout(30000),
-	});
-	const body = await response.text();
-	if (response.status !== 200) throw new Error(`${what} failed: HTTP ${response.status} ${body.slice(0, 300)}`);
+	const { response } = await post(address, what, payload);
 	const cookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
 	if (!cookie) throw new Error(`${what} answered 200 but set no n8n-auth cookie`);
 	return cookie.split(';')[0];
+}
+
+/** POSTs JSON to n8n's REST API; throws unless it answers 200. */
+async function post(address: string, what: string, payload: object, cookie?: string) {
+	const response = await fetch(address, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+		body: JSON.stringify(payload),
+		signal: AbortSignal.timeout(60000),
+	});
+	const text = await response.text();
+	if (response.status !== 200) throw new Error(`${what} failed: HTTP ${response.status} ${text.slice(0, 300)}`);
+	return { response, text };
 }
 
 /**
@@ -254,15 +255,7 @@ export async function testCredential(
 	cookie: string,
 	data: Record<string, string>,
 ): Promise<{ status: string; message: string }> {
-	const response = await fetch(`${url}/rest/credentials/test`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', cookie },
-		body: JSON.stringify({
-			credentials: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)', type: 'fileStorageApi', data },
-		}),
-		signal: AbortSignal.timeout(60000),
-	});
-	const text = await response.text();
-	if (!response.ok) throw new Error(`credential test answered ${response.status}: ${text}`);
+	const credentials = { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)', type: 'fileStorageApi', data };
+	const { text } = await post(`${url}/rest/credentials/test`, 'credential test', { credentials }, cookie);
 	return (JSON.parse(text) as { data: { status: string; message: string } }).data;
 }

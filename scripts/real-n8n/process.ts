@@ -13,13 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureRuntime } from './install';
 import { PACKAGE_ROOT, type Profile } from './profiles';
 
-export interface Captured {
-	code: number | null;
-	signal: NodeJS.Signals | null;
-	stdout: string;
-	stderr: string;
-	timedOut: boolean;
-}
+export type Captured = Awaited<ReturnType<typeof capture>>;
 
 const started = new Set<ChildProcess>();
 
@@ -36,7 +30,7 @@ export async function stopStarted(graceMs = 15000): Promise<void> {
 	await Promise.allSettled([...started].map((child) => stopGroup(child, graceMs)));
 }
 
-export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	if (child.pid === undefined) return;
 	try {
 		// A group id is not reused while any member lives, so this reaches only what we started.
@@ -48,7 +42,7 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
-export async function exited(child: ChildProcess): Promise<void> {
+async function exited(child: ChildProcess): Promise<void> {
 	if (!hasExited(child)) await once(child, 'exit');
 }
 
@@ -143,11 +137,7 @@ export async function start(command: string, args: string[], options: StartOptio
  * Runs a command to its end (or `timeoutMs`), capturing its output. Output goes through files, not
  * pipes: n8n exits right after printing a run of many megabytes, and a pipe would lose the rest.
  */
-export async function capture(
-	command: string,
-	args: string[],
-	options: SpawnOptions & { timeoutMs: number },
-): Promise<Captured> {
+export async function capture(command: string, args: string[], options: SpawnOptions & { timeoutMs: number }) {
 	const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'real-n8n-output-'));
 	const outFile = path.join(dir, 'stdout');
 	const errFile = path.join(dir, 'stderr');
@@ -160,7 +150,10 @@ export async function capture(
 			timedOut = true;
 			void stopGroup(child, 5000);
 		}, options.timeoutMs);
-		const [code, signal] = await once(child, 'exit').finally(() => clearTimeout(timer));
+		const [code, signal] = (await once(child, 'exit').finally(() => clearTimeout(timer))) as [
+			number | null,
+			NodeJS.Signals | null,
+		];
 		// What n8n started (its task runner) may outlive it for a moment; never leave it behind.
 		killGroup(child, 'SIGKILL');
 		return {
@@ -191,14 +184,10 @@ function tryPort(port: number): Promise<number | undefined> {
 
 /** A port that was free a moment ago on 127.0.0.1. */
 export async function freePort(): Promise<number> {
-	const port = await tryPort(0);
-	if (port === undefined) throw new Error('no free port on 127.0.0.1');
-	return port;
+	return (await tryPort(0)) ?? Promise.reject(new Error('no free port on 127.0.0.1'));
 }
 
-export async function isPortFree(port: number): Promise<boolean> {
-	return (await tryPort(port)) !== undefined;
-}
+export const isPortFree = async (port: number) => (await tryPort(port)) !== undefined;
 
 /**
  * An npm script's jest run on a real n8n: `check` first, the runtime of `profile` installed, the
