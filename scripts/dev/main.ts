@@ -9,6 +9,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 import { DEFAULTS as EMULATOR_DEFAULTS } from '../../test/emulator/config';
 import { ensureRuntime } from '../real-n8n/install';
@@ -39,7 +40,7 @@ async function watch(outDir: string): Promise<void> {
 	let compiles = 0;
 	const show = (chunk: string) => {
 		for (const line of chunk.split('\n')) {
-			const text = line.replace(/\u001b\[[0-9;]*m/g, '').trim();
+			const text = stripVTControlCharacters(line).trim();
 			if (/error TS/.test(text)) say(`build: ${text}`);
 			const errors = /Found (\d+) errors?/.exec(text)?.[1];
 			if (errors === undefined) continue;
@@ -51,10 +52,9 @@ async function watch(outDir: string): Promise<void> {
 		}
 		return chunk;
 	};
-	const ready = () => compiles > 0;
 	await start(process.execPath, [...tsc, '--watch', '--preserveWatchOutput'], {
 		what: 'tsc --watch',
-		ready,
+		ready: () => compiles > 0,
 		timeoutMs: 10 * 60 * 1000,
 		cwd: PACKAGE_ROOT,
 		show,
