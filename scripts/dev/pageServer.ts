@@ -14,17 +14,12 @@ import { PACKAGE_ROOT } from '../real-n8n/profiles';
 /** The Webhook node of examples/workflows/browser-upload-backend.json; its path is dynamic, so n8n puts this id first. */
 export const BROWSER_UPLOAD_WEBHOOK_ID = 'b7e4a1c2-3d5f-4e60-9a71-0c2d4e6f0401';
 
-export interface PageServer {
-	url: string;
-	close(): Promise<void>;
-}
-
 /** The production URL of the example's webhook, without the request type. */
 export function browserUploadBackend(n8nUrl: string): string {
 	return `${n8nUrl}/webhook/${BROWSER_UPLOAD_WEBHOOK_ID}/get-signed-url`;
 }
 
-export async function startPageServer(n8nUrl: string): Promise<PageServer> {
+export async function startPageServer(n8nUrl: string) {
 	const page = { file: path.join(PACKAGE_ROOT, 'examples', 'browser-upload', 'index.html'), type: 'text/html' };
 	const sdk = path.join(PACKAGE_ROOT, 'node_modules', '@apexxcloud', 'sdk-js', 'dist', 'sdk.js');
 	const files: Record<string, { file: string; type: string }> = {

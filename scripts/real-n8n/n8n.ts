@@ -55,10 +55,8 @@ export function baseEnv(instance: N8nInstance, extra: Env = {}): NodeJS.ProcessE
 	};
 }
 
-export interface CliResult extends Captured {
-	/** stdout and stderr, for messages in failed assertions. */
-	output: string;
-}
+/** `output` is stdout and stderr, for messages in failed assertions. */
+export type CliResult = Captured & { output: string };
 
 /** Runs one n8n CLI command to its end. Parallel n8n processes each need their own broker port. */
 export async function n8nCli(instance: N8nInstance, args: string[], options: { env?: Env } = {}): Promise<CliResult> {
@@ -106,9 +104,7 @@ export interface ExecutionRun {
 	};
 }
 
-export interface ExecuteResult extends CliResult {
-	run?: ExecutionRun;
-}
+export type ExecuteResult = CliResult & { run?: ExecutionRun };
 
 export async function executeWorkflow(
 	instance: N8nInstance,
@@ -145,10 +141,7 @@ export function nodeJson(run: ExecutionRun | undefined, nodeName: string): Array
 	return items.map((item) => item.json);
 }
 
-export interface RunningN8n extends Started {
-	url: string;
-	port: number;
-}
+export type RunningN8n = Started & { url: string; port: number };
 
 export interface StartOptions {
 	port?: number;

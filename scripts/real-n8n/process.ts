@@ -103,10 +103,8 @@ export interface StartOptions extends Omit<SpawnOptions, 'stdio' | 'detached'> {
  */
 export async function start(command: string, args: string[], options: StartOptions): Promise<Started> {
 	const { what, ready, logFile, input, show = (chunk: string) => chunk } = options;
-	const child = spawnGroup(command, args, {
-		...options,
-		stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-	});
+	const stdin = input === undefined ? 'ignore' : 'pipe';
+	const child = spawnGroup(command, args, { ...options, stdio: [stdin, 'pipe', 'pipe'] });
 	child.stdin?.end(input);
 	const log = logFile ? createWriteStream(logFile, { flags: 'a' }) : undefined;
 	child.once('exit', () => log?.end());
