@@ -22,9 +22,9 @@ export async function importExamples(instance: N8nInstance, log: (line: string) 
 	const files = exampleWorkflowFiles();
 	const names = files.map((file) => path.basename(file));
 	const text = await fsp.readFile(marker, 'utf8').catch(() => undefined);
-	const listed = (text ?? '').split('\n').filter((line) => line.trim().endsWith('.json'));
-	let before = new Set(listed.map((line) => line.trim()));
-	if (text !== undefined && listed.length === 0) {
+	const listed = new Set((text ?? '').split(/\s*\n\s*/).filter((line) => line.endsWith('.json')));
+	let before = listed;
+	if (text !== undefined && listed.size === 0) {
 		// An old marker: the example files already in n8n's database, per n8n.
 		const ids = new Set((await n8nCliOk(instance, ['list:workflow', '--onlyId'])).stdout.split(/\s+/));
 		before = new Set(files.filter((file) => ids.has(idOf(file))).map((file) => path.basename(file)));
@@ -41,7 +41,7 @@ export async function importExamples(instance: N8nInstance, log: (line: string) 
 			await activateWorkflow(instance, id);
 		}
 	}
-	if (missing.length > 0 || listed.length === 0) {
+	if (missing.length > 0 || listed.size === 0) {
 		await fsp.writeFile(marker, [new Date().toISOString(), ...names, ''].join('\n'));
 	}
 }

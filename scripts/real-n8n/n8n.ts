@@ -184,14 +184,9 @@ export async function startN8n(instance: N8nInstance, options: StartOptions = {}
 
 /** A CORS preflight answers 2xx only for a registered webhook, and runs nothing. */
 async function webhooksRegistered(url: string, paths: string[]): Promise<boolean> {
-	for (const webhookPath of paths) {
-		const status = await statusOf(`${url}/webhook/${webhookPath}`, {
-			method: 'OPTIONS',
-			headers: { origin: url, 'access-control-request-method': 'POST' },
-		});
-		if (status < 200 || status > 299) return false;
-	}
-	return true;
+	const preflight = { method: 'OPTIONS', headers: { origin: url, 'access-control-request-method': 'POST' } };
+	const statuses = await Promise.all(paths.map((webhook) => statusOf(`${url}/webhook/${webhook}`, preflight)));
+	return statuses.every((status) => status >= 200 && status < 300);
 }
 
 /** The HTTP status `address` answers with, 0 if it does not answer within 2 s. */
