@@ -53,15 +53,8 @@ async function version(executable: string): Promise<string> {
 	throw new Error(`${executable} --version failed (${code}): ${stderr.trim()}.${hint}`);
 }
 
-export interface Browser {
-	executablePath: string;
-	/** What the browser says of itself, e.g. "Chromium 153.0.8010.0". */
-	version: string;
-	/** Where it came from: CHROMIUM_PATH or the npm package. */
-	source: string;
-}
-
-export async function chromiumExecutable(): Promise<Browser> {
+/** The browser's path, what it says of itself ("Chromium 153.0.8010.0") and where it came from. */
+export async function chromiumExecutable() {
 	const fromEnv = process.env.CHROMIUM_PATH;
 	if (fromEnv) {
 		if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH is set to ${fromEnv}, which does not exist`);

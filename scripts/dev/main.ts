@@ -70,7 +70,7 @@ function shutdown(why: string, code: number): Promise<void> {
 	return (stopping ??= (async () => {
 		say(`${why}: stopping what was started (n8n, the emulator, the compiler)`);
 		await stopStack?.();
-		await stopStarted(20000);
+		await stopStarted();
 		say('stopped');
 		process.exit(code);
 	})());

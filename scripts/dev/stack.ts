@@ -62,8 +62,6 @@ async function startEmulator(port: number, dataDir: string, logFile: string): Pr
 		what: 'the emulator',
 		ready: listening,
 		timeoutMs: 60000,
-		everyMs: 100,
-		graceMs: 10000,
 		cwd: PACKAGE_ROOT,
 		logFile,
 		show: (chunk) => chunk.replace(/(secret key\s+)\S+/g, '$1(not shown)'),
@@ -194,13 +192,9 @@ export async function preparePackageCopy(dir: string): Promise<void> {
 			await fsp.copyFile(path.join(PACKAGE_ROOT, file), path.join(dir, file));
 	}
 	// What gulp's build:icons copies next to the compiled files.
+	const iconOrFolder = async (file: string) =>
+		/\.(svg|png)$|\.node\.json$/.test(file) || (await fsp.stat(file)).isDirectory();
 	for (const top of ['nodes', 'credentials']) {
-		const entries = (await fsp.readdir(path.join(PACKAGE_ROOT, top), { recursive: true })) as string[];
-		for (const entry of entries) {
-			if (!/\.(svg|png)$|\.node\.json$/.test(entry)) continue;
-			const target = path.join(dir, 'dist', top, entry);
-			await fsp.mkdir(path.dirname(target), { recursive: true });
-			await fsp.copyFile(path.join(PACKAGE_ROOT, top, entry), target);
-		}
+		await fsp.cp(path.join(PACKAGE_ROOT, top), path.join(dir, 'dist', top), { recursive: true, filter: iconOrFolder });
 	}
 }

@@ -174,7 +174,6 @@ export async function startN8n(instance: N8nInstance, options: StartOptions = {}
 		ready,
 		timeoutMs: 180000,
 		everyMs: 500,
-		graceMs: 20000,
 		cwd: instance.userFolder,
 		env,
 		logFile: options.logFile,

@@ -26,8 +26,8 @@ function spawnGroup(command: string, args: string[], options: SpawnOptions): Chi
 }
 
 /** Stops every child that is still running (a Ctrl-C in the middle of starting up). */
-export async function stopStarted(graceMs = 15000): Promise<void> {
-	await Promise.allSettled([...started].map((child) => stopGroup(child, graceMs)));
+export async function stopStarted(): Promise<void> {
+	await Promise.allSettled([...started].map((child) => stopGroup(child)));
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
@@ -46,10 +46,13 @@ async function exited(child: ChildProcess): Promise<void> {
 	if (!hasExited(child)) await once(child, 'exit');
 }
 
-/** `signal` to the group, SIGKILL to what is left of it after `graceMs` (or at once, if the leader is gone). */
+/**
+ * `signal` to the group, SIGKILL to what is left of it after `graceMs` (or at once, if the leader is
+ * gone). The default grace is what n8n may take to finish running executions when stopped.
+ */
 export async function stopGroup(
 	child: ChildProcess,
-	graceMs = 15000,
+	graceMs = 20000,
 	signal: NodeJS.Signals = 'SIGTERM',
 ): Promise<void> {
 	if (!hasExited(child)) {
@@ -75,7 +78,7 @@ export interface Started {
 	child: ChildProcess;
 	/** What it printed so far: the start and the last megabyte (a dev session may run for hours). */
 	output(): string;
-	/** Stops its group as `stopSignal` and `graceMs` say. */
+	/** Stops its group: `stopSignal` (SIGTERM unless told), SIGKILL after 20 s. */
 	stop(): Promise<void>;
 }
 
@@ -93,7 +96,6 @@ export interface StartOptions extends Omit<SpawnOptions, 'stdio' | 'detached'> {
 	/** Rewrites each chunk of output before it is kept (to hide a secret, or to act on its lines). */
 	show?: (chunk: string) => string;
 	stopSignal?: NodeJS.Signals;
-	graceMs?: number;
 }
 
 /**
@@ -117,7 +119,7 @@ export async function start(command: string, args: string[], options: StartOptio
 			log?.write(shown);
 		});
 	}
-	const stop = () => stopGroup(child, options.graceMs, options.stopSignal);
+	const stop = () => stopGroup(child, undefined, options.stopSignal);
 	const isReady = ready instanceof RegExp ? () => ready.test(output) : ready;
 	const deadline = Date.now() + options.timeoutMs;
 	while (!hasExited(child) && Date.now() <= deadline) {
