@@ -150,7 +150,7 @@ async function provideSqlite(runtime: InstalledRuntime, log: Log): Promise<void>
 	const args = ['rebuild', 'sqlite3', '--ignore-scripts=false', '--no-audit', '--no-fund'];
 	await runNpm(args, runtime.dir, 'sqlite3 build', runtime.profile, log);
 	if (!existsSync(target))
-		throw new Error(`sqlite3 was rebuilt but ${target} is missing; see ${path.join(runtime.dir, 'install.log')}`);
+		throw new Error(`sqlite3 was rebuilt but ${target} is missing; see ${runtime.dir}/install.log`);
 	await fsp.mkdir(path.dirname(kept), { recursive: true });
 	await fsp.copyFile(target, `${kept}.tmp`);
 	await fsp.rename(`${kept}.tmp`, kept);
@@ -196,8 +196,7 @@ export async function ensureRuntime(
 		await runNpm(args, dir, 'npm install', profile, log);
 		await provideSqlite(runtime, log);
 		for (const file of [runtime.nodeBin, runtime.n8nBin]) {
-			if (!existsSync(file))
-				throw new Error(`install finished but ${file} is missing; see ${path.join(runtime.dir, 'install.log')}`);
+			if (!existsSync(file)) throw new Error(`install finished but ${file} is missing; see ${dir}/install.log`);
 		}
 		const seconds = Math.round((Date.now() - started) / 1000);
 		await fsp.writeFile(runtime.marker, `${JSON.stringify({ ...wantedMarker(profile), seconds }, null, 2)}\n`);
