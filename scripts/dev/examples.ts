@@ -4,7 +4,7 @@
  * lists the example files imported so far; a marker of an older `npm run dev` (a date only) is
  * completed once by asking n8n which example ids it holds.
  */
-import { existsSync, promises as fsp, readFileSync } from 'node:fs';
+import { promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { EXAMPLE_IDS, activateWorkflow, exampleWorkflowFiles, importWorkflows } from '../real-n8n/instance';
@@ -17,24 +17,18 @@ function idOf(file: string): string {
 	return String((JSON.parse(readFileSync(file, 'utf8')) as { id: string }).id);
 }
 
-/** The example files already in n8n's database, per the marker, or per n8n for an old marker. */
-async function importedBefore(instance: N8nInstance, marker: string, files: string[]): Promise<Set<string>> {
-	const lines = (await fsp.readFile(marker, 'utf8')).split('\n').map((line) => line.trim());
-	const listed = lines.filter((line) => line.endsWith('.json'));
-	if (listed.length > 0) return new Set(listed);
-	const { stdout } = await n8nCliOk(instance, ['list:workflow', '--onlyId']);
-	const ids = new Set(stdout.split(/\s+/));
-	return new Set(files.filter((file) => ids.has(idOf(file))).map((file) => path.basename(file)));
-}
-
-async function markerLists(marker: string): Promise<boolean> {
-	return (await fsp.readFile(marker, 'utf8').catch(() => '')).includes('.json');
-}
-
 export async function importExamples(instance: N8nInstance, log: (line: string) => void): Promise<void> {
 	const marker = path.join(instance.userFolder, '.examples-imported');
 	const files = exampleWorkflowFiles();
-	const before = existsSync(marker) ? await importedBefore(instance, marker, files) : new Set<string>();
+	const names = files.map((file) => path.basename(file));
+	const text = await fsp.readFile(marker, 'utf8').catch(() => undefined);
+	const listed = new Set((text ?? '').split(/\s*\n\s*/).filter((line) => line.endsWith('.json')));
+	let before = listed;
+	if (text !== undefined && listed.size === 0) {
+		// An old marker: the example files already in n8n's database, per n8n.
+		const ids = new Set((await n8nCliOk(instance, ['list:workflow', '--onlyId'])).stdout.split(/\s+/));
+		before = new Set(files.filter((file) => ids.has(idOf(file))).map((file) => path.basename(file)));
+	}
 	const missing = files.filter((file) => !before.has(path.basename(file)));
 	if (missing.length > 0) {
 		log(
@@ -47,8 +41,7 @@ export async function importExamples(instance: N8nInstance, log: (line: string) 
 			await activateWorkflow(instance, id);
 		}
 	}
-	const names = files.map((file) => path.basename(file));
-	if (missing.length > 0 || names.some((name) => !before.has(name)) || !(await markerLists(marker))) {
+	if (missing.length > 0 || listed.size === 0) {
 		await fsp.writeFile(marker, [new Date().toISOString(), ...names, ''].join('\n'));
 	}
 }

@@ -7,15 +7,14 @@
  *   npm run dev -- --reset    start from empty data (deletes .dev-data/)
  *   npm run dev -- --queue    n8n in queue mode: PostgreSQL, Redis, one main and two workers
  */
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 import { DEFAULTS as EMULATOR_DEFAULTS } from '../../test/emulator/config';
 import { ensureRuntime } from '../real-n8n/install';
-import { stopStarted, track } from '../real-n8n/process';
+import { start, stopStarted } from '../real-n8n/process';
 import { PACKAGE_ROOT, PROFILES } from '../real-n8n/profiles';
-import { startQueueDev } from '../queue/dev';
 import { onParentExit } from './parentWatch';
 import { preparePackageCopy, startStack, type Stack } from './stack';
 
@@ -36,48 +35,42 @@ function port(name: string, fallback: number): number {
  * `tsc --watch` compiling the node into the package copy n8n loads; resolves once the first
  * compile is done. Later compiles make n8n reload the node.
  */
-async function watch(outDir: string): Promise<ChildProcess> {
-	const args = [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir];
-	const options: SpawnOptions = { cwd: PACKAGE_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] };
-	const child = track(spawn(process.execPath, [...args, '--watch', '--preserveWatchOutput'], options));
+async function watch(outDir: string): Promise<void> {
+	const tsc = [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir];
 	let compiles = 0;
-	let firstDone: () => void = () => undefined;
-	const first = new Promise<void>((resolve) => (firstDone = resolve));
 	const show = (chunk: string) => {
 		for (const line of chunk.split('\n')) {
-			const text = line.replace(/\u001b\[[0-9;]*m/g, '').trim();
-			if (!text) continue;
+			const text = stripVTControlCharacters(line).trim();
 			if (/error TS/.test(text)) say(`build: ${text}`);
-			const found = /Found (\d+) errors?/.exec(text);
-			if (!found) continue;
-			compiles++;
-			if (compiles === 1) {
-				if (found[1] !== '0') say(`build: ${found[1]} TypeScript error(s); n8n gets what compiled`);
-				firstDone();
+			const errors = /Found (\d+) errors?/.exec(text)?.[1];
+			if (errors === undefined) continue;
+			if (++compiles === 1) {
+				if (errors !== '0') say(`build: ${errors} TypeScript error(s); n8n gets what compiled`);
 			} else {
-				say(found[1] === '0' ? 'build: compiled; n8n reloads the node' : `build: ${found[1]} TypeScript error(s)`);
+				say(errors === '0' ? 'build: compiled; n8n reloads the node' : `build: ${errors} TypeScript error(s)`);
 			}
 		}
+		return chunk;
 	};
-	child.stdout?.setEncoding('utf8').on('data', show);
-	child.stderr?.setEncoding('utf8').on('data', show);
-	const exited = new Promise<void>((_, reject) =>
-		child.once('exit', (code) => reject(new Error(`tsc --watch exited (${code})`))),
-	);
-	await Promise.race([first, exited]);
-	return child;
+	await start(process.execPath, [...tsc, '--watch', '--preserveWatchOutput'], {
+		what: 'tsc --watch',
+		ready: () => compiles > 0,
+		timeoutMs: 10 * 60 * 1000,
+		cwd: PACKAGE_ROOT,
+		show,
+	});
 }
 
 let stopping: Promise<void> | undefined;
-/** Queue mode stops its own processes first: PostgreSQL gets a fast shutdown, not a kill. */
-let stopQueue: (() => Promise<void>) | undefined;
+/** The stack stops its own processes first, in order: PostgreSQL gets a fast shutdown once n8n is gone. */
+let stopStack: (() => Promise<void>) | undefined;
 
 /** Ends everything started so far, whichever step of the start-up we are in. */
 function shutdown(why: string, code: number): Promise<void> {
 	return (stopping ??= (async () => {
 		say(`${why}: stopping what was started (n8n, the emulator, the compiler)`);
-		await stopQueue?.().catch(() => undefined);
-		await stopStarted(20000);
+		await stopStack?.();
+		await stopStarted();
 		say('stopped');
 		process.exit(code);
 	})());
@@ -103,26 +96,18 @@ async function main(): Promise<void> {
 		n8nPort: port('DEV_N8N_PORT', 5678),
 		emulatorPort: port('DEV_EMULATOR_PORT', EMULATOR_DEFAULTS.port),
 	};
-	let dev: Pick<Stack, 'editorUrl' | 'emulatorUrl' | 'owner' | 'logDir' | 'died'> & { pageUrl?: string };
-	let mode: string;
-	let logs = '';
+	let dev: Stack;
 	try {
-		if (queue) {
-			const queueDev = await startQueueDev({ dataDir: DATA_DIR, packageDir, ...ports, log: say });
-			stopQueue = queueDev.stack.stop;
-			const up = queueDev.stack.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
-			dev = queueDev;
-			mode = ` (queue mode: main + ${up.length} workers up, PostgreSQL, Redis)`;
-			logs = ' (main.log, worker-1.log, worker-2.log, postgres.log, redis.log)';
-		} else {
-			dev = await startStack({ dataDir: DATA_DIR, packageDir, ...ports, hotReload: true, log: say });
-			mode = '';
-		}
+		dev = await startStack({ dataDir: DATA_DIR, packageDir, ...ports, hotReload: !queue, queue, log: say });
+		stopStack = dev.stop;
 	} catch (err) {
 		say(`could not start: ${(err as Error).message}`);
 		await shutdown('start failed', 1);
 		return;
 	}
+	const up = dev.workers.filter((worker) => worker.child.exitCode === null && worker.child.signalCode === null);
+	const mode = queue ? ` (queue mode: main + ${up.length} workers up, PostgreSQL, Redis)` : '';
+	const logs = queue ? ' (main.log, worker-1.log, worker-2.log, postgres.log, redis.log)' : '';
 	const seconds = Math.round((Date.now() - started) / 1000);
 	const { name, region } = EMULATOR_DEFAULTS.buckets[0];
 	const logDir = path.relative(process.cwd(), dev.logDir);
@@ -142,9 +127,7 @@ async function main(): Promise<void> {
 						'  workflows    File Storage example: upload a file / multipart-upload a large generated file /',
 						'               list the bucket / upload what is POSTed to a webhook / sign browser uploads',
 					]),
-			...(dev.pageUrl
-				? [`  browser      ${dev.pageUrl} uploads a file through the browser SDK (examples/browser-upload/)`]
-				: []),
+			`  browser      ${dev.pageUrl} uploads a file through the browser SDK (examples/browser-upload/)`,
 			`  webhook      curl -H 'content-type: application/octet-stream' --data-binary @some-file '${dev.editorUrl}/webhook/file-storage-upload?key=some-file'`,
 			`  logs         ${logDir}/${logs}`,
 			queue

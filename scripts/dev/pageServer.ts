@@ -3,8 +3,9 @@
  * and the browser test: the page, the browser SDK's UMD build from node_modules, and a config.js
  * that tells the page where the example workflow's webhook answers. Serves nothing else.
  */
+import { once } from 'node:events';
 import { promises as fsp } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 
@@ -13,27 +14,21 @@ import { PACKAGE_ROOT } from '../real-n8n/profiles';
 /** The Webhook node of examples/workflows/browser-upload-backend.json; its path is dynamic, so n8n puts this id first. */
 export const BROWSER_UPLOAD_WEBHOOK_ID = 'b7e4a1c2-3d5f-4e60-9a71-0c2d4e6f0401';
 
-export interface PageServer {
-	url: string;
-	close(): Promise<void>;
-}
-
 /** The production URL of the example's webhook, without the request type. */
 export function browserUploadBackend(n8nUrl: string): string {
 	return `${n8nUrl}/webhook/${BROWSER_UPLOAD_WEBHOOK_ID}/get-signed-url`;
 }
 
-export async function startPageServer(n8nUrl: string, port = 0): Promise<PageServer> {
+export async function startPageServer(n8nUrl: string) {
+	const page = { file: path.join(PACKAGE_ROOT, 'examples', 'browser-upload', 'index.html'), type: 'text/html' };
+	const sdk = path.join(PACKAGE_ROOT, 'node_modules', '@apexxcloud', 'sdk-js', 'dist', 'sdk.js');
 	const files: Record<string, { file: string; type: string }> = {
-		'/': { file: path.join(PACKAGE_ROOT, 'examples', 'browser-upload', 'index.html'), type: 'text/html' },
-		'/index.html': { file: path.join(PACKAGE_ROOT, 'examples', 'browser-upload', 'index.html'), type: 'text/html' },
-		'/sdk.js': {
-			file: path.join(PACKAGE_ROOT, 'node_modules', '@apexxcloud', 'sdk-js', 'dist', 'sdk.js'),
-			type: 'text/javascript',
-		},
+		'/': page,
+		'/index.html': page,
+		'/sdk.js': { file: sdk, type: 'text/javascript' },
 	};
 	const config = `window.FILE_STORAGE_BACKEND = ${JSON.stringify(browserUploadBackend(n8nUrl))};\n`;
-	const server: Server = createServer((req, res) => {
+	const server = createServer((req, res) => {
 		const pathname = new URL(req.url ?? '/', 'http://page').pathname;
 		const send = (status: number, type: string, body: string | Buffer) => {
 			res.writeHead(status, { 'Content-Type': `${type}; charset=utf-8`, 'Cache-Control': 'no-store' });
@@ -49,17 +44,12 @@ export async function startPageServer(n8nUrl: string, port = 0): Promise<PageSer
 			(err: Error) => send(500, 'text/plain', `${err.message}\n`),
 		);
 	});
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(port, '127.0.0.1', () => resolve());
-	});
-	const address = server.address() as AddressInfo;
+	await once(server.listen(0, '127.0.0.1'), 'listening');
 	return {
-		url: `http://127.0.0.1:${address.port}/`,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(resolve));
+		},
 	};
 }

@@ -4,7 +4,7 @@
  * the emulator. So it watches its parent: once the parent is gone (this process was handed to
  * another), it stops everything as on a signal of its own.
  */
-export function onParentExit(stop: () => void, everyMs = 500): () => void {
+export function onParentExit(stop: () => void, everyMs = 500): void {
 	const parent = process.ppid;
 	const timer = setInterval(() => {
 		if (process.ppid !== parent) {
@@ -13,5 +13,4 @@ export function onParentExit(stop: () => void, everyMs = 500): () => void {
 		}
 	}, everyMs);
 	timer.unref();
-	return () => clearInterval(timer);
 }

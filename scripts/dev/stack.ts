@@ -1,9 +1,10 @@
 /**
  * The development stack behind `npm run dev`: the emulator, a real n8n with this package linked
- * in as a user's install, an owner account, the example credential and workflows. The browser test
- * starts the same stack on free ports in a temporary folder.
+ * in as a user's install (or n8n in queue mode: PostgreSQL, Redis, a main and two workers), an
+ * owner account, the example credential and workflows, and the browser-upload example page. The
+ * browser test starts the same stack on free ports in a temporary folder.
  */
-import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
@@ -11,8 +12,9 @@ import { DEFAULTS as EMULATOR_DEFAULTS } from '../../test/emulator/config';
 import { ensureRuntime } from '../real-n8n/install';
 import { importCredential, linkPackage, ownerEnv, type Owner } from '../real-n8n/instance';
 import { login, startN8n, type N8nInstance, type RunningN8n } from '../real-n8n/n8n';
-import { isPortFree, startLogged, stopGroup, waitReady } from '../real-n8n/process';
+import { isPortFree, start, type Started } from '../real-n8n/process';
 import { PACKAGE_ROOT, PROFILES } from '../real-n8n/profiles';
+import { requireQueueServices, startQueueStack, type Worker } from '../queue/stack';
 import { importExamples } from './examples';
 import { BROWSER_UPLOAD_WEBHOOK_ID, startPageServer } from './pageServer';
 
@@ -24,7 +26,7 @@ export const DEV_OWNER: Owner = {
 };
 
 export interface StackOptions {
-	/** Emulator data, n8n user folder and logs live here. */
+	/** Emulator data, n8n user folder and logs live here (in queue mode: in its `queue/` folder). */
 	dataDir: string;
 	/** The package folder n8n loads (a built package: package.json + dist/). */
 	packageDir: string;
@@ -33,6 +35,7 @@ export interface StackOptions {
 	emulatorPort: number;
 	/** n8n reloads the package when dist/ changes (needs NODE_ENV unset). */
 	hotReload: boolean;
+	queue?: boolean;
 	log: (line: string) => void;
 }
 
@@ -43,41 +46,39 @@ export interface Stack {
 	pageUrl: string;
 	owner: Owner;
 	logDir: string;
-	n8n: RunningN8n;
-	emulator: ChildProcess;
-	/** Resolves when any process of the stack ends by itself. */
+	/** Queue mode's workers (none otherwise). */
+	workers: Worker[];
+	/** Resolves when n8n (main) or the emulator ends by itself. */
 	died: Promise<string>;
 	stop(): Promise<void>;
 }
 
-/** The emulator CLI as a child process; resolves with its URL once it listens. */
-export async function startEmulator(
-	port: number,
-	dataDir: string,
-	logFile: string,
-): Promise<{ child: ChildProcess; url: string }> {
+/** The emulator CLI as a child process; resolves once it listens. */
+async function startEmulator(port: number, dataDir: string, logFile: string): Promise<Started & { url: string }> {
 	const cli = path.join('test', 'emulator', 'cli.ts');
 	const args = ['-r', 'ts-node/register/transpile-only', cli, '--port', String(port), '--data-dir', dataDir];
-	const started = startLogged(process.execPath, args, {
+	const listening = /listening on (http:\/\/\S+)/;
+	const emulator = await start(process.execPath, args, {
+		what: 'the emulator',
+		ready: listening,
+		timeoutMs: 60000,
 		cwd: PACKAGE_ROOT,
 		logFile,
 		show: (chunk) => chunk.replace(/(secret key\s+)\S+/g, '$1(not shown)'),
 	});
-	const listening = () => /listening on (http:\/\/\S+)/.exec(started.output())?.[1];
-	await waitReady(started, 'the emulator', () => listening() !== undefined, 60000, 100);
-	return { child: started.child, url: listening()! };
+	return { ...emulator, url: listening.exec(emulator.output())![1] };
 }
 
 /**
  * This package linked in, the example credential pointing at the emulator and the example
  * workflows imported (each once per data folder: edits made in the editor stay).
  */
-export async function prepareUserFolder(
+async function prepareUserFolder(
 	instance: N8nInstance,
 	packageDir: string,
 	emulatorUrl: string,
 	log: (line: string) => void,
-): Promise<void> {
+) {
 	const { userFolder } = instance;
 	await linkPackage(userFolder, packageDir);
 	const credentialMarker = path.join(userFolder, '.credential-base-url');
@@ -90,67 +91,89 @@ export async function prepareUserFolder(
 	await importExamples(instance, log);
 }
 
+/** One encryption key for the life of a data folder: the credentials in PostgreSQL are encrypted with it. */
+async function keptKey(file: string): Promise<string> {
+	if (!existsSync(file)) await fsp.writeFile(file, randomBytes(24).toString('base64url'), { mode: 0o600 });
+	return (await fsp.readFile(file, 'utf8')).trim();
+}
+
 export async function startStack(options: StackOptions): Promise<Stack> {
-	const { log } = options;
+	const { log, queue } = options;
+	if (queue) requireQueueServices();
 	const runtime = await ensureRuntime(PROFILES.current, log);
-	const userFolder = path.join(options.dataDir, 'n8n');
-	const logDir = path.join(options.dataDir, 'logs');
-	await fsp.mkdir(logDir, { recursive: true });
 	if (!(await isPortFree(options.n8nPort))) {
 		throw new Error(`port ${options.n8nPort} is taken (another n8n?); set DEV_N8N_PORT to use another one`);
 	}
+	const dataDir = queue ? path.join(options.dataDir, 'queue') : options.dataDir;
+	const logDir = path.join(dataDir, 'logs');
+	await fsp.mkdir(logDir, { recursive: true });
+	// PostgreSQL runs as its own user when we are root, and must reach its folder.
+	if (queue) for (const dir of [options.dataDir, dataDir]) await fsp.chmod(dir, 0o711);
 
-	log(`starting the emulator (data in ${path.relative(process.cwd(), path.join(options.dataDir, 'emulator'))})`);
+	log(`starting the emulator (data in ${path.relative(process.cwd(), path.join(dataDir, 'emulator'))})`);
 	const emulator = await startEmulator(
 		options.emulatorPort,
-		path.join(options.dataDir, 'emulator'),
+		path.join(dataDir, 'emulator'),
 		path.join(logDir, 'emulator.log'),
 	);
-	const stopEmulator = () => stopGroup(emulator.child, 10000);
+	const stops = [emulator.stop];
+	const stop = async () => {
+		for (const stopOne of stops.splice(0).reverse()) await stopOne().catch(() => undefined);
+	};
 	try {
-		const instance: N8nInstance = { runtime, userFolder, env: {} };
-		await prepareUserFolder(instance, options.packageDir, emulator.url, log);
-		log(
-			`starting n8n ${runtime.profile.n8nVersion} (log in ${path.relative(process.cwd(), path.join(logDir, 'n8n.log'))})`,
-		);
-		const n8n = await startN8n(instance, {
-			port: options.n8nPort,
-			logFile: path.join(logDir, 'n8n.log'),
-			webhookPaths: ['file-storage-upload', `${BROWSER_UPLOAD_WEBHOOK_ID}/get-signed-url/upload`],
-			env: {
+		const prepare = (instance: N8nInstance) => prepareUserFolder(instance, options.packageDir, emulator.url, log);
+		const webhookPaths = ['file-storage-upload', `${BROWSER_UPLOAD_WEBHOOK_ID}/get-signed-url/upload`];
+		let n8n: RunningN8n;
+		let workers: Worker[] = [];
+		if (queue) {
+			const env = {
 				...ownerEnv(runtime, DEV_OWNER),
-				// n8n only hot-reloads packages in development mode.
-				...(options.hotReload ? { NODE_ENV: undefined, N8N_DEV_RELOAD: 'true' } : {}),
-			},
-		});
-		let page: Awaited<ReturnType<typeof startPageServer>>;
-		try {
-			// Proves the owner exists and the editor's API answers before the URL is announced.
-			await login(n8n.url, DEV_OWNER.email, DEV_OWNER.password);
-			page = await startPageServer(n8n.url);
-		} catch (err) {
-			await n8n.stop();
-			throw err;
+				N8N_ENCRYPTION_KEY: await keptKey(path.join(dataDir, 'encryption-key')),
+			};
+			const stack = await startQueueStack({
+				runtime,
+				dataDir,
+				n8nPort: options.n8nPort,
+				env,
+				webhookPaths,
+				log,
+				prepare,
+			});
+			stops.push(stack.stop);
+			({ main: n8n, workers } = stack);
+			for (const worker of workers) {
+				worker.child.once('exit', (code) => log(`${worker.name} exited (${code}); see its log`));
+			}
+		} else {
+			const instance: N8nInstance = { runtime, userFolder: path.join(dataDir, 'n8n'), env: {} };
+			await prepare(instance);
+			log(
+				`starting n8n ${runtime.profile.n8nVersion} (log in ${path.relative(process.cwd(), path.join(logDir, 'n8n.log'))})`,
+			);
+			n8n = await startN8n(instance, {
+				port: options.n8nPort,
+				logFile: path.join(logDir, 'n8n.log'),
+				webhookPaths,
+				env: {
+					...ownerEnv(runtime, DEV_OWNER),
+					// n8n only hot-reloads packages in development mode.
+					...(options.hotReload ? { NODE_ENV: undefined, N8N_DEV_RELOAD: 'true' } : {}),
+				},
+			});
+			stops.push(n8n.stop);
 		}
+		// Proves the owner exists and the editor's API answers before the URL is announced.
+		await login(n8n.url, DEV_OWNER.email, DEV_OWNER.password);
+		const page = await startPageServer(n8n.url);
+		stops.push(page.close);
 		const died = Promise.race([
 			new Promise<string>((resolve) => n8n.child.once('exit', (code) => resolve(`n8n exited (${code})`))),
 			new Promise<string>((resolve) => emulator.child.once('exit', (code) => resolve(`the emulator exited (${code})`))),
 		]);
-		return {
-			editorUrl: n8n.url,
-			emulatorUrl: emulator.url,
-			pageUrl: page.url,
-			owner: DEV_OWNER,
-			logDir,
-			n8n,
-			emulator: emulator.child,
-			died,
-			stop: async () => {
-				await Promise.allSettled([page.close(), n8n.stop(), stopEmulator()]);
-			},
-		};
+		const urls = { editorUrl: n8n.url, emulatorUrl: emulator.url, pageUrl: page.url };
+		return { ...urls, owner: DEV_OWNER, logDir, workers, died, stop };
 	} catch (err) {
-		await stopEmulator();
+		await stop();
 		throw err;
 	}
 }
@@ -169,13 +192,9 @@ export async function preparePackageCopy(dir: string): Promise<void> {
 			await fsp.copyFile(path.join(PACKAGE_ROOT, file), path.join(dir, file));
 	}
 	// What gulp's build:icons copies next to the compiled files.
+	const iconOrFolder = async (file: string) =>
+		/\.(svg|png)$|\.node\.json$/.test(file) || (await fsp.stat(file)).isDirectory();
 	for (const top of ['nodes', 'credentials']) {
-		const entries = (await fsp.readdir(path.join(PACKAGE_ROOT, top), { recursive: true })) as string[];
-		for (const entry of entries) {
-			if (!/\.(svg|png)$|\.node\.json$/.test(entry)) continue;
-			const target = path.join(dir, 'dist', top, entry);
-			await fsp.mkdir(path.dirname(target), { recursive: true });
-			await fsp.copyFile(path.join(PACKAGE_ROOT, top, entry), target);
-		}
+		await fsp.cp(path.join(PACKAGE_ROOT, top), path.join(dir, 'dist', top), { recursive: true, filter: iconOrFolder });
 	}
 }

@@ -7,7 +7,7 @@
  */
 import { jestOnProfile } from '../real-n8n/process';
 import { PROFILES } from '../real-n8n/profiles';
-import { requireQueueServices } from './redis';
+import { requireQueueServices } from './stack';
 
 jestOnProfile({
 	label: 'test:queue',

@@ -12,8 +12,7 @@ import { PACKAGE_ROOT } from './profiles';
 
 export const PACKAGE_NAME: string = require(path.join(PACKAGE_ROOT, 'package.json')).name;
 export const NODE_TYPE = `${PACKAGE_NAME}.fileStorage`;
-export const EXAMPLES_DIR = path.join(PACKAGE_ROOT, 'examples');
-export const CREDENTIAL_TEMPLATE = path.join(EXAMPLES_DIR, 'credentials', 'file-storage-emulator.json');
+const EXAMPLES_DIR = path.join(PACKAGE_ROOT, 'examples');
 
 /** Ids fixed in the example files, so importing again updates instead of duplicating. */
 export const EXAMPLE_IDS = {
@@ -66,11 +65,8 @@ export function fillTemplate(text: string, values: Record<string, string>): stri
  * Imports the example credential with the given keys. The filled-in file holds the secret, so it
  * lives only for the import, readable by its owner only; n8n stores it encrypted.
  */
-export async function importCredential(
-	instance: N8nInstance,
-	values: CredentialValues,
-	template = CREDENTIAL_TEMPLATE,
-): Promise<void> {
+export async function importCredential(instance: N8nInstance, values: CredentialValues): Promise<void> {
+	const template = path.join(EXAMPLES_DIR, 'credentials', 'file-storage-emulator.json');
 	const filled = fillTemplate(await fsp.readFile(template, 'utf8'), {
 		ACCESS_KEY: values.accessKey,
 		SECRET_KEY: values.secretKey,
@@ -99,11 +95,11 @@ export async function importWorkflows(instance: N8nInstance, files: string[]): P
 
 /** Makes a webhook workflow answer on its production URL at the next `n8n start`. */
 export async function activateWorkflow(instance: N8nInstance, id: string): Promise<void> {
-	if (instance.runtime.profile.activation === 'publish') {
-		await n8nCliOk(instance, ['publish:workflow', `--id=${id}`]);
-	} else {
-		await n8nCliOk(instance, ['update:workflow', `--id=${id}`, '--active=true']);
-	}
+	const publish = instance.runtime.profile.activation === 'publish';
+	await n8nCliOk(
+		instance,
+		publish ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'],
+	);
 }
 
 export interface Owner {

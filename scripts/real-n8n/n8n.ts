@@ -1,11 +1,11 @@
 /**
  * Running a real n8n on one user folder: its CLI (import, execute, publish) and `n8n start`.
  */
-import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 
 import type { InstalledRuntime } from './install';
-import { capture, freePort, startLogged, stopGroup, tail, waitReady, type Captured } from './process';
+import type { Owner } from './instance';
+import { capture, freePort, start, tail, type Captured, type Started } from './process';
 
 export { tail };
 
@@ -24,14 +24,13 @@ export interface N8nInstance {
 const INHERITED_PREFIXES_DROPPED = ['N8N_', 'DB_', 'EXECUTIONS_', 'QUEUE_', 'GENERIC_', 'WEBHOOK_URL'];
 const INHERITED_DROPPED = new Set(['NODE_ENV', 'NODE_OPTIONS', 'NODE_PATH']);
 
-/** Settings every run here shares; see scripts/real-n8n/README.md for why each is set. */
+/** Settings every run here shares; see scripts/real-n8n/README.md for why each is set. An undefined value unsets. */
 export function baseEnv(instance: N8nInstance, extra: Env = {}): NodeJS.ProcessEnv {
-	const env: NodeJS.ProcessEnv = {};
-	for (const [name, value] of Object.entries(process.env)) {
-		if (INHERITED_DROPPED.has(name) || INHERITED_PREFIXES_DROPPED.some((prefix) => name.startsWith(prefix))) continue;
-		env[name] = value;
-	}
-	Object.assign(env, {
+	const inherited = Object.entries(process.env).filter(
+		([name]) => !INHERITED_DROPPED.has(name) && !INHERITED_PREFIXES_DROPPED.some((prefix) => name.startsWith(prefix)),
+	);
+	return {
+		...Object.fromEntries(inherited),
 		// n8n starts its task runner as plain `node`, which must be the Node it runs on.
 		PATH: `${instance.runtime.nodeBinDir}${path.delimiter}${process.env.PATH ?? ''}`,
 		N8N_USER_FOLDER: instance.userFolder,
@@ -50,34 +49,28 @@ export function baseEnv(instance: N8nInstance, extra: Env = {}): NodeJS.ProcessE
 		// The editor is reached over plain http on loopback.
 		N8N_SECURE_COOKIE: 'false',
 		...instance.runtime.profile.env,
-	});
-	for (const [name, value] of Object.entries({ ...instance.env, ...extra })) {
-		if (value === undefined) delete env[name];
-		else env[name] = value;
-	}
-	return env;
+		// spawn leaves out a variable whose value is undefined.
+		...instance.env,
+		...extra,
+	};
 }
 
-type CliOptions = { env?: Env; timeoutMs?: number };
-
-export interface CliResult extends Captured {
-	/** stdout and stderr, for messages in failed assertions. */
-	output: string;
-}
+/** `output` is stdout and stderr, for messages in failed assertions. */
+export type CliResult = Captured & { output: string };
 
 /** Runs one n8n CLI command to its end. Parallel n8n processes each need their own broker port. */
-export async function n8nCli(instance: N8nInstance, args: string[], options: CliOptions = {}): Promise<CliResult> {
+export async function n8nCli(instance: N8nInstance, args: string[], options: { env?: Env } = {}): Promise<CliResult> {
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...options.env });
 	const result = await capture(instance.runtime.nodeBin, [instance.runtime.n8nBin, ...args], {
 		cwd: instance.userFolder,
 		env,
-		timeoutMs: options.timeoutMs ?? 180000,
+		timeoutMs: 180000,
 	});
 	return { ...result, output: `${result.stdout}\n${result.stderr}` };
 }
 
-export async function n8nCliOk(instance: N8nInstance, args: string[], options: CliOptions = {}): Promise<CliResult> {
-	const result = await n8nCli(instance, args, options);
+export async function n8nCliOk(instance: N8nInstance, args: string[]): Promise<CliResult> {
+	const result = await n8nCli(instance, args);
 	if (result.code !== 0) {
 		throw new Error(
 			`n8n ${args[0]} failed (exit ${result.code}${result.timedOut ? ', timed out' : ''}):\n${tail(result.output, 40)}`,
@@ -111,14 +104,12 @@ export interface ExecutionRun {
 	};
 }
 
-export interface ExecuteResult extends CliResult {
-	run?: ExecutionRun;
-}
+export type ExecuteResult = CliResult & { run?: ExecutionRun };
 
 export async function executeWorkflow(
 	instance: N8nInstance,
 	workflowId: string,
-	options: CliOptions = {},
+	options: { env?: Env } = {},
 ): Promise<ExecuteResult> {
 	const result = await n8nCli(instance, ['execute', `--id=${workflowId}`, '--rawOutput'], options);
 	const run = parseRun(result.stdout);
@@ -150,21 +141,13 @@ export function nodeJson(run: ExecutionRun | undefined, nodeName: string): Array
 	return items.map((item) => item.json);
 }
 
-export interface RunningN8n {
-	url: string;
-	port: number;
-	child: ChildProcess;
-	/** Everything n8n printed so far. */
-	output(): string;
-	stop(): Promise<void>;
-}
+export type RunningN8n = Started & { url: string; port: number };
 
 export interface StartOptions {
 	port?: number;
 	env?: Env;
 	/** Also copy n8n's output here (the dev script shows it in a log file). */
 	logFile?: string;
-	readyTimeoutMs?: number;
 	/** Also wait for these production webhook paths: n8n reports ready before it has registered them. */
 	webhookPaths?: string[];
 }
@@ -181,46 +164,38 @@ export async function startN8n(instance: N8nInstance, options: StartOptions = {}
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		...options.env,
 	});
-	const started = startLogged(instance.runtime.nodeBin, [instance.runtime.n8nBin, 'start'], {
+	const url = `http://127.0.0.1:${port}`;
+	const ready = async () =>
+		(await statusOf(`${url}/healthz/readiness`)) === 200 &&
+		(await statusOf(`${url}/rest/settings`)) === 200 &&
+		(await webhooksRegistered(url, options.webhookPaths ?? []));
+	const started = await start(instance.runtime.nodeBin, [instance.runtime.n8nBin, 'start'], {
+		what: 'n8n start',
+		ready,
+		timeoutMs: 180000,
+		everyMs: 500,
 		cwd: instance.userFolder,
 		env,
 		logFile: options.logFile,
 	});
-	const url = `http://127.0.0.1:${port}`;
-	const ready = async () =>
-		(await answers200(`${url}/healthz/readiness`)) &&
-		(await answers200(`${url}/rest/settings`)) &&
-		(await webhooksRegistered(url, options.webhookPaths ?? []));
-	await waitReady(started, 'n8n start', ready, options.readyTimeoutMs ?? 180000, 500);
-	const { child } = started;
-	return { url, port, child, output: started.output, stop: () => stopGroup(child, 20000) };
+	return { ...started, url, port };
 }
 
 /** A CORS preflight answers 2xx only for a registered webhook, and runs nothing. */
 async function webhooksRegistered(url: string, paths: string[]): Promise<boolean> {
-	for (const webhookPath of paths) {
-		try {
-			const response = await fetch(`${url}/webhook/${webhookPath}`, {
-				method: 'OPTIONS',
-				headers: { origin: url, 'access-control-request-method': 'POST' },
-				signal: AbortSignal.timeout(2000),
-			});
-			await response.arrayBuffer();
-			if (!response.ok) return false;
-		} catch {
-			return false;
-		}
-	}
-	return true;
+	const preflight = { method: 'OPTIONS', headers: { origin: url, 'access-control-request-method': 'POST' } };
+	const statuses = await Promise.all(paths.map((webhook) => statusOf(`${url}/webhook/${webhook}`, preflight)));
+	return statuses.every((status) => status >= 200 && status < 300);
 }
 
-async function answers200(address: string): Promise<boolean> {
+/** The HTTP status `address` answers with, 0 if it does not answer within 2 s. */
+async function statusOf(address: string, init: RequestInit = {}): Promise<number> {
 	try {
-		const response = await fetch(address, { signal: AbortSignal.timeout(2000) });
+		const response = await fetch(address, { ...init, signal: AbortSignal.timeout(2000) });
 		await response.arrayBuffer();
-		return response.status === 200;
+		return response.status;
 	} catch {
-		return false;
+		return 0;
 	}
 }
 
@@ -234,25 +209,28 @@ export function login(url: string, email: string, password: string): Promise<str
  * returns the session cookie. Works on every n8n line; the owner-from-environment settings
  * (`ownerEnv`) exist only in n8n 2.x.
  */
-export function setUpOwner(
-	url: string,
-	owner: { email: string; password: string; firstName: string; lastName: string },
-): Promise<string> {
+export function setUpOwner(url: string, owner: Owner): Promise<string> {
 	return postForCookie(`${url}/rest/owner/setup`, `owner setup for ${owner.email}`, owner);
 }
 
 async function postForCookie(address: string, what: string, payload: object): Promise<string> {
-	const response = await fetch(address, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(payload),
-		signal: AbortSignal.timeout(30000),
-	});
-	const body = await response.text();
-	if (response.status !== 200) throw new Error(`${what} failed: HTTP ${response.status} ${body.slice(0, 300)}`);
+	const { response } = await post(address, what, payload);
 	const cookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
 	if (!cookie) throw new Error(`${what} answered 200 but set no n8n-auth cookie`);
 	return cookie.split(';')[0];
+}
+
+/** POSTs JSON to n8n's REST API; throws unless it answers 200. */
+async function post(address: string, what: string, payload: object, cookie?: string) {
+	const response = await fetch(address, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+		body: JSON.stringify(payload),
+		signal: AbortSignal.timeout(60000),
+	});
+	const text = await response.text();
+	if (response.status !== 200) throw new Error(`${what} failed: HTTP ${response.status} ${text.slice(0, 300)}`);
+	return { response, text };
 }
 
 /**
@@ -264,15 +242,7 @@ export async function testCredential(
 	cookie: string,
 	data: Record<string, string>,
 ): Promise<{ status: string; message: string }> {
-	const response = await fetch(`${url}/rest/credentials/test`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', cookie },
-		body: JSON.stringify({
-			credentials: { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)', type: 'fileStorageApi', data },
-		}),
-		signal: AbortSignal.timeout(60000),
-	});
-	const text = await response.text();
-	if (!response.ok) throw new Error(`credential test answered ${response.status}: ${text}`);
+	const credentials = { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)', type: 'fileStorageApi', data };
+	const { text } = await post(`${url}/rest/credentials/test`, 'credential test', { credentials }, cookie);
 	return (JSON.parse(text) as { data: { status: string; message: string } }).data;
 }

@@ -1,39 +1,36 @@
 /**
- * Child processes for real n8n: each in its own process group, so stopping one also stops what
- * it started (n8n's task runner), and every wait is bounded.
+ * Child processes for real n8n, the dev stack and queue mode: each in its own process group, so
+ * stopping one also stops what it started (n8n's task runner), and every wait is bounded.
  */
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { once } from 'node:events';
 import { createWriteStream, existsSync, promises as fsp } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { ensureRuntime } from './install';
 import { PACKAGE_ROOT, type Profile } from './profiles';
 
-export interface Captured {
-	code: number | null;
-	signal: NodeJS.Signals | null;
-	stdout: string;
-	stderr: string;
-	timedOut: boolean;
-}
+export type Captured = Awaited<ReturnType<typeof capture>>;
 
 const started = new Set<ChildProcess>();
 
-/** Remembers a child until it exits, so `stopStarted` can end whatever is still running. */
-export function track<T extends ChildProcess>(child: T): T {
+/** Spawns `command` as the leader of a new process group, remembered until it exits for `stopStarted`. */
+function spawnGroup(command: string, args: string[], options: SpawnOptions): ChildProcess {
+	const child = spawn(command, args, { ...options, detached: true });
 	started.add(child);
 	child.once('exit', () => started.delete(child));
 	return child;
 }
 
-/** Stops every tracked child that is still running (a Ctrl-C in the middle of starting up). */
-export async function stopStarted(graceMs = 15000): Promise<void> {
-	await Promise.allSettled([...started].map((child) => stopGroup(child, graceMs)));
+/** Stops every child that is still running (a Ctrl-C in the middle of starting up). */
+export async function stopStarted(): Promise<void> {
+	await Promise.allSettled([...started].map((child) => stopGroup(child)));
 }
 
-export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	if (child.pid === undefined) return;
 	try {
 		// A group id is not reused while any member lives, so this reaches only what we started.
@@ -43,30 +40,28 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	}
 }
 
-export function exited(child: ChildProcess): Promise<void> {
-	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-	return new Promise((resolve) => child.once('exit', () => resolve()));
+const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+async function exited(child: ChildProcess): Promise<void> {
+	if (!hasExited(child)) await once(child, 'exit');
 }
 
-/** SIGTERM to the group, SIGKILL if it is still there after `graceMs`. */
-export async function stopGroup(child: ChildProcess, graceMs = 15000): Promise<void> {
-	if (child.exitCode !== null || child.signalCode !== null) {
-		killGroup(child, 'SIGKILL');
-		return;
+/**
+ * `signal` to the group, SIGKILL to what is left of it after `graceMs` (or at once, if the leader is
+ * gone). The default grace is what n8n may take to finish running executions when stopped.
+ */
+export async function stopGroup(
+	child: ChildProcess,
+	graceMs = 20000,
+	signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
+	if (!hasExited(child)) {
+		killGroup(child, signal);
+		await Promise.race([exited(child), sleep(graceMs, undefined, { ref: false })]);
 	}
-	killGroup(child, 'SIGTERM');
-	const done = exited(child);
-	let timer: NodeJS.Timeout | undefined;
-	const timeout = new Promise<'timeout'>((resolve) => {
-		timer = setTimeout(() => resolve('timeout'), graceMs);
-	});
-	if ((await Promise.race([done, timeout])) === 'timeout') {
-		killGroup(child, 'SIGKILL');
-		await done;
-	}
-	clearTimeout(timer);
 	// What the leader started may outlive it for a moment.
 	killGroup(child, 'SIGKILL');
+	await exited(child);
 }
 
 /** The last lines of some output, each cut short: a run's JSON can hold megabytes of base64 on one line. */
@@ -83,91 +78,87 @@ export interface Started {
 	child: ChildProcess;
 	/** What it printed so far: the start and the last megabyte (a dev session may run for hours). */
 	output(): string;
+	/** Stops its group: `stopSignal` (SIGTERM unless told), SIGKILL after 20 s. */
+	stop(): Promise<void>;
+}
+
+export interface StartOptions extends Omit<SpawnOptions, 'stdio' | 'detached'> {
+	/** Names it in errors. */
+	what: string;
+	/** Ready once its output matches, or once this holds (polled every `everyMs`). */
+	ready: RegExp | (() => boolean | Promise<boolean>);
+	timeoutMs: number;
+	everyMs?: number;
+	/** Also copy its output here. */
+	logFile?: string;
+	/** Written to its stdin, which is then closed. */
+	input?: string;
+	/** Rewrites each chunk of output before it is kept (to hide a secret, or to act on its lines). */
+	show?: (chunk: string) => string;
+	stopSignal?: NodeJS.Signals;
 }
 
 /**
- * Starts a long-running command in a process group of its own, tracked for `stopStarted`, its
- * output kept and copied to `logFile`; `show` rewrites each chunk first (to hide a secret).
+ * Starts a long-running command in a process group of its own, its output kept (and copied to
+ * `logFile`), and resolves once `ready` holds. When it ends first or `timeoutMs` passes, stops its
+ * group and throws with the end of its output.
  */
-export function startLogged(
-	command: string,
-	args: string[],
-	options: SpawnOptions & { logFile?: string; stdin?: 'pipe'; show?: (chunk: string) => string },
-): Started {
-	const stdio = [options.stdin ?? 'ignore', 'pipe', 'pipe'] as const;
-	const child = track(spawn(command, args, { ...options, detached: true, stdio: [...stdio] }));
-	const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
+export async function start(command: string, args: string[], options: StartOptions): Promise<Started> {
+	const { what, ready, logFile, input, show = (chunk: string) => chunk } = options;
+	const stdin = input === undefined ? 'ignore' : 'pipe';
+	const child = spawnGroup(command, args, { ...options, stdio: [stdin, 'pipe', 'pipe'] });
+	child.stdin?.end(input);
+	const log = logFile ? createWriteStream(logFile, { flags: 'a' }) : undefined;
 	child.once('exit', () => log?.end());
 	let output = '';
 	for (const stream of [child.stdout, child.stderr]) {
 		stream?.setEncoding('utf8').on('data', (chunk: string) => {
-			const shown = options.show?.(chunk) ?? chunk;
+			const shown = show(chunk);
 			output = output.length > 2_000_000 ? output.slice(0, 200_000) + output.slice(-1_000_000) : output;
 			output += shown;
 			log?.write(shown);
 		});
 	}
-	return { child, output: () => output };
-}
-
-/**
- * Polls `ready` until it holds. When the process ends first or `timeoutMs` passes, stops its
- * group and throws with the end of its output.
- */
-export async function waitReady(
-	started: Started,
-	what: string,
-	ready: () => boolean | Promise<boolean>,
-	timeoutMs: number,
-	everyMs = 200,
-): Promise<void> {
-	const { child, output } = started;
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		if (child.exitCode !== null || child.signalCode !== null) {
-			await stopGroup(child, 5000);
-			throw new Error(
-				`${what} exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${tail(output(), 40)}`,
-			);
-		}
-		if (await ready()) return;
-		if (Date.now() > deadline) {
-			await stopGroup(child, 5000);
-			throw new Error(`${what} was not ready in time:\n${tail(output(), 40)}`);
-		}
-		await sleep(everyMs);
+	const stop = () => stopGroup(child, undefined, options.stopSignal);
+	const isReady = ready instanceof RegExp ? () => ready.test(output) : ready;
+	const deadline = Date.now() + options.timeoutMs;
+	while (!hasExited(child) && Date.now() <= deadline) {
+		if (await isReady()) return { child, output: () => output, stop };
+		await sleep(options.everyMs ?? 200);
 	}
+	const why = hasExited(child)
+		? `exited (${child.exitCode ?? child.signalCode}) before it was ready`
+		: 'was not ready in time';
+	await stopGroup(child, 5000);
+	throw new Error(`${what} ${why}:\n${tail(output, 40)}`);
 }
 
 /**
  * Runs a command to its end (or `timeoutMs`), capturing its output. Output goes through files, not
  * pipes: n8n exits right after printing a run of many megabytes, and a pipe would lose the rest.
  */
-export async function capture(
-	command: string,
-	args: string[],
-	options: SpawnOptions & { timeoutMs: number },
-): Promise<Captured> {
+export async function capture(command: string, args: string[], options: SpawnOptions & { timeoutMs: number }) {
 	const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'real-n8n-output-'));
 	const outFile = path.join(dir, 'stdout');
 	const errFile = path.join(dir, 'stderr');
 	const out = await fsp.open(outFile, 'w');
 	const err = await fsp.open(errFile, 'w');
 	try {
-		const child = track(spawn(command, args, { ...options, detached: true, stdio: ['ignore', out.fd, err.fd] }));
+		const child = spawnGroup(command, args, { ...options, stdio: ['ignore', out.fd, err.fd] });
 		let timedOut = false;
 		const timer = setTimeout(() => {
 			timedOut = true;
 			void stopGroup(child, 5000);
 		}, options.timeoutMs);
-		const status = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-			child.once('error', reject);
-			child.once('exit', (code, signal) => resolve({ code, signal }));
-		}).finally(() => clearTimeout(timer));
+		const [code, signal] = (await once(child, 'exit').finally(() => clearTimeout(timer))) as [
+			number | null,
+			NodeJS.Signals | null,
+		];
 		// What n8n started (its task runner) may outlive it for a moment; never leave it behind.
 		killGroup(child, 'SIGKILL');
 		return {
-			...status,
+			code,
+			signal,
 			stdout: await fsp.readFile(outFile, 'utf8'),
 			stderr: await fsp.readFile(errFile, 'utf8'),
 			timedOut,
@@ -179,31 +170,24 @@ export async function capture(
 	}
 }
 
-/** A port that was free a moment ago on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.unref();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as net.AddressInfo;
-			server.close(() => resolve(port));
+/** Listens on `port` of 127.0.0.1 (0: any) for a moment: the port it got, or undefined if it is taken. */
+function tryPort(port: number): Promise<number | undefined> {
+	return new Promise((resolve) => {
+		const server = net.createServer().unref();
+		server.once('error', () => resolve(undefined));
+		server.listen(port, '127.0.0.1', () => {
+			const { port: got } = server.address() as net.AddressInfo;
+			server.close(() => resolve(got));
 		});
 	});
 }
 
-export async function isPortFree(port: number): Promise<boolean> {
-	return await new Promise((resolve) => {
-		const server = net.createServer();
-		server.unref();
-		server.once('error', () => resolve(false));
-		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-	});
+/** A port that was free a moment ago on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+	return (await tryPort(0)) ?? Promise.reject(new Error('no free port on 127.0.0.1'));
 }
 
-export function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export const isPortFree = async (port: number) => (await tryPort(port)) !== undefined;
 
 /**
  * An npm script's jest run on a real n8n: `check` first, the runtime of `profile` installed, the
@@ -217,21 +201,18 @@ export function jestOnProfile(o: {
 	env?: NodeJS.ProcessEnv;
 	check?: () => void;
 }): void {
-	const here = (command: string, args: string[], env = process.env) =>
-		new Promise<number>((resolve, reject) => {
-			const child = spawn(command, args, { cwd: PACKAGE_ROOT, env, stdio: 'inherit' });
-			child.once('error', reject);
-			child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-		});
+	const run = (command: string, args: string[], env = process.env) => {
+		const result = spawnSync(command, args, { cwd: PACKAGE_ROOT, env, stdio: 'inherit' });
+		if (result.error) throw result.error;
+		return result.status ?? 1;
+	};
 	const main = async () => {
 		o.check?.();
 		console.log(`${o.label}: n8n ${o.profile.n8nVersion} ${o.what}`);
 		await ensureRuntime(o.profile, (line) => console.log(line));
-		if (!existsSync(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'FileStorage', 'FileStorage.node.js'))) {
-			const built = await here('npm', ['run', 'build']);
-			if (built !== 0) return built;
-		}
-		return await here(process.execPath, [require.resolve('jest/bin/jest'), ...o.args], o.env);
+		const dist = path.join(PACKAGE_ROOT, 'dist', 'nodes', 'FileStorage', 'FileStorage.node.js');
+		const built = existsSync(dist) ? 0 : run('npm', ['run', 'build']);
+		return built !== 0 ? built : run(process.execPath, [require.resolve('jest/bin/jest'), ...o.args], o.env);
 	};
 	main().then(
 		(code) => process.exit(code),

@@ -55,28 +55,5 @@ export function activeProfile(): Profile {
 	return profileByName(process.env.REAL_N8N_PROFILE || undefined);
 }
 
-export function nodePackageName(): string {
-	return `node-${process.platform}-${process.arch}`;
-}
-
-export interface RuntimePaths {
-	dir: string;
-	nodeBin: string;
-	nodeBinDir: string;
-	n8nBin: string;
-	marker: string;
-	lockFile: string;
-}
-
-export function runtimePaths(profile: Profile): RuntimePaths {
-	const dir = path.join(CACHE_ROOT, `n8n-${profile.n8nVersion}`);
-	const nodeBinDir = path.join(dir, 'node_modules', nodePackageName(), 'bin');
-	return {
-		dir,
-		nodeBin: path.join(nodeBinDir, 'node'),
-		nodeBinDir,
-		n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
-		marker: path.join(dir, '.installed.json'),
-		lockFile: path.join(__dirname, 'locks', `n8n-${profile.n8nVersion}.${nodePackageName()}.package-lock.json`),
-	};
-}
+/** The npm package that carries the Node.js binary for this machine. */
+export const NODE_PACKAGE = `node-${process.platform}-${process.arch}`;
