@@ -126,11 +126,9 @@ async function runNodeOnce(
 	op: ManyOperation,
 	files: SmallFile[],
 ): Promise<Omit<ManyRun, 'connections' | 'requests'>> {
-	const { info } = emulator;
 	const run = await runScenario(
 		{
-			parameters: { bucketName: info.bucket.name, region: info.bucket.region, ...nodeParameters(op) },
-			credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url },
+			parameters: nodeParameters(op),
 			...(op === 'upload'
 				? { files: files.map((f) => ({ path: f.path, name: f.name, mimeType: 'application/octet-stream' })) }
 				: { jsonItems: files.map((f) => ({ key: f.key })) }),

@@ -161,18 +161,10 @@ export async function execute(
 
 /** The same upload through the in-process harness, from the same file, at the same defaults. */
 async function inProcess(emulator: EmulatorProcess, filePath: string, size: number): Promise<MeasuredRun> {
-	const { info } = emulator;
 	const run = await runScenario(
 		{
-			parameters: {
-				resource: 'file',
-				operation: 'multipartUpload',
-				bucketName: info.bucket.name,
-				region: info.bucket.region,
-				key: OBJECT_KEY,
-			},
-			credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url },
-			file: { path: filePath, name: 'large.bin', mimeType: 'application/octet-stream' },
+			parameters: { resource: 'file', operation: 'multipartUpload', key: OBJECT_KEY },
+			files: [{ path: filePath, name: 'large.bin', mimeType: 'application/octet-stream' }],
 		},
 		emulator,
 	);

@@ -6,11 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { BenchOptions } from './args';
-import { describeProfile, V3_ID, type FarResult, type FarSummary } from './far';
+import { describeProfile, V3_ID, type FarResult } from './far';
 import { thresholdTarget } from './far-threshold';
-import type { ListConfig } from './list';
 import type { RealN8nResult } from './real-n8n';
-import type { Config } from './runner';
 import { scaleSection } from './scale';
 import { fmt, MIB } from './stats';
 import { MANY_OPERATIONS, manyMemoryBound, nodeVsClient, type ManyResult } from './many-files';
@@ -28,10 +26,7 @@ export interface ReportInput {
 	durationMs: number;
 	/** Uploads whose stored bytes matched the input's sha256. */
 	verifiedUploads: number;
-	throughput?: { configs: Config[]; summaries: Map<string, Summary> };
-	sweep?: { configs: Config[]; summaries: Map<string, Summary> };
-	single?: Map<string, Summary>;
-	list?: { configs: ListConfig[]; results: Map<ListConfig, unknown[]> };
+	throughput?: Map<string, Summary>;
 	realN8n?: RealN8nResult;
 	far?: FarResult;
 	many?: ManyResult;
@@ -60,12 +55,10 @@ function manyRealTargets(real: ManyRealResult | undefined): string[] {
 	});
 }
 
-function verdict(ok: boolean): string {
-	return ok ? '**met**' : '**not met**';
-}
+const verdict = (ok: boolean) => (ok ? '**met**' : '**not met**');
 
 function targets(report: ReportInput): string[] {
-	const s = report.throughput?.summaries;
+	const s = report.throughput;
 	const node = s?.get(DEFAULT_ID);
 	if (!s || !node) return ['- Throughput targets: not measured in this run (`--only` left them out).'];
 	const bound = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
@@ -109,13 +102,13 @@ function farTargets(far: FarResult | undefined): string[] {
 			...thresholdTarget(far?.threshold),
 		];
 	const lines = [
-		`- Far service (${describeProfile(far.profile)}), defaults ≥ 0.85 × the limit (${fmt.rate(node.limit)}): ${fmt.ratio(node.vsLimit)} — ${node.vsLimit >= 0.85 ? '**met**' : '**not met**'}.`,
-		`- Far service, defaults ≥ 3 × the sequential 5 MiB approach: ${fmt.ratio(node.vsSequential)} — ${node.vsSequential >= 3 ? '**met**' : '**not met**'}.`,
+		`- Far service (${describeProfile(far.profile)}), defaults ≥ 0.85 × the limit (${fmt.rate(node.limit)}): ${fmt.ratio(node.vsLimit)} — ${verdict(node.vsLimit >= 0.85)}.`,
+		`- Far service, defaults ≥ 3 × the sequential 5 MiB approach: ${fmt.ratio(node.vsSequential)} — ${verdict(node.vsSequential >= 3)}.`,
 	];
 	const v3 = far.main?.summaries.get(V3_ID);
 	if (v3) {
 		lines.push(
-			`- Far service, version 3 defaults ≥ 0.85 × the limit (${fmt.rate(v3.limit)}): ${fmt.ratio(v3.vsLimit)} — ${v3.vsLimit >= 0.85 ? '**met**' : '**not met**'}; ${fmt.rate(v3.rate)}, ${fmt.ratio(v3.rate / node.rate)} the version 2 defaults.`,
+			`- Far service, version 3 defaults ≥ 0.85 × the limit (${fmt.rate(v3.limit)}): ${fmt.ratio(v3.vsLimit)} — ${verdict(v3.vsLimit >= 0.85)}; ${fmt.rate(v3.rate)}, ${fmt.ratio(v3.rate / node.rate)} the version 2 defaults.`,
 		);
 		const perRequest = far.main?.summaries.get('raw-v3-per-request');
 		if (perRequest) {
@@ -132,23 +125,18 @@ function farTargets(far: FarResult | undefined): string[] {
 				`the keep-alive minimal client ${raw.connectionsOpened} for ${raw.requests}, at ${fmt.ratio(raw.vsLimit)} of the same limit.`,
 		);
 	}
-	const best = bestSweepPoint(far);
-	if (best) {
+	// The fastest node point of the sweep (the first of equals).
+	const best = (far.sweep?.configs ?? [])
+		.map((config) => ({ config, s: far.sweep!.summaries.get(config.id) }))
+		.filter(({ config, s }) => config.kind === 'node' && s)
+		.sort((a, b) => b.s!.rate - a.s!.rate)[0];
+	if (best?.config.kind === 'node') {
+		const label = `${best.config.partSizeMiB} MiB × ${best.config.parallel}`;
 		lines.push(
-			`- Sweep: fastest point ${best.label} at ${fmt.rate(best.s.rate)} (${fmt.ratio(best.s.vsLimit)} of its limit).`,
+			`- Sweep: fastest point ${label} at ${fmt.rate(best.s!.rate)} (${fmt.ratio(best.s!.vsLimit)} of its limit).`,
 		);
 	}
 	return [...lines, ...thresholdTarget(far.threshold)];
-}
-
-function bestSweepPoint(far: FarResult): { label: string; s: FarSummary } | undefined {
-	let best: { label: string; s: FarSummary } | undefined;
-	for (const config of far.sweep?.configs ?? []) {
-		const s = far.sweep!.summaries.get(config.id);
-		if (config.kind !== 'node' || !s) continue;
-		if (!best || s.rate > best.s.rate) best = { label: `${config.partSizeMiB} MiB × ${config.parallel}`, s };
-	}
-	return best;
 }
 
 export function renderReport(report: ReportInput): string {

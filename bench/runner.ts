@@ -75,14 +75,9 @@ export async function runOnce(config: Config, file: InputFile, emulator: Emulato
 	if (config.kind === 'node') {
 		const node = await runScenario(
 			{
-				parameters: { bucketName: info.bucket.name, region: info.bucket.region, key: OBJECT_KEY, ...config.parameters },
-				credentials: {
-					accessKey: info.accessKey,
-					secretKey: info.secretKey,
-					baseUrl: info.url,
-					...(config.apiPaths ? { apiPaths: config.apiPaths } : {}),
-				},
-				file: { path: file.path, name: file.name, mimeType: 'application/octet-stream' },
+				parameters: { key: OBJECT_KEY, ...config.parameters },
+				credentials: config.apiPaths ? { apiPaths: config.apiPaths } : {},
+				files: [{ path: file.path, name: file.name, mimeType: 'application/octet-stream' }],
 				typeVersion: config.typeVersion ?? 2,
 			},
 			emulator,
