@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { importWorkflows, NODE_TYPE } from '../scripts/real-n8n/instance';
-import { tail, type N8nInstance } from '../scripts/real-n8n/n8n';
+import type { N8nInstance } from '../scripts/real-n8n/n8n';
 
 import type { FarProfile } from './args';
 import type { EmulatorProcess } from './children';
@@ -189,13 +189,13 @@ async function executeMany(
 		count,
 	);
 	await watch.arm();
-	const { code, stdout, stderr, run, peakRss } = await runExecute(instance, id, (pid) => watch.start(pid));
+	const { code, run, peakRss, output } = await runExecute(instance, id, (pid) => watch.start(pid));
 	const phases = await watch.stop();
 	await emulator.setProfile();
 	const task = (name: string) => taskOf(run, name);
 	const failure =
 		run?.data.resultData.error?.message ??
-		(code !== 0 || !run ? tail(`${stdout}\n${stderr}`, 15) : undefined) ??
+		(code !== 0 || !run ? output : undefined) ??
 		ops
 			.map((op) => {
 				const items = task(nodeName(op))?.data?.main?.[0] ?? [];

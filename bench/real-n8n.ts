@@ -7,6 +7,7 @@
  * so the ratio of the two is measured in the same run. Uses the install of scripts/real-n8n.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -25,6 +26,8 @@ import { skippedTable, type Table } from './table';
 import { DEFAULTS } from './throughput';
 
 const NODE_NAME = 'Upload to File Storage';
+const UPLOAD_ID = 'benchLargeUpld1';
+const CONTROL_ID = 'benchCtrlUpload';
 const INSTALL = 'node -r ts-node/register/transpile-only scripts/real-n8n/install.ts current';
 
 export interface RealN8nResult {
@@ -32,19 +35,8 @@ export interface RealN8nResult {
 	skipped?: string;
 	peakRss?: number;
 	controlPeakRss?: number;
-	uploadMs?: number;
-	/** The same upload in-process, median over the same rounds. */
-	inProcessMs?: number;
 	/** Median over rounds of in-process time ÷ real n8n time (1 = as fast as in-process). */
 	vsInProcess?: number;
-}
-
-interface Execution {
-	wallMs: number;
-	uploadMs: number;
-	peakRss: number;
-	partCount: number;
-	emulatorCpuSeconds: number;
 }
 
 function title(runtime?: InstalledRuntime): string {
@@ -93,46 +85,40 @@ export function workflow(id: string, filePath: string, upload: boolean): object 
 	]);
 }
 
-/** What one `n8n execute` process left: its exit code, its output, the run in it and its peak RSS. */
-export interface ExecuteProcess {
-	code: number | null;
-	stdout: string;
-	stderr: string;
-	run: ExecutionRun | undefined;
-	peakRss: number;
-}
-
 /** A node's first run in `run`. */
 export const taskOf = (run: ExecutionRun | undefined, node: string) => run?.data.resultData.runData[node]?.[0];
 
 /**
  * Runs `n8n execute --id=… --rawOutput` once, sampling the process's RSS, killed after 15 minutes.
+ * Returns its exit code, the run it printed, its peak RSS and the end of its output (for errors).
  * Its output goes through a file: a pipe cuts a large run's output off.
  */
-export async function runExecute(
-	instance: N8nInstance,
-	id: string,
-	onStarted?: (pid: number) => void,
-): Promise<ExecuteProcess> {
+export async function runExecute(instance: N8nInstance, id: string, onStarted?: (pid: number) => void) {
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 	const args = [...cpuProfileFlags(`n8n-${id}`), instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'];
 	const outFile = join(instance.userFolder, `${id}.out.json`);
 	const fd = openSync(outFile, 'w');
+	const child = spawn(instance.runtime.nodeBin, args, {
+		cwd: instance.userFolder,
+		env,
+		stdio: ['ignore', fd, 'pipe'],
+		timeout: 15 * 60_000,
+		killSignal: 'SIGKILL',
+	});
 	// The child writes into its own copy of the descriptor.
-	const child = spawn(instance.runtime.nodeBin, args, { cwd: instance.userFolder, env, stdio: ['ignore', fd, 'pipe'] });
 	closeSync(fd);
 	const sampler = new RssSampler(child.pid as number);
 	sampler.start();
 	onStarted?.(child.pid as number);
 	let stderr = '';
 	child.stderr?.setEncoding('utf8').on('data', (t: string) => (stderr = (stderr + t).slice(-100_000)));
-	const timer = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000);
-	const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-	clearTimeout(timer);
+	const [code] = (await once(child, 'close')) as [number | null];
 	const stdout = readFileSync(outFile, 'utf8');
 	rmSync(outFile, { force: true });
-	return { code, stdout, stderr, run: parseRun(stdout), peakRss: sampler.stop() };
+	return { code, run: parseRun(stdout), peakRss: sampler.stop(), output: tail(`${stdout}\n${stderr}`, 15) };
 }
+
+type Execution = Awaited<ReturnType<typeof execute>>;
 
 export async function execute(
 	instance: N8nInstance,
@@ -140,14 +126,14 @@ export async function execute(
 	id: string,
 	/** Called with the n8n process's pid once it runs (the scale scenario watches its memory). */
 	onStarted?: (pid: number) => void,
-): Promise<Execution> {
+) {
 	const emulatorCpuBefore = await emulator.cpuSeconds();
 	const started = Date.now();
-	const { code, stdout, stderr, run, peakRss } = await runExecute(instance, id, onStarted);
+	const { code, run, peakRss, output } = await runExecute(instance, id, onStarted);
 	const task = taskOf(run, NODE_NAME);
 	const json = task?.data?.main?.[0]?.[0]?.json;
 	if (code !== 0 || !json || task?.error) {
-		const why = task?.error?.message ?? run?.data.resultData.error?.message ?? tail(`${stdout}\n${stderr}`, 15);
+		const why = task?.error?.message ?? run?.data.resultData.error?.message ?? output;
 		throw new Error(`n8n execute ${id} failed (exit ${code}): ${why}`);
 	}
 	return {
@@ -217,12 +203,6 @@ export function binaryStore(dir: string): string {
 	return join(dir, 'binary-data');
 }
 
-interface RealN8nRuns {
-	large: Execution[];
-	control: Execution[];
-	inProcess: MeasuredRun[];
-}
-
 export async function realN8nRow(
 	emulator: EmulatorProcess,
 	dir: string,
@@ -236,45 +216,38 @@ export async function realN8nRow(
 		return { skipped: setUp.skipped, table: skippedTable(title(), 'Read file → Multipart Upload', setUp.skipped) };
 	}
 	const { instance, files, runtime } = setUp;
-	const large = join(files, 'large.bin');
-	writeRandomFile(large, size);
-	const workflowFiles = (
-		[
-			['benchLargeUpld1', true],
-			['benchCtrlUpload', false],
-		] as const
-	).map(([id, upload]) => {
+	const input = join(files, 'large.bin');
+	writeRandomFile(input, size);
+	const paths = [UPLOAD_ID, CONTROL_ID].map((id) => {
 		const path = join(dir, `${id}.json`);
-		writeFileSync(path, JSON.stringify(workflow(id, large, upload)));
+		writeFileSync(path, JSON.stringify(workflow(id, input, id === UPLOAD_ID)));
 		return path;
 	});
-	await importWorkflows(instance, workflowFiles);
-	const measured: RealN8nRuns = { large: [], control: [], inProcess: [] };
+	await importWorkflows(instance, paths);
+	const large: Execution[] = [];
+	const control: Execution[] = [];
+	const inProcessRuns: MeasuredRun[] = [];
+	const rate = (ms: number) => `${fmt.seconds(ms)} (${fmt.rate(mibPerSecond(size, ms))})`;
 	for (let round = 1; round <= runs; round++) {
 		const tag = `  [${round}/${runs}]`;
-		const c = await execute(instance, emulator, 'benchCtrlUpload');
-		measured.control.push(c);
+		const c = await execute(instance, emulator, CONTROL_ID);
+		control.push(c);
 		log(`${tag} control (read the file, no upload): peak RSS ${fmt.mib(c.peakRss)}`);
 		settleDisk();
-		const p = await inProcess(emulator, large, size);
-		measured.inProcess.push(p);
-		const rate = (ms: number) => `${fmt.seconds(ms)} (${fmt.rate(mibPerSecond(size, ms))})`;
+		const p = await inProcess(emulator, input, size);
+		inProcessRuns.push(p);
 		log(`${tag} in-process: upload ${rate(p.nodeExecutionMs)}`);
 		settleDisk();
-		const l = await execute(instance, emulator, 'benchLargeUpld1');
-		measured.large.push(l);
+		const l = await execute(instance, emulator, UPLOAD_ID);
+		large.push(l);
 		log(`${tag} real n8n: upload ${rate(l.uploadMs)}, peak RSS ${fmt.mib(l.peakRss)}`);
 	}
-	return realN8nResult(measured, size, runs, runtime);
-}
 
-function realN8nResult(measured: RealN8nRuns, size: number, runs: number, runtime: InstalledRuntime): RealN8nResult {
-	const { large, control } = measured;
 	const peakRss = median(large.map((r) => r.peakRss));
 	const controlPeakRss = median(control.map((r) => r.peakRss));
 	const uploadMs = median(large.map((r) => r.uploadMs));
-	const inProcessMs = median(measured.inProcess.map((r) => r.nodeExecutionMs));
-	const vsInProcess = median(large.map((r, i) => measured.inProcess[i].nodeExecutionMs / r.uploadMs));
+	const inProcessMs = median(inProcessRuns.map((r) => r.nodeExecutionMs));
+	const vsInProcess = median(large.map((r, i) => inProcessRuns[i].nodeExecutionMs / r.uploadMs));
 	const rows = [
 		[
 			`Read file → Multipart Upload, ${fmt.size(size)} (${large[0].partCount} parts)`,
@@ -292,7 +265,7 @@ function realN8nResult(measured: RealN8nRuns, size: number, runs: number, runtim
 			fmt.seconds(inProcessMs),
 			fmt.rate(mibPerSecond(size, inProcessMs)),
 			'1.00×',
-			fmt.cpu(median(measured.inProcess.map((r) => r.emulatorCpuSeconds))),
+			fmt.cpu(median(inProcessRuns.map((r) => r.emulatorCpuSeconds))),
 			'',
 			'',
 		],
@@ -307,8 +280,6 @@ function realN8nResult(measured: RealN8nRuns, size: number, runs: number, runtim
 	return {
 		peakRss,
 		controlPeakRss,
-		uploadMs,
-		inProcessMs,
 		vsInProcess,
 		table: {
 			title: title(runtime),
