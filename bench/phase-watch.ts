@@ -4,10 +4,10 @@
  * first request (RSS read, kernel peak reset) to seeing its N-th, so n8n's start, a Code node and
  * the other nodes stay out of it.
  */
-import type { EmulatorProcess, EmulatorStats } from './children';
-import { procStatus, resetPeak } from './memory';
+import { setTimeout } from 'node:timers/promises';
 
-type Stats = EmulatorStats;
+import type { EmulatorProcess, EmulatorStats as Stats } from './children';
+import { procStatus, resetPeak } from './memory';
 
 /** A node's run: the emulator's request kinds of its first request and of its N-th (its last). */
 export interface PhaseSpec {
@@ -22,7 +22,7 @@ interface Phase extends PhaseSpec {
 	rssBefore: number;
 	peak: number;
 	/** The emulator's counts before the node's first request: the phases split the run's counts between them. */
-	from: Stats | undefined;
+	from?: Stats;
 	/** Its N-th request had arrived by the previous poll. */
 	endedBefore: boolean;
 }
@@ -35,7 +35,7 @@ export interface PhaseResult {
 }
 
 export class PhaseWatch {
-	private timer: NodeJS.Timeout | undefined;
+	private timer?: NodeJS.Timeout;
 	private polling = false;
 	/** The counts before the run. */
 	base: Stats | undefined;
@@ -51,14 +51,7 @@ export class PhaseWatch {
 		specs: PhaseSpec[],
 		private readonly count: number,
 	) {
-		this.phases = specs.map((spec) => ({
-			...spec,
-			state: 'waiting',
-			rssBefore: NaN,
-			peak: 0,
-			from: undefined,
-			endedBefore: false,
-		}));
+		this.phases = specs.map((spec) => ({ ...spec, state: 'waiting', rssBefore: NaN, peak: 0, endedBefore: false }));
 	}
 
 	async arm(): Promise<void> {
@@ -81,8 +74,7 @@ export class PhaseWatch {
 			for (const phase of this.phases) {
 				if (phase.state === 'waiting' && seen(phase.first) > 0) {
 					phase.state = 'running';
-					phase.rssBefore = procStatus(this.pid).rss;
-					phase.peak = phase.rssBefore;
+					phase.rssBefore = phase.peak = procStatus(this.pid).rss;
 					// From the last poll before its first request, unless the node before it only
 					// finished in this poll: then from now, so that one's connections stay its own.
 					const previous = this.phases[this.phases.indexOf(phase) - 1];
@@ -107,7 +99,7 @@ export class PhaseWatch {
 	/** After the process ended: each node's counts run to the next node's first request, the last's to the end. */
 	async stop(): Promise<Map<string, PhaseResult>> {
 		clearInterval(this.timer);
-		while (this.polling) await new Promise((resolve) => setTimeout(resolve, 10));
+		while (this.polling) await setTimeout(10);
 		const end = await this.emulator.stats();
 		const { base } = this;
 		return new Map(
