@@ -109,8 +109,8 @@ export class EmulatorProcess {
 		return this.call<string>('sha256', { bucket: this.info.bucket.name, region: this.info.bucket.region, key });
 	}
 
-	async cpuSeconds(): Promise<number> {
-		return (await this.call<{ cpuSeconds: number }>('cpu')).cpuSeconds;
+	cpuSeconds(): Promise<number> {
+		return this.call<number>('cpu');
 	}
 
 	async stop(): Promise<void> {

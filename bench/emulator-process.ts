@@ -5,8 +5,6 @@
  */
 import type { Emulator, EmulatorOptions, NetworkProfile } from '../test/emulator';
 
-import { procStatus } from './memory';
-
 type Message = { id: number; cmd: string } & Record<string, unknown>;
 
 /** What each command does; the reply carries what it returns. */
@@ -15,7 +13,7 @@ function commands(emulator: Emulator): Record<string, (m: Message) => unknown> {
 		// CPU seconds spent by the emulator so far: the parent takes differences around a run.
 		cpu: () => {
 			const { user, system } = process.cpuUsage();
-			return { cpuSeconds: (user + system) / 1e6, rss: procStatus().rss };
+			return (user + system) / 1e6;
 		},
 		stats: () => emulator.stats(),
 		resetStats: () => emulator.resetStats(),
@@ -44,13 +42,13 @@ async function main(): Promise<void> {
 	const etags = process.env.BENCH_ETAGS === 'md5' ? 'md5' : 'random';
 	const emulator = await loadEmulator().start({ port: 0, etags });
 	const handlers = commands(emulator);
-	process.on('message', (message: Message) => {
-		Promise.resolve()
-			.then(() => handlers[message.cmd](message))
-			.then(
-				(value) => process.send?.({ id: message.id, ok: true, value: value ?? true }),
-				(error: Error) => process.send?.({ id: message.id, ok: false, error: error.message }),
-			);
+	process.on('message', async (message: Message) => {
+		try {
+			const value = await handlers[message.cmd](message);
+			process.send?.({ id: message.id, ok: true, value: value ?? true });
+		} catch (error) {
+			process.send?.({ id: message.id, ok: false, error: (error as Error).message });
+		}
 	});
 	// An orphaned emulator would hold the port and its temp data forever.
 	process.on('disconnect', () => void emulator.stop().finally(() => process.exit(0)));
