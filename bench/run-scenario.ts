@@ -60,6 +60,12 @@ export interface ScenarioResult {
 	error?: string;
 }
 
+/**
+ * A run the node refuses before any request (Part Size 4 MiB is below the minimum): it loads
+ * n8n-core and the package, and stores the binary, which later runs of this file reuse.
+ */
+const WARM_UP = { resource: 'file', operation: 'multipartUpload', bucketName: 'x', region: 'x', key: 'x', partSize: 4 };
+
 function collectGarbage(): void {
 	const gc = (globalThis as { gc?: () => void }).gc;
 	gc?.();
@@ -81,15 +87,10 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 	const credentials = { fileStorageApi: job.credentials };
 	// BENCH_PACKAGE_DIR: a built copy of the package with a proposed change, to measure it before it lands.
 	const packageDir = process.env.BENCH_PACKAGE_DIR;
+	const run = (parameters: INodeParameters, typeVersion?: number) =>
+		runNode({ parameters, credentials, items, packageDir, typeVersion });
 
-	// A run the node refuses before any request (Part Size 4 MiB is below the minimum): it loads
-	// n8n-core and the package, and stores the binary, which later runs of this file reuse.
-	const warmup = await runNode({
-		parameters: { resource: 'file', operation: 'multipartUpload', bucketName: 'x', region: 'x', key: 'x', partSize: 4 },
-		credentials,
-		items,
-		packageDir,
-	});
+	const warmup = await run(WARM_UP);
 	if (!warmup.error) throw new Error('the warm-up run was expected to be refused by the node');
 
 	collectGarbage();
@@ -111,18 +112,13 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 	gc.observe({ entryTypes: ['gc'] });
 	const buffersBefore = process.memoryUsage().arrayBuffers;
 	let buffersPeak = buffersBefore;
-	const bufferSampler = setInterval(() => {
-		buffersPeak = Math.max(buffersPeak, process.memoryUsage().arrayBuffers);
-	}, 10);
+	const bufferSampler = setInterval(
+		() => (buffersPeak = Math.max(buffersPeak, process.memoryUsage().arrayBuffers)),
+		10,
+	);
 	const cpuBefore = process.cpuUsage();
 	const started = process.hrtime.bigint();
-	const result = await runNode({
-		parameters: job.parameters,
-		credentials,
-		items,
-		packageDir,
-		typeVersion: job.typeVersion,
-	});
+	const result = await run(job.parameters, job.typeVersion);
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
 	const cpu = process.cpuUsage(cpuBefore);
 	clearInterval(bufferSampler);
@@ -135,7 +131,6 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 	collectGarbage();
 	const retained = reachable() - reachableBefore;
 
-	const first = result.items[0]?.json as Record<string, unknown> | undefined;
 	const executionTimes = Object.values(result.runData).flatMap((tasks) => tasks.map((t) => t.executionTime ?? 0));
 	return {
 		ms,
@@ -148,7 +143,7 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 		gc: { pauseMs: gcPauseMs },
 		items: result.items.length,
 		failedItems: result.items.filter((item) => item.json.error !== undefined).length,
-		first,
+		first: result.items[0]?.json,
 		error: result.error
 			? `${result.error.message}${result.error.description ? ` — ${result.error.description}` : ''}`
 			: undefined,

@@ -90,22 +90,17 @@ export async function runOnce(config: Config, file: InputFile, emulator: Emulato
 		return { ms: node.ms, node, emulatorCpuSeconds: node.emulatorCpuSeconds, parts };
 	}
 	const cpuBefore = await emulator.cpuSeconds();
-	let ms: number;
-	let parts = 1;
-	if (config.kind === 'curl') {
-		ms = (await curlUpload(info, file.path, OBJECT_KEY)).ms;
-	} else {
-		const raw = await rawMultipartUpload(
-			info,
-			file.path,
-			OBJECT_KEY,
-			config.partSizeMiB * MIB,
-			config.parallel,
-			!config.newConnectionPerRequest,
-		);
-		ms = raw.ms;
-		parts = raw.parts;
-	}
+	const { ms, parts = 1 }: { ms: number; parts?: number } =
+		config.kind === 'curl'
+			? await curlUpload(info, file.path, OBJECT_KEY)
+			: await rawMultipartUpload(
+					info,
+					file.path,
+					OBJECT_KEY,
+					config.partSizeMiB * MIB,
+					config.parallel,
+					!config.newConnectionPerRequest,
+				);
 	return { ms, emulatorCpuSeconds: (await emulator.cpuSeconds()) - cpuBefore, parts };
 }
 
