@@ -4,7 +4,7 @@
  * Prints one table per scenario and writes BENCHMARKS.md. Flags: bench/args.ts.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem, type as osType } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { parseArgs, USAGE, type BenchOptions, type ScenarioName } from './args';
@@ -16,7 +16,6 @@ import { describeProfile, farTables, runFar } from './far';
 import { listTable, runList, seedFolder } from './list';
 import { manyFilesTable, runManyFiles } from './many-files';
 import { runManyReal } from './many-real';
-import { loadAverage, machineDescription } from './machine';
 import { realN8nRow } from './real-n8n';
 import { olderNode, restartOnCurrentNode } from './runtime';
 import { renderReport, type ReportInput } from './report';
@@ -38,6 +37,13 @@ import {
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const REPO = resolve(__dirname, '..');
+const loadAverage = () =>
+	loadavg()
+		.map((v) => v.toFixed(2))
+		.join(' / ');
+/** What the report says about the machine: generic on purpose (no host names or paths). */
+const machine = () =>
+	`${cpus().length} vCPU, ${Math.round(totalmem() / 1024 ** 3)} GiB RAM, ${osType()}, Node ${process.versions.node.split('.')[0]}.x`;
 
 /**
  * The node runs from a copy of the build taken now: others rebuilding dist/ in this work tree
@@ -98,13 +104,8 @@ async function many({ o, emulator, dir, report, print }: Bench, real: boolean): 
 	log(
 		`\nmany files${real ? ' through real n8n' : ''}: ${count} × ${o.manySize / 1024} KiB, Upload, Download and Delete at the far profile, ${o.runs} rounds`,
 	);
-	const options = {
-		dir: join(dir, real ? 'many-real' : 'many'),
-		count,
-		size: o.manySize,
-		profile: o.far,
-		rounds: o.runs,
-	};
+	const folder = join(dir, real ? 'many-real' : 'many');
+	const options = { dir: folder, count, size: o.manySize, profile: o.far, rounds: o.runs };
 	if (real) print((report.manyReal = await runManyReal(emulator, options, log)).table);
 	else print(manyFilesTable((report.many = await runManyFiles(emulator, options, log))));
 }
@@ -181,7 +182,7 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 	const started = Date.now();
 	const report: ReportInput = {
 		options,
-		machine: machineDescription(),
+		machine: machine(),
 		loadBefore: loadAverage(),
 		loadAfter: '',
 		command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
