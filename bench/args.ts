@@ -20,14 +20,9 @@ export const SCENARIOS = [
 export const EXTRA_SCENARIOS = ['scale', 'sources', 'far-threshold'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number] | (typeof EXTRA_SCENARIOS)[number];
 
-export interface FarProfile {
-	latencyMs: number;
-	connectionDelayMs: number;
-	connectionRateMiBps: number;
-}
-
 /** What the issue asks the bench to assume of a far service. */
-export const FAR_DEFAULT: FarProfile = { latencyMs: 40, connectionDelayMs: 80, connectionRateMiBps: 16 };
+export const FAR_DEFAULT = { latencyMs: 40, connectionDelayMs: 80, connectionRateMiBps: 16 };
+export type FarProfile = typeof FAR_DEFAULT;
 
 export const USAGE = `Usage: npm run bench -- [flags]
 

@@ -21,6 +21,7 @@ import {
 	OPERATION_LABEL,
 	runClient,
 	type ManyOperation,
+	type SmallFile,
 } from './many-files';
 import { PhaseWatch, type PhaseResult } from './phase-watch';
 import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n, taskOf } from './real-n8n';
@@ -99,7 +100,6 @@ export interface ManyRealRound {
 	inProcess: Map<ManyOperation, { ms: number; rssGrowth: number }>;
 	/** The Code node's time: n8n's own cost of making the binaries. */
 	generateMs: number;
-	peakRss: number;
 }
 
 export interface ManyRealResult {
@@ -139,16 +139,9 @@ export async function runManyReal(
 	try {
 		for (let round = 1; round <= o.rounds; round++) {
 			const tag = `  [${round}/${o.rounds}]`;
-			const r: ManyRealRound = {
-				real: new Map(),
-				client: new Map(),
-				inProcess: new Map(),
-				generateMs: NaN,
-				peakRss: 0,
-			};
+			const r: ManyRealRound = { real: new Map(), client: new Map(), inProcess: new Map(), generateMs: NaN };
 			for (const { id, ops } of WORKFLOWS) {
-				await executeMany(emulator, instance, id, ops, files.length, o.profile, r, (line) => log(`${tag} ${line}`));
-				if (ops.includes('upload')) await runClient(emulator.info, 'download', files, CLIENT_PARALLEL);
+				await executeMany(emulator, instance, id, ops, files, o.profile, r, (line) => log(`${tag} ${line}`));
 			}
 			// The minimal client and the harness on the same files, each operation from the same start.
 			for (const op of MANY_OPERATIONS) {
@@ -170,13 +163,16 @@ export async function runManyReal(
 	return { ...result, table: manyRealTable(result, runtime.profile.nodeVersion) };
 }
 
-/** One workflow of a round in real n8n at the far profile, into `r`, each node's run told apart by PhaseWatch. */
+/**
+ * One workflow of a round in real n8n at the far profile, into `r`, each node's run told apart by
+ * PhaseWatch; after an upload, every stored file is read back and compared.
+ */
 async function executeMany(
 	emulator: EmulatorProcess,
 	instance: N8nInstance,
 	id: string,
 	ops: ManyOperation[],
-	count: number,
+	files: SmallFile[],
 	profile: FarProfile,
 	r: ManyRealRound,
 	log: (line: string) => void,
@@ -186,10 +182,10 @@ async function executeMany(
 	const watch = new PhaseWatch(
 		emulator,
 		ops.map((op) => ({ name: op, first: PHASE_KINDS[op][0], last: PHASE_KINDS[op][1] })),
-		count,
+		files.length,
 	);
 	await watch.arm();
-	const { code, run, peakRss, output } = await runExecute(instance, id, (pid) => watch.start(pid));
+	const { code, run, output } = await runExecute(instance, id, (pid) => watch.start(pid));
 	const phases = await watch.stop();
 	await emulator.setProfile();
 	const task = (name: string) => taskOf(run, name);
@@ -200,11 +196,10 @@ async function executeMany(
 			.map((op) => {
 				const items = task(nodeName(op))?.data?.main?.[0] ?? [];
 				const failed = items.filter((item) => item.json.error !== undefined).length;
-				return items.length !== count || failed ? `${op}: ${items.length} items, ${failed} failed` : '';
+				return items.length !== files.length || failed ? `${op}: ${items.length} items, ${failed} failed` : '';
 			})
 			.find(Boolean);
 	if (failure) throw new Error(`n8n execute ${id} failed (exit ${code}): ${failure}`);
-	r.peakRss = Math.max(r.peakRss, peakRss);
 	for (const op of ops) {
 		const ms = task(nodeName(op))?.executionTime ?? NaN;
 		const phase = phases.get(op) as PhaseResult;
@@ -215,6 +210,7 @@ async function executeMany(
 		);
 	}
 	if (ops.includes('upload')) {
+		await runClient(emulator.info, 'download', files, CLIENT_PARALLEL);
 		r.generateMs = task('Files')?.executionTime ?? NaN;
 		log(`real n8n: the Code node made the files in ${fmt.seconds(r.generateMs)}`);
 	}

@@ -103,22 +103,20 @@ export class PhaseWatch {
 		const end = await this.emulator.stats();
 		const { base } = this;
 		return new Map(
-			this.phases.map((p, i): [string, PhaseResult] => {
+			this.phases.map((p, i) => {
 				const to = this.phases[i + 1]?.from ?? end;
-				if (p.state === 'waiting' || !p.from || !base) {
-					return [p.name, { rssBefore: NaN, rssGrowth: NaN, connections: NaN, requests: NaN }];
-				}
 				// Requests by kind are exact (no two nodes send the same kind); connections are split at the polls.
 				const kinds = [...new Set([p.first, p.last])];
-				return [
-					p.name,
-					{
-						rssBefore: p.rssBefore,
-						rssGrowth: p.peak - p.rssBefore,
-						connections: to.connections.opened - p.from.connections.opened,
-						requests: kinds.reduce((sum, kind) => sum + end.requests[kind] - base.requests[kind], 0),
-					},
-				];
+				const result: PhaseResult =
+					!p.from || !base
+						? { rssBefore: NaN, rssGrowth: NaN, connections: NaN, requests: NaN }
+						: {
+								rssBefore: p.rssBefore,
+								rssGrowth: p.peak - p.rssBefore,
+								connections: to.connections.opened - p.from.connections.opened,
+								requests: kinds.reduce((sum, kind) => sum + end.requests[kind] - base.requests[kind], 0),
+							};
+				return [p.name, result];
 			}),
 		);
 	}
