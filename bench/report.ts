@@ -57,86 +57,67 @@ function manyRealTargets(real: ManyRealResult | undefined): string[] {
 
 const verdict = (ok: boolean) => (ok ? '**met**' : '**not met**');
 
+/** The lines that apply: a line whose value is false, undefined or '' is left out. */
+const present = (lines: Array<string | false | undefined>) => lines.filter((line): line is string => Boolean(line));
+
 function targets(report: ReportInput): string[] {
 	const s = report.throughput;
 	const node = s?.get(DEFAULT_ID);
 	if (!s || !node) return ['- Throughput targets: not measured in this run (`--only` left them out).'];
 	const bound = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
 	const raw = s.get('raw');
-	const lines = [
+	const real = report.realN8n;
+	return present([
 		`- Multipart Upload at defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel}) ≥ 0.8 × the curl ceiling: ${fmt.ratio(node.vsCeiling)} — ${verdict(node.vsCeiling >= 0.8)}.`,
 		`- ≥ 1.5 × the sequential 5 MiB approach: ${fmt.ratio(node.vsSequential)} — ${verdict(node.vsSequential >= 1.5)}.`,
 		`- Peak RSS growth ≤ part size × (parallelism + 1) + 64 MiB = ${fmt.mib(bound)}: ${fmt.mib(node.maxGrowth)} (worst run) — ${verdict(node.maxGrowth <= bound)}; ` +
 			`buffer memory held at most ${fmt.mib(node.maxBuffersHeld)} (the pool of ${DEFAULTS.parallel + 1} request bodies is ${fmt.mib(DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * 1024 * 1024)}).`,
-	];
-	if (raw) {
-		lines.push(
+		raw &&
 			`- The emulator as a limit: a minimal multipart client (no n8n, no copies) reaches ${fmt.ratio(raw.vsCeiling)} of the ceiling at the same settings; ` +
 				`the node reaches ${fmt.ratio(node.vsCeiling / raw.vsCeiling)} of that client. See the findings for what each side spends.`,
-		);
-	}
-	const real = report.realN8n;
-	if (real?.peakRss !== undefined && real.controlPeakRss !== undefined) {
 		// n8n's own start-up sets much of its peak, so the difference of peaks is a floor, not the upload's growth.
-		lines.push(
+		real?.peakRss !== undefined &&
+			real.controlPeakRss !== undefined &&
 			`- Real n8n: peak RSS of the n8n process ${fmt.mib(real.peakRss)} for ${fmt.size(report.options.size)}; the same workflow without the upload peaks at ` +
 				`${fmt.mib(real.controlPeakRss)} (n8n's start-up sets much of both peaks, so the difference is not the upload's own growth).`,
-		);
-	}
-	if (real?.vsInProcess !== undefined) {
-		lines.push(
-			`- Real n8n ≥ 0.85 × the same upload in-process, same rounds: ${fmt.ratio(real.vsInProcess)} — ${verdict(real.vsInProcess >= 0.85)}.`,
-		);
-	} else if (real?.skipped) {
-		lines.push(`- Real n8n: ${real.skipped}.`);
-	}
-	return lines;
+		real?.vsInProcess !== undefined
+			? `- Real n8n ≥ 0.85 × the same upload in-process, same rounds: ${fmt.ratio(real.vsInProcess)} — ${verdict(real.vsInProcess >= 0.85)}.`
+			: real?.skipped && `- Real n8n: ${real.skipped}.`,
+	]);
 }
 
 /** The targets of the far scenario, for the report. */
 function farTargets(far: FarResult | undefined): string[] {
-	const node = far?.main?.summaries.get(DEFAULT_ID);
-	if (!far || !node)
+	const summary = (id: string) => far?.main?.summaries.get(id);
+	const node = summary(DEFAULT_ID);
+	if (!far || !node) {
 		return [
 			'- Far service targets: not measured in this run (`--only` left them out).',
 			...thresholdTarget(far?.threshold),
 		];
-	const lines = [
-		`- Far service (${describeProfile(far.profile)}), defaults ≥ 0.85 × the limit (${fmt.rate(node.limit)}): ${fmt.ratio(node.vsLimit)} — ${verdict(node.vsLimit >= 0.85)}.`,
-		`- Far service, defaults ≥ 3 × the sequential 5 MiB approach: ${fmt.ratio(node.vsSequential)} — ${verdict(node.vsSequential >= 3)}.`,
-	];
-	const v3 = far.main?.summaries.get(V3_ID);
-	if (v3) {
-		lines.push(
-			`- Far service, version 3 defaults ≥ 0.85 × the limit (${fmt.rate(v3.limit)}): ${fmt.ratio(v3.vsLimit)} — ${verdict(v3.vsLimit >= 0.85)}; ${fmt.rate(v3.rate)}, ${fmt.ratio(v3.rate / node.rate)} the version 2 defaults.`,
-		);
-		const perRequest = far.main?.summaries.get('raw-v3-per-request');
-		if (perRequest) {
-			lines.push(
-				`- The same parts from a minimal client that also opens a connection per request: ${fmt.ratio(perRequest.vsLimit)} of the same limit; the node reaches ${fmt.ratio(v3.rate / perRequest.rate)} of its speed.`,
-			);
-		}
 	}
-	const raw = far.main?.summaries.get('raw');
-	const sequential = far.main?.summaries.get(SEQUENTIAL_ID);
-	if (raw && sequential) {
-		lines.push(
-			`- Connections: the node opened ${node.connectionsOpened} for ${node.requests} requests (the sequential approach ${sequential.connectionsOpened} for ${sequential.requests}); ` +
-				`the keep-alive minimal client ${raw.connectionsOpened} for ${raw.requests}, at ${fmt.ratio(raw.vsLimit)} of the same limit.`,
-		);
-	}
+	const [v3, perRequest, raw, sequential] = [V3_ID, 'raw-v3-per-request', 'raw', SEQUENTIAL_ID].map(summary);
 	// The fastest node point of the sweep (the first of equals).
 	const best = (far.sweep?.configs ?? [])
 		.map((config) => ({ config, s: far.sweep!.summaries.get(config.id) }))
 		.filter(({ config, s }) => config.kind === 'node' && s)
 		.sort((a, b) => b.s!.rate - a.s!.rate)[0];
-	if (best?.config.kind === 'node') {
-		const label = `${best.config.partSizeMiB} MiB × ${best.config.parallel}`;
-		lines.push(
-			`- Sweep: fastest point ${label} at ${fmt.rate(best.s!.rate)} (${fmt.ratio(best.s!.vsLimit)} of its limit).`,
-		);
-	}
-	return [...lines, ...thresholdTarget(far.threshold)];
+	return present([
+		`- Far service (${describeProfile(far.profile)}), defaults ≥ 0.85 × the limit (${fmt.rate(node.limit)}): ${fmt.ratio(node.vsLimit)} — ${verdict(node.vsLimit >= 0.85)}.`,
+		`- Far service, defaults ≥ 3 × the sequential 5 MiB approach: ${fmt.ratio(node.vsSequential)} — ${verdict(node.vsSequential >= 3)}.`,
+		v3 &&
+			`- Far service, version 3 defaults ≥ 0.85 × the limit (${fmt.rate(v3.limit)}): ${fmt.ratio(v3.vsLimit)} — ${verdict(v3.vsLimit >= 0.85)}; ${fmt.rate(v3.rate)}, ${fmt.ratio(v3.rate / node.rate)} the version 2 defaults.`,
+		v3 &&
+			perRequest &&
+			`- The same parts from a minimal client that also opens a connection per request: ${fmt.ratio(perRequest.vsLimit)} of the same limit; the node reaches ${fmt.ratio(v3.rate / perRequest.rate)} of its speed.`,
+		raw &&
+			sequential &&
+			`- Connections: the node opened ${node.connectionsOpened} for ${node.requests} requests (the sequential approach ${sequential.connectionsOpened} for ${sequential.requests}); ` +
+				`the keep-alive minimal client ${raw.connectionsOpened} for ${raw.requests}, at ${fmt.ratio(raw.vsLimit)} of the same limit.`,
+		best?.config.kind === 'node' &&
+			`- Sweep: fastest point ${best.config.partSizeMiB} MiB × ${best.config.parallel} at ${fmt.rate(best.s!.rate)} (${fmt.ratio(best.s!.vsLimit)} of its limit).`,
+		...thresholdTarget(far.threshold),
+	]);
 }
 
 export function renderReport(report: ReportInput): string {
