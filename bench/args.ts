@@ -60,16 +60,7 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --help
 `;
 
-const UNITS: Record<string, number> = {
-	'': 1,
-	b: 1,
-	kib: 1024,
-	mib: 1024 ** 2,
-	gib: 1024 ** 3,
-	kb: 1e3,
-	mb: 1e6,
-	gb: 1e9,
-};
+const UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1 << 20, gib: 1 << 30, kb: 1e3, mb: 1e6, gb: 1e9 };
 
 export function parseSize(text: string): number {
 	const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
