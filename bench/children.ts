@@ -64,11 +64,14 @@ export interface EmulatorStats {
 	connections: { opened: number; requests: number };
 }
 
+/** The emulator's reply to command `id`: its value, or the error it threw. */
+type Answer<T> = { id: number; ok: boolean; value: T; error?: string };
+
 export class EmulatorProcess {
 	private nextId = 1;
 
 	private constructor(
-		readonly child: ChildProcess,
+		private readonly child: ChildProcess,
 		readonly info: EmulatorInfo,
 	) {}
 
@@ -78,17 +81,9 @@ export class EmulatorProcess {
 		return new EmulatorProcess(child, info);
 	}
 
-	get pid(): number {
-		return this.child.pid as number;
-	}
-
 	async call<T>(cmd: string, args: Record<string, unknown> = {}): Promise<T> {
 		const id = this.nextId++;
-		const answer = reply<{ id: number; ok: boolean; value: T; error?: string }>(
-			this.child,
-			'the emulator',
-			(m) => m.id === id,
-		);
+		const answer = reply<Answer<T>>(this.child, 'the emulator', (m) => m.id === id);
 		this.child.send({ id, cmd, ...args });
 		const { ok, value, error } = await answer;
 		if (!ok) throw new Error(`emulator ${cmd}: ${error}`);
@@ -115,7 +110,7 @@ export class EmulatorProcess {
 
 	async stop(): Promise<void> {
 		if (this.child.exitCode !== null) return;
-		const exited = new Promise((resolve) => this.child.once('exit', resolve));
+		const exited = once(this.child, 'exit');
 		await this.call('stop').catch(() => this.child.kill('SIGTERM'));
 		await exited;
 	}

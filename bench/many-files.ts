@@ -14,7 +14,7 @@ import type { FarProfile } from './args';
 import { runScenario, type EmulatorInfo, type EmulatorProcess } from './children';
 import { settleDisk } from './runner';
 import { bucketTarget, dataOf, form, send, signedSend, type Answer } from './signing';
-import { fmt, median, met, MIB, perRoundRatio, runsOf } from './stats';
+import { fmt, median, met, MIB, perRoundRatio, runsOf, type Log } from './stats';
 import type { Table } from './table';
 import { V3_PARALLEL_REQUESTS, V3_UPLOAD_MEMORY_MIB } from './far-threshold';
 
@@ -50,13 +50,9 @@ export const MANY_CONFIGS = [
 ] as const;
 type ManyConfigId = (typeof MANY_CONFIGS)[number]['id'];
 
-export interface ManyResult {
-	count: number;
-	size: number;
-	profile: FarProfile;
-	rounds: number;
-	runs: Map<string, ManyRun[]>;
-}
+/** `count` files of `size` bytes in `dir`, at the far `profile`, `rounds` rounds. */
+export type ManyOptions = { dir: string; count: number; size: number; profile: FarProfile; rounds: number };
+export type ManyResult = ManyOptions & { runs: Map<string, ManyRun[]> };
 
 /** The files on disk; `bytesOf` gives each one's bytes (default: random). */
 export function makeFiles(
@@ -174,11 +170,7 @@ export async function manyRun(
 	return { ...measured, connections: connections.opened, requests: connections.requests };
 }
 
-export async function runManyFiles(
-	emulator: EmulatorProcess,
-	o: { dir: string; count: number; size: number; profile: FarProfile; rounds: number },
-	log: (line: string) => void,
-): Promise<ManyResult> {
+export async function runManyFiles(emulator: EmulatorProcess, o: ManyOptions, log: Log): Promise<ManyResult> {
 	const files = makeFiles(o.dir, o.count, o.size);
 	const runs = new Map<string, ManyRun[]>();
 	for (let round = 1; round <= o.rounds; round++) {
@@ -193,7 +185,7 @@ export async function runManyFiles(
 			}
 		}
 	}
-	return { count: o.count, size: o.size, profile: o.profile, rounds: o.rounds, runs };
+	return { ...o, runs };
 }
 
 /** Median over rounds of the node's time ÷ the 16-at-a-time client's, per round. */

@@ -21,12 +21,13 @@ import {
 	OPERATION_LABEL,
 	runClient,
 	type ManyOperation,
+	type ManyOptions,
 	type SmallFile,
 } from './many-files';
 import { PhaseWatch, type PhaseResult } from './phase-watch';
 import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n, taskOf } from './real-n8n';
 import { settleDisk } from './runner';
-import { fmt, median, met, MIB, runsOf } from './stats';
+import { fmt, median, met, MIB, runsOf, type Log } from './stats';
 import { skippedTable, type Table } from './table';
 
 /** What the issue allows the real ratio over the in-process one. */
@@ -102,10 +103,7 @@ export interface ManyRealRound {
 	generateMs: number;
 }
 
-export interface ManyRealResult {
-	count: number;
-	size: number;
-	profile: FarProfile;
+export interface ManyRealResult extends Omit<ManyOptions, 'rounds'> {
 	rounds: ManyRealRound[];
 	n8nVersion?: string;
 	skipped?: string;
@@ -115,11 +113,7 @@ export interface ManyRealResult {
 const TITLE = (count: number, size: number, version = '') =>
 	`Many files through real n8n${version ? ` ${version}` : ''}: ${count} files of ${size / 1024} KiB against a far service`;
 
-export async function runManyReal(
-	emulator: EmulatorProcess,
-	o: { dir: string; count: number; size: number; profile: FarProfile; rounds: number },
-	log: (line: string) => void,
-): Promise<ManyRealResult> {
+export async function runManyReal(emulator: EmulatorProcess, o: ManyOptions, log: Log): Promise<ManyRealResult> {
 	const setUp = await setUpN8n(emulator, o.dir);
 	if ('skipped' in setUp) {
 		log(`  skipped: ${setUp.skipped}`);

@@ -2,6 +2,9 @@
 
 export const MIB = 1024 * 1024;
 
+/** Where a scenario says what it is doing (the bench's stderr). */
+export type Log = (line: string) => void;
+
 export function median(values: number[]): number {
 	const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
 	if (sorted.length === 0) return NaN;
