@@ -28,7 +28,9 @@ import { DEFAULTS } from './throughput';
 const NODE_NAME = 'Upload to File Storage';
 const UPLOAD_ID = 'benchLargeUpld1';
 const CONTROL_ID = 'benchCtrlUpload';
-const INSTALL = 'node -r ts-node/register/transpile-only scripts/real-n8n/install.ts current';
+const NOT_INSTALLED =
+	'real n8n not installed (run `node -r ts-node/register/transpile-only scripts/real-n8n/install.ts current`, ' +
+	'~10 min, then `npm run bench -- --only real-n8n`)';
 
 export interface RealN8nResult {
 	table: Table;
@@ -174,11 +176,7 @@ export interface N8nSetUp {
  */
 export async function setUpN8n(emulator: EmulatorProcess, dir: string): Promise<N8nSetUp | { skipped: string }> {
 	const runtime = installedRuntime(profileByName('current'));
-	if (!runtime) {
-		return {
-			skipped: `real n8n not installed (run \`${INSTALL}\`, ~10 min, then \`npm run bench -- --only real-n8n\`)`,
-		};
-	}
+	if (!runtime) return { skipped: NOT_INSTALLED };
 	const userFolder = join(dir, 'n8n-user');
 	const files = join(dir, 'n8n-files');
 	mkdirSync(files, { recursive: true });
