@@ -59,10 +59,7 @@ function reply<T>(child: ChildProcess, what: string, test: (m: T) => boolean): P
 
 export type EmulatorInfo = Service;
 
-export interface EmulatorStats {
-	requests: Record<string, number>;
-	connections: { opened: number; requests: number };
-}
+export type EmulatorStats = { requests: Record<string, number>; connections: { opened: number; requests: number } };
 
 /** The emulator's reply to command `id`: its value, or the error it threw. */
 type Answer<T> = { id: number; ok: boolean; value: T; error?: string };
@@ -116,9 +113,7 @@ export class EmulatorProcess {
 	}
 }
 
-export interface MeasuredRun extends ScenarioResult {
-	emulatorCpuSeconds: number;
-}
+export type MeasuredRun = ScenarioResult & { emulatorCpuSeconds: number };
 
 /**
  * One run of the node in a fresh process; the emulator's CPU is counted over the same span. The

@@ -61,13 +61,13 @@ function snapshotPackage(dir: string): void {
 	process.env.BENCH_PACKAGE_DIR = copy;
 }
 
-interface Bench {
+type Bench = {
 	o: BenchOptions;
 	emulator: EmulatorProcess;
 	report: ReportInput;
 	dir: string;
 	print(table: Table): void;
-}
+};
 
 /** A file of random bytes for `use`, deleted after it. */
 async function withInput<T>(b: Bench, name: string, size: number, use: (file: InputFile) => Promise<T>): Promise<T> {

@@ -23,12 +23,7 @@ export const MANY_OPERATIONS: ManyOperation[] = ['upload', 'download', 'delete']
 export const OPERATION_LABEL = { upload: 'Upload', download: 'Download', delete: 'Delete' } as const;
 export const CLIENT_PARALLEL = 16;
 
-export interface SmallFile {
-	path: string;
-	name: string;
-	key: string;
-	bytes: Buffer;
-}
+export type SmallFile = { path: string; name: string; key: string; bytes: Buffer };
 
 export interface ManyRun {
 	ms: number;

@@ -10,11 +10,7 @@ import type { EmulatorProcess, EmulatorStats as Stats } from './children';
 import { procStatus, resetPeak } from './memory';
 
 /** A node's run: the emulator's request kinds of its first request and of its N-th (its last). */
-export interface PhaseSpec {
-	name: string;
-	first: string;
-	last: string;
-}
+export type PhaseSpec = { name: string; first: string; last: string };
 
 interface Phase extends PhaseSpec {
 	/** ending: the N-th request arrived; the next poll (50 ms on) closes it with the answers in flight. */
@@ -27,12 +23,7 @@ interface Phase extends PhaseSpec {
 	endedBefore: boolean;
 }
 
-export interface PhaseResult {
-	rssBefore: number;
-	rssGrowth: number;
-	connections: number;
-	requests: number;
-}
+export type PhaseResult = { rssBefore: number; rssGrowth: number; connections: number; requests: number };
 
 export class PhaseWatch {
 	private timer?: NodeJS.Timeout;

@@ -12,12 +12,7 @@ import { curlUpload } from './curl';
 import { rawMultipartUpload } from './raw-multipart';
 import { fmt, mibPerSecond, MIB } from './stats';
 
-export interface InputFile {
-	path: string;
-	name: string;
-	size: number;
-	sha256: string;
-}
+export type InputFile = { path: string; name: string; size: number; sha256: string };
 
 export type Config =
 	| { id: string; label: string; kind: 'curl' }

@@ -15,10 +15,7 @@ const MIN_MAJOR = 24;
 /** Set in the restarted bench: the Node.js it was first started with. */
 const OLDER_NODE = 'BENCH_OLDER_NODE';
 
-export interface OlderNode {
-	execPath: string;
-	version: string;
-}
+export type OlderNode = { execPath: string; version: string };
 
 export function olderNode(): OlderNode | undefined {
 	const value = process.env[OLDER_NODE];
