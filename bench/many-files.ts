@@ -188,10 +188,16 @@ export function nodeVsClient(result: ManyResult, op: ManyOperation): number {
 	return perRoundRatio(result.runs.get(`${op}:client-16`) ?? [], result.runs.get(`${op}:node`) ?? []);
 }
 
-/** What the README bounds the node's body memory by for this scenario, bytes: Upload Memory, or the items' bodies if fewer. */
-export function manyMemoryBound(result: Pick<ManyResult, 'size'>, op: ManyOperation): number {
-	if (op !== 'upload') return V3_PARALLEL_REQUESTS * 2 * 64 * 1024;
-	return Math.min(V3_UPLOAD_MEMORY_MIB * MIB, V3_PARALLEL_REQUESTS * 2 * result.size);
+/**
+ * The bound on the node's RSS growth, bytes, as the large-file tables: what the README bounds its
+ * body memory by (Upload Memory, or the items' bodies if fewer) plus 64 MiB for n8n-core's own work.
+ */
+export function manyGrowthBound(result: Pick<ManyResult, 'size'>, op: ManyOperation): number {
+	const bodies =
+		op === 'upload'
+			? Math.min(V3_UPLOAD_MEMORY_MIB * MIB, V3_PARALLEL_REQUESTS * 2 * result.size)
+			: V3_PARALLEL_REQUESTS * 2 * 64 * 1024;
+	return bodies + 64 * MIB;
 }
 
 export function manyFilesTable(result: ManyResult): Table {
@@ -204,8 +210,7 @@ export function manyFilesTable(result: ManyResult): Table {
 			const ms = median(list.map((r) => r.ms));
 			const ratio = perRoundRatio(client, list);
 			const max = (key: 'rssGrowth' | 'buffersHeld' | 'retained') => Math.max(...list.map((r) => r[key] ?? 0));
-			// As the large-file tables: the README's bound on body memory plus 64 MiB for n8n-core's own work.
-			const bound = manyMemoryBound(result, op) + 64 * MIB;
+			const bound = manyGrowthBound(result, op);
 			const isNode = config.id === 'node';
 			rows.push([
 				OPERATION_LABEL[op],

@@ -14,7 +14,7 @@ import { V3_PARALLEL_REQUESTS, V3_UPLOAD_MEMORY_MIB } from './far-threshold';
 import {
 	CLIENT_PARALLEL,
 	makeFiles,
-	manyMemoryBound,
+	manyGrowthBound,
 	manyRun,
 	MANY_OPERATIONS,
 	nodeParameters,
@@ -27,7 +27,7 @@ import {
 import { PhaseWatch, type PhaseResult } from './phase-watch';
 import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n, taskOf } from './real-n8n';
 import { settleDisk } from './runner';
-import { fmt, median, met, MIB, runsOf, type Log } from './stats';
+import { fmt, median, met, runsOf, type Log } from './stats';
 import { skippedTable, type Table } from './table';
 
 /** What the issue allows the real ratio over the in-process one. */
@@ -228,7 +228,7 @@ function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: strin
 		const clientMs = each((r) => r.client.get(op));
 		const over = realVsInProcess(result, op);
 		const growth = Math.max(...each((r) => r.real.get(op)?.rssGrowth));
-		const bound = manyMemoryBound(result, op) + 64 * MIB;
+		const bound = manyGrowthBound(result, op);
 		return [
 			OPERATION_LABEL[op],
 			...[realMs, inMs, clientMs].map((ms) => fmt.seconds(median(ms))),

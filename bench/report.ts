@@ -10,8 +10,8 @@ import { describeProfile, V3_ID, type FarResult } from './far';
 import { thresholdTarget } from './far-threshold';
 import type { RealN8nResult } from './real-n8n';
 import { scaleSection } from './scale';
-import { fmt, MIB } from './stats';
-import { MANY_OPERATIONS, manyMemoryBound, nodeVsClient, type ManyResult } from './many-files';
+import { fmt } from './stats';
+import { MANY_OPERATIONS, manyGrowthBound, nodeVsClient, type ManyResult } from './many-files';
 import { REAL_VS_IN_PROCESS_GOAL, realVsInProcess, type ManyRealResult } from './many-real';
 import { renderTable, type Table } from './table';
 import { DEFAULT_ID, DEFAULTS, memoryBound, SEQUENTIAL_ID, type Summary } from './throughput';
@@ -47,7 +47,7 @@ function manyRealTargets(real: ManyRealResult | undefined): string[] {
 	return MANY_OPERATIONS.map((op) => {
 		const ratio = realVsInProcess(real, op);
 		const growth = Math.max(...real.rounds.map((r) => r.real.get(op)?.rssGrowth ?? NaN));
-		const bound = manyMemoryBound(real, op) + 64 * MIB;
+		const bound = manyGrowthBound(real, op);
 		return (
 			`- Many files (${real.count}) through real n8n, ${op}: (node ÷ 16-at-a-time client) within ${REAL_VS_IN_PROCESS_GOAL} × the in-process figure: ${fmt.ratio(ratio)} — ${verdict(ratio <= REAL_VS_IN_PROCESS_GOAL)}; ` +
 			`n8n's RSS growth during the node's run ≤ ${fmt.mib(bound)}: ${fmt.mib(growth)} — ${verdict(growth <= bound)}.`
