@@ -87,15 +87,19 @@ export function workflow(id: string, filePath: string, upload: boolean): object 
 	]);
 }
 
-/** A node's first run in `run`. */
 export const taskOf = (run: ExecutionRun | undefined, node: string) => run?.data.resultData.runData[node]?.[0];
 
 /**
  * Runs `n8n execute --id=… --rawOutput` once, sampling the process's RSS, killed after 15 minutes.
- * Returns its exit code, the run it printed, its peak RSS and the end of its output (for errors).
+ * Throws unless it ran and each node of `items` put out that many items, none of them an error.
  * Its output goes through a file: a pipe cuts a large run's output off.
  */
-export async function runExecute(instance: N8nInstance, id: string, onStarted?: (pid: number) => void) {
+export async function runExecute(
+	instance: N8nInstance,
+	id: string,
+	items: Record<string, number>,
+	onStarted?: (pid: number) => void,
+) {
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 	const args = [...cpuProfileFlags(`n8n-${id}`), instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'];
 	const outFile = join(instance.userFolder, `${id}.out.json`);
@@ -115,9 +119,22 @@ export async function runExecute(instance: N8nInstance, id: string, onStarted?: 
 	let stderr = '';
 	child.stderr?.setEncoding('utf8').on('data', (t: string) => (stderr = (stderr + t).slice(-100_000)));
 	const [code] = (await once(child, 'close')) as [number | null];
+	const peakRss = sampler.stop();
 	const stdout = readFileSync(outFile, 'utf8');
 	rmSync(outFile, { force: true });
-	return { code, run: parseRun(stdout), peakRss: sampler.stop(), output: tail(`${stdout}\n${stderr}`, 15) };
+	const run = parseRun(stdout);
+	const failure =
+		run?.data.resultData.error?.message ??
+		(code !== 0 || !run ? tail(`${stdout}\n${stderr}`, 15) : undefined) ??
+		Object.entries(items)
+			.map(([node, count]) => {
+				const out = taskOf(run, node)?.data?.main?.[0] ?? [];
+				const failed = out.filter((item) => item.json.error !== undefined).length;
+				return out.length !== count || failed ? `${node}: ${out.length} items, ${failed} failed` : '';
+			})
+			.find(Boolean);
+	if (failure || !run) throw new Error(`n8n execute ${id} failed (exit ${code}): ${failure}`);
+	return { run, peakRss };
 }
 
 type Execution = Awaited<ReturnType<typeof execute>>;
@@ -131,18 +148,13 @@ export async function execute(
 ) {
 	const emulatorCpuBefore = await emulator.cpuSeconds();
 	const started = Date.now();
-	const { code, run, peakRss, output } = await runExecute(instance, id, onStarted);
+	const { run, peakRss } = await runExecute(instance, id, { [NODE_NAME]: 1 }, onStarted);
 	const task = taskOf(run, NODE_NAME);
-	const json = task?.data?.main?.[0]?.[0]?.json;
-	if (code !== 0 || !json || task?.error) {
-		const why = task?.error?.message ?? run?.data.resultData.error?.message ?? output;
-		throw new Error(`n8n execute ${id} failed (exit ${code}): ${why}`);
-	}
 	return {
 		wallMs: Date.now() - started,
 		uploadMs: task?.executionTime ?? NaN,
 		peakRss,
-		partCount: Number(json.partCount ?? 0),
+		partCount: Number(task?.data?.main[0][0].json.partCount ?? 0),
 		emulatorCpuSeconds: (await emulator.cpuSeconds()) - emulatorCpuBefore,
 	};
 }
