@@ -61,7 +61,6 @@ export type EmulatorInfo = Service;
 
 export type EmulatorStats = { requests: Record<string, number>; connections: { opened: number; requests: number } };
 
-/** The emulator's reply to command `id`: its value, or the error it threw. */
 type Answer<T> = { id: number; ok: boolean; value: T; error?: string };
 
 export class EmulatorProcess {

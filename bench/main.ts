@@ -83,7 +83,6 @@ function makeInput(dir: string, name: string, size: number): InputFile {
 	return { path, name, size, sha256 };
 }
 
-/** Runs `configs` round-robin on `file`, after a line saying what runs. */
 async function rounds(b: Bench, what: string, configs: Config[], file: InputFile, runs = b.o.runs) {
 	log(`\n${what} ${fmt.size(file.size)}: ${configs.length} configurations × ${runs} rounds`);
 	return await runRounds(configs, file, b.emulator, runs, log);
@@ -98,7 +97,6 @@ async function far(b: Bench, thresholdOnly: boolean): Promise<void> {
 	farTables(b.report.far).forEach(b.print);
 }
 
-/** Many small files, in-process or through real n8n. */
 async function many({ o, emulator, dir, report, print }: Bench, real: boolean): Promise<void> {
 	const count = real ? o.manyRealCount : o.manyCount;
 	log(

@@ -45,7 +45,6 @@ export const MANY_CONFIGS = [
 ] as const;
 type ManyConfigId = (typeof MANY_CONFIGS)[number]['id'];
 
-/** `count` files of `size` bytes in `dir`, at the far `profile`, `rounds` rounds. */
 export type ManyOptions = { dir: string; count: number; size: number; profile: FarProfile; rounds: number };
 export type ManyResult = ManyOptions & { runs: Map<string, ManyRun[]> };
 

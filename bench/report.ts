@@ -86,7 +86,6 @@ function targets(report: ReportInput): string[] {
 	]);
 }
 
-/** The targets of the far scenario, for the report. */
 function farTargets(far: FarResult | undefined): string[] {
 	const summary = (id: string) => far?.main?.summaries.get(id);
 	const node = summary(DEFAULT_ID);

@@ -35,7 +35,6 @@ export const fmt = {
 	cpu: (s: number) => (Number.isFinite(s) ? `${s.toFixed(1)} s` : '–'),
 };
 
-/** A goal's cell in a table. */
 export const met = (ok: boolean) => (ok ? 'met' : '**not met**');
 
 export function runsOf(n: number): string {
