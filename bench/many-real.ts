@@ -72,7 +72,8 @@ function keysCode(count: number): string {
 }
 
 /** The two workflows: Code → Upload, then Download → Delete of the same keys. */
-const WORKFLOWS: Array<{ id: string; ops: ManyOperation[]; code: (count: number, size: number) => string }> = [
+type Workflow = { id: string; ops: ManyOperation[]; code: (count: number, size: number) => string };
+const WORKFLOWS: Workflow[] = [
 	{ id: 'benchManyRealUp', ops: ['upload'], code: generatorCode },
 	{ id: 'benchManyRealDl', ops: ['download', 'delete'], code: keysCode },
 ];
@@ -134,9 +135,8 @@ export async function runManyReal(emulator: EmulatorProcess, o: ManyOptions, log
 		for (let round = 1; round <= o.rounds; round++) {
 			const tag = `  [${round}/${o.rounds}]`;
 			const r: ManyRealRound = { real: new Map(), client: new Map(), inProcess: new Map(), generateMs: NaN };
-			for (const { id, ops } of WORKFLOWS) {
-				await executeMany(emulator, instance, id, ops, files, o.profile, r, (line) => log(`${tag} ${line}`));
-			}
+			const real = { emulator, instance, files, profile: o.profile, log: (line: string) => log(`${tag} ${line}`) };
+			for (const workflow of WORKFLOWS) await executeMany(real, workflow, r);
 			// The minimal client and the harness on the same files, each operation from the same start.
 			for (const op of MANY_OPERATIONS) {
 				const client = await manyRun(emulator, files, op, o.profile, 'client-16');
@@ -161,15 +161,13 @@ export async function runManyReal(emulator: EmulatorProcess, o: ManyOptions, log
  * One workflow of a round in real n8n at the far profile, into `r`, each node's run told apart by
  * PhaseWatch; after an upload, every stored file is read back and compared.
  */
+/** What every real n8n run of a round shares. */
+type RealRun = { emulator: EmulatorProcess; instance: N8nInstance; files: SmallFile[]; profile: FarProfile; log: Log };
+
 async function executeMany(
-	emulator: EmulatorProcess,
-	instance: N8nInstance,
-	id: string,
-	ops: ManyOperation[],
-	files: SmallFile[],
-	profile: FarProfile,
+	{ emulator, instance, files, profile, log }: RealRun,
+	{ id, ops }: Workflow,
 	r: ManyRealRound,
-	log: (line: string) => void,
 ): Promise<void> {
 	settleDisk();
 	await emulator.setProfile(profile);

@@ -138,6 +138,7 @@ export async function runExecute(
 }
 
 type Execution = Awaited<ReturnType<typeof execute>>;
+type RealN8nRuns = { large: Execution[]; control: Execution[]; inProcess: MeasuredRun[] };
 
 export async function execute(
 	instance: N8nInstance,
@@ -234,25 +235,27 @@ export async function realN8nRow(
 		return path;
 	});
 	await importWorkflows(instance, paths);
-	const large: Execution[] = [];
-	const control: Execution[] = [];
-	const inProcessRuns: MeasuredRun[] = [];
+	const measured: RealN8nRuns = { large: [], control: [], inProcess: [] };
 	const rate = (ms: number) => `${fmt.seconds(ms)} (${fmt.rate(mibPerSecond(size, ms))})`;
 	for (let round = 1; round <= runs; round++) {
 		const tag = `  [${round}/${runs}]`;
 		const c = await execute(instance, emulator, CONTROL_ID);
-		control.push(c);
+		measured.control.push(c);
 		log(`${tag} control (read the file, no upload): peak RSS ${fmt.mib(c.peakRss)}`);
 		settleDisk();
 		const p = await inProcess(emulator, input, size);
-		inProcessRuns.push(p);
+		measured.inProcess.push(p);
 		log(`${tag} in-process: upload ${rate(p.nodeExecutionMs)}`);
 		settleDisk();
 		const l = await execute(instance, emulator, UPLOAD_ID);
-		large.push(l);
+		measured.large.push(l);
 		log(`${tag} real n8n: upload ${rate(l.uploadMs)}, peak RSS ${fmt.mib(l.peakRss)}`);
 	}
+	return realN8nResult(measured, size, runs, runtime);
+}
 
+function realN8nResult(measured: RealN8nRuns, size: number, runs: number, runtime: InstalledRuntime): RealN8nResult {
+	const { large, control, inProcess: inProcessRuns } = measured;
 	const peakRss = median(large.map((r) => r.peakRss));
 	const controlPeakRss = median(control.map((r) => r.peakRss));
 	const uploadMs = median(large.map((r) => r.uploadMs));
