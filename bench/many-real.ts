@@ -71,8 +71,8 @@ function keysCode(count: number): string {
 	return `return Array.from({ length: ${count} }, (_, i) => ({ json: { key: 'many/file-' + String(i).padStart(5, '0') + '.bin' } }));`;
 }
 
-/** The two workflows: Code → Upload, then Download → Delete of the same keys. */
 type Workflow = { id: string; ops: ManyOperation[]; code: (count: number, size: number) => string };
+/** The two workflows: Code → Upload, then Download → Delete of the same keys. */
 const WORKFLOWS: Workflow[] = [
 	{ id: 'benchManyRealUp', ops: ['upload'], code: generatorCode },
 	{ id: 'benchManyRealDl', ops: ['download', 'delete'], code: keysCode },
