@@ -76,10 +76,10 @@ function collectGarbage(): void {
 function itemsOf(job: ScenarioJob): HarnessItem[] {
 	if (job.jsonItems) return job.jsonItems.map((json) => ({ json }));
 	if (!job.files) return [{ json: {} }];
-	const binary = (file: { path: string; name: string; mimeType: string }) => ({
-		data: { filePath: file.path, fileName: file.name, mimeType: file.mimeType },
-	});
-	return job.files.map((file) => ({ json: {}, binary: binary(file) }));
+	return job.files.map(({ path, name, mimeType }) => ({
+		json: {},
+		binary: { data: { filePath: path, fileName: name, mimeType } },
+	}));
 }
 
 async function measure(job: ScenarioJob): Promise<ScenarioResult> {
