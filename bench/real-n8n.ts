@@ -68,13 +68,9 @@ export function chainWorkflow(id: string, nodes: WorkflowNode[]): object {
 export function workflow(id: string, filePath: string, upload: boolean): object {
 	// Part size and parallelism left out: the node's defaults are what is measured.
 	const parameters = { resource: 'file', operation: 'multipartUpload', bucketName: 'my-bucket', region: 'us-east-1' };
+	const read = { operation: 'read', fileSelector: filePath, options: {} };
 	return chainWorkflow(id, [
-		{
-			name: 'Read file',
-			type: 'n8n-nodes-base.readWriteFile',
-			typeVersion: 1.1,
-			parameters: { operation: 'read', fileSelector: filePath, options: {} },
-		},
+		{ name: 'Read file', type: 'n8n-nodes-base.readWriteFile', typeVersion: 1.1, parameters: read },
 		upload
 			? {
 					name: NODE_NAME,
