@@ -20,14 +20,9 @@ export const SCENARIOS = [
 export const EXTRA_SCENARIOS = ['scale', 'sources', 'far-threshold'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number] | (typeof EXTRA_SCENARIOS)[number];
 
-export interface FarProfile {
-	latencyMs: number;
-	connectionDelayMs: number;
-	connectionRateMiBps: number;
-}
-
 /** What the issue asks the bench to assume of a far service. */
-export const FAR_DEFAULT: FarProfile = { latencyMs: 40, connectionDelayMs: 80, connectionRateMiBps: 16 };
+export const FAR_DEFAULT = { latencyMs: 40, connectionDelayMs: 80, connectionRateMiBps: 16 };
+export type FarProfile = typeof FAR_DEFAULT;
 
 export const USAGE = `Usage: npm run bench -- [flags]
 
@@ -65,16 +60,7 @@ export const USAGE = `Usage: npm run bench -- [flags]
   --help
 `;
 
-const UNITS: Record<string, number> = {
-	'': 1,
-	b: 1,
-	kib: 1024,
-	mib: 1024 ** 2,
-	gib: 1024 ** 3,
-	kb: 1e3,
-	mb: 1e6,
-	gb: 1e9,
-};
+const UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1 << 20, gib: 1 << 30, kb: 1e3, mb: 1e6, gb: 1e9 };
 
 export function parseSize(text: string): number {
 	const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
@@ -140,27 +126,24 @@ function defaults() {
 }
 export type BenchOptions = ReturnType<typeof defaults>;
 
-/** Each flag that takes a value: the option it sets and how its text becomes that value. */
-const VALUE_FLAGS: Record<string, [keyof BenchOptions, (text: string, flag: string) => unknown]> = {
-	size: ['size', parseSize],
-	'scale-size': ['scaleSize', parseSize],
-	'sweep-size': ['sweepSize', parseSize],
-	runs: ['runs', positiveInt],
-	'small-runs': ['smallRuns', positiveInt],
-	'single-size': ['singleSize', parseSize],
-	'list-entries': ['listEntries', positiveInt],
-	'latency-ms': ['latencyMs', positiveInt],
-	only: ['only', scenarios],
-	out: ['out', String],
-	etags: ['etags', etags],
-	far: ['far', farProfile],
-	'many-count': ['manyCount', positiveInt],
-	'many-real-count': ['manyRealCount', positiveInt],
-	'many-size': ['manySize', parseSize],
-	'far-size': ['farSize', parseSize],
-	'far-sweep-size': ['farSweepSize', parseSize],
-	profile: ['profile', String],
+/** How a flag's text becomes its option's value, by the placeholder USAGE shows after the flag. */
+const PARSERS: Record<string, (text: string, flag: string) => unknown> = {
+	'<n>': positiveInt,
+	'<n>[..]': parseSize,
+	'<n>[GiB|MiB|MB]': parseSize,
+	'<ms>,<ms>,<MiB/s>': farProfile,
+	'<a,b>': scenarios,
+	'<file>': String,
+	'<dir>': String,
+	'<random|md5>': etags,
 };
+
+/** The flags are those USAGE lists: `--many-real-count <n>` sets manyRealCount; one without a placeholder is a switch. */
+const FLAGS = [...USAGE.matchAll(/^ {2}--([\w-]+)(?: (<\S+))?/gm)].map(([, flag, placeholder]) => ({
+	flag,
+	key: flag.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),
+	parse: placeholder && PARSERS[placeholder],
+}));
 
 /** Sizes of the smoke run: every scenario, in well under the 3 minutes the test allows. */
 const QUICK: Partial<BenchOptions> = {
@@ -182,13 +165,10 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 	const { values } = parseFlags({
 		args: argv,
 		options: {
-			...Object.fromEntries(Object.keys(VALUE_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
+			...Object.fromEntries(FLAGS.map(({ flag, parse }) => [flag, { type: parse ? 'string' : 'boolean' } as const])),
 			help: { type: 'boolean', short: 'h' },
-			quick: { type: 'boolean' },
-			'no-write': { type: 'boolean' },
-			'on-this-node': { type: 'boolean' },
 		},
-	});
+	}) as { values: Record<string, string | boolean | undefined> };
 	if (values.help) return 'help';
 	const options: BenchOptions = {
 		...defaults(),
@@ -196,9 +176,9 @@ export function parseArgs(argv: string[]): BenchOptions | 'help' {
 		// Flags given with --quick still apply on top of it.
 		...(values.quick ? QUICK : {}),
 	};
-	for (const [flag, [key, parse]] of Object.entries(VALUE_FLAGS)) {
-		const text = (values as Record<string, unknown>)[flag];
-		if (typeof text === 'string') Object.assign(options, { [key]: parse(text, flag) });
+	for (const { flag, key, parse } of FLAGS) {
+		const text = values[flag];
+		if (parse && typeof text === 'string') Object.assign(options, { [key]: parse(text, flag) });
 	}
 	if (values['no-write']) options.out = undefined;
 	if (options.size < 5 * 1024 ** 2) throw new Error('--size must be at least 5MiB (one multipart part)');

@@ -3,6 +3,7 @@
  * fresh process per measured run of the node.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 
 import type { FarProfile } from './args';
@@ -17,14 +18,13 @@ const TS = ['-r', 'ts-node/register/transpile-only'];
  */
 export function cpuProfileFlags(name: string): string[] {
 	const dir = process.env.BENCH_PROFILE_DIR;
-	return dir
-		? [
-				'--cpu-prof',
-				`--cpu-prof-dir=${dir}`,
-				`--cpu-prof-name=${name}-${Date.now()}.cpuprofile`,
-				'--cpu-prof-interval=500',
-			]
-		: [];
+	if (!dir) return [];
+	return [
+		'--cpu-prof',
+		`--cpu-prof-dir=${dir}`,
+		`--cpu-prof-name=${name}-${Date.now()}.cpuprofile`,
+		'--cpu-prof-interval=500',
+	];
 }
 
 function forkTs(script: string, extraArgs: string[] = [], execPath?: string): ChildProcess {
@@ -36,63 +36,52 @@ function forkTs(script: string, extraArgs: string[] = [], execPath?: string): Ch
 	});
 }
 
-function firstMessage<T>(child: ChildProcess, what: string, test: (m: T) => boolean): Promise<T> {
-	const answer = new Promise<T>((resolve, reject) => {
-		const onMessage = (message: T) => {
-			if (!test(message)) return;
-			cleanup();
-			resolve(message);
+/**
+ * The child's first message from now on that passes `test`. Rejects when the child exits first, or
+ * says it `failed` (a scenario run that threw).
+ */
+function reply<T>(child: ChildProcess, what: string, test: (m: T) => boolean): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
+		const onMessage = (message: T & { failed?: string }) => {
+			if (message.failed !== undefined) finish(() => reject(new Error(`${what} failed: ${message.failed}`)));
+			else if (test(message)) finish(() => resolve(message));
 		};
-		const onExit = (code: number | null) => {
-			cleanup();
-			reject(new Error(`${what} exited (code ${code}) before answering`));
+		const onExit = (code: number | null) =>
+			finish(() => reject(new Error(`${what} exited (code ${code}) before answering`)));
+		const finish = (settle: () => void) => {
+			child.off('message', onMessage).off('exit', onExit);
+			settle();
 		};
-		const cleanup = () => {
-			child.off('message', onMessage);
-			child.off('exit', onExit);
-		};
-		child.on('message', onMessage);
-		child.once('exit', onExit);
+		if (child.exitCode !== null) return onExit(child.exitCode);
+		child.on('message', onMessage).once('exit', onExit);
 	});
-	// Callers race several of these; the losers reject when the child exits, harmlessly.
-	answer.catch(() => undefined);
-	return answer;
 }
 
 export type EmulatorInfo = Service;
 
-export interface EmulatorStats {
-	requests: Record<string, number>;
-	connections: { opened: number; requests: number };
-}
+export type EmulatorStats = { requests: Record<string, number>; connections: { opened: number; requests: number } };
+
+type Answer<T> = { id: number; ok: boolean; value: T; error?: string };
 
 export class EmulatorProcess {
 	private nextId = 1;
 
 	private constructor(
-		readonly child: ChildProcess,
+		private readonly child: ChildProcess,
 		readonly info: EmulatorInfo,
 	) {}
 
 	static async start(): Promise<EmulatorProcess> {
 		const child = forkTs('emulator-process.ts');
-		const info = await firstMessage<EmulatorInfo & { ready?: boolean }>(child, 'the emulator', (m) => m.ready === true);
+		const info = await reply<EmulatorInfo & { ready?: boolean }>(child, 'the emulator', (m) => m.ready === true);
 		return new EmulatorProcess(child, info);
-	}
-
-	get pid(): number {
-		return this.child.pid as number;
 	}
 
 	async call<T>(cmd: string, args: Record<string, unknown> = {}): Promise<T> {
 		const id = this.nextId++;
-		const reply = firstMessage<{ id: number; ok: boolean; value: T; error?: string }>(
-			this.child,
-			'the emulator',
-			(m) => m.id === id,
-		);
+		const answer = reply<Answer<T>>(this.child, 'the emulator', (m) => m.id === id);
 		this.child.send({ id, cmd, ...args });
-		const { ok, value, error } = await reply;
+		const { ok, value, error } = await answer;
 		if (!ok) throw new Error(`emulator ${cmd}: ${error}`);
 		return value;
 	}
@@ -111,51 +100,50 @@ export class EmulatorProcess {
 		return this.call<string>('sha256', { bucket: this.info.bucket.name, region: this.info.bucket.region, key });
 	}
 
-	async cpuSeconds(): Promise<number> {
-		return (await this.call<{ cpuSeconds: number }>('cpu')).cpuSeconds;
+	cpuSeconds(): Promise<number> {
+		return this.call<number>('cpu');
 	}
 
 	async stop(): Promise<void> {
 		if (this.child.exitCode !== null) return;
-		const exited = new Promise((resolve) => this.child.once('exit', resolve));
+		const exited = once(this.child, 'exit');
 		await this.call('stop').catch(() => this.child.kill('SIGTERM'));
 		await exited;
 	}
 }
 
-export interface MeasuredRun extends ScenarioResult {
-	emulatorCpuSeconds: number;
-}
+export type MeasuredRun = ScenarioResult & { emulatorCpuSeconds: number };
 
-/** One run of the node in a fresh process; the emulator's CPU is counted over the same span. */
+/**
+ * One run of the node in a fresh process; the emulator's CPU is counted over the same span. The
+ * emulator's bucket and credentials unless the job says otherwise.
+ */
 export async function runScenario(
-	job: ScenarioJob,
+	job: Omit<ScenarioJob, 'credentials'> & { credentials?: Partial<ScenarioJob['credentials']> },
 	emulator: EmulatorProcess,
 	execPath?: string,
 ): Promise<MeasuredRun> {
+	const { info } = emulator;
 	// BENCH_NODE_FLAGS: extra V8/Node flags for the measured process (e.g. --trace-gc) while investigating.
 	const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 	const child = forkTs('run-scenario.ts', ['--expose-gc', ...extra], execPath);
 	try {
-		const failed = firstMessage<{ failed: string }>(child, 'a scenario run', (m) => 'failed' in m).then((m) => {
-			throw new Error(`scenario run failed: ${m.failed}`);
+		const ready = reply<{ ready?: boolean }>(child, 'scenario run', (m) => m.ready === true);
+		child.send({
+			...job,
+			parameters: { bucketName: info.bucket.name, region: info.bucket.region, ...job.parameters },
+			credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url, ...job.credentials },
 		});
-		const ready = firstMessage<{ ready: boolean }>(child, 'a scenario run', (m) => m.ready === true);
-		child.send(job);
-		await Promise.race([ready, failed]);
-		const result = firstMessage<{ result: ScenarioResult }>(child, 'a scenario run', (m) => 'result' in m);
+		await ready;
 		const cpuBefore = await emulator.cpuSeconds();
+		const result = reply<{ result?: ScenarioResult }>(child, 'scenario run', (m) => m.result !== undefined);
 		child.send({ go: true });
-		const { result: measured } = await Promise.race([result, failed]);
-		const emulatorCpuSeconds = (await emulator.cpuSeconds()) - cpuBefore;
-		return { ...measured, emulatorCpuSeconds };
+		const measured = (await result).result!;
+		return { ...measured, emulatorCpuSeconds: (await emulator.cpuSeconds()) - cpuBefore };
 	} finally {
-		if (child.exitCode === null) {
-			const exited = new Promise((resolve) => child.once('exit', resolve));
-			// It disconnects and exits by itself after answering; give it a moment to clean up.
-			const timer = setTimeout(() => child.kill('SIGTERM'), 30_000);
-			await exited;
-			clearTimeout(timer);
-		}
+		// It disconnects and exits by itself after answering; give it a moment to clean up.
+		const timer = setTimeout(() => child.kill('SIGTERM'), 30_000);
+		if (child.exitCode === null) await once(child, 'exit');
+		clearTimeout(timer);
 	}
 }

@@ -3,9 +3,7 @@
  * The parent talks to it over the IPC channel: each message `{ id, cmd, ... }` gets one
  * reply `{ id, ok, value | error }`.
  */
-import type { Emulator, EmulatorOptions, NetworkProfile } from '../test/emulator';
-
-import { procStatus } from './memory';
+import type { Emulator, NetworkProfile } from '../test/emulator';
 
 type Message = { id: number; cmd: string } & Record<string, unknown>;
 
@@ -15,7 +13,7 @@ function commands(emulator: Emulator): Record<string, (m: Message) => unknown> {
 		// CPU seconds spent by the emulator so far: the parent takes differences around a run.
 		cpu: () => {
 			const { user, system } = process.cpuUsage();
-			return { cpuSeconds: (user + system) / 1e6, rss: procStatus().rss };
+			return (user + system) / 1e6;
 		},
 		stats: () => emulator.stats(),
 		resetStats: () => emulator.resetStats(),
@@ -29,38 +27,27 @@ function commands(emulator: Emulator): Record<string, (m: Message) => unknown> {
 	};
 }
 
-/**
- * BENCH_EMULATOR_DIR points at another copy of the emulator, to measure a fix to it before it
- * lands; normally the project's own.
- */
-function loadEmulator(): { start(options: EmulatorOptions): Promise<Emulator> } {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return require(process.env.BENCH_EMULATOR_DIR ?? '../test/emulator');
-}
-
 async function main(): Promise<void> {
 	// Random ETags by default: the real service hashes parts on its own machines, not on the
 	// client's two cores, and curl's single upload (the ceiling) is not hashed either.
 	const etags = process.env.BENCH_ETAGS === 'md5' ? 'md5' : 'random';
-	const emulator = await loadEmulator().start({ port: 0, etags });
+	// BENCH_EMULATOR_DIR: another copy of the emulator, to measure a fix to it before it lands.
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { start } = require(process.env.BENCH_EMULATOR_DIR ?? '../test/emulator') as typeof import('../test/emulator');
+	const emulator = await start({ port: 0, etags });
 	const handlers = commands(emulator);
-	process.on('message', (message: Message) => {
-		Promise.resolve()
-			.then(() => handlers[message.cmd](message))
-			.then(
-				(value) => process.send?.({ id: message.id, ok: true, value: value ?? true }),
-				(error: Error) => process.send?.({ id: message.id, ok: false, error: error.message }),
-			);
+	process.on('message', async (message: Message) => {
+		try {
+			const value = await handlers[message.cmd](message);
+			process.send?.({ id: message.id, ok: true, value: value ?? true });
+		} catch (error) {
+			process.send?.({ id: message.id, ok: false, error: (error as Error).message });
+		}
 	});
 	// An orphaned emulator would hold the port and its temp data forever.
 	process.on('disconnect', () => void emulator.stop().finally(() => process.exit(0)));
-	process.send?.({
-		ready: true,
-		url: emulator.url,
-		accessKey: emulator.accessKey,
-		secretKey: emulator.secretKey,
-		bucket: emulator.buckets[0],
-	});
+	const { url, accessKey, secretKey, buckets } = emulator;
+	process.send?.({ ready: true, url, accessKey, secretKey, bucket: buckets[0] });
 }
 
 main().catch((error: Error) => {

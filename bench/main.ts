@@ -4,7 +4,7 @@
  * Prints one table per scenario and writes BENCHMARKS.md. Flags: bench/args.ts.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem, type as osType } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { parseArgs, USAGE, type BenchOptions, type ScenarioName } from './args';
@@ -13,10 +13,9 @@ import { connectionConfigs, connectionsTable, runConnections } from './connectio
 import { curlVersion } from './curl';
 import { writeRandomFile } from './data';
 import { describeProfile, farTables, runFar } from './far';
-import { LIST_CONFIGS, listTable, runList, seedFolder } from './list';
+import { listTable, runList, seedFolder } from './list';
 import { manyFilesTable, runManyFiles } from './many-files';
 import { runManyReal } from './many-real';
-import { loadAverage, machineDescription } from './machine';
 import { realN8nRow } from './real-n8n';
 import { olderNode, restartOnCurrentNode } from './runtime';
 import { renderReport, type ReportInput } from './report';
@@ -38,6 +37,13 @@ import {
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const REPO = resolve(__dirname, '..');
+const loadAverage = () =>
+	loadavg()
+		.map((v) => v.toFixed(2))
+		.join(' / ');
+/** What the report says about the machine: generic on purpose (no host names or paths). */
+const machine = () =>
+	`${cpus().length} vCPU, ${Math.round(totalmem() / 1024 ** 3)} GiB RAM, ${osType()}, Node ${process.versions.node.split('.')[0]}.x`;
 
 /**
  * The node runs from a copy of the build taken now: others rebuilding dist/ in this work tree
@@ -55,22 +61,18 @@ function snapshotPackage(dir: string): void {
 	process.env.BENCH_PACKAGE_DIR = copy;
 }
 
-interface Bench {
+type Bench = {
 	o: BenchOptions;
 	emulator: EmulatorProcess;
 	report: ReportInput;
 	dir: string;
 	print(table: Table): void;
-}
+};
 
 /** A file of random bytes for `use`, deleted after it. */
 async function withInput<T>(b: Bench, name: string, size: number, use: (file: InputFile) => Promise<T>): Promise<T> {
 	const file = makeInput(b.dir, name, size);
-	try {
-		return await use(file);
-	} finally {
-		rmSync(file.path, { force: true });
-	}
+	return await use(file).finally(() => rmSync(file.path, { force: true }));
 }
 
 function makeInput(dir: string, name: string, size: number): InputFile {
@@ -81,10 +83,9 @@ function makeInput(dir: string, name: string, size: number): InputFile {
 	return { path, name, size, sha256 };
 }
 
-/** Runs `configs` round-robin on `file` and summarizes them, after a line saying what runs. */
 async function rounds(b: Bench, what: string, configs: Config[], file: InputFile, runs = b.o.runs) {
 	log(`\n${what} ${fmt.size(file.size)}: ${configs.length} configurations × ${runs} rounds`);
-	return summarize(await runRounds(configs, file, b.emulator, runs, log), file.size);
+	return await runRounds(configs, file, b.emulator, runs, log);
 }
 
 async function far(b: Bench, thresholdOnly: boolean): Promise<void> {
@@ -96,29 +97,39 @@ async function far(b: Bench, thresholdOnly: boolean): Promise<void> {
 	farTables(b.report.far).forEach(b.print);
 }
 
+async function many({ o, emulator, dir, report, print }: Bench, real: boolean): Promise<void> {
+	const count = real ? o.manyRealCount : o.manyCount;
+	log(
+		`\nmany files${real ? ' through real n8n' : ''}: ${count} × ${o.manySize / 1024} KiB, Upload, Download and Delete at the far profile, ${o.runs} rounds`,
+	);
+	const folder = join(dir, real ? 'many-real' : 'many');
+	const options = { dir: folder, count, size: o.manySize, profile: o.far, rounds: o.runs };
+	if (real) print((report.manyReal = await runManyReal(emulator, options, log)).table);
+	else print(manyFilesTable((report.many = await runManyFiles(emulator, options, log))));
+}
+
 /** Each scenario, in the order they run. */
 const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 	throughput: (b) =>
 		withInput(b, 'large.bin', b.o.size, async (file) => {
 			const configs = throughputConfigs(b.o.size, olderNode());
-			const summaries = await rounds(b, 'upload of', configs, file);
-			b.report.throughput = { configs, summaries };
+			const summaries = summarize(await rounds(b, 'upload of', configs, file), file.size);
+			b.report.throughput = summaries;
 			b.print(throughputTable(configs, summaries, b.o.size, b.o.runs));
 		}),
 	sweep: (b) =>
 		withInput(b, 'sweep.bin', b.o.sweepSize, async (file) => {
 			// The smoke run keeps one point off the defaults on each axis.
 			const configs = b.o.quick ? sweepConfigs([16], [1]) : sweepConfigs();
-			const summaries = await rounds(b, 'sweeps at', configs, file);
-			b.report.sweep = { configs, summaries };
+			const summaries = summarize(await rounds(b, 'sweeps at', configs, file), file.size);
 			sweepTables(configs, summaries, b.o.sweepSize, b.o.runs).forEach(b.print);
 		}),
 	latency: (b) =>
 		withInput(b, 'latency.bin', b.o.sweepSize, async (file) => {
 			await b.emulator.call('setLatency', { ms: b.o.latencyMs });
 			try {
-				const summaries = await rounds(b, `with ${b.o.latencyMs} ms per request,`, latencyConfigs(), file);
-				b.print(latencyTable(latencyConfigs(), summaries, b.o.sweepSize, b.o.runs, b.o.latencyMs));
+				const runs = await rounds(b, `with ${b.o.latencyMs} ms per request,`, latencyConfigs(), file);
+				b.print(latencyTable(latencyConfigs(), summarize(runs, file.size), b.o.sweepSize, b.o.runs, b.o.latencyMs));
 			} finally {
 				await b.emulator.call('setLatency', { ms: 0 });
 			}
@@ -126,22 +137,8 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 	far: (b) => far(b, false),
 	// Part of `far`; by name alone, only the threshold part.
 	'far-threshold': (b) => (b.o.only.has('far') ? Promise.resolve() : far(b, true)),
-	many: async ({ o, emulator, dir, report, print }) => {
-		log(
-			`\nmany files: ${o.manyCount} × ${o.manySize / 1024} KiB, Upload, Download and Delete at the far profile, ${o.runs} rounds`,
-		);
-		const options = { count: o.manyCount, size: o.manySize, profile: o.far, rounds: o.runs };
-		report.many = await runManyFiles(emulator, { dir: join(dir, 'many'), ...options }, log);
-		print(manyFilesTable(report.many));
-	},
-	'many-real': async ({ o, emulator, dir, report, print }) => {
-		log(
-			`\nmany files through real n8n: ${o.manyRealCount} × ${o.manySize / 1024} KiB, Upload, Download and Delete at the far profile, ${o.runs} rounds`,
-		);
-		const options = { count: o.manyRealCount, size: o.manySize, profile: o.far, rounds: o.runs };
-		report.manyReal = await runManyReal(emulator, { dir: join(dir, 'many-real'), ...options }, log);
-		print(report.manyReal.table);
-	},
+	many: (b) => many(b, false),
+	'many-real': (b) => many(b, true),
 	connections: (b) =>
 		withInput(b, 'connections.bin', b.o.sweepSize, async (file) => {
 			// Without the rate cap: the cost of a new connection is what this scenario isolates.
@@ -155,18 +152,13 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 		}),
 	single: (b) =>
 		withInput(b, 'single.bin', b.o.singleSize, async (file) => {
-			const configs = singleConfigs();
-			log(`\nsingle upload of ${fmt.size(file.size)}: ${configs.length} configurations × ${b.o.smallRuns} rounds`);
-			const runs = await runRounds(configs, file, b.emulator, b.o.smallRuns, log);
-			b.report.single = summarize(runs, file.size);
-			b.print(singleTable(configs, runs, file.size, b.o.smallRuns));
+			const runs = await rounds(b, 'single upload of', singleConfigs(), file, b.o.smallRuns);
+			b.print(singleTable(singleConfigs(), runs, file.size, b.o.smallRuns));
 		}),
-	list: async ({ o, emulator, report, print }) => {
+	list: async ({ o, emulator, print }) => {
 		log(`\nlist: filling a folder with ${o.listEntries} files`);
 		log(`  filled in ${fmt.seconds(await seedFolder(emulator, o.listEntries))}`);
-		const results = await runList(emulator, o.listEntries, o.smallRuns, log);
-		report.list = { configs: LIST_CONFIGS, results };
-		print(listTable(results, o.listEntries, o.smallRuns));
+		print(listTable(await runList(emulator, o.listEntries, o.smallRuns, log), o.listEntries, o.smallRuns));
 	},
 	sources: (b) =>
 		withInput(b, 'sources.bin', b.o.size, async (file) => b.print(await sourcesTable(file, b.emulator, b.o.runs, log))),
@@ -188,7 +180,7 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 	const started = Date.now();
 	const report: ReportInput = {
 		options,
-		machine: machineDescription(),
+		machine: machine(),
 		loadBefore: loadAverage(),
 		loadAfter: '',
 		command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,

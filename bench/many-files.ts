@@ -14,7 +14,7 @@ import type { FarProfile } from './args';
 import { runScenario, type EmulatorInfo, type EmulatorProcess } from './children';
 import { settleDisk } from './runner';
 import { bucketTarget, dataOf, form, send, signedSend, type Answer } from './signing';
-import { fmt, median, MIB, perRoundRatio, runsOf } from './stats';
+import { fmt, median, met, MIB, perRoundRatio, runsOf, type Log } from './stats';
 import type { Table } from './table';
 import { V3_PARALLEL_REQUESTS, V3_UPLOAD_MEMORY_MIB } from './far-threshold';
 
@@ -23,12 +23,7 @@ export const MANY_OPERATIONS: ManyOperation[] = ['upload', 'download', 'delete']
 export const OPERATION_LABEL = { upload: 'Upload', download: 'Download', delete: 'Delete' } as const;
 export const CLIENT_PARALLEL = 16;
 
-export interface SmallFile {
-	path: string;
-	name: string;
-	key: string;
-	bytes: Buffer;
-}
+export type SmallFile = { path: string; name: string; key: string; bytes: Buffer };
 
 export interface ManyRun {
 	ms: number;
@@ -43,22 +38,15 @@ export interface ManyRun {
 	nodeMs?: number;
 }
 
-export type ManyConfigId = 'client-1' | 'client-16' | 'node';
-export const MANY_CONFIGS: Array<{ id: ManyConfigId; label: string }> = [
+export const MANY_CONFIGS = [
 	{ id: 'client-1', label: 'minimal client, one at a time, kept connection' },
 	{ id: 'client-16', label: `minimal client, ${CLIENT_PARALLEL} at a time, kept connections` },
 	{ id: 'node', label: `this node, version 3 defaults (Parallel Requests ${V3_PARALLEL_REQUESTS})` },
-];
+] as const;
+type ManyConfigId = (typeof MANY_CONFIGS)[number]['id'];
 
-export interface ManyResult {
-	count: number;
-	size: number;
-	profile: FarProfile;
-	rounds: number;
-	runs: Map<string, ManyRun[]>;
-}
-
-const keyOf = (i: number) => `many/file-${String(i).padStart(5, '0')}.bin`;
+export type ManyOptions = { dir: string; count: number; size: number; profile: FarProfile; rounds: number };
+export type ManyResult = ManyOptions & { runs: Map<string, ManyRun[]> };
 
 /** The files on disk; `bytesOf` gives each one's bytes (default: random). */
 export function makeFiles(
@@ -70,10 +58,9 @@ export function makeFiles(
 	mkdirSync(dir, { recursive: true });
 	return Array.from({ length: count }, (_, i) => {
 		const name = `file-${String(i).padStart(5, '0')}.bin`;
-		const path = join(dir, name);
 		const bytes = bytesOf(i, size);
-		writeFileSync(path, bytes);
-		return { path, name, key: keyOf(i), bytes };
+		writeFileSync(join(dir, name), bytes);
+		return { path: join(dir, name), name, key: `many/${name}`, bytes };
 	});
 }
 
@@ -117,20 +104,21 @@ export async function runClient(
 	}
 }
 
-export async function runNodeOnce(
+/** The node's parameters for `op` at version 3 defaults (Parallel Requests and Upload Memory left out). */
+export function nodeParameters(op: ManyOperation) {
+	return op === 'upload'
+		? { resource: 'file', operation: 'upload', key: '={{ "many/" + $binary.data.fileName }}' }
+		: { resource: 'file', operation: op, fileKey: '={{ $json.key }}' };
+}
+
+async function runNodeOnce(
 	emulator: EmulatorProcess,
 	op: ManyOperation,
 	files: SmallFile[],
 ): Promise<Omit<ManyRun, 'connections' | 'requests'>> {
-	const { info } = emulator;
-	const parameters =
-		op === 'upload'
-			? { resource: 'file', operation: 'upload', key: '={{ "many/" + $binary.data.fileName }}' }
-			: { resource: 'file', operation: op, fileKey: '={{ $json.key }}' };
 	const run = await runScenario(
 		{
-			parameters: { bucketName: info.bucket.name, region: info.bucket.region, ...parameters },
-			credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url },
+			parameters: nodeParameters(op),
 			...(op === 'upload'
 				? { files: files.map((f) => ({ path: f.path, name: f.name, mimeType: 'application/octet-stream' })) }
 				: { jsonItems: files.map((f) => ({ key: f.key })) }),
@@ -150,52 +138,39 @@ export async function runNodeOnce(
 	};
 }
 
-/** Every stored file is the input (after each upload run). */
-export async function verifyStored(info: EmulatorInfo, files: SmallFile[]): Promise<void> {
-	const agent = new Agent({ keepAlive: true, maxSockets: CLIENT_PARALLEL });
-	try {
-		await Promise.all(files.map(async (file) => await clientOne(info, agent, 'download', file)));
-	} finally {
-		agent.destroy();
-	}
-}
-
-/** One run of `op` at the far profile: the files stored first where it needs them, checked after an upload. */
-export async function farRun<T>(
+/**
+ * One run of a configuration on `op` at the far profile, with the emulator's counts: the files
+ * stored first where it needs them, and every stored file read back and compared after an upload.
+ */
+export async function manyRun(
 	emulator: EmulatorProcess,
 	files: SmallFile[],
 	op: ManyOperation,
 	profile: FarProfile,
-	measured: () => Promise<T>,
-): Promise<T> {
+	config: ManyConfigId,
+): Promise<ManyRun> {
 	await emulator.setProfile();
 	if (op !== 'upload') await runClient(emulator.info, 'upload', files, CLIENT_PARALLEL);
 	settleDisk();
 	await emulator.setProfile(profile);
-	const result = await measured().finally(() => emulator.setProfile());
-	if (op === 'upload') await verifyStored(emulator.info, files);
-	return result;
+	await emulator.call('resetStats');
+	const measured = await (
+		config === 'node'
+			? runNodeOnce(emulator, op, files)
+			: runClient(emulator.info, op, files, config === 'client-1' ? 1 : CLIENT_PARALLEL).then((ms) => ({ ms }))
+	).finally(() => emulator.setProfile());
+	const { connections } = await emulator.stats();
+	if (op === 'upload') await runClient(emulator.info, 'download', files, CLIENT_PARALLEL);
+	return { ...measured, connections: connections.opened, requests: connections.requests };
 }
 
-export async function runManyFiles(
-	emulator: EmulatorProcess,
-	o: { dir: string; count: number; size: number; profile: FarProfile; rounds: number },
-	log: (line: string) => void,
-): Promise<ManyResult> {
+export async function runManyFiles(emulator: EmulatorProcess, o: ManyOptions, log: Log): Promise<ManyResult> {
 	const files = makeFiles(o.dir, o.count, o.size);
 	const runs = new Map<string, ManyRun[]>();
 	for (let round = 1; round <= o.rounds; round++) {
 		for (const op of MANY_OPERATIONS) {
 			for (const config of MANY_CONFIGS) {
-				const run = await farRun(emulator, files, op, o.profile, async (): Promise<ManyRun> => {
-					await emulator.call('resetStats');
-					const run =
-						config.id === 'node'
-							? await runNodeOnce(emulator, op, files)
-							: { ms: await runClient(emulator.info, op, files, config.id === 'client-1' ? 1 : CLIENT_PARALLEL) };
-					const { connections } = await emulator.stats();
-					return { ...run, connections: connections.opened, requests: connections.requests };
-				});
+				const run = await manyRun(emulator, files, op, o.profile, config.id);
 				const id = `${op}:${config.id}`;
 				runs.set(id, [...(runs.get(id) ?? []), run]);
 				log(
@@ -204,7 +179,7 @@ export async function runManyFiles(
 			}
 		}
 	}
-	return { count: o.count, size: o.size, profile: o.profile, rounds: o.rounds, runs };
+	return { ...o, runs };
 }
 
 /** Median over rounds of the node's time ÷ the 16-at-a-time client's, per round. */
@@ -212,10 +187,16 @@ export function nodeVsClient(result: ManyResult, op: ManyOperation): number {
 	return perRoundRatio(result.runs.get(`${op}:client-16`) ?? [], result.runs.get(`${op}:node`) ?? []);
 }
 
-/** What the README bounds the node's body memory by for this scenario, bytes: Upload Memory, or the items' bodies if fewer. */
-export function manyMemoryBound(result: Pick<ManyResult, 'size'>, op: ManyOperation): number {
-	if (op !== 'upload') return V3_PARALLEL_REQUESTS * 2 * 64 * 1024;
-	return Math.min(V3_UPLOAD_MEMORY_MIB * MIB, V3_PARALLEL_REQUESTS * 2 * result.size);
+/**
+ * The bound on the node's RSS growth, bytes, as the large-file tables: what the README bounds its
+ * body memory by (Upload Memory, or the items' bodies if fewer) plus 64 MiB for n8n-core's own work.
+ */
+export function manyGrowthBound(result: Pick<ManyResult, 'size'>, op: ManyOperation): number {
+	const bodies =
+		op === 'upload'
+			? Math.min(V3_UPLOAD_MEMORY_MIB * MIB, V3_PARALLEL_REQUESTS * 2 * result.size)
+			: V3_PARALLEL_REQUESTS * 2 * 64 * 1024;
+	return bodies + 64 * MIB;
 }
 
 export function manyFilesTable(result: ManyResult): Table {
@@ -227,25 +208,20 @@ export function manyFilesTable(result: ManyResult): Table {
 			const list = result.runs.get(`${op}:${config.id}`) ?? [];
 			const ms = median(list.map((r) => r.ms));
 			const ratio = perRoundRatio(client, list);
+			const max = (key: 'rssGrowth' | 'buffersHeld' | 'retained') => Math.max(...list.map((r) => r[key] ?? 0));
+			const bound = manyGrowthBound(result, op);
 			const isNode = config.id === 'node';
-			const growth = isNode ? Math.max(...list.map((r) => r.rssGrowth ?? 0)) : NaN;
-			const buffers = isNode ? Math.max(...list.map((r) => r.buffersHeld ?? 0)) : NaN;
-			const retained = isNode ? Math.max(...list.map((r) => r.retained ?? 0)) : NaN;
-			// As the large-file tables: the README's bound on body memory plus 64 MiB for n8n-core's own work.
-			const bound = manyMemoryBound(result, op) + 64 * MIB;
 			rows.push([
 				OPERATION_LABEL[op],
 				config.label,
 				fmt.seconds(ms),
 				`${(result.count / (ms / 1000)).toFixed(0)}`,
 				`${ratio.toFixed(2)}×`,
-				isNode ? `${ratio <= 2 ? 'met' : '**not met**'}` : '',
+				isNode ? met(ratio <= 2) : '',
 				String(median(list.map((r) => r.requests))),
 				String(median(list.map((r) => r.connections))),
-				isNode ? fmt.mib(growth) : '',
-				isNode ? fmt.mib(buffers) : '',
-				isNode ? fmt.mib(retained) : '',
-				isNode ? `${fmt.mib(bound)} ${growth <= bound ? 'met' : '**not met**'}` : '',
+				...(isNode ? [max('rssGrowth'), max('buffersHeld'), max('retained')].map(fmt.mib) : ['', '', '']),
+				isNode ? `${fmt.mib(bound)} ${met(max('rssGrowth') <= bound)}` : '',
 			]);
 		}
 	}

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { importWorkflows, NODE_TYPE } from '../scripts/real-n8n/instance';
-import { tail, type N8nInstance } from '../scripts/real-n8n/n8n';
+import type { N8nInstance } from '../scripts/real-n8n/n8n';
 
 import type { FarProfile } from './args';
 import type { EmulatorProcess } from './children';
@@ -14,35 +14,33 @@ import { V3_PARALLEL_REQUESTS, V3_UPLOAD_MEMORY_MIB } from './far-threshold';
 import {
 	CLIENT_PARALLEL,
 	makeFiles,
-	manyMemoryBound,
+	manyGrowthBound,
+	manyRun,
 	MANY_OPERATIONS,
+	nodeParameters,
 	OPERATION_LABEL,
-	farRun,
 	runClient,
-	runNodeOnce,
-	verifyStored,
 	type ManyOperation,
+	type ManyOptions,
 	type SmallFile,
 } from './many-files';
-import { PhaseWatch, type PhaseResult, type PhaseSpec } from './phase-watch';
+import { PhaseWatch, type PhaseResult } from './phase-watch';
 import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n, taskOf } from './real-n8n';
 import { settleDisk } from './runner';
-import { fmt, median, MIB, runsOf } from './stats';
+import { fmt, median, met, runsOf, type Log } from './stats';
 import { skippedTable, type Table } from './table';
 
 /** What the issue allows the real ratio over the in-process one. */
 export const REAL_VS_IN_PROCESS_GOAL = 1.3;
 
 /** 'Upload to File Storage', 'Download from File Storage', 'Delete from File Storage'. */
-const NODE_NAMES = Object.fromEntries(
-	MANY_OPERATIONS.map((op) => [op, `${OPERATION_LABEL[op]} ${op === 'upload' ? 'to' : 'from'} File Storage`]),
-) as Record<ManyOperation, string>;
+const nodeName = (op: ManyOperation) => `${OPERATION_LABEL[op]} ${op === 'upload' ? 'to' : 'from'} File Storage`;
 
 /**
  * The bytes of file `index`: xorshift32 seeded from the index. Its source is also the Code
  * node's (Function.prototype.toString), so keep it plain JavaScript without outside names.
  */
-export function smallFileBytes(index: number, size: number): Uint8Array {
+function smallFileBytes(index: number, size: number): Uint8Array {
 	const bytes = new Uint8Array(size);
 	let x = Math.imul(index + 1, 0x9e3779b1) >>> 0 || 1;
 	for (let i = 0; i < size; i += 4) {
@@ -50,10 +48,7 @@ export function smallFileBytes(index: number, size: number): Uint8Array {
 		x ^= x >>> 17;
 		x ^= x << 5;
 		x >>>= 0;
-		bytes[i] = x & 255;
-		if (i + 1 < size) bytes[i + 1] = (x >>> 8) & 255;
-		if (i + 2 < size) bytes[i + 2] = (x >>> 16) & 255;
-		if (i + 3 < size) bytes[i + 3] = x >>> 24;
+		for (let k = 0; k < 4 && i + k < size; k++) bytes[i + k] = (x >>> (8 * k)) & 255;
 	}
 	return bytes;
 }
@@ -76,91 +71,40 @@ function keysCode(count: number): string {
 	return `return Array.from({ length: ${count} }, (_, i) => ({ json: { key: 'many/file-' + String(i).padStart(5, '0') + '.bin' } }));`;
 }
 
-function storageNode(op: ManyOperation): Parameters<typeof chainWorkflow>[1][number] {
-	// Version 3 at its defaults: Parallel Requests and Upload Memory left out.
-	const parameters =
-		op === 'upload'
-			? { resource: 'file', operation: 'upload', key: '={{ "many/" + $binary.data.fileName }}', options: {} }
-			: { resource: 'file', operation: op, fileKey: '={{ $json.key }}', options: {} };
-	return {
-		name: NODE_NAMES[op],
-		type: NODE_TYPE,
-		typeVersion: 3,
-		parameters: { bucketName: 'my-bucket', region: 'us-east-1', ...parameters },
-		credentials: CREDENTIALS,
-	};
-}
+type Workflow = { id: string; ops: ManyOperation[]; code: (count: number, size: number) => string };
+/** The two workflows: Code → Upload, then Download → Delete of the same keys. */
+const WORKFLOWS: Workflow[] = [
+	{ id: 'benchManyRealUp', ops: ['upload'], code: generatorCode },
+	{ id: 'benchManyRealDl', ops: ['download', 'delete'], code: keysCode },
+];
 
-/** Start → a Code node → the File Storage nodes, one after the other. */
+/** Start → a Code node → the File Storage nodes (version 3 at its defaults), one after the other. */
 function chain(id: string, code: string, ops: ManyOperation[]): object {
 	const parameters = { mode: 'runOnceForAllItems', language: 'javaScript', jsCode: code };
 	return chainWorkflow(id, [
 		{ name: 'Files', type: 'n8n-nodes-base.code', typeVersion: 2, parameters },
-		...ops.map(storageNode),
+		...ops.map((op) => ({
+			name: nodeName(op),
+			type: NODE_TYPE,
+			typeVersion: 3,
+			parameters: { bucketName: 'my-bucket', region: 'us-east-1', ...nodeParameters(op), options: {} },
+			credentials: CREDENTIALS,
+		})),
 	]);
 }
 
 /** The emulator's request kinds of each node's first request and of its N-th. */
-function phaseOf(op: ManyOperation): PhaseSpec {
-	const [first, last] = { upload: ['upload', 'upload'], download: ['signedUrl', 'cdn'], delete: ['delete', 'delete'] }[
-		op
-	];
-	return { name: op, first, last };
-}
-
-interface RealRun {
-	/** Each File Storage node's execution time from the run data. */
-	nodeMs: Map<ManyOperation, number>;
-	phases: Map<string, PhaseResult>;
-	/** The Code node's time: n8n's own cost of making the binaries. */
-	generateMs: number;
-	peakRss: number;
-}
-
-async function executeMany(
-	instance: N8nInstance,
-	emulator: EmulatorProcess,
-	id: string,
-	ops: ManyOperation[],
-	count: number,
-): Promise<RealRun> {
-	const watch = new PhaseWatch(emulator, ops.map(phaseOf), count);
-	await watch.arm();
-	const { code, stdout, stderr, run, peakRss } = await runExecute(instance, id, (pid) => watch.start(pid));
-	const phases = await watch.stop();
-	const task = (name: string) => taskOf(run, name);
-	const failure =
-		run?.data.resultData.error?.message ??
-		(code !== 0 || !run ? tail(`${stdout}\n${stderr}`, 15) : undefined) ??
-		ops
-			.map((op) => task(NODE_NAMES[op]))
-			.map((t, i) => {
-				const items = t?.data?.main?.[0] ?? [];
-				const failed = items.filter((item) => item.json.error !== undefined).length;
-				return items.length !== count || failed ? `${ops[i]}: ${items.length} items, ${failed} failed` : '';
-			})
-			.find(Boolean);
-	if (failure) throw new Error(`n8n execute ${id} failed (exit ${code}): ${failure}`);
-	return {
-		nodeMs: new Map(ops.map((op) => [op, task(NODE_NAMES[op])?.executionTime ?? NaN])),
-		phases,
-		generateMs: task('Files')?.executionTime ?? NaN,
-		peakRss,
-	};
-}
+const PHASE_KINDS = { upload: ['upload', 'upload'], download: ['signedUrl', 'cdn'], delete: ['delete', 'delete'] };
 
 export interface ManyRealRound {
 	real: Map<ManyOperation, { ms: number } & PhaseResult>;
 	client: Map<ManyOperation, number>;
 	inProcess: Map<ManyOperation, { ms: number; rssGrowth: number }>;
+	/** The Code node's time: n8n's own cost of making the binaries. */
 	generateMs: number;
-	peakRss: number;
 }
 
-export interface ManyRealResult {
-	count: number;
-	size: number;
-	profile: FarProfile;
+export interface ManyRealResult extends Omit<ManyOptions, 'rounds'> {
 	rounds: ManyRealRound[];
 	n8nVersion?: string;
 	skipped?: string;
@@ -170,11 +114,7 @@ export interface ManyRealResult {
 const TITLE = (count: number, size: number, version = '') =>
 	`Many files through real n8n${version ? ` ${version}` : ''}: ${count} files of ${size / 1024} KiB against a far service`;
 
-export async function runManyReal(
-	emulator: EmulatorProcess,
-	o: { dir: string; count: number; size: number; profile: FarProfile; rounds: number },
-	log: (line: string) => void,
-): Promise<ManyRealResult> {
+export async function runManyReal(emulator: EmulatorProcess, o: ManyOptions, log: Log): Promise<ManyRealResult> {
 	const setUp = await setUpN8n(emulator, o.dir);
 	if ('skipped' in setUp) {
 		log(`  skipped: ${setUp.skipped}`);
@@ -183,14 +123,9 @@ export async function runManyReal(
 	}
 	const { instance, runtime } = setUp;
 	const files = makeFiles(join(o.dir, 'many-real'), o.count, o.size, (i, n) => Buffer.from(smallFileBytes(i, n)));
-	const definitions = (
-		[
-			['benchManyRealUp', generatorCode(o.count, o.size), ['upload']],
-			['benchManyRealDl', keysCode(o.count), ['download', 'delete']],
-		] as const
-	).map(([id, code, ops]) => {
+	const definitions = WORKFLOWS.map(({ id, ops, code }) => {
 		const path = join(o.dir, `${id}.json`);
-		writeFileSync(path, JSON.stringify(chain(id, code, [...ops])));
+		writeFileSync(path, JSON.stringify(chain(id, code(o.count, o.size), ops)));
 		return path;
 	});
 	await importWorkflows(instance, definitions);
@@ -199,29 +134,19 @@ export async function runManyReal(
 	try {
 		for (let round = 1; round <= o.rounds; round++) {
 			const tag = `  [${round}/${o.rounds}]`;
-			const r: ManyRealRound = {
-				real: new Map(),
-				client: new Map(),
-				inProcess: new Map(),
-				generateMs: NaN,
-				peakRss: 0,
-			};
-			await realRound(emulator, instance, files, o.profile, r, (line) => log(`${tag} ${line}`));
+			const r: ManyRealRound = { real: new Map(), client: new Map(), inProcess: new Map(), generateMs: NaN };
+			const real = { emulator, instance, files, profile: o.profile, log: (line: string) => log(`${tag} ${line}`) };
+			for (const workflow of WORKFLOWS) await executeMany(real, workflow, r);
 			// The minimal client and the harness on the same files, each operation from the same start.
 			for (const op of MANY_OPERATIONS) {
-				await farRun(emulator, files, op, o.profile, async () => {
-					const ms = await runClient(emulator.info, op, files, CLIENT_PARALLEL);
-					r.client.set(op, ms);
-					log(`${tag} minimal client, ${CLIENT_PARALLEL} at a time, ${op}: ${fmt.seconds(ms)}`);
-				});
-				await farRun(emulator, files, op, o.profile, async () => {
-					const run = await runNodeOnce(emulator, op, files);
-					const ms = run.nodeMs ?? NaN;
-					r.inProcess.set(op, { ms, rssGrowth: run.rssGrowth ?? NaN });
-					log(
-						`${tag} in-process ${op}: ${fmt.seconds(ms)} (node execution time), RSS +${fmt.mib(run.rssGrowth ?? NaN)}`,
-					);
-				});
+				const client = await manyRun(emulator, files, op, o.profile, 'client-16');
+				r.client.set(op, client.ms);
+				log(`${tag} minimal client, ${CLIENT_PARALLEL} at a time, ${op}: ${fmt.seconds(client.ms)}`);
+				const node = await manyRun(emulator, files, op, o.profile, 'node');
+				r.inProcess.set(op, { ms: node.nodeMs ?? NaN, rssGrowth: node.rssGrowth ?? NaN });
+				log(
+					`${tag} in-process ${op}: ${fmt.seconds(node.nodeMs ?? NaN)} (node execution time), RSS +${fmt.mib(node.rssGrowth ?? NaN)}`,
+				);
 			}
 			rounds.push(r);
 		}
@@ -232,37 +157,46 @@ export async function runManyReal(
 	return { ...result, table: manyRealTable(result, runtime.profile.nodeVersion) };
 }
 
-/** Real n8n in one round: Code → Upload, the stored bytes checked, then Download → Delete. */
-async function realRound(
-	emulator: EmulatorProcess,
-	instance: N8nInstance,
-	files: SmallFile[],
-	profile: FarProfile,
+/**
+ * One workflow of a round in real n8n at the far profile, into `r`, each node's run told apart by
+ * PhaseWatch; after an upload, every stored file is read back and compared.
+ */
+/** What every real n8n run of a round shares. */
+type RealRun = { emulator: EmulatorProcess; instance: N8nInstance; files: SmallFile[]; profile: FarProfile; log: Log };
+
+async function executeMany(
+	{ emulator, instance, files, profile, log }: RealRun,
+	{ id, ops }: Workflow,
 	r: ManyRealRound,
-	log: (line: string) => void,
 ): Promise<void> {
-	for (const [id, ops] of [
-		['benchManyRealUp', ['upload']],
-		['benchManyRealDl', ['download', 'delete']],
-	] as Array<[string, ManyOperation[]]>) {
-		settleDisk();
-		await emulator.setProfile(profile);
-		const run = await executeMany(instance, emulator, id, ops, files.length);
+	settleDisk();
+	await emulator.setProfile(profile);
+	const watch = new PhaseWatch(
+		emulator,
+		ops.map((op) => ({ name: op, first: PHASE_KINDS[op][0], last: PHASE_KINDS[op][1] })),
+		files.length,
+	);
+	await watch.arm();
+	const expected = Object.fromEntries(ops.map((op) => [nodeName(op), files.length]));
+	let phases = new Map<string, PhaseResult>();
+	const { run } = await runExecute(instance, id, expected, (pid) => watch.start(pid)).finally(async () => {
+		phases = await watch.stop();
 		await emulator.setProfile();
-		if (ops.includes('upload')) {
-			await verifyStored(emulator.info, files);
-			r.generateMs = run.generateMs;
-		}
-		r.peakRss = Math.max(r.peakRss, run.peakRss);
-		for (const op of ops) {
-			const phase = run.phases.get(op) as PhaseResult;
-			r.real.set(op, { ms: run.nodeMs.get(op) as number, ...phase });
-			log(
-				`real n8n ${op}: ${fmt.seconds(run.nodeMs.get(op) as number)} (node execution time), ` +
-					`${phase.requests} requests over ${phase.connections} connections, RSS +${fmt.mib(phase.rssGrowth)}`,
-			);
-		}
-		if (ops.includes('upload')) log(`real n8n: the Code node made the files in ${fmt.seconds(run.generateMs)}`);
+	});
+	const task = (name: string) => taskOf(run, name);
+	for (const op of ops) {
+		const ms = task(nodeName(op))?.executionTime ?? NaN;
+		const phase = phases.get(op) as PhaseResult;
+		r.real.set(op, { ms, ...phase });
+		log(
+			`real n8n ${op}: ${fmt.seconds(ms)} (node execution time), ` +
+				`${phase.requests} requests over ${phase.connections} connections, RSS +${fmt.mib(phase.rssGrowth)}`,
+		);
+	}
+	if (ops.includes('upload')) {
+		await runClient(emulator.info, 'download', files, CLIENT_PARALLEL);
+		r.generateMs = task('Files')?.executionTime ?? NaN;
+		log(`real n8n: the Code node made the files in ${fmt.seconds(r.generateMs)}`);
 	}
 }
 
@@ -277,28 +211,23 @@ export function realVsInProcess(result: Pick<ManyRealResult, 'rounds'>, op: Many
 function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: string): Table {
 	const { profile, rounds } = result;
 	const rows = MANY_OPERATIONS.map((op) => {
-		const real = rounds.map((r) => r.real.get(op));
-		const realMs = median(real.map((x) => x?.ms ?? NaN));
-		const clientMs = median(rounds.map((r) => r.client.get(op) ?? NaN));
-		const inMs = median(rounds.map((r) => r.inProcess.get(op)?.ms ?? NaN));
-		const realRatio = median(rounds.map((r) => (r.real.get(op)?.ms ?? NaN) / (r.client.get(op) ?? NaN)));
-		const inRatio = median(rounds.map((r) => (r.inProcess.get(op)?.ms ?? NaN) / (r.client.get(op) ?? NaN)));
+		// The figure of every round, for medians and maxima over the rounds.
+		const each = (of: (r: ManyRealRound) => number | undefined) => rounds.map((r) => of(r) ?? NaN);
+		const realMs = each((r) => r.real.get(op)?.ms);
+		const inMs = each((r) => r.inProcess.get(op)?.ms);
+		const clientMs = each((r) => r.client.get(op));
 		const over = realVsInProcess(result, op);
-		const growth = Math.max(...real.map((x) => x?.rssGrowth ?? NaN));
-		const inGrowth = Math.max(...rounds.map((r) => r.inProcess.get(op)?.rssGrowth ?? NaN));
-		const bound = manyMemoryBound(result, op) + 64 * MIB;
+		const growth = Math.max(...each((r) => r.real.get(op)?.rssGrowth));
+		const bound = manyGrowthBound(result, op);
 		return [
 			OPERATION_LABEL[op],
-			fmt.seconds(realMs),
-			fmt.seconds(inMs),
-			fmt.seconds(clientMs),
-			fmt.ratio(realRatio),
-			fmt.ratio(inRatio),
-			`${fmt.ratio(over)} ${over <= REAL_VS_IN_PROCESS_GOAL ? 'met' : '**not met**'}`,
-			`${median(real.map((x) => x?.requests ?? NaN))} / ${median(real.map((x) => x?.connections ?? NaN))}`,
+			...[realMs, inMs, clientMs].map((ms) => fmt.seconds(median(ms))),
+			...[realMs, inMs].map((ms) => fmt.ratio(median(ms.map((x, i) => x / clientMs[i])))),
+			`${fmt.ratio(over)} ${met(over <= REAL_VS_IN_PROCESS_GOAL)}`,
+			`${median(each((r) => r.real.get(op)?.requests))} / ${median(each((r) => r.real.get(op)?.connections))}`,
 			fmt.mib(growth),
-			fmt.mib(inGrowth),
-			`${fmt.mib(bound)} ${growth <= bound ? 'met' : '**not met**'}`,
+			fmt.mib(Math.max(...each((r) => r.inProcess.get(op)?.rssGrowth))),
+			`${fmt.mib(bound)} ${met(growth <= bound)}`,
 		];
 	});
 	const generate = median(rounds.map((r) => r.generateMs));

@@ -5,21 +5,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
-export interface ProcMemory {
-	/** Bytes. */
-	rss: number;
-	/** Bytes; the peak RSS since start or since the last resetPeak. */
-	hwm: number;
-}
-
-function kib(status: string, field: string): number {
-	const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
-	return match ? Number(match[1]) * 1024 : NaN;
-}
-
-export function procStatus(pid: number | 'self' = 'self'): ProcMemory {
+/** Bytes: the RSS, and its peak since start or since the last resetPeak. NaN once a process has exited. */
+export function procStatus(pid: number | 'self' = 'self'): { rss: number; hwm: number } {
 	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-	return { rss: kib(status, 'VmRSS'), hwm: kib(status, 'VmHWM') };
+	const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+	return { rss: kib('VmRSS'), hwm: kib('VmHWM') };
 }
 
 /** False where the kernel does not allow it; the sampled peak is then all we have. */
@@ -33,38 +23,32 @@ export function resetPeak(pid: number | 'self' = 'self'): boolean {
 }
 
 /**
- * Polls a process's RSS, as the issue asks (every ~50 ms); the peak it reports is the larger of
+ * Polls a process's RSS, as the issue asks (every 50 ms); the peak it reports is the larger of
  * the samples and the kernel's VmHWM, so a busy event loop delaying a sample loses nothing.
  */
 export class RssSampler {
 	private timer: NodeJS.Timeout | undefined;
-	private sampledPeak = 0;
-	samples = 0;
+	private peak = 0;
 
-	constructor(
-		private readonly pid: number | 'self' = 'self',
-		private readonly everyMs = 50,
-	) {}
+	constructor(private readonly pid: number | 'self' = 'self') {}
 
 	start(): void {
 		this.sample();
-		this.timer = setInterval(() => this.sample(), this.everyMs);
-		this.timer.unref();
+		this.timer = setInterval(() => this.sample(), 50).unref();
 	}
 
 	/** Returns the peak in bytes; keeps the last good reading if the process already exited. */
 	stop(): number {
 		clearInterval(this.timer);
 		this.sample();
-		return this.sampledPeak;
+		return this.peak;
 	}
 
 	private sample(): void {
 		try {
 			// A process that has exited but is not yet reaped has no Vm* lines: NaN, skipped.
 			const { rss, hwm } = procStatus(this.pid);
-			this.samples++;
-			for (const value of [rss, hwm]) if (Number.isFinite(value)) this.sampledPeak = Math.max(this.sampledPeak, value);
+			for (const value of [rss, hwm]) if (Number.isFinite(value)) this.peak = Math.max(this.peak, value);
 		} catch {
 			// The process is gone; the peak so far stands.
 		}

@@ -4,39 +4,30 @@
  * first request (RSS read, kernel peak reset) to seeing its N-th, so n8n's start, a Code node and
  * the other nodes stay out of it.
  */
-import type { EmulatorProcess, EmulatorStats } from './children';
+import { setTimeout } from 'node:timers/promises';
+
+import type { EmulatorProcess, EmulatorStats as Stats } from './children';
 import { procStatus, resetPeak } from './memory';
 
-type Stats = EmulatorStats;
-
 /** A node's run: the emulator's request kinds of its first request and of its N-th (its last). */
-export interface PhaseSpec {
-	name: string;
-	first: string;
-	last: string;
-}
+export type PhaseSpec = { name: string; first: string; last: string };
 
 interface Phase extends PhaseSpec {
-	/** ending: the N-th request arrived; the next poll (50 ms on) closes it with the answers in flight. */
-	state: 'waiting' | 'running' | 'ending' | 'done';
+	/** The polls that saw its first and its N-th request; the next poll closes it, with the answers in flight. */
+	started?: number;
+	ended?: number;
 	rssBefore: number;
 	peak: number;
 	/** The emulator's counts before the node's first request: the phases split the run's counts between them. */
-	from: Stats | undefined;
-	/** Its N-th request had arrived by the previous poll. */
-	endedBefore: boolean;
+	from?: Stats;
 }
 
-export interface PhaseResult {
-	rssBefore: number;
-	rssGrowth: number;
-	connections: number;
-	requests: number;
-}
+export type PhaseResult = { rssBefore: number; rssGrowth: number; connections: number; requests: number };
 
 export class PhaseWatch {
-	private timer: NodeJS.Timeout | undefined;
+	private timer?: NodeJS.Timeout;
 	private polling = false;
+	private polls = 0;
 	/** The counts before the run. */
 	base: Stats | undefined;
 	/** The previous poll's counts: a node's connections are counted from before its first request. */
@@ -51,14 +42,7 @@ export class PhaseWatch {
 		specs: PhaseSpec[],
 		private readonly count: number,
 	) {
-		this.phases = specs.map((spec) => ({
-			...spec,
-			state: 'waiting',
-			rssBefore: NaN,
-			peak: 0,
-			from: undefined,
-			endedBefore: false,
-		}));
+		this.phases = specs.map((spec) => ({ ...spec, rssBefore: NaN, peak: 0 }));
 	}
 
 	async arm(): Promise<void> {
@@ -76,26 +60,25 @@ export class PhaseWatch {
 		this.polling = true;
 		try {
 			const stats = await this.emulator.stats();
+			const poll = ++this.polls;
 			this.samples.push({ at: performance.now(), stats });
 			const seen = (kind: string) => stats.requests[kind] - (this.base as Stats).requests[kind];
-			for (const phase of this.phases) {
-				if (phase.state === 'waiting' && seen(phase.first) > 0) {
-					phase.state = 'running';
-					phase.rssBefore = procStatus(this.pid).rss;
-					phase.peak = phase.rssBefore;
+			for (const [i, phase] of this.phases.entries()) {
+				if (phase.started === undefined && seen(phase.first) > 0) {
+					phase.started = poll;
+					phase.rssBefore = phase.peak = procStatus(this.pid).rss;
 					// From the last poll before its first request, unless the node before it only
 					// finished in this poll: then from now, so that one's connections stay its own.
-					const previous = this.phases[this.phases.indexOf(phase) - 1];
-					phase.from = !previous ? this.base : previous.endedBefore ? this.last : stats;
+					const previous = this.phases[i - 1];
+					phase.from = !previous ? this.base : (previous.ended ?? poll) < poll ? this.last : stats;
 					resetPeak(this.pid);
 				}
-				if (phase.state !== 'running' && phase.state !== 'ending') continue;
+				// Not started yet, or closed.
+				if (phase.started === undefined || (phase.ended ?? poll) < poll - 1) continue;
 				const { rss, hwm } = procStatus(this.pid);
 				for (const value of [rss, hwm]) if (Number.isFinite(value)) phase.peak = Math.max(phase.peak, value);
-				if (phase.state === 'running' && seen(phase.last) >= this.count) phase.state = 'ending';
-				else if (phase.state === 'ending') phase.state = 'done';
+				if (phase.ended === undefined && seen(phase.last) >= this.count) phase.ended = poll;
 			}
-			for (const phase of this.phases) phase.endedBefore = phase.state === 'ending' || phase.state === 'done';
 			this.last = stats;
 		} catch {
 			// The process ended; the readings so far stand.
@@ -107,26 +90,24 @@ export class PhaseWatch {
 	/** After the process ended: each node's counts run to the next node's first request, the last's to the end. */
 	async stop(): Promise<Map<string, PhaseResult>> {
 		clearInterval(this.timer);
-		while (this.polling) await new Promise((resolve) => setTimeout(resolve, 10));
+		while (this.polling) await setTimeout(10);
 		const end = await this.emulator.stats();
 		const { base } = this;
 		return new Map(
-			this.phases.map((p, i): [string, PhaseResult] => {
+			this.phases.map((p, i) => {
 				const to = this.phases[i + 1]?.from ?? end;
-				if (p.state === 'waiting' || !p.from || !base) {
-					return [p.name, { rssBefore: NaN, rssGrowth: NaN, connections: NaN, requests: NaN }];
-				}
 				// Requests by kind are exact (no two nodes send the same kind); connections are split at the polls.
 				const kinds = [...new Set([p.first, p.last])];
-				return [
-					p.name,
-					{
-						rssBefore: p.rssBefore,
-						rssGrowth: p.peak - p.rssBefore,
-						connections: to.connections.opened - p.from.connections.opened,
-						requests: kinds.reduce((sum, kind) => sum + end.requests[kind] - base.requests[kind], 0),
-					},
-				];
+				const result: PhaseResult =
+					!p.from || !base
+						? { rssBefore: NaN, rssGrowth: NaN, connections: NaN, requests: NaN }
+						: {
+								rssBefore: p.rssBefore,
+								rssGrowth: p.peak - p.rssBefore,
+								connections: to.connections.opened - p.from.connections.opened,
+								requests: kinds.reduce((sum, kind) => sum + end.requests[kind] - base.requests[kind], 0),
+							};
+				return [p.name, result];
 			}),
 		);
 	}

@@ -7,6 +7,7 @@
  * so the ratio of the two is measured in the same run. Uses the install of scripts/real-n8n.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -25,26 +26,19 @@ import { skippedTable, type Table } from './table';
 import { DEFAULTS } from './throughput';
 
 const NODE_NAME = 'Upload to File Storage';
-const INSTALL = 'node -r ts-node/register/transpile-only scripts/real-n8n/install.ts current';
+const UPLOAD_ID = 'benchLargeUpld1';
+const CONTROL_ID = 'benchCtrlUpload';
+const NOT_INSTALLED =
+	'real n8n not installed (run `node -r ts-node/register/transpile-only scripts/real-n8n/install.ts current`, ' +
+	'~10 min, then `npm run bench -- --only real-n8n`)';
 
 export interface RealN8nResult {
 	table: Table;
 	skipped?: string;
 	peakRss?: number;
 	controlPeakRss?: number;
-	uploadMs?: number;
-	/** The same upload in-process, median over the same rounds. */
-	inProcessMs?: number;
 	/** Median over rounds of in-process time ÷ real n8n time (1 = as fast as in-process). */
 	vsInProcess?: number;
-}
-
-interface Execution {
-	wallMs: number;
-	uploadMs: number;
-	peakRss: number;
-	partCount: number;
-	emulatorCpuSeconds: number;
 }
 
 function title(runtime?: InstalledRuntime): string {
@@ -74,13 +68,9 @@ export function chainWorkflow(id: string, nodes: WorkflowNode[]): object {
 export function workflow(id: string, filePath: string, upload: boolean): object {
 	// Part size and parallelism left out: the node's defaults are what is measured.
 	const parameters = { resource: 'file', operation: 'multipartUpload', bucketName: 'my-bucket', region: 'us-east-1' };
+	const read = { operation: 'read', fileSelector: filePath, options: {} };
 	return chainWorkflow(id, [
-		{
-			name: 'Read file',
-			type: 'n8n-nodes-base.readWriteFile',
-			typeVersion: 1.1,
-			parameters: { operation: 'read', fileSelector: filePath, options: {} },
-		},
+		{ name: 'Read file', type: 'n8n-nodes-base.readWriteFile', typeVersion: 1.1, parameters: read },
 		upload
 			? {
 					name: NODE_NAME,
@@ -93,46 +83,58 @@ export function workflow(id: string, filePath: string, upload: boolean): object 
 	]);
 }
 
-/** What one `n8n execute` process left: its exit code, its output, the run in it and its peak RSS. */
-export interface ExecuteProcess {
-	code: number | null;
-	stdout: string;
-	stderr: string;
-	run: ExecutionRun | undefined;
-	peakRss: number;
-}
-
-/** A node's first run in `run`. */
 export const taskOf = (run: ExecutionRun | undefined, node: string) => run?.data.resultData.runData[node]?.[0];
 
 /**
  * Runs `n8n execute --id=… --rawOutput` once, sampling the process's RSS, killed after 15 minutes.
+ * Throws unless it ran and each node of `items` put out that many items, none of them an error.
  * Its output goes through a file: a pipe cuts a large run's output off.
  */
 export async function runExecute(
 	instance: N8nInstance,
 	id: string,
+	items: Record<string, number>,
 	onStarted?: (pid: number) => void,
-): Promise<ExecuteProcess> {
+) {
 	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 	const args = [...cpuProfileFlags(`n8n-${id}`), instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'];
 	const outFile = join(instance.userFolder, `${id}.out.json`);
 	const fd = openSync(outFile, 'w');
+	const child = spawn(instance.runtime.nodeBin, args, {
+		cwd: instance.userFolder,
+		env,
+		stdio: ['ignore', fd, 'pipe'],
+		timeout: 15 * 60_000,
+		killSignal: 'SIGKILL',
+	});
 	// The child writes into its own copy of the descriptor.
-	const child = spawn(instance.runtime.nodeBin, args, { cwd: instance.userFolder, env, stdio: ['ignore', fd, 'pipe'] });
 	closeSync(fd);
 	const sampler = new RssSampler(child.pid as number);
 	sampler.start();
 	onStarted?.(child.pid as number);
 	let stderr = '';
 	child.stderr?.setEncoding('utf8').on('data', (t: string) => (stderr = (stderr + t).slice(-100_000)));
-	const timer = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000);
-	const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-	clearTimeout(timer);
+	const [code] = (await once(child, 'close')) as [number | null];
+	const peakRss = sampler.stop();
 	const stdout = readFileSync(outFile, 'utf8');
 	rmSync(outFile, { force: true });
-	return { code, stdout, stderr, run: parseRun(stdout), peakRss: sampler.stop() };
+	const run = parseRun(stdout);
+	const failure =
+		run?.data.resultData.error?.message ??
+		(code !== 0 || !run ? tail(`${stdout}\n${stderr}`, 15) : undefined) ??
+		Object.entries(items)
+			.map(([node, count]) => {
+				const out = taskOf(run, node)?.data?.main?.[0] ?? [];
+				const failed = out.filter((item) => item.json.error !== undefined).length;
+				return out.length !== count || failed ? `${node}: ${out.length} items, ${failed} failed` : '';
+			})
+			.find(Boolean);
+	if (failure || !run) throw new Error(`n8n execute ${id} failed (exit ${code}): ${failure}`);
+	return { run, peakRss };
 }
+
+type Execution = Awaited<ReturnType<typeof execute>>;
+type RealN8nRuns = { large: Execution[]; control: Execution[]; inProcess: MeasuredRun[] };
 
 export async function execute(
 	instance: N8nInstance,
@@ -140,39 +142,26 @@ export async function execute(
 	id: string,
 	/** Called with the n8n process's pid once it runs (the scale scenario watches its memory). */
 	onStarted?: (pid: number) => void,
-): Promise<Execution> {
+) {
 	const emulatorCpuBefore = await emulator.cpuSeconds();
 	const started = Date.now();
-	const { code, stdout, stderr, run, peakRss } = await runExecute(instance, id, onStarted);
+	const { run, peakRss } = await runExecute(instance, id, { [NODE_NAME]: 1 }, onStarted);
 	const task = taskOf(run, NODE_NAME);
-	const json = task?.data?.main?.[0]?.[0]?.json;
-	if (code !== 0 || !json || task?.error) {
-		const why = task?.error?.message ?? run?.data.resultData.error?.message ?? tail(`${stdout}\n${stderr}`, 15);
-		throw new Error(`n8n execute ${id} failed (exit ${code}): ${why}`);
-	}
 	return {
 		wallMs: Date.now() - started,
 		uploadMs: task?.executionTime ?? NaN,
 		peakRss,
-		partCount: Number(json.partCount ?? 0),
+		partCount: Number(task?.data?.main[0][0].json.partCount ?? 0),
 		emulatorCpuSeconds: (await emulator.cpuSeconds()) - emulatorCpuBefore,
 	};
 }
 
 /** The same upload through the in-process harness, from the same file, at the same defaults. */
 async function inProcess(emulator: EmulatorProcess, filePath: string, size: number): Promise<MeasuredRun> {
-	const { info } = emulator;
 	const run = await runScenario(
 		{
-			parameters: {
-				resource: 'file',
-				operation: 'multipartUpload',
-				bucketName: info.bucket.name,
-				region: info.bucket.region,
-				key: OBJECT_KEY,
-			},
-			credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url },
-			file: { path: filePath, name: 'large.bin', mimeType: 'application/octet-stream' },
+			parameters: { resource: 'file', operation: 'multipartUpload', key: OBJECT_KEY },
+			files: [{ path: filePath, name: 'large.bin', mimeType: 'application/octet-stream' }],
 		},
 		emulator,
 	);
@@ -196,11 +185,7 @@ export interface N8nSetUp {
  */
 export async function setUpN8n(emulator: EmulatorProcess, dir: string): Promise<N8nSetUp | { skipped: string }> {
 	const runtime = installedRuntime(profileByName('current'));
-	if (!runtime) {
-		return {
-			skipped: `real n8n not installed (run \`${INSTALL}\`, ~10 min, then \`npm run bench -- --only real-n8n\`)`,
-		};
-	}
+	if (!runtime) return { skipped: NOT_INSTALLED };
 	const userFolder = join(dir, 'n8n-user');
 	const files = join(dir, 'n8n-files');
 	mkdirSync(files, { recursive: true });
@@ -225,12 +210,6 @@ export function binaryStore(dir: string): string {
 	return join(dir, 'binary-data');
 }
 
-interface RealN8nRuns {
-	large: Execution[];
-	control: Execution[];
-	inProcess: MeasuredRun[];
-}
-
 export async function realN8nRow(
 	emulator: EmulatorProcess,
 	dir: string,
@@ -244,32 +223,27 @@ export async function realN8nRow(
 		return { skipped: setUp.skipped, table: skippedTable(title(), 'Read file → Multipart Upload', setUp.skipped) };
 	}
 	const { instance, files, runtime } = setUp;
-	const large = join(files, 'large.bin');
-	writeRandomFile(large, size);
-	const workflowFiles = (
-		[
-			['benchLargeUpld1', true],
-			['benchCtrlUpload', false],
-		] as const
-	).map(([id, upload]) => {
+	const input = join(files, 'large.bin');
+	writeRandomFile(input, size);
+	const paths = [UPLOAD_ID, CONTROL_ID].map((id) => {
 		const path = join(dir, `${id}.json`);
-		writeFileSync(path, JSON.stringify(workflow(id, large, upload)));
+		writeFileSync(path, JSON.stringify(workflow(id, input, id === UPLOAD_ID)));
 		return path;
 	});
-	await importWorkflows(instance, workflowFiles);
+	await importWorkflows(instance, paths);
 	const measured: RealN8nRuns = { large: [], control: [], inProcess: [] };
+	const rate = (ms: number) => `${fmt.seconds(ms)} (${fmt.rate(mibPerSecond(size, ms))})`;
 	for (let round = 1; round <= runs; round++) {
 		const tag = `  [${round}/${runs}]`;
-		const c = await execute(instance, emulator, 'benchCtrlUpload');
+		const c = await execute(instance, emulator, CONTROL_ID);
 		measured.control.push(c);
 		log(`${tag} control (read the file, no upload): peak RSS ${fmt.mib(c.peakRss)}`);
 		settleDisk();
-		const p = await inProcess(emulator, large, size);
+		const p = await inProcess(emulator, input, size);
 		measured.inProcess.push(p);
-		const rate = (ms: number) => `${fmt.seconds(ms)} (${fmt.rate(mibPerSecond(size, ms))})`;
 		log(`${tag} in-process: upload ${rate(p.nodeExecutionMs)}`);
 		settleDisk();
-		const l = await execute(instance, emulator, 'benchLargeUpld1');
+		const l = await execute(instance, emulator, UPLOAD_ID);
 		measured.large.push(l);
 		log(`${tag} real n8n: upload ${rate(l.uploadMs)}, peak RSS ${fmt.mib(l.peakRss)}`);
 	}
@@ -277,12 +251,12 @@ export async function realN8nRow(
 }
 
 function realN8nResult(measured: RealN8nRuns, size: number, runs: number, runtime: InstalledRuntime): RealN8nResult {
-	const { large, control } = measured;
+	const { large, control, inProcess: inProcessRuns } = measured;
 	const peakRss = median(large.map((r) => r.peakRss));
 	const controlPeakRss = median(control.map((r) => r.peakRss));
 	const uploadMs = median(large.map((r) => r.uploadMs));
-	const inProcessMs = median(measured.inProcess.map((r) => r.nodeExecutionMs));
-	const vsInProcess = median(large.map((r, i) => measured.inProcess[i].nodeExecutionMs / r.uploadMs));
+	const inProcessMs = median(inProcessRuns.map((r) => r.nodeExecutionMs));
+	const vsInProcess = median(large.map((r, i) => inProcessRuns[i].nodeExecutionMs / r.uploadMs));
 	const rows = [
 		[
 			`Read file → Multipart Upload, ${fmt.size(size)} (${large[0].partCount} parts)`,
@@ -300,7 +274,7 @@ function realN8nResult(measured: RealN8nRuns, size: number, runs: number, runtim
 			fmt.seconds(inProcessMs),
 			fmt.rate(mibPerSecond(size, inProcessMs)),
 			'1.00×',
-			fmt.cpu(median(measured.inProcess.map((r) => r.emulatorCpuSeconds))),
+			fmt.cpu(median(inProcessRuns.map((r) => r.emulatorCpuSeconds))),
 			'',
 			'',
 		],
@@ -315,8 +289,6 @@ function realN8nResult(measured: RealN8nRuns, size: number, runs: number, runtim
 	return {
 		peakRss,
 		controlPeakRss,
-		uploadMs,
-		inProcessMs,
 		vsInProcess,
 		table: {
 			title: title(runtime),

@@ -6,14 +6,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { BenchOptions } from './args';
-import { describeProfile, V3_ID, type FarResult, type FarSummary } from './far';
+import { describeProfile, V3_ID, type FarResult } from './far';
 import { thresholdTarget } from './far-threshold';
-import type { ListConfig } from './list';
 import type { RealN8nResult } from './real-n8n';
-import type { Config } from './runner';
 import { scaleSection } from './scale';
-import { fmt, MIB } from './stats';
-import { MANY_OPERATIONS, manyMemoryBound, nodeVsClient, type ManyResult } from './many-files';
+import { fmt } from './stats';
+import { MANY_OPERATIONS, manyGrowthBound, nodeVsClient, type ManyResult } from './many-files';
 import { REAL_VS_IN_PROCESS_GOAL, realVsInProcess, type ManyRealResult } from './many-real';
 import { renderTable, type Table } from './table';
 import { DEFAULT_ID, DEFAULTS, memoryBound, SEQUENTIAL_ID, type Summary } from './throughput';
@@ -28,10 +26,7 @@ export interface ReportInput {
 	durationMs: number;
 	/** Uploads whose stored bytes matched the input's sha256. */
 	verifiedUploads: number;
-	throughput?: { configs: Config[]; summaries: Map<string, Summary> };
-	sweep?: { configs: Config[]; summaries: Map<string, Summary> };
-	single?: Map<string, Summary>;
-	list?: { configs: ListConfig[]; results: Map<ListConfig, unknown[]> };
+	throughput?: Map<string, Summary>;
 	realN8n?: RealN8nResult;
 	far?: FarResult;
 	many?: ManyResult;
@@ -52,7 +47,7 @@ function manyRealTargets(real: ManyRealResult | undefined): string[] {
 	return MANY_OPERATIONS.map((op) => {
 		const ratio = realVsInProcess(real, op);
 		const growth = Math.max(...real.rounds.map((r) => r.real.get(op)?.rssGrowth ?? NaN));
-		const bound = manyMemoryBound(real, op) + 64 * MIB;
+		const bound = manyGrowthBound(real, op);
 		return (
 			`- Many files (${real.count}) through real n8n, ${op}: (node ÷ 16-at-a-time client) within ${REAL_VS_IN_PROCESS_GOAL} × the in-process figure: ${fmt.ratio(ratio)} — ${verdict(ratio <= REAL_VS_IN_PROCESS_GOAL)}; ` +
 			`n8n's RSS growth during the node's run ≤ ${fmt.mib(bound)}: ${fmt.mib(growth)} — ${verdict(growth <= bound)}.`
@@ -60,95 +55,68 @@ function manyRealTargets(real: ManyRealResult | undefined): string[] {
 	});
 }
 
-function verdict(ok: boolean): string {
-	return ok ? '**met**' : '**not met**';
-}
+const verdict = (ok: boolean) => (ok ? '**met**' : '**not met**');
+
+/** The lines that apply: a line whose value is false, undefined or '' is left out. */
+const present = (lines: Array<string | false | undefined>) => lines.filter((line): line is string => Boolean(line));
 
 function targets(report: ReportInput): string[] {
-	const s = report.throughput?.summaries;
+	const s = report.throughput;
 	const node = s?.get(DEFAULT_ID);
 	if (!s || !node) return ['- Throughput targets: not measured in this run (`--only` left them out).'];
 	const bound = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
 	const raw = s.get('raw');
-	const lines = [
+	const real = report.realN8n;
+	return present([
 		`- Multipart Upload at defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel}) ≥ 0.8 × the curl ceiling: ${fmt.ratio(node.vsCeiling)} — ${verdict(node.vsCeiling >= 0.8)}.`,
 		`- ≥ 1.5 × the sequential 5 MiB approach: ${fmt.ratio(node.vsSequential)} — ${verdict(node.vsSequential >= 1.5)}.`,
 		`- Peak RSS growth ≤ part size × (parallelism + 1) + 64 MiB = ${fmt.mib(bound)}: ${fmt.mib(node.maxGrowth)} (worst run) — ${verdict(node.maxGrowth <= bound)}; ` +
 			`buffer memory held at most ${fmt.mib(node.maxBuffersHeld)} (the pool of ${DEFAULTS.parallel + 1} request bodies is ${fmt.mib(DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * 1024 * 1024)}).`,
-	];
-	if (raw) {
-		lines.push(
+		raw &&
 			`- The emulator as a limit: a minimal multipart client (no n8n, no copies) reaches ${fmt.ratio(raw.vsCeiling)} of the ceiling at the same settings; ` +
 				`the node reaches ${fmt.ratio(node.vsCeiling / raw.vsCeiling)} of that client. See the findings for what each side spends.`,
-		);
-	}
-	const real = report.realN8n;
-	if (real?.peakRss !== undefined && real.controlPeakRss !== undefined) {
 		// n8n's own start-up sets much of its peak, so the difference of peaks is a floor, not the upload's growth.
-		lines.push(
+		real?.peakRss !== undefined &&
+			real.controlPeakRss !== undefined &&
 			`- Real n8n: peak RSS of the n8n process ${fmt.mib(real.peakRss)} for ${fmt.size(report.options.size)}; the same workflow without the upload peaks at ` +
 				`${fmt.mib(real.controlPeakRss)} (n8n's start-up sets much of both peaks, so the difference is not the upload's own growth).`,
-		);
-	}
-	if (real?.vsInProcess !== undefined) {
-		lines.push(
-			`- Real n8n ≥ 0.85 × the same upload in-process, same rounds: ${fmt.ratio(real.vsInProcess)} — ${verdict(real.vsInProcess >= 0.85)}.`,
-		);
-	} else if (real?.skipped) {
-		lines.push(`- Real n8n: ${real.skipped}.`);
-	}
-	return lines;
+		real?.vsInProcess !== undefined
+			? `- Real n8n ≥ 0.85 × the same upload in-process, same rounds: ${fmt.ratio(real.vsInProcess)} — ${verdict(real.vsInProcess >= 0.85)}.`
+			: real?.skipped && `- Real n8n: ${real.skipped}.`,
+	]);
 }
 
-/** The targets of the far scenario, for the report. */
 function farTargets(far: FarResult | undefined): string[] {
-	const node = far?.main?.summaries.get(DEFAULT_ID);
-	if (!far || !node)
+	const summary = (id: string) => far?.main?.summaries.get(id);
+	const node = summary(DEFAULT_ID);
+	if (!far || !node) {
 		return [
 			'- Far service targets: not measured in this run (`--only` left them out).',
 			...thresholdTarget(far?.threshold),
 		];
-	const lines = [
-		`- Far service (${describeProfile(far.profile)}), defaults ≥ 0.85 × the limit (${fmt.rate(node.limit)}): ${fmt.ratio(node.vsLimit)} — ${node.vsLimit >= 0.85 ? '**met**' : '**not met**'}.`,
-		`- Far service, defaults ≥ 3 × the sequential 5 MiB approach: ${fmt.ratio(node.vsSequential)} — ${node.vsSequential >= 3 ? '**met**' : '**not met**'}.`,
-	];
-	const v3 = far.main?.summaries.get(V3_ID);
-	if (v3) {
-		lines.push(
-			`- Far service, version 3 defaults ≥ 0.85 × the limit (${fmt.rate(v3.limit)}): ${fmt.ratio(v3.vsLimit)} — ${v3.vsLimit >= 0.85 ? '**met**' : '**not met**'}; ${fmt.rate(v3.rate)}, ${fmt.ratio(v3.rate / node.rate)} the version 2 defaults.`,
-		);
-		const perRequest = far.main?.summaries.get('raw-v3-per-request');
-		if (perRequest) {
-			lines.push(
-				`- The same parts from a minimal client that also opens a connection per request: ${fmt.ratio(perRequest.vsLimit)} of the same limit; the node reaches ${fmt.ratio(v3.rate / perRequest.rate)} of its speed.`,
-			);
-		}
 	}
-	const raw = far.main?.summaries.get('raw');
-	const sequential = far.main?.summaries.get(SEQUENTIAL_ID);
-	if (raw && sequential) {
-		lines.push(
+	const [v3, perRequest, raw, sequential] = [V3_ID, 'raw-v3-per-request', 'raw', SEQUENTIAL_ID].map(summary);
+	// The fastest node point of the sweep (the first of equals).
+	const best = (far.sweep?.configs ?? [])
+		.map((config) => ({ config, s: far.sweep!.summaries.get(config.id) }))
+		.filter(({ config, s }) => config.kind === 'node' && s)
+		.sort((a, b) => b.s!.rate - a.s!.rate)[0];
+	return present([
+		`- Far service (${describeProfile(far.profile)}), defaults ≥ 0.85 × the limit (${fmt.rate(node.limit)}): ${fmt.ratio(node.vsLimit)} — ${verdict(node.vsLimit >= 0.85)}.`,
+		`- Far service, defaults ≥ 3 × the sequential 5 MiB approach: ${fmt.ratio(node.vsSequential)} — ${verdict(node.vsSequential >= 3)}.`,
+		v3 &&
+			`- Far service, version 3 defaults ≥ 0.85 × the limit (${fmt.rate(v3.limit)}): ${fmt.ratio(v3.vsLimit)} — ${verdict(v3.vsLimit >= 0.85)}; ${fmt.rate(v3.rate)}, ${fmt.ratio(v3.rate / node.rate)} the version 2 defaults.`,
+		v3 &&
+			perRequest &&
+			`- The same parts from a minimal client that also opens a connection per request: ${fmt.ratio(perRequest.vsLimit)} of the same limit; the node reaches ${fmt.ratio(v3.rate / perRequest.rate)} of its speed.`,
+		raw &&
+			sequential &&
 			`- Connections: the node opened ${node.connectionsOpened} for ${node.requests} requests (the sequential approach ${sequential.connectionsOpened} for ${sequential.requests}); ` +
 				`the keep-alive minimal client ${raw.connectionsOpened} for ${raw.requests}, at ${fmt.ratio(raw.vsLimit)} of the same limit.`,
-		);
-	}
-	const best = bestSweepPoint(far);
-	if (best) {
-		lines.push(
-			`- Sweep: fastest point ${best.label} at ${fmt.rate(best.s.rate)} (${fmt.ratio(best.s.vsLimit)} of its limit).`,
-		);
-	}
-	return [...lines, ...thresholdTarget(far.threshold)];
-}
-
-function bestSweepPoint(far: FarResult): { label: string; s: FarSummary } | undefined {
-	let best: { label: string; s: FarSummary } | undefined;
-	for (const config of far.sweep?.configs ?? []) {
-		const s = far.sweep!.summaries.get(config.id);
-		if (config.kind !== 'node' || !s) continue;
-		if (!best || s.rate > best.s.rate) best = { label: `${config.partSizeMiB} MiB × ${config.parallel}`, s };
-	}
-	return best;
+		best?.config.kind === 'node' &&
+			`- Sweep: fastest point ${best.config.partSizeMiB} MiB × ${best.config.parallel} at ${fmt.rate(best.s!.rate)} (${fmt.ratio(best.s!.vsLimit)} of its limit).`,
+		...thresholdTarget(far.threshold),
+	]);
 }
 
 export function renderReport(report: ReportInput): string {

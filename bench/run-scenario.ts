@@ -7,21 +7,22 @@
  * Run with `node --expose-gc -r ts-node/register/transpile-only bench/run-scenario.ts`
  * (forked by the bench; not useful on its own).
  */
+import { once } from 'node:events';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { setImmediate, setTimeout } from 'node:timers/promises';
+
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode, shutdownHarness, type HarnessItem } from '../test/harness';
 
-import { GcMeter } from './gc';
 import { procStatus, resetPeak, RssSampler } from './memory';
 
 export interface ScenarioJob {
 	parameters: INodeParameters;
 	credentials: { accessKey: string; secretKey: string; baseUrl: string; apiPaths?: string };
-	/** The input file; none for operations without binary input. */
-	file?: { path: string; name: string; mimeType: string };
-	/** Many input files, one item each (the many-files scenario); instead of `file`. */
+	/** The input files, one item each; none for operations without binary input. */
 	files?: Array<{ path: string; name: string; mimeType: string }>;
-	/** Input items without binary (e.g. the keys to download or delete); instead of `file`. */
+	/** Input items without binary (e.g. the keys to download or delete); instead of `files`. */
 	jsonItems?: Array<Record<string, string>>;
 	/** Node version; default the node's default version. */
 	typeVersion?: number;
@@ -32,8 +33,6 @@ export interface ScenarioResult {
 	/** RSS after n8n-core loaded and the binary was stored, before the node ran (bytes). */
 	baselineRss: number;
 	peakRss: number;
-	/** Whether the peak is the kernel's VmHWM (exact) or only the 50 ms samples. */
-	exactPeak: boolean;
 	cpuSeconds: number;
 	/**
 	 * Peak of the buffer memory (ArrayBuffers, where request bodies and file reads live) over its
@@ -48,7 +47,7 @@ export interface ScenarioResult {
 	 */
 	retained: number;
 	/** Main-thread GC pauses during the run: where a copy-heavy client loses its time. */
-	gc: { pauseMs: number; majorCount: number };
+	gc: { pauseMs: number };
 	/**
 	 * The node's own execution time from the run data, as n8n records it (what the real-n8n
 	 * table reads from `n8n execute`), without the engine's start and end around it.
@@ -61,11 +60,11 @@ export interface ScenarioResult {
 	error?: string;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function nextMessage<T>(): Promise<T> {
-	return new Promise((resolve) => process.once('message', (message: T) => resolve(message)));
-}
+/**
+ * A run the node refuses before any request (Part Size 4 MiB is below the minimum): it loads
+ * n8n-core and the package, and stores the binary, which later runs of this file reuse.
+ */
+const WARM_UP = { resource: 'file', operation: 'multipartUpload', bucketName: 'x', region: 'x', key: 'x', partSize: 4 };
 
 function collectGarbage(): void {
 	const gc = (globalThis as { gc?: () => void }).gc;
@@ -75,13 +74,12 @@ function collectGarbage(): void {
 
 /** The node's input items: a binary per file, the given JSON, or one empty item. */
 function itemsOf(job: ScenarioJob): HarnessItem[] {
-	const asItem = (file: { path: string; name: string; mimeType: string }): HarnessItem => ({
-		json: {},
-		binary: { data: { filePath: file.path, fileName: file.name, mimeType: file.mimeType } },
-	});
-	if (job.files) return job.files.map(asItem);
 	if (job.jsonItems) return job.jsonItems.map((json) => ({ json }));
-	return job.file ? [asItem(job.file)] : [{ json: {} }];
+	if (!job.files) return [{ json: {} }];
+	return job.files.map(({ path, name, mimeType }) => ({
+		json: {},
+		binary: { data: { filePath: path, fileName: name, mimeType } },
+	}));
 }
 
 async function measure(job: ScenarioJob): Promise<ScenarioResult> {
@@ -89,71 +87,63 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 	const credentials = { fileStorageApi: job.credentials };
 	// BENCH_PACKAGE_DIR: a built copy of the package with a proposed change, to measure it before it lands.
 	const packageDir = process.env.BENCH_PACKAGE_DIR;
+	const run = (parameters: INodeParameters, typeVersion?: number) =>
+		runNode({ parameters, credentials, items, packageDir, typeVersion });
 
-	// A run the node refuses before any request (Part Size 4 MiB is below the minimum): it loads
-	// n8n-core and the package, and stores the binary, which later runs of this file reuse.
-	const warmup = await runNode({
-		parameters: { resource: 'file', operation: 'multipartUpload', bucketName: 'x', region: 'x', key: 'x', partSize: 4 },
-		credentials,
-		items,
-		packageDir,
-	});
+	const warmup = await run(WARM_UP);
 	if (!warmup.error) throw new Error('the warm-up run was expected to be refused by the node');
 
 	collectGarbage();
-	await sleep(200);
+	await setTimeout(200);
 	const reachable = () => {
 		const usage = process.memoryUsage();
 		return usage.heapUsed + usage.external;
 	};
 	const reachableBefore = reachable();
 	const baselineRss = procStatus().rss;
-	const exactPeak = resetPeak();
+	resetPeak();
 	const sampler = new RssSampler();
 	sampler.start();
 	process.send?.({ ready: true });
-	await nextMessage<{ go: true }>();
+	await once(process, 'message');
 
-	const gc = new GcMeter();
+	let gcPauseMs = 0;
+	const gc = new PerformanceObserver((list) => list.getEntries().forEach((entry) => (gcPauseMs += entry.duration)));
+	gc.observe({ entryTypes: ['gc'] });
 	const buffersBefore = process.memoryUsage().arrayBuffers;
 	let buffersPeak = buffersBefore;
-	const bufferSampler = setInterval(() => {
-		buffersPeak = Math.max(buffersPeak, process.memoryUsage().arrayBuffers);
-	}, 10);
+	const bufferSampler = setInterval(
+		() => (buffersPeak = Math.max(buffersPeak, process.memoryUsage().arrayBuffers)),
+		10,
+	);
 	const cpuBefore = process.cpuUsage();
 	const started = process.hrtime.bigint();
-	const result = await runNode({
-		parameters: job.parameters,
-		credentials,
-		items,
-		packageDir,
-		typeVersion: job.typeVersion,
-	});
+	const result = await run(job.parameters, job.typeVersion);
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
 	const cpu = process.cpuUsage(cpuBefore);
 	clearInterval(bufferSampler);
-	const gcTotals = await gc.stop();
-	const sampledPeak = sampler.stop();
-	const hwm = procStatus().hwm;
+	// GC entries arrive asynchronously; one turn of the event loop lets the last ones in.
+	await setImmediate();
+	gc.disconnect();
+	// The larger of the samples and the kernel's VmHWM (reset above where the kernel allows it).
+	const peakRss = sampler.stop();
 	// `result` (the output items) is still referenced here.
 	collectGarbage();
 	const retained = reachable() - reachableBefore;
 
-	const first = result.items[0]?.json as Record<string, unknown> | undefined;
 	const executionTimes = Object.values(result.runData).flatMap((tasks) => tasks.map((t) => t.executionTime ?? 0));
 	return {
 		ms,
 		nodeExecutionMs: Math.max(0, ...executionTimes),
 		baselineRss,
-		peakRss: exactPeak ? Math.max(hwm, sampledPeak) : sampledPeak,
-		exactPeak,
+		peakRss,
 		cpuSeconds: (cpu.user + cpu.system) / 1e6,
 		buffersHeld: buffersPeak - buffersBefore,
 		retained,
-		gc: gcTotals,
+		gc: { pauseMs: gcPauseMs },
 		items: result.items.length,
 		failedItems: result.items.filter((item) => item.json.error !== undefined).length,
-		first,
+		first: result.items[0]?.json,
 		error: result.error
 			? `${result.error.message}${result.error.description ? ` — ${result.error.description}` : ''}`
 			: undefined,
@@ -161,7 +151,7 @@ async function measure(job: ScenarioJob): Promise<ScenarioResult> {
 }
 
 async function main(): Promise<void> {
-	const job = await nextMessage<ScenarioJob>();
+	const [job] = (await once(process, 'message')) as [ScenarioJob];
 	try {
 		process.send?.({ result: await measure(job) });
 	} finally {

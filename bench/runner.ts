@@ -12,12 +12,7 @@ import { curlUpload } from './curl';
 import { rawMultipartUpload } from './raw-multipart';
 import { fmt, mibPerSecond, MIB } from './stats';
 
-export interface InputFile {
-	path: string;
-	name: string;
-	size: number;
-	sha256: string;
-}
+export type InputFile = { path: string; name: string; size: number; sha256: string };
 
 export type Config =
 	| { id: string; label: string; kind: 'curl' }
@@ -75,14 +70,9 @@ export async function runOnce(config: Config, file: InputFile, emulator: Emulato
 	if (config.kind === 'node') {
 		const node = await runScenario(
 			{
-				parameters: { bucketName: info.bucket.name, region: info.bucket.region, key: OBJECT_KEY, ...config.parameters },
-				credentials: {
-					accessKey: info.accessKey,
-					secretKey: info.secretKey,
-					baseUrl: info.url,
-					...(config.apiPaths ? { apiPaths: config.apiPaths } : {}),
-				},
-				file: { path: file.path, name: file.name, mimeType: 'application/octet-stream' },
+				parameters: { key: OBJECT_KEY, ...config.parameters },
+				credentials: config.apiPaths ? { apiPaths: config.apiPaths } : {},
+				files: [{ path: file.path, name: file.name, mimeType: 'application/octet-stream' }],
 				typeVersion: config.typeVersion ?? 2,
 			},
 			emulator,
@@ -95,22 +85,17 @@ export async function runOnce(config: Config, file: InputFile, emulator: Emulato
 		return { ms: node.ms, node, emulatorCpuSeconds: node.emulatorCpuSeconds, parts };
 	}
 	const cpuBefore = await emulator.cpuSeconds();
-	let ms: number;
-	let parts = 1;
-	if (config.kind === 'curl') {
-		ms = (await curlUpload(info, file.path, OBJECT_KEY)).ms;
-	} else {
-		const raw = await rawMultipartUpload(
-			info,
-			file.path,
-			OBJECT_KEY,
-			config.partSizeMiB * MIB,
-			config.parallel,
-			!config.newConnectionPerRequest,
-		);
-		ms = raw.ms;
-		parts = raw.parts;
-	}
+	const { ms, parts = 1 }: { ms: number; parts?: number } =
+		config.kind === 'curl'
+			? await curlUpload(info, file.path, OBJECT_KEY)
+			: await rawMultipartUpload(
+					info,
+					file.path,
+					OBJECT_KEY,
+					config.partSizeMiB * MIB,
+					config.parallel,
+					!config.newConnectionPerRequest,
+				);
 	return { ms, emulatorCpuSeconds: (await emulator.cpuSeconds()) - cpuBefore, parts };
 }
 

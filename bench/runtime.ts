@@ -5,6 +5,7 @@
  * and measures the node once more on the Node.js it was started with, as the n8n 1.x row.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 
 import { ensureRuntime } from '../scripts/real-n8n/install';
 import { PROFILES } from '../scripts/real-n8n/profiles';
@@ -14,10 +15,7 @@ const MIN_MAJOR = 24;
 /** Set in the restarted bench: the Node.js it was first started with. */
 const OLDER_NODE = 'BENCH_OLDER_NODE';
 
-export interface OlderNode {
-	execPath: string;
-	version: string;
-}
+export type OlderNode = { execPath: string; version: string };
 
 export function olderNode(): OlderNode | undefined {
 	const value = process.env[OLDER_NODE];
@@ -40,10 +38,7 @@ export async function restartOnCurrentNode(log: (line: string) => void): Promise
 	});
 	const forward = () => child.kill('SIGINT');
 	process.once('SIGINT', forward);
-	return await new Promise<number>((resolve) => {
-		child.once('exit', (code, signal) => {
-			process.off('SIGINT', forward);
-			resolve(code ?? (signal ? 1 : 0));
-		});
-	});
+	const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+	process.off('SIGINT', forward);
+	return code ?? (signal ? 1 : 0);
 }

@@ -2,6 +2,9 @@
 
 export const MIB = 1024 * 1024;
 
+/** Where a scenario says what it is doing (the bench's stderr). */
+export type Log = (line: string) => void;
+
 export function median(values: number[]): number {
 	const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
 	if (sorted.length === 0) return NaN;
@@ -31,6 +34,8 @@ export const fmt = {
 	seconds: (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : '–'),
 	cpu: (s: number) => (Number.isFinite(s) ? `${s.toFixed(1)} s` : '–'),
 };
+
+export const met = (ok: boolean) => (ok ? 'met' : '**not met**');
 
 export function runsOf(n: number): string {
 	return n === 1 ? 'one run' : `medians of ${n} runs`;
