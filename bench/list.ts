@@ -6,6 +6,7 @@ import { runScenario, type EmulatorProcess, type MeasuredRun } from './children'
 import { runClient } from './many-files';
 import { fmt, median, runsOf } from './stats';
 import type { Table } from './table';
+import { tabulate } from './throughput';
 
 export const LIST_FOLDER = 'list/';
 
@@ -73,31 +74,23 @@ export async function runList(
 }
 
 export function listTable(results: Map<ListConfig, ListRun[]>, entries: number, rounds: number): Table {
+	const med = (runs: ListRun[], of: (run: ListRun) => number) => median(runs.map(of));
+	const rows = [...results].map(([config, runs]) => ({ config, runs, ms: med(runs, (r) => r.ms) }));
 	return {
 		title: `List Contents, Return All over ${entries.toLocaleString('en-US')} entries`,
 		note: `One folder holding ${entries.toLocaleString('en-US')} files; one output item per entry; ${runsOf(rounds)}.`,
-		head: [
-			'Configuration',
-			'Time',
-			'Entries/s',
-			'Requests',
-			'Peak RSS',
-			'RSS growth (max)',
-			'Client CPU',
-			'Emulator CPU',
-		],
-		rows: [...results].map(([config, runs]) => {
-			const ms = median(runs.map((r) => r.ms));
-			return [
-				config.label,
-				fmt.seconds(ms),
-				(entries / (ms / 1000)).toFixed(0),
-				String(median(runs.map((r) => r.requests))),
-				fmt.mib(median(runs.map((r) => r.peakRss))),
-				fmt.mib(Math.max(...runs.map((r) => r.peakRss - r.baselineRss))),
-				fmt.cpu(median(runs.map((r) => r.cpuSeconds))),
-				fmt.cpu(median(runs.map((r) => r.emulatorCpuSeconds))),
-			];
-		}),
+		...tabulate<(typeof rows)[number]>(
+			[
+				['Configuration', (r) => r.config.label],
+				['Time', (r) => fmt.seconds(r.ms)],
+				['Entries/s', (r) => (entries / (r.ms / 1000)).toFixed(0)],
+				['Requests', (r) => String(med(r.runs, (x) => x.requests))],
+				['Peak RSS', (r) => fmt.mib(med(r.runs, (x) => x.peakRss))],
+				['RSS growth (max)', (r) => fmt.mib(Math.max(...r.runs.map((x) => x.peakRss - x.baselineRss)))],
+				['Client CPU', (r) => fmt.cpu(med(r.runs, (x) => x.cpuSeconds))],
+				['Emulator CPU', (r) => fmt.cpu(med(r.runs, (x) => x.emulatorCpuSeconds))],
+			],
+			rows,
+		),
 	};
 }

@@ -14,23 +14,18 @@ import { importWorkflows } from '../scripts/real-n8n/instance';
 import { bucketTarget, signedSend } from './signing';
 import { fmt, median, mibPerSecond, MIB } from './stats';
 import { renderTable, type Table } from './table';
-import { DEFAULTS, memoryBound } from './throughput';
+import { AT_DEFAULTS, DEFAULTS, memoryBound, tabulate } from './throughput';
 
 /** The key workflow() stores under. */
 const STORED_KEY = 'bench/real-n8n.bin';
 const GIB = 1024 ** 3;
+/** The README's memory the upload holds, and the bench's RSS growth bound. */
+const HELD = DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * MIB + MIB;
+const BOUND = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
+const verdict = (met: boolean) => (met ? '**met**' : '**not met**');
+const rateOf = (run: ScaleRun) => mibPerSecond(run.size, run.uploadMs);
 
-export interface ScaleRun {
-	size: number;
-	uploadMs: number;
-	wallMs: number;
-	rssBefore: number;
-	rssGrowth: number;
-	partCount: number;
-	verified: boolean;
-	/** MiB/s of each whole GiB of parts, in order. */
-	gibRates: number[];
-}
+type ScaleRun = Awaited<ReturnType<typeof scaleRun>>;
 
 export interface ScaleResult {
 	table: Table;
@@ -42,8 +37,8 @@ export interface ScaleResult {
  * Throughput of each GiB of parts within one upload, from when the emulator had seen the part
  * requests that open it and the next one: whether the pace holds over the file's length.
  */
-function perGibRates(watch: PhaseWatch, partSizeMiB: number): number[] {
-	const perGib = 1024 / partSizeMiB;
+function perGibRates(watch: PhaseWatch): number[] {
+	const perGib = 1024 / DEFAULTS.partSizeMiB;
 	const base = watch.base?.requests.uploadPart ?? 0;
 	const parts = watch.samples.map(({ at, stats }) => ({ at, count: stats.requests.uploadPart - base }));
 	const rates: number[] = [];
@@ -54,11 +49,6 @@ function perGibRates(watch: PhaseWatch, partSizeMiB: number): number[] {
 		rates.push(1024 / ((to.at - from.at) / 1000));
 	}
 	return rates;
-}
-
-async function deleteStored(emulator: EmulatorProcess): Promise<void> {
-	const requestTarget = bucketTarget(emulator.info, '/api/v1/files/delete', [['key', STORED_KEY]]);
-	await signedSend(emulator.info, new Agent(), 'DELETE', requestTarget).catch(() => undefined);
 }
 
 function freeBytes(dir: string): number {
@@ -74,7 +64,7 @@ async function scaleRun(
 	index: number,
 	size: number,
 	log: (line: string) => void,
-): Promise<ScaleRun> {
+) {
 	const id = `benchScaleRun${String(index).padStart(2, '0')}`;
 	const input = join(files, `${id}.bin`);
 	try {
@@ -99,20 +89,13 @@ async function scaleRun(
 		);
 		const stored = await emulator.sha256(STORED_KEY);
 		if (stored !== sha256) throw new Error(`scale ${fmt.size(size)}: the stored object differs from the input file`);
-		return {
-			size,
-			uploadMs: execution.uploadMs,
-			wallMs: execution.wallMs,
-			rssBefore,
-			rssGrowth,
-			partCount: execution.partCount,
-			verified: true,
-			gibRates: perGibRates(watch, DEFAULTS.partSizeMiB),
-		};
+		const { uploadMs, partCount } = execution;
+		return { size, uploadMs, rssBefore, rssGrowth, partCount, gibRates: perGibRates(watch) };
 	} finally {
 		rmSync(input, { force: true });
 		rmSync(binaryStore(dir), { recursive: true, force: true });
-		await deleteStored(emulator);
+		const requestTarget = bucketTarget(emulator.info, '/api/v1/files/delete', [['key', STORED_KEY]]);
+		await signedSend(emulator.info, new Agent(), 'DELETE', requestTarget).catch(() => undefined);
 	}
 }
 
@@ -143,52 +126,48 @@ export async function runScale(
 	const runs: ScaleRun[] = [];
 	for (const [index, size] of sizes.entries()) runs.push(await scaleRun(emulator, setUp, dir, index, size, log));
 
-	const bound = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
-	const held = DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * MIB + MIB;
 	const reference = smallRate(runs);
+	const small = fmt.size(sizes[0]);
 	return {
 		runs,
 		table: {
 			title,
 			note:
-				`${runtime.profile.n8nVersion} on Node ${runtime.profile.nodeVersion.split('.')[0]}.x, filesystem binary mode, node defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel}), ` +
-				`one invocation, ${fmt.size(sizes[0])} before and after the larger file. Upload time is the node execution time from the run data. RSS growth is the n8n process's peak RSS ` +
+				`${runtime.profile.n8nVersion} on Node ${runtime.profile.nodeVersion.split('.')[0]}.x, filesystem binary mode, node defaults (${AT_DEFAULTS}), ` +
+				`one invocation, ${small} before and after the larger file. Upload time is the node execution time from the run data. RSS growth is the n8n process's peak RSS ` +
 				'during the upload (kernel peak, reset when the emulator saw the upload start) minus its RSS at that moment. ' +
-				`× ${fmt.size(sizes[0])} is against the median of the ${fmt.size(sizes[0])} runs. Pace: MiB/s of each whole GiB of parts within the upload (first, slowest, fastest, last), from when the emulator saw its part requests. ` +
-				`Bounds: the README's memory the upload holds, ${fmt.mib(held)}, and the bench's RSS growth bound, ${fmt.mib(bound)}. ` +
+				`× ${small} is against the median of the ${small} runs. Pace: MiB/s of each whole GiB of parts within the upload (first, slowest, fastest, last), from when the emulator saw its part requests. ` +
+				`Bounds: the README's memory the upload holds, ${fmt.mib(HELD)}, and the bench's RSS growth bound, ${fmt.mib(BOUND)}. ` +
 				"The stored object was checked by sha256 against the input; input, n8n's binary copy and the stored object were deleted after each run.",
-			head: [
-				'File',
-				'Parts',
-				'Upload time',
-				'Throughput',
-				`× ${fmt.size(sizes[0])}`,
-				'Pace per GiB',
-				'RSS before upload',
-				'RSS growth during upload',
-				'Within bound',
-				'sha256',
-			],
-			rows: runs.map((r) => [
-				fmt.size(r.size),
-				String(r.partCount),
-				fmt.seconds(r.uploadMs),
-				fmt.rate(mibPerSecond(r.size, r.uploadMs)),
-				fmt.ratio(mibPerSecond(r.size, r.uploadMs) / reference),
-				pace(r.gibRates),
-				fmt.mib(r.rssBefore),
-				fmt.mib(r.rssGrowth),
-				r.rssGrowth <= held ? `${fmt.mib(held)}: yes` : r.rssGrowth <= bound ? `${fmt.mib(bound)}: yes` : '**no**',
-				r.verified ? 'same' : '**differs**',
-			]),
+			...tabulate<ScaleRun>(
+				[
+					['File', (r) => fmt.size(r.size)],
+					['Parts', (r) => String(r.partCount)],
+					['Upload time', (r) => fmt.seconds(r.uploadMs)],
+					['Throughput', (r) => fmt.rate(rateOf(r))],
+					[`× ${small}`, (r) => fmt.ratio(rateOf(r) / reference)],
+					['Pace per GiB', (r) => pace(r.gibRates)],
+					['RSS before upload', (r) => fmt.mib(r.rssBefore)],
+					['RSS growth during upload', (r) => fmt.mib(r.rssGrowth)],
+					['Within bound', (r) => withinBound(r.rssGrowth)],
+					// A run whose stored object differs from its input throws.
+					['sha256', () => 'same'],
+				],
+				runs,
+			),
 		},
 	};
+}
+
+function withinBound(growth: number): string {
+	if (growth <= HELD) return `${fmt.mib(HELD)}: yes`;
+	return growth <= BOUND ? `${fmt.mib(BOUND)}: yes` : '**no**';
 }
 
 /** Median throughput of the runs of the smallest size: what the larger file is held against. */
 function smallRate(runs: ScaleRun[]): number {
 	const smallest = Math.min(...runs.map((r) => r.size));
-	return median(runs.filter((r) => r.size === smallest).map((r) => mibPerSecond(r.size, r.uploadMs)));
+	return median(runs.filter((r) => r.size === smallest).map(rateOf));
 }
 
 function pace(rates: number[]): string {
@@ -216,17 +195,15 @@ export function writeScaleSection(result: ScaleResult, load: string, log: (line:
 		'',
 	];
 	if (small && large) {
-		const ratio = mibPerSecond(large.size, large.uploadMs) / smallRate(result.runs);
-		const held = DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * MIB + MIB;
-		const bound = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
+		const ratio = rateOf(large) / smallRate(result.runs);
 		lines.push(
-			`- Throughput at ${fmt.size(large.size)} against ${fmt.size(small.size)} (median of its runs): ${fmt.ratio(ratio)}; not slower by more than 10 % (cost linear in size): ${ratio >= 0.9 ? '**met**' : '**not met**'}; ` +
-				`within ±10 %: ${Math.abs(1 - ratio) <= 0.1 ? '**met**' : '**not met**'}` +
+			`- Throughput at ${fmt.size(large.size)} against ${fmt.size(small.size)} (median of its runs): ${fmt.ratio(ratio)}; not slower by more than 10 % (cost linear in size): ${verdict(ratio >= 0.9)}; ` +
+				`within ±10 %: ${verdict(Math.abs(1 - ratio) <= 0.1)}` +
 				(large.gibRates.length > 1
 					? ` (the pace of single GiBs within the ${fmt.size(large.size)} upload ranged ${Math.min(...large.gibRates).toFixed(0)}–${Math.max(...large.gibRates).toFixed(0)} MiB/s at this load).`
 					: '.'),
-			`- n8n's RSS growth during the ${fmt.size(large.size)} upload ≤ ${fmt.mib(bound)} (part size × (parallelism + 1) + 64 MiB): ${fmt.mib(large.rssGrowth)} — ${large.rssGrowth <= bound ? '**met**' : '**not met**'} ` +
-				`(README: the upload holds at most ${fmt.mib(held)}; at ${fmt.size(small.size)} the growth was at most ${fmt.mib(Math.max(...result.runs.filter((r) => r.size !== largest).map((r) => r.rssGrowth)))}).`,
+			`- n8n's RSS growth during the ${fmt.size(large.size)} upload ≤ ${fmt.mib(BOUND)} (part size × (parallelism + 1) + 64 MiB): ${fmt.mib(large.rssGrowth)} — ${verdict(large.rssGrowth <= BOUND)} ` +
+				`(README: the upload holds at most ${fmt.mib(HELD)}; at ${fmt.size(small.size)} the growth was at most ${fmt.mib(Math.max(...result.runs.filter((r) => r.size !== largest).map((r) => r.rssGrowth)))}).`,
 			'',
 		);
 	}
