@@ -72,19 +72,16 @@ export function connectionsTable(
 			(Number.isFinite(cost)
 				? `Each new connection cost the node's upload ${cost.toFixed(0)} ms of one of its ${parallel} parallel uploads (its time with the delay minus without, × ${parallel} ÷ connections opened).`
 				: ''),
-		...tabulate(
-			[
-				COLUMN.configuration,
-				['Connection delay', (r) => `${r.config.id === NO_DELAY ? 0 : profile.connectionDelayMs} ms`],
-				COLUMN.time,
-				// The rate of the median time, not the median rate as in the other tables.
-				['Throughput', (r) => fmt.rate(mibPerSecond(size, r.s.ms))],
-				['× kept', (r) => (reused ? fmt.ratio(perRoundRatio(runs.get(r.config.id) ?? [], reused)) : '–')],
-				['Requests', (r) => String(r.s.requests)],
-				['Connections opened', (r) => String(r.s.connectionsOpened)],
-				['Requests per connection', (r) => (r.s.requests / r.s.connectionsOpened).toFixed(1)],
-			],
-			rowsOf(configs, summarize(runs, size)),
-		),
+		...tabulate(rowsOf(configs, summarize(runs, size)), [
+			COLUMN.configuration,
+			['Connection delay', (r) => `${r.config.id === NO_DELAY ? 0 : profile.connectionDelayMs} ms`],
+			COLUMN.time,
+			// The rate of the median time, not the median rate as in the other tables.
+			['Throughput', (r) => fmt.rate(mibPerSecond(size, r.s.ms))],
+			['× kept', (r) => (reused ? fmt.ratio(perRoundRatio(runs.get(r.config.id) ?? [], reused)) : '–')],
+			['Requests', (r) => String(r.s.requests)],
+			['Connections opened', (r) => String(r.s.connectionsOpened)],
+			['Requests per connection', (r) => (r.s.requests / r.s.connectionsOpened).toFixed(1)],
+		]),
 	};
 }

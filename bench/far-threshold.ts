@@ -6,8 +6,7 @@
 import { nodeVersion } from '../nodes/FileStorage/versions';
 
 import type { FarProfile } from './args';
-import type { EmulatorProcess } from './children';
-import { runRounds, type Config, type InputFile, type Run } from './runner';
+import type { Config, Run } from './runner';
 import { fmt, median, MIB, runsOf } from './stats';
 import type { Table } from './table';
 import { MULTIPART_AT_DEFAULTS, rawClient, tabulate } from './throughput';
@@ -93,15 +92,12 @@ export function modelMs(way: Way, sizeMiB: number, profile: FarProfile): number 
 	return 2 * perRequest + waves * (perRequest + send(Math.min(sizeMiB, V3.partSizeMiB)));
 }
 
+/** Runs `configs` in rounds on a file of random bytes of `size`, made for them and deleted after. */
+export type Measure = (name: string, configs: Config[], size: number, rounds?: number) => Promise<Map<string, Run[]>>;
+
 export async function runThreshold(
-	emulator: EmulatorProcess,
-	o: {
-		quick: boolean;
-		runs: number;
-		input: (name: string, size: number) => InputFile;
-		done: (file: InputFile) => void;
-		prepare: (config: Config) => Promise<unknown>;
-	},
+	measure: Measure,
+	o: { quick: boolean; runs: number },
 	log: (line: string) => void,
 ): Promise<ThresholdResult> {
 	const sizesMiB = o.quick ? QUICK_THRESHOLD_SIZES_MIB : THRESHOLD_SIZES_MIB;
@@ -110,15 +106,9 @@ export async function runThreshold(
 	);
 	const points: ThresholdPoint[] = [];
 	for (const sizeMiB of sizesMiB) {
-		const file = o.input(`far-threshold-${sizeMiB}.bin`, sizeMiB * MIB);
-		try {
-			const single = uploadConfig('single', sizeMiB);
-			const multipart = uploadConfig('multipart', sizeMiB);
-			const runs = await runRounds([single, multipart], file, emulator, o.runs, log, o.prepare);
-			points.push({ sizeMiB, single: runs.get(single.id)!, multipart: runs.get(multipart.id)! });
-		} finally {
-			o.done(file);
-		}
+		const [single, multipart] = [uploadConfig('single', sizeMiB), uploadConfig('multipart', sizeMiB)];
+		const runs = await measure(`far-threshold-${sizeMiB}.bin`, [single, multipart], sizeMiB * MIB);
+		points.push({ sizeMiB, single: runs.get(single.id)!, multipart: runs.get(multipart.id)! });
 	}
 	return { points, rounds: o.runs, v3ThresholdMiB: V3.multipartThresholdMiB };
 }
@@ -154,18 +144,15 @@ export function thresholdTable(result: ThresholdResult, profile: FarProfile, des
 			`${runsOf(result.rounds)}. API Paths set (as learned by a running n8n: no first part sent alone to find the path family). ` +
 			`Requests are the emulator's count for one run. Model: ${profile.connectionDelayMs} + ${profile.latencyMs} ms per request ` +
 			`(a new connection each) plus the body at ${profile.connectionRateMiBps} MiB/s per connection.`,
-		...tabulate<ThresholdPoint>(
-			[
-				['Size', (p) => `${p.sizeMiB} MiB`],
-				['One request', (p) => fmt.seconds(medianMs(p.single))],
-				['In parts', (p) => fmt.seconds(medianMs(p.multipart))],
-				['Faster', (p) => (ratio(p) <= 1 ? 'one request' : 'parts')],
-				['One request ÷ parts', (p) => fmt.ratio(ratio(p))],
-				['Requests (one / parts)', (p) => `${requestsOf(p.single)} / ${requestsOf(p.multipart)}`],
-				['Model (one / parts)', (p) => `${model(p, 'single')} / ${model(p, 'multipart')}`],
-			],
-			result.points,
-		),
+		...tabulate(result.points, [
+			['Size', (p) => `${p.sizeMiB} MiB`],
+			['One request', (p) => fmt.seconds(medianMs(p.single))],
+			['In parts', (p) => fmt.seconds(medianMs(p.multipart))],
+			['Faster', (p) => (ratio(p) <= 1 ? 'one request' : 'parts')],
+			['One request ÷ parts', (p) => fmt.ratio(ratio(p))],
+			['Requests (one / parts)', (p) => `${requestsOf(p.single)} / ${requestsOf(p.multipart)}`],
+			['Model (one / parts)', (p) => `${model(p, 'single')} / ${model(p, 'multipart')}`],
+		]),
 	};
 }
 

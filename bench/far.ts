@@ -1,7 +1,7 @@
 /** The far-service scenario: main table and Part Size × Parallel Uploads sweep (bench/README.md). */
 import type { FarProfile } from './args';
 import type { EmulatorProcess } from './children';
-import { runThreshold, thresholdTable, v3Configs, type ThresholdResult } from './far-threshold';
+import { runThreshold, thresholdTable, v3Configs, type Measure, type ThresholdResult } from './far-threshold';
 import { runRounds, type Config, type InputFile, type Run } from './runner';
 import { fmt, median, mibPerSecond, runsOf } from './stats';
 import type { Table } from './table';
@@ -111,14 +111,17 @@ export async function runFar(
 	const result: FarResult = { profile: o.profile, grid };
 	// The loopback ceiling runs without the profile; everything else against the far service.
 	const prepare = (config: Config) => emulator.setProfile(config.kind === 'curl' ? undefined : o.profile);
-	const measure = async (name: string, configs: Config[], size: number, rounds: number): Promise<FarPart> => {
+	const measure: Measure = async (name, configs, size, rounds = o.runs) => {
 		const file = o.input(name, size);
 		try {
-			const runs = await runRounds(configs, file, emulator, rounds, log, prepare);
-			return { configs, summaries: farSummaries(configs, runs, size, o.profile), size, rounds };
+			return await runRounds(configs, file, emulator, rounds, log, prepare);
 		} finally {
 			o.done(file);
 		}
+	};
+	const part = async (name: string, configs: Config[], size: number, rounds: number): Promise<FarPart> => {
+		const summaries = farSummaries(configs, await measure(name, configs, size, rounds), size, o.profile);
+		return { configs, summaries, size, rounds };
 	};
 	try {
 		if (!o.thresholdOnly) {
@@ -126,13 +129,13 @@ export async function runFar(
 			log(
 				`\nfar service (${describeProfile(o.profile)}), ${fmt.size(o.size)}: ${main.length} configurations × ${o.runs} rounds`,
 			);
-			result.main = await measure('far.bin', main, o.size, o.runs);
+			result.main = await part('far.bin', main, o.size, o.runs);
 			// One round: the sweep shows the shape; the main table's rounds carry the targets.
 			const sweep = [CEILING, ...grid.partSizes.flatMap((p) => grid.parallelisms.map((n) => multipart(p, n)))];
 			log(`\nfar service sweep, ${fmt.size(o.sweepSize)}: ${sweep.length} configurations × 1 round`);
-			result.sweep = await measure('far-sweep.bin', sweep, o.sweepSize, 1);
+			result.sweep = await part('far-sweep.bin', sweep, o.sweepSize, 1);
 		}
-		result.threshold = await runThreshold(emulator, { ...o, prepare }, log);
+		result.threshold = await runThreshold(measure, o, log);
 	} finally {
 		await emulator.setProfile();
 	}
@@ -169,7 +172,7 @@ export function farTables(far: FarResult): Table[] {
 				`connection (the TCP and TLS handshakes) and reads each connection's bodies at ${cap} MiB/s at most. Limit = ` +
 				`min(Parallel Uploads × ${cap} MiB/s, the loopback ceiling of the same round: the curl row, run without the profile). ` +
 				`Connections opened and requests are the emulator's counts for one run; ${runsOf(rounds)}; ratios are medians of per-round ratios.`,
-			...tabulate(COLUMNS, rowsOf(configs, summaries)),
+			...tabulate(rowsOf(configs, summaries), COLUMNS),
 		});
 	}
 	if (far.sweep) {
@@ -187,11 +190,11 @@ export function farTables(far: FarResult): Table[] {
 				`A ${fmt.size(size)} file has ${far.grid.partSizes.map((p) => `${Math.ceil(size / (p * 1024 * 1024))}`).join(' / ')} parts at ` +
 				`${far.grid.partSizes.join(' / ')} MiB: more parallel uploads than parts cannot all be busy.`,
 			...tabulate(
-				[...point, ...COLUMNS.slice(1)],
 				rowsOf(
 					configs.filter((c) => c.kind === 'node'),
 					summaries,
 				),
+				[...point, ...COLUMNS.slice(1)],
 			),
 		});
 	}

@@ -79,18 +79,15 @@ export function listTable(results: Map<ListConfig, ListRun[]>, entries: number, 
 	return {
 		title: `List Contents, Return All over ${entries.toLocaleString('en-US')} entries`,
 		note: `One folder holding ${entries.toLocaleString('en-US')} files; one output item per entry; ${runsOf(rounds)}.`,
-		...tabulate<(typeof rows)[number]>(
-			[
-				['Configuration', (r) => r.config.label],
-				['Time', (r) => fmt.seconds(r.ms)],
-				['Entries/s', (r) => (entries / (r.ms / 1000)).toFixed(0)],
-				['Requests', (r) => String(med(r.runs, (x) => x.requests))],
-				['Peak RSS', (r) => fmt.mib(med(r.runs, (x) => x.peakRss))],
-				['RSS growth (max)', (r) => fmt.mib(Math.max(...r.runs.map((x) => x.peakRss - x.baselineRss)))],
-				['Client CPU', (r) => fmt.cpu(med(r.runs, (x) => x.cpuSeconds))],
-				['Emulator CPU', (r) => fmt.cpu(med(r.runs, (x) => x.emulatorCpuSeconds))],
-			],
-			rows,
-		),
+		...tabulate(rows, [
+			['Configuration', (r) => r.config.label],
+			['Time', (r) => fmt.seconds(r.ms)],
+			['Entries/s', (r) => (entries / (r.ms / 1000)).toFixed(0)],
+			['Requests', (r) => String(med(r.runs, (x) => x.requests))],
+			['Peak RSS', (r) => fmt.mib(med(r.runs, (x) => x.peakRss))],
+			['RSS growth (max)', (r) => fmt.mib(Math.max(...r.runs.map((x) => x.peakRss - x.baselineRss)))],
+			['Client CPU', (r) => fmt.cpu(med(r.runs, (x) => x.cpuSeconds))],
+			['Emulator CPU', (r) => fmt.cpu(med(r.runs, (x) => x.emulatorCpuSeconds))],
+		]),
 	};
 }

@@ -18,7 +18,6 @@ import { AT_DEFAULTS, DEFAULTS, memoryBound, tabulate } from './throughput';
 
 /** The key workflow() stores under. */
 const STORED_KEY = 'bench/real-n8n.bin';
-const GIB = 1024 ** 3;
 /** The README's memory the upload holds, and the bench's RSS growth bound. */
 const HELD = DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * MIB + MIB;
 const BOUND = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
@@ -40,20 +39,12 @@ export interface ScaleResult {
 function perGibRates(watch: PhaseWatch): number[] {
 	const perGib = 1024 / DEFAULTS.partSizeMiB;
 	const base = watch.base?.requests.uploadPart ?? 0;
-	const parts = watch.samples.map(({ at, stats }) => ({ at, count: stats.requests.uploadPart - base }));
-	const rates: number[] = [];
-	for (let gib = 1; ; gib++) {
-		const from = parts.find((p) => p.count >= (gib - 1) * perGib + 1);
-		const to = parts.find((p) => p.count >= gib * perGib + 1);
-		if (!from || !to) break;
-		rates.push(1024 / ((to.at - from.at) / 1000));
+	// When the emulator had seen the first part request of each GiB (the counts only grow).
+	const opened: number[] = [];
+	for (const { at, stats } of watch.samples) {
+		while (stats.requests.uploadPart - base >= opened.length * perGib + 1) opened.push(at);
 	}
-	return rates;
-}
-
-function freeBytes(dir: string): number {
-	const { bavail, bsize } = statfsSync(dir);
-	return bavail * bsize;
+	return opened.slice(1).map((at, i) => 1024 / ((at - opened[i]) / 1000));
 }
 
 /** One upload of `size` through real n8n, its input, n8n's copy and the stored object deleted after it. */
@@ -82,14 +73,14 @@ async function scaleRun(
 		const execution = await execute(instance, emulator, id, (pid) => watch.start(pid)).finally(async () => {
 			phase = (await watch.stop()).get('upload');
 		});
+		const { uploadMs, partCount } = execution;
 		const { rssBefore, rssGrowth } = phase!;
 		log(
-			`  ${fmt.size(size)}: upload ${fmt.seconds(execution.uploadMs)} (${fmt.rate(mibPerSecond(size, execution.uploadMs))}), ` +
+			`  ${fmt.size(size)}: upload ${fmt.seconds(uploadMs)} (${fmt.rate(mibPerSecond(size, uploadMs))}), ` +
 				`RSS ${fmt.mib(rssBefore)} before the upload, +${fmt.mib(rssGrowth)} during it; wall ${fmt.seconds(Date.now() - started)}`,
 		);
 		const stored = await emulator.sha256(STORED_KEY);
 		if (stored !== sha256) throw new Error(`scale ${fmt.size(size)}: the stored object differs from the input file`);
-		const { uploadMs, partCount } = execution;
 		return { size, uploadMs, rssBefore, rssGrowth, partCount, gibRates: perGibRates(watch) };
 	} finally {
 		rmSync(input, { force: true });
@@ -106,7 +97,7 @@ export async function runScale(
 	log: (line: string) => void,
 ): Promise<ScaleResult> {
 	const title = `Scale: ${sizes.map((s) => fmt.size(s)).join(' and ')} through real n8n`;
-	const needed = 3 * Math.max(...sizes) + 2 * GIB;
+	const needed = 3 * Math.max(...sizes) + 2 * 1024 ** 3;
 	const skip = (reason: string): ScaleResult => {
 		log(`  skipped: ${reason}`);
 		return {
@@ -116,9 +107,9 @@ export async function runScale(
 		};
 	};
 	mkdirSync(dir, { recursive: true });
-	if (freeBytes(dir) < needed) {
-		return skip(`needs ${fmt.size(needed)} free on the disk of ${dir}, has ${fmt.mib(freeBytes(dir))}`);
-	}
+	const { bavail, bsize } = statfsSync(dir);
+	if (bavail * bsize < needed)
+		return skip(`needs ${fmt.size(needed)} free on the disk of ${dir}, has ${fmt.mib(bavail * bsize)}`);
 	const setUp = await setUpN8n(emulator, dir);
 	if ('skipped' in setUp) return skip(setUp.skipped);
 	const { runtime } = setUp;
@@ -139,22 +130,19 @@ export async function runScale(
 				`× ${small} is against the median of the ${small} runs. Pace: MiB/s of each whole GiB of parts within the upload (first, slowest, fastest, last), from when the emulator saw its part requests. ` +
 				`Bounds: the README's memory the upload holds, ${fmt.mib(HELD)}, and the bench's RSS growth bound, ${fmt.mib(BOUND)}. ` +
 				"The stored object was checked by sha256 against the input; input, n8n's binary copy and the stored object were deleted after each run.",
-			...tabulate<ScaleRun>(
-				[
-					['File', (r) => fmt.size(r.size)],
-					['Parts', (r) => String(r.partCount)],
-					['Upload time', (r) => fmt.seconds(r.uploadMs)],
-					['Throughput', (r) => fmt.rate(rateOf(r))],
-					[`× ${small}`, (r) => fmt.ratio(rateOf(r) / reference)],
-					['Pace per GiB', (r) => pace(r.gibRates)],
-					['RSS before upload', (r) => fmt.mib(r.rssBefore)],
-					['RSS growth during upload', (r) => fmt.mib(r.rssGrowth)],
-					['Within bound', (r) => withinBound(r.rssGrowth)],
-					// A run whose stored object differs from its input throws.
-					['sha256', () => 'same'],
-				],
-				runs,
-			),
+			...tabulate(runs, [
+				['File', (r) => fmt.size(r.size)],
+				['Parts', (r) => String(r.partCount)],
+				['Upload time', (r) => fmt.seconds(r.uploadMs)],
+				['Throughput', (r) => fmt.rate(rateOf(r))],
+				[`× ${small}`, (r) => fmt.ratio(rateOf(r) / reference)],
+				['Pace per GiB', (r) => pace(r.gibRates)],
+				['RSS before upload', (r) => fmt.mib(r.rssBefore)],
+				['RSS growth during upload', (r) => fmt.mib(r.rssGrowth)],
+				['Within bound', (r) => withinBound(r.rssGrowth)],
+				// A run whose stored object differs from its input throws.
+				['sha256', () => 'same'],
+			]),
 		},
 	};
 }
@@ -170,10 +158,12 @@ function smallRate(runs: ScaleRun[]): number {
 	return median(runs.filter((r) => r.size === smallest).map(rateOf));
 }
 
+/** First, slowest, fastest and last. */
 function pace(rates: number[]): string {
 	if (rates.length < 2) return '';
-	const f = (v: number) => v.toFixed(0);
-	return `${f(rates[0])}, ${f(Math.min(...rates))}, ${f(Math.max(...rates))}, ${f(rates[rates.length - 1])}`;
+	return [rates[0], Math.min(...rates), Math.max(...rates), rates[rates.length - 1]]
+		.map((v) => v.toFixed(0))
+		.join(', ');
 }
 
 /**

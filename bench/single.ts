@@ -29,20 +29,17 @@ export function singleTable(configs: Config[], runs: Map<string, Run[]>, size: n
 	return {
 		title: `Single Upload of ${fmt.size(size)}`,
 		note: `Below the ${DEFAULTS.thresholdMiB} MiB threshold, so Upload sends one request holding the whole file; ${runsOf(rounds)}.`,
-		...tabulate(
-			[
-				COLUMN.configuration,
-				COLUMN.time,
-				COLUMN.throughput,
-				COLUMN.vsCeiling,
-				['Requests', ({ config, s }) => (config.id === 'single-multipart' ? `${s.parts + 2} (${s.parts} parts)` : '1')],
-				COLUMN.peakRss,
-				COLUMN.growth,
-				['Growth ÷ file', (r) => (r.config.kind === 'node' ? `${(r.s.maxGrowth / size).toFixed(1)}×` : '')],
-				COLUMN.clientCpu,
-				COLUMN.emulatorCpu,
-			],
-			rowsOf(configs, summarize(runs, size)),
-		),
+		...tabulate(rowsOf(configs, summarize(runs, size)), [
+			COLUMN.configuration,
+			COLUMN.time,
+			COLUMN.throughput,
+			COLUMN.vsCeiling,
+			['Requests', ({ config, s }) => (config.id === 'single-multipart' ? `${s.parts + 2} (${s.parts} parts)` : '1')],
+			COLUMN.peakRss,
+			COLUMN.growth,
+			['Growth ÷ file', (r) => (r.config.kind === 'node' ? `${(r.s.maxGrowth / size).toFixed(1)}×` : '')],
+			COLUMN.clientCpu,
+			COLUMN.emulatorCpu,
+		]),
 	};
 }

@@ -50,18 +50,15 @@ export async function sourcesTable(
 				'web server in the bench process, on the same 2 cores. RSS growth is over the idle baseline (n8n-core loaded, the ' +
 				'binary stored even where the source does not use it); the README bound is Part Size × (Parallel Uploads + 1) + 1 MiB, ' +
 				'the growth bound here that plus 64 MiB of runtime slack as in the tables above.',
-			...tabulate(
-				[
-					['Source', (r) => r.config.label],
-					COLUMN.time,
-					COLUMN.throughput,
-					COLUMN.growth,
-					COLUMN.buffers,
-					COLUMN.bound,
-					COLUMN.clientCpu,
-				],
-				rowsOf(configs, summaries),
-			),
+			...tabulate(rowsOf(configs, summaries), [
+				['Source', (r) => r.config.label],
+				COLUMN.time,
+				COLUMN.throughput,
+				COLUMN.growth,
+				COLUMN.buffers,
+				COLUMN.bound,
+				COLUMN.clientCpu,
+			]),
 		};
 	} finally {
 		server.closeAllConnections();

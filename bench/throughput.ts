@@ -146,15 +146,13 @@ function boundCell({ config, s }: Row): string {
 	return `${fmt.mib(bound)} ${s.maxGrowth <= bound ? 'met' : '**not met**'}`;
 }
 
-/** A table's column: its head and its cell in one row. */
 export type Column<R> = [head: string, cell: (row: R) => string];
 
 /** The head and rows of a table from its columns. */
-export function tabulate<R>(columns: Column<R>[], rows: R[]): Pick<Table, 'head' | 'rows'> {
+export function tabulate<R>(rows: R[], columns: Column<R>[]): Pick<Table, 'head' | 'rows'> {
 	return { head: columns.map(([head]) => head), rows: rows.map((row) => columns.map(([, cell]) => cell(row))) };
 }
 
-/** A row of an upload table: a configuration and its summary. */
 export interface Row<S extends Summary = Summary> {
 	config: Config;
 	s: S;
@@ -196,7 +194,7 @@ export function throughputTable(
 		note:
 			`Random bytes; one fresh process per node run; ${runsOf(rounds)}; ratios are medians of per-round ratios. ` +
 			"RSS growth is over the idle baseline (n8n-core loaded, binary stored); buffers held is the peak of ArrayBuffer memory over its level before the upload (sampled every 10 ms); CPU is CPU time during the upload; GC is the client's main-thread GC pause time.",
-		...tabulate(COLUMNS, rowsOf(configs, summaries)),
+		...tabulate(rowsOf(configs, summaries), COLUMNS),
 	};
 }
 
@@ -212,16 +210,13 @@ export function latencyTable(
 		note:
 			`The emulator waits ${latencyMs} ms before every answer (start, each part, complete), as a service farther away than ` +
 			`loopback would; ${runsOf(rounds)}. No curl row: one request pays the latency once.`,
-		...tabulate(
-			[
-				COLUMN.configuration,
-				COLUMN.time,
-				COLUMN.throughput,
-				COLUMN.vsSequential,
-				['Requests', (r) => String(r.s.parts + 2)],
-			],
-			rowsOf(configs, summaries),
-		),
+		...tabulate(rowsOf(configs, summaries), [
+			COLUMN.configuration,
+			COLUMN.time,
+			COLUMN.throughput,
+			COLUMN.vsSequential,
+			['Requests', (r) => String(r.s.parts + 2)],
+		]),
 	};
 }
 
@@ -229,7 +224,7 @@ export function sweepTables(configs: Config[], summaries: Map<string, Summary>, 
 	const note = `${fmt.size(size)} per run, ${runsOf(rounds)}; ceiling and sequential approach measured in the same rounds.`;
 	const table = (title: string, ids: string[]): Table => {
 		const points = ids.flatMap((id) => configs.filter((c) => c.id === id));
-		return { title, note, ...tabulate(COLUMNS, rowsOf(points, summaries)) };
+		return { title, note, ...tabulate(rowsOf(points, summaries), COLUMNS) };
 	};
 	return [
 		table(
