@@ -14,14 +14,14 @@ import { AT_DEFAULTS, COLUMN, DEFAULTS, nodeAtDefaults, rawClient, rowsOf, summa
 
 /** Runs without the connection delay (the rest of the profile stays). */
 const NO_DELAY = 'node-defaults-no-delay';
+const delayOf = (config: Config, profile: FarProfile) => (config.id === NO_DELAY ? 0 : profile.connectionDelayMs);
 
 export function connectionConfigs(): Config[] {
+	const raw = (how: string) => `minimal client, ${AT_DEFAULTS}, ${how}`;
 	const node = nodeAtDefaults('node-defaults', `this node, defaults (${AT_DEFAULTS}): n8n's helpers`);
 	return [
-		rawClient('raw-reused', `minimal client, ${AT_DEFAULTS}, connections kept`),
-		rawClient('raw-new', `minimal client, ${AT_DEFAULTS}, a new connection per request`, {
-			newConnectionPerRequest: true,
-		}),
+		rawClient('raw-reused', raw('connections kept')),
+		rawClient('raw-new', raw('a new connection per request'), { newConnectionPerRequest: true }),
 		node,
 		{ ...node, id: NO_DELAY, label: `${node.label}, no connection delay` },
 	];
@@ -34,10 +34,9 @@ export async function runConnections(
 	o: { profile: FarProfile; rounds: number },
 	log: (line: string) => void,
 ): Promise<Map<string, Run[]>> {
-	const { profile } = o;
 	try {
 		return await runRounds(configs, file, emulator, o.rounds, log, (config) =>
-			emulator.setProfile({ ...profile, connectionDelayMs: config.id === NO_DELAY ? 0 : profile.connectionDelayMs }),
+			emulator.setProfile({ ...o.profile, connectionDelayMs: delayOf(config, o.profile) }),
 		);
 	} finally {
 		await emulator.setProfile();
@@ -74,7 +73,7 @@ export function connectionsTable(
 				: ''),
 		...tabulate(rowsOf(configs, summarize(runs, size)), [
 			COLUMN.configuration,
-			['Connection delay', (r) => `${r.config.id === NO_DELAY ? 0 : profile.connectionDelayMs} ms`],
+			['Connection delay', (r) => `${delayOf(r.config, profile)} ms`],
 			COLUMN.time,
 			// The rate of the median time, not the median rate as in the other tables.
 			['Throughput', (r) => fmt.rate(mibPerSecond(size, r.s.ms))],

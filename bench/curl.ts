@@ -15,11 +15,10 @@ export function curlVersion(): string | undefined {
 }
 
 export async function curlUpload(emulator: EmulatorInfo, filePath: string, key: string): Promise<{ ms: number }> {
-	const query: Array<[string, string]> = [
+	const requestTarget = bucketTarget(emulator, '/api/v1/files/upload', [
 		['visibility', 'private'],
 		['key', key],
-	];
-	const requestTarget = bucketTarget(emulator, '/api/v1/files/upload', query);
+	]);
 	const signed = signedHeaders(emulator, 'PUT', requestTarget);
 	// An empty `Expect:`: no 100-continue round trip, the ceiling should be the transfer alone.
 	const headers = [...Object.entries(signed).map(([name, value]) => `${name}: ${value}`), 'Expect:'];

@@ -9,7 +9,7 @@ import type { FarProfile } from './args';
 import type { Config, Run } from './runner';
 import { fmt, median, MIB, runsOf } from './stats';
 import type { Table } from './table';
-import { MULTIPART_AT_DEFAULTS, rawClient, tabulate } from './throughput';
+import { MULTIPART_AT_DEFAULTS, rawClient, tabulate, UPLOAD } from './throughput';
 
 const THRESHOLD_SIZES_MIB = [8, 16, 24, 28, 32, 48, 64];
 /** The smoke run: one size each side of the crossover the model predicts. */
@@ -17,10 +17,10 @@ const QUICK_THRESHOLD_SIZES_MIB = [8, 32];
 /** The option's minimum: every file of the sweep is above it, so Upload goes in parts. */
 const FORCE_PARTS_MIB = 5;
 
-export const V3 = nodeVersion(3);
+const V3 = nodeVersion(3);
 export const { requests: V3_PARALLEL_REQUESTS, uploadMemoryMiB: V3_UPLOAD_MEMORY_MIB } = V3.parallelItems!;
 /** Parts in flight at the version 3 defaults: what Upload Memory holds, within Parallel Requests. */
-export const V3_IN_FLIGHT = Math.min(V3_PARALLEL_REQUESTS, Math.floor(V3_UPLOAD_MEMORY_MIB / V3.partSizeMiB));
+const V3_IN_FLIGHT = Math.min(V3_PARALLEL_REQUESTS, Math.floor(V3_UPLOAD_MEMORY_MIB / V3.partSizeMiB));
 export const V3_ID = 'node-v3';
 
 /**
@@ -51,12 +51,7 @@ export interface ThresholdPoint {
 	multipart: Run[];
 }
 
-export interface ThresholdResult {
-	points: ThresholdPoint[];
-	rounds: number;
-	/** The version 3 threshold of the build measured (MiB). */
-	v3ThresholdMiB: number;
-}
+export type ThresholdResult = Awaited<ReturnType<typeof runThreshold>>;
 
 type Way = 'single' | 'multipart';
 
@@ -66,8 +61,7 @@ function uploadConfig(way: Way, sizeMiB: number): Config {
 		label: `Upload v3, ${sizeMiB} MiB, ${way === 'single' ? 'one request' : `parts of ${V3.partSizeMiB} MiB`}`,
 		kind: 'node',
 		parameters: {
-			resource: 'file',
-			operation: 'upload',
+			...UPLOAD,
 			// Only the threshold is set: Part Size, Parallel Requests and Upload Memory stay at the version 3 defaults.
 			options: { multipartThreshold: way === 'single' ? sizeMiB : FORCE_PARTS_MIB },
 		},
@@ -82,7 +76,7 @@ function uploadConfig(way: Way, sizeMiB: number): Config {
  * What the far profile alone predicts, in ms: every request pays a new connection and an answer,
  * a body goes at the per-connection rate; parts go in waves of the parts in flight.
  */
-export function modelMs(way: Way, sizeMiB: number, profile: FarProfile): number {
+function modelMs(way: Way, sizeMiB: number, profile: FarProfile): number {
 	const perRequest = profile.connectionDelayMs + profile.latencyMs;
 	const send = (mib: number) => (profile.connectionRateMiBps ? (mib / profile.connectionRateMiBps) * 1000 : 0);
 	if (way === 'single') return perRequest + send(sizeMiB);
@@ -95,11 +89,7 @@ export function modelMs(way: Way, sizeMiB: number, profile: FarProfile): number 
 /** Runs `configs` in rounds on a file of random bytes of `size`, made for them and deleted after. */
 export type Measure = (name: string, configs: Config[], size: number, rounds?: number) => Promise<Map<string, Run[]>>;
 
-export async function runThreshold(
-	measure: Measure,
-	o: { quick: boolean; runs: number },
-	log: (line: string) => void,
-): Promise<ThresholdResult> {
+export async function runThreshold(measure: Measure, o: { quick: boolean; runs: number }, log: (line: string) => void) {
 	const sizesMiB = o.quick ? QUICK_THRESHOLD_SIZES_MIB : THRESHOLD_SIZES_MIB;
 	log(
 		`\nfar service, Upload threshold (version 3): ${sizesMiB.join(', ')} MiB, one request and in parts × ${o.runs} rounds`,
@@ -110,6 +100,7 @@ export async function runThreshold(
 		const runs = await measure(`far-threshold-${sizeMiB}.bin`, [single, multipart], sizeMiB * MIB);
 		points.push({ sizeMiB, single: runs.get(single.id)!, multipart: runs.get(multipart.id)! });
 	}
+	// The version 3 threshold of the build measured.
 	return { points, rounds: o.runs, v3ThresholdMiB: V3.multipartThresholdMiB };
 }
 

@@ -65,31 +65,18 @@ function farSummaries(
 	size: number,
 	profile: FarProfile,
 ): Map<string, FarSummary> {
-	const ceilingRuns = runs.get(CEILING.id) ?? [];
+	const ceilingRuns = runs.get(CEILING.id)!;
 	// No cap (0): only the loopback ceiling limits.
 	const cap = profile.connectionRateMiBps || Infinity;
 	return new Map(
 		rowsOf(configs, summarize(runs, size)).map(({ config, s }) => {
 			const list = runs.get(config.id)!;
 			// What the network let this configuration reach in each round.
-			const limits = list.map((_, i) =>
-				ceilingRuns[i] ? Math.min(parallelOf(config) * cap, mibPerSecond(size, ceilingRuns[i].ms)) : NaN,
-			);
+			const limits = list.map((_, i) => Math.min(parallelOf(config) * cap, mibPerSecond(size, ceilingRuns[i].ms)));
 			const vsLimit = median(list.map((run, i) => mibPerSecond(size, run.ms) / limits[i]));
 			return [config.id, { ...s, vsLimit, limit: median(limits) }];
 		}),
 	);
-}
-
-/** The main table: the loopback ceiling, a keep-alive minimal client, the defaults, the sequential approach, version 3. */
-function farMainConfigs(): Config[] {
-	return [
-		{ ...CEILING, label: 'curl, one streamed PUT on loopback, no profile (ceiling)' },
-		rawClient('raw', `minimal multipart client, keep-alive, ${AT_DEFAULTS}`),
-		atDefaults(),
-		sequentialApproach(),
-		...v3Configs(),
-	];
 }
 
 export async function runFar(
@@ -125,7 +112,14 @@ export async function runFar(
 	};
 	try {
 		if (!o.thresholdOnly) {
-			const main = farMainConfigs();
+			// The loopback ceiling, a keep-alive minimal client, the defaults, the sequential approach, version 3.
+			const main = [
+				{ ...CEILING, label: 'curl, one streamed PUT on loopback, no profile (ceiling)' },
+				rawClient('raw', `minimal multipart client, keep-alive, ${AT_DEFAULTS}`),
+				atDefaults(),
+				sequentialApproach(),
+				...v3Configs(),
+			];
 			log(
 				`\nfar service (${describeProfile(o.profile)}), ${fmt.size(o.size)}: ${main.length} configurations × ${o.runs} rounds`,
 			);
@@ -178,24 +172,19 @@ export function farTables(far: FarResult): Table[] {
 	if (far.sweep) {
 		const { configs, summaries, size } = far.sweep;
 		const ceiling = summaries.get(CEILING.id);
-		const point: Column<Row<FarSummary>>[] = [
-			['Part Size', ({ config }) => `${config.kind === 'node' ? config.partSizeMiB : ''} MiB`],
-			['Parallel Uploads', ({ config }) => String(parallelOf(config))],
-			['Parts', ({ s }) => String(s.parts)],
-		];
+		const nodes = configs.filter((c) => c.kind === 'node');
 		tables.push({
 			title: `Far service sweep: Part Size × Parallel Uploads, ${fmt.size(size)} per run`,
 			note:
 				`${profile}; one run per point, the loopback ceiling (${ceiling ? fmt.rate(ceiling.rate) : '–'}) in the same round. ` +
 				`A ${fmt.size(size)} file has ${far.grid.partSizes.map((p) => `${Math.ceil(size / (p * 1024 * 1024))}`).join(' / ')} parts at ` +
 				`${far.grid.partSizes.join(' / ')} MiB: more parallel uploads than parts cannot all be busy.`,
-			...tabulate(
-				rowsOf(
-					configs.filter((c) => c.kind === 'node'),
-					summaries,
-				),
-				[...point, ...COLUMNS.slice(1)],
-			),
+			...tabulate(rowsOf(nodes, summaries), [
+				['Part Size', ({ config }) => `${config.kind === 'node' ? config.partSizeMiB : ''} MiB`],
+				['Parallel Uploads', ({ config }) => String(parallelOf(config))],
+				['Parts', ({ s }) => String(s.parts)],
+				...COLUMNS.slice(1),
+			]),
 		});
 	}
 	if (far.threshold) tables.push(thresholdTable(far.threshold, far.profile, profile));

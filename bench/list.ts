@@ -8,7 +8,7 @@ import { fmt, median, runsOf } from './stats';
 import type { Table } from './table';
 import { tabulate } from './throughput';
 
-export const LIST_FOLDER = 'list/';
+const LIST_FOLDER = 'list/';
 
 export async function seedFolder(emulator: EmulatorProcess, entries: number): Promise<number> {
 	const started = Date.now();
@@ -31,9 +31,7 @@ export const LIST_CONFIGS: ListConfig[] = [
 	{ label: 'Return All, Page Size 100', pageSize: 100 },
 ];
 
-interface ListRun extends MeasuredRun {
-	requests: number;
-}
+type ListRun = MeasuredRun & { requests: number };
 
 export async function runList(
 	emulator: EmulatorProcess,
@@ -42,25 +40,21 @@ export async function runList(
 	log: (line: string) => void,
 ): Promise<Map<ListConfig, ListRun[]>> {
 	const { info } = emulator;
+	const credentials = { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url };
 	const results = new Map<ListConfig, ListRun[]>(LIST_CONFIGS.map((c) => [c, []]));
 	for (let round = 1; round <= rounds; round++) {
 		for (const config of LIST_CONFIGS) {
 			await emulator.call('resetStats');
-			const run = await runScenario(
-				{
-					parameters: {
-						resource: 'bucket',
-						operation: 'listContents',
-						bucketName: info.bucket.name,
-						region: info.bucket.region,
-						folder: LIST_FOLDER,
-						returnAll: true,
-						options: config.pageSize ? { pageSize: config.pageSize } : {},
-					},
-					credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url },
-				},
-				emulator,
-			);
+			const parameters = {
+				resource: 'bucket',
+				operation: 'listContents',
+				bucketName: info.bucket.name,
+				region: info.bucket.region,
+				folder: LIST_FOLDER,
+				returnAll: true,
+				options: config.pageSize ? { pageSize: config.pageSize } : {},
+			};
+			const run = await runScenario({ parameters, credentials }, emulator);
 			if (run.error) throw new Error(`List Contents failed: ${run.error}`);
 			if (run.items !== entries) throw new Error(`List Contents returned ${run.items} items, expected ${entries}`);
 			const stats = await emulator.stats();

@@ -26,7 +26,7 @@ const rateOf = (run: ScaleRun) => mibPerSecond(run.size, run.uploadMs);
 
 type ScaleRun = Awaited<ReturnType<typeof scaleRun>>;
 
-export interface ScaleResult {
+interface ScaleResult {
 	table: Table;
 	runs: ScaleRun[];
 	skipped?: string;
@@ -100,11 +100,8 @@ export async function runScale(
 	const needed = 3 * Math.max(...sizes) + 2 * 1024 ** 3;
 	const skip = (reason: string): ScaleResult => {
 		log(`  skipped: ${reason}`);
-		return {
-			skipped: reason,
-			runs: [],
-			table: { title, head: ['Scale', 'Result'], rows: [['', `skipped: ${reason}`]] },
-		};
+		const table = { title, head: ['Scale', 'Result'], rows: [['', `skipped: ${reason}`]] };
+		return { skipped: reason, runs: [], table };
 	};
 	mkdirSync(dir, { recursive: true });
 	const { bavail, bsize } = statfsSync(dir);
@@ -170,20 +167,14 @@ function pace(rates: number[]): string {
  * The scale scenario is too long for every bench run, so its last result is kept in a file of
  * its own and BENCHMARKS.md includes it whichever scenarios a later run measured.
  */
-export const SCALE_FILE = join(__dirname, 'scale-results.md');
+const SCALE_FILE = join(__dirname, 'scale-results.md');
 
 export function writeScaleSection(result: ScaleResult, load: string, log: (line: string) => void): void {
 	const largest = Math.max(...result.runs.map((r) => r.size));
 	const large = result.runs.find((r) => r.size === largest);
 	const small = result.runs.find((r) => r.size !== largest);
-	const lines = [
-		'## Scale',
-		'',
-		`From \`npm run bench -- --only scale\` (${new Date().toISOString().slice(0, 10)}); load average (1/5/15 min) before: ${load}.`,
-		'',
-		renderTable(result.table),
-		'',
-	];
+	const from = `From \`npm run bench -- --only scale\` (${new Date().toISOString().slice(0, 10)}); load average (1/5/15 min) before: ${load}.`;
+	const lines = ['## Scale', '', from, '', renderTable(result.table), ''];
 	if (small && large) {
 		const ratio = rateOf(large) / smallRate(result.runs);
 		lines.push(

@@ -63,10 +63,8 @@ export function signedSend(
 	body: Buffer[] = [],
 	contentType?: string,
 ): Promise<Answer> {
-	const headers = {
-		...signedHeaders(service, method, requestTarget),
-		...(contentType && { 'Content-Type': contentType }),
-	};
+	const headers = signedHeaders(service, method, requestTarget);
+	if (contentType) headers['Content-Type'] = contentType;
 	return send(`${service.url}${requestTarget}`, agent, method, headers, body);
 }
 

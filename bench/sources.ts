@@ -1,27 +1,14 @@
 /** `--only sources` (bench/README.md): one file uploaded from a binary and from a URL, with and without Content-Length. */
 import { once } from 'node:events';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { EmulatorProcess } from './children';
-import { runRounds, type Config, type InputFile } from './runner';
+import { runRounds, type InputFile } from './runner';
 import { fmt, runsOf } from './stats';
 import type { Table } from './table';
 import { AT_DEFAULTS, COLUMN, MULTIPART_AT_DEFAULTS, nodeAtDefaults, rowsOf, summarize, tabulate } from './throughput';
-
-function sourceConfigs(url: string, file: InputFile): Config[] {
-	const fromUrl = (query: string) => ({
-		...MULTIPART_AT_DEFAULTS,
-		source: 'url',
-		sourceUrl: `${url}/${file.name}?${query}`,
-	});
-	return [
-		nodeAtDefaults('src-binary', 'Binary Field (a binary in n8n’s filesystem store)'),
-		nodeAtDefaults('src-url', 'URL, with Content-Length', fromUrl('signature=x')),
-		nodeAtDefaults('src-url-chunked', 'URL, without Content-Length (chunked)', fromUrl('chunked=1')),
-	];
-}
 
 export async function sourcesTable(
 	file: InputFile,
@@ -31,16 +18,19 @@ export async function sourcesTable(
 ): Promise<Table> {
 	// Serves the one input file, streamed from disk, with Content-Length unless `?chunked=1`.
 	const server = createServer((req, res) => {
-		const chunked = (req.url ?? '').includes('chunked=1');
-		res.writeHead(200, {
-			'Content-Type': 'application/octet-stream',
-			...(chunked ? {} : { 'Content-Length': statSync(file.path).size }),
-		});
+		const length = req.url?.includes('chunked=1') ? {} : { 'Content-Length': file.size };
+		res.writeHead(200, { 'Content-Type': 'application/octet-stream', ...length });
 		createReadStream(file.path, { highWaterMark: 1024 * 1024 }).pipe(res);
 	});
 	await once(server.listen(0, '127.0.0.1'), 'listening');
 	try {
-		const configs = sourceConfigs(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, file);
+		const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/${file.name}`;
+		const fromUrl = (query: string) => ({ ...MULTIPART_AT_DEFAULTS, source: 'url', sourceUrl: `${url}?${query}` });
+		const configs = [
+			nodeAtDefaults('src-binary', 'Binary Field (a binary in n8n’s filesystem store)'),
+			nodeAtDefaults('src-url', 'URL, with Content-Length', fromUrl('signature=x')),
+			nodeAtDefaults('src-url-chunked', 'URL, without Content-Length (chunked)', fromUrl('chunked=1')),
+		];
 		log(`\nsources, ${fmt.size(file.size)}: ${configs.length} configurations × ${runs} rounds`);
 		const summaries = summarize(await runRounds(configs, file, emulator, runs, log), file.size);
 		return {

@@ -63,12 +63,8 @@ export const sequentialApproach = () => multipart(5, 1, 'sequential 5 MiB parts 
 
 /** The main table: ceiling, minimal client, this node at its defaults, the sequential approach, the switch. */
 export function throughputConfigs(fileSize: number, older?: OlderNode): Config[] {
-	const configs = [
-		CEILING,
-		rawClient('raw', `minimal multipart client, ${AT_DEFAULTS}`),
-		atDefaults(),
-		sequentialApproach(),
-	];
+	const raw = rawClient('raw', `minimal multipart client, ${AT_DEFAULTS}`);
+	const configs = [CEILING, raw, atDefaults(), sequentialApproach()];
 	if (older) {
 		configs.push({
 			...atDefaults(),
@@ -226,14 +222,15 @@ export function sweepTables(configs: Config[], summaries: Map<string, Summary>, 
 		const points = ids.flatMap((id) => configs.filter((c) => c.id === id));
 		return { title, note, ...tabulate(rowsOf(points, summaries), COLUMNS) };
 	};
+	const { partSizeMiB, parallel } = DEFAULTS;
 	return [
 		table(
-			`Sweep: part size at ${DEFAULTS.parallel} parallel uploads`,
-			PART_SIZES.map((p) => `node-${p}x${DEFAULTS.parallel}`),
+			`Sweep: part size at ${parallel} parallel uploads`,
+			PART_SIZES.map((p) => `node-${p}x${parallel}`),
 		),
 		table(
-			`Sweep: parallel uploads at ${DEFAULTS.partSizeMiB} MiB parts`,
-			PARALLELISMS.map((n) => `node-${DEFAULTS.partSizeMiB}x${n}`),
+			`Sweep: parallel uploads at ${partSizeMiB} MiB parts`,
+			PARALLELISMS.map((n) => `node-${partSizeMiB}x${n}`),
 		),
 	];
 }
