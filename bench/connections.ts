@@ -10,7 +10,7 @@ import type { EmulatorProcess } from './children';
 import { runRounds, type Config, type InputFile, type Run } from './runner';
 import { fmt, median, mibPerSecond, perRoundRatio, runsOf } from './stats';
 import type { Table } from './table';
-import { AT_DEFAULTS, COLUMN, DEFAULTS, nodeAtDefaults, rawClient, rowsOf, summarize, tabulate } from './throughput';
+import { AT_DEFAULTS, columns, DEFAULTS, nodeAtDefaults, rawClient, rowsOf, summarize, tabulate } from './throughput';
 
 /** Runs without the connection delay (the rest of the profile stays). */
 const NO_DELAY = 'node-defaults-no-delay';
@@ -43,15 +43,6 @@ export async function runConnections(
 	}
 }
 
-/** Wall time one new connection adds to the node's upload: the delay's total, spread over the parallel uploads. */
-function costPerConnection(runs: Map<string, Run[]>): number {
-	const withDelay = runs.get('node-defaults');
-	const without = runs.get(NO_DELAY);
-	if (!withDelay || !without) return NaN;
-	const extra = median(withDelay.map((run, i) => run.ms - (without[i]?.ms ?? NaN)));
-	return (extra * DEFAULTS.parallel) / median(withDelay.map((r) => r.connections?.opened ?? NaN));
-}
-
 export function connectionsTable(
 	configs: Config[],
 	runs: Map<string, Run[]>,
@@ -59,7 +50,10 @@ export function connectionsTable(
 	profile: FarProfile,
 ): Table {
 	const reused = runs.get('raw-reused');
-	const cost = costPerConnection(runs);
+	const summaries = summarize(runs, size);
+	// Wall time one new connection added to the node's upload: the delay's total, spread over the parallel uploads.
+	const extra = median(runs.get('node-defaults')!.map((run, i) => run.ms - runs.get(NO_DELAY)![i].ms));
+	const cost = (extra * DEFAULTS.parallel) / summaries.get('node-defaults')!.connectionsOpened;
 	const rate = profile.connectionRateMiBps ? `${profile.connectionRateMiBps} MiB/s per connection` : 'no rate cap';
 	const { parallel } = DEFAULTS;
 	return {
@@ -71,10 +65,10 @@ export function connectionsTable(
 			(Number.isFinite(cost)
 				? `Each new connection cost the node's upload ${cost.toFixed(0)} ms of one of its ${parallel} parallel uploads (its time with the delay minus without, × ${parallel} ÷ connections opened).`
 				: ''),
-		...tabulate(rowsOf(configs, summarize(runs, size)), [
-			COLUMN.configuration,
+		...tabulate(rowsOf(configs, summaries), [
+			...columns('configuration'),
 			['Connection delay', (r) => `${delayOf(r.config, profile)} ms`],
-			COLUMN.time,
+			...columns('time'),
 			// The rate of the median time, not the median rate as in the other tables.
 			['Throughput', (r) => fmt.rate(mibPerSecond(size, r.s.ms))],
 			['× kept', (r) => (reused ? fmt.ratio(perRoundRatio(runs.get(r.config.id) ?? [], reused)) : '–')],

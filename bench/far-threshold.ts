@@ -9,7 +9,7 @@ import type { FarProfile } from './args';
 import type { Config, Run } from './runner';
 import { fmt, median, MIB, runsOf } from './stats';
 import type { Table } from './table';
-import { MULTIPART_AT_DEFAULTS, rawClient, tabulate, UPLOAD } from './throughput';
+import { nodeAtDefaults, rawClient, tabulate, UPLOAD } from './throughput';
 
 const THRESHOLD_SIZES_MIB = [8, 16, 24, 28, 32, 48, 64];
 /** The smoke run: one size each side of the crossover the model predicts. */
@@ -31,13 +31,11 @@ export const V3_ID = 'node-v3';
 export function v3Configs(): Config[] {
 	const parts = { partSizeMiB: V3.partSizeMiB, parallel: V3_IN_FLIGHT };
 	const perRequest = `minimal multipart client, a new connection per request, ${V3.partSizeMiB} MiB × ${V3_IN_FLIGHT}`;
+	const node = `this node, version 3 defaults (${V3.partSizeMiB} MiB parts, ${V3_IN_FLIGHT} in flight)`;
 	return [
 		rawClient('raw-v3-per-request', perRequest, { ...parts, newConnectionPerRequest: true }),
 		{
-			id: V3_ID,
-			label: `this node, version 3 defaults (${V3.partSizeMiB} MiB parts, ${V3_IN_FLIGHT} in flight)`,
-			kind: 'node',
-			parameters: MULTIPART_AT_DEFAULTS,
+			...nodeAtDefaults(V3_ID, node),
 			...parts,
 			typeVersion: 3,
 			memoryBoundMiB: V3_UPLOAD_MEMORY_MIB + 64,
@@ -56,15 +54,11 @@ export type ThresholdResult = Awaited<ReturnType<typeof runThreshold>>;
 type Way = 'single' | 'multipart';
 
 function uploadConfig(way: Way, sizeMiB: number): Config {
+	const label = `Upload v3, ${sizeMiB} MiB, ${way === 'single' ? 'one request' : `parts of ${V3.partSizeMiB} MiB`}`;
+	// Only the threshold is set: Part Size, Parallel Requests and Upload Memory stay at the version 3 defaults.
+	const options = { multipartThreshold: way === 'single' ? sizeMiB : FORCE_PARTS_MIB };
 	return {
-		id: `threshold-${way}-${sizeMiB}`,
-		label: `Upload v3, ${sizeMiB} MiB, ${way === 'single' ? 'one request' : `parts of ${V3.partSizeMiB} MiB`}`,
-		kind: 'node',
-		parameters: {
-			...UPLOAD,
-			// Only the threshold is set: Part Size, Parallel Requests and Upload Memory stay at the version 3 defaults.
-			options: { multipartThreshold: way === 'single' ? sizeMiB : FORCE_PARTS_MIB },
-		},
+		...nodeAtDefaults(`threshold-${way}-${sizeMiB}`, label, { ...UPLOAD, options }),
 		typeVersion: 3,
 		// A running n8n has learned the path family after its first upload; each run here is a fresh
 		// process, whose first part would otherwise go alone (the probe) and hold the others back.

@@ -8,7 +8,7 @@ import type { Table } from './table';
 import {
 	AT_DEFAULTS,
 	CEILING,
-	COLUMN,
+	columns,
 	DEFAULTS,
 	atDefaults,
 	multipart,
@@ -141,16 +141,13 @@ const notCurl = (r: Row, cell: string) => (r.config.kind === 'curl' ? '' : cell)
 const count = (n: number) => (Number.isFinite(n) ? String(n) : '–');
 
 const COLUMNS: Column<Row<FarSummary>>[] = [
-	COLUMN.configuration,
-	COLUMN.time,
-	COLUMN.throughput,
+	...columns('configuration', 'time', 'throughput'),
 	['Limit', (r) => notCurl(r, fmt.rate(r.s.limit))],
 	['× limit', (r) => notCurl(r, fmt.ratio(r.s.vsLimit))],
 	['× sequential 5 MiB', (r) => notCurl(r, fmt.ratio(r.s.vsSequential))],
 	['Connections opened', (r) => count(r.s.connectionsOpened)],
 	['Requests', (r) => count(r.s.requests)],
-	COLUMN.growth,
-	COLUMN.bound,
+	...columns('growth', 'bound'),
 ];
 
 export function farTables(far: FarResult): Table[] {

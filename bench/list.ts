@@ -57,11 +57,9 @@ export async function runList(
 			const run = await runScenario({ parameters, credentials }, emulator);
 			if (run.error) throw new Error(`List Contents failed: ${run.error}`);
 			if (run.items !== entries) throw new Error(`List Contents returned ${run.items} items, expected ${entries}`);
-			const stats = await emulator.stats();
-			results.get(config)!.push({ ...run, requests: stats.requests.list });
-			log(
-				`  [${round}/${rounds}] List Contents, ${config.label}: ${fmt.seconds(run.ms)}, ${stats.requests.list} requests`,
-			);
+			const requests = (await emulator.stats()).requests.list;
+			results.get(config)!.push({ ...run, requests });
+			log(`  [${round}/${rounds}] List Contents, ${config.label}: ${fmt.seconds(run.ms)}, ${requests} requests`);
 		}
 	}
 	return results;

@@ -5,7 +5,7 @@
 import {
 	AT_DEFAULTS,
 	CEILING,
-	COLUMN,
+	columns,
 	DEFAULTS,
 	nodeAtDefaults,
 	UPLOAD,
@@ -30,16 +30,11 @@ export function singleTable(configs: Config[], runs: Map<string, Run[]>, size: n
 		title: `Single Upload of ${fmt.size(size)}`,
 		note: `Below the ${DEFAULTS.thresholdMiB} MiB threshold, so Upload sends one request holding the whole file; ${runsOf(rounds)}.`,
 		...tabulate(rowsOf(configs, summarize(runs, size)), [
-			COLUMN.configuration,
-			COLUMN.time,
-			COLUMN.throughput,
-			COLUMN.vsCeiling,
+			...columns('configuration', 'time', 'throughput', 'vsCeiling'),
 			['Requests', ({ config, s }) => (config.id === 'single-multipart' ? `${s.parts + 2} (${s.parts} parts)` : '1')],
-			COLUMN.peakRss,
-			COLUMN.growth,
+			...columns('peakRss', 'growth'),
 			['Growth ÷ file', (r) => (r.config.kind === 'node' ? `${(r.s.maxGrowth / size).toFixed(1)}×` : '')],
-			COLUMN.clientCpu,
-			COLUMN.emulatorCpu,
+			...columns('clientCpu', 'emulatorCpu'),
 		]),
 	};
 }

@@ -8,7 +8,7 @@ import type { EmulatorProcess } from './children';
 import { runRounds, type InputFile } from './runner';
 import { fmt, runsOf } from './stats';
 import type { Table } from './table';
-import { AT_DEFAULTS, COLUMN, MULTIPART_AT_DEFAULTS, nodeAtDefaults, rowsOf, summarize, tabulate } from './throughput';
+import { AT_DEFAULTS, columns, MULTIPART_AT_DEFAULTS, nodeAtDefaults, rowsOf, summarize, tabulate } from './throughput';
 
 export async function sourcesTable(
 	file: InputFile,
@@ -42,12 +42,7 @@ export async function sourcesTable(
 				'the growth bound here that plus 64 MiB of runtime slack as in the tables above.',
 			...tabulate(rowsOf(configs, summaries), [
 				['Source', (r) => r.config.label],
-				COLUMN.time,
-				COLUMN.throughput,
-				COLUMN.growth,
-				COLUMN.buffers,
-				COLUMN.bound,
-				COLUMN.clientCpu,
+				...columns('time', 'throughput', 'growth', 'buffers', 'bound', 'clientCpu'),
 			]),
 		};
 	} finally {

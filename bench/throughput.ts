@@ -66,12 +66,8 @@ export function throughputConfigs(fileSize: number, older?: OlderNode): Config[]
 	const raw = rawClient('raw', `minimal multipart client, ${AT_DEFAULTS}`);
 	const configs = [CEILING, raw, atDefaults(), sequentialApproach()];
 	if (older) {
-		configs.push({
-			...atDefaults(),
-			id: `${DEFAULT_ID}-older-node`,
-			label: `this node, defaults, on Node.js ${older.version.split('.')[0]} (n8n 1.x)`,
-			execPath: older.execPath,
-		});
+		const label = `this node, defaults, on Node.js ${older.version.split('.')[0]} (n8n 1.x)`;
+		configs.push({ ...atDefaults(), id: `${DEFAULT_ID}-older-node`, label, execPath: older.execPath });
 	}
 	if (fileSize > DEFAULTS.thresholdMiB * MIB) {
 		const label = `Upload operation, ${fmt.size(fileSize)} > ${DEFAULTS.thresholdMiB} MiB threshold`;
@@ -144,15 +140,11 @@ function boundCell({ config, s }: Row): string {
 
 export type Column<R> = [head: string, cell: (row: R) => string];
 
-/** The head and rows of a table from its columns. */
 export function tabulate<R>(rows: R[], columns: Column<R>[]): Pick<Table, 'head' | 'rows'> {
 	return { head: columns.map(([head]) => head), rows: rows.map((row) => columns.map(([, cell]) => cell(row))) };
 }
 
-export interface Row<S extends Summary = Summary> {
-	config: Config;
-	s: S;
-}
+export type Row<S extends Summary = Summary> = { config: Config; s: S };
 
 /** The configurations that were measured, with their summaries. */
 export function rowsOf<S extends Summary>(configs: Config[], summaries: Map<string, S>): Row<S>[] {
@@ -163,7 +155,7 @@ export function rowsOf<S extends Summary>(configs: Config[], summaries: Map<stri
 const ifNode = (row: Row, cell: string) => (row.config.kind === 'node' ? cell : '');
 
 /** The columns the upload tables share, in the order of the main table's. */
-export const COLUMN = {
+const COLUMN = {
 	configuration: ['Configuration', (r) => r.config.label],
 	time: ['Time', (r) => fmt.seconds(r.s.ms)],
 	throughput: ['Throughput', (r) => fmt.rate(r.s.rate)],
@@ -178,6 +170,8 @@ export const COLUMN = {
 	emulatorCpu: ['Emulator CPU', (r) => fmt.cpu(r.s.emulatorCpu)],
 } satisfies Record<string, Column<Row>>;
 const COLUMNS = Object.values(COLUMN);
+
+export const columns = (...names: Array<keyof typeof COLUMN>): Column<Row>[] => names.map((name) => COLUMN[name]);
 
 export function throughputTable(
 	configs: Config[],
@@ -207,10 +201,7 @@ export function latencyTable(
 			`The emulator waits ${latencyMs} ms before every answer (start, each part, complete), as a service farther away than ` +
 			`loopback would; ${runsOf(rounds)}. No curl row: one request pays the latency once.`,
 		...tabulate(rowsOf(configs, summaries), [
-			COLUMN.configuration,
-			COLUMN.time,
-			COLUMN.throughput,
-			COLUMN.vsSequential,
+			...columns('configuration', 'time', 'throughput', 'vsSequential'),
 			['Requests', (r) => String(r.s.parts + 2)],
 		]),
 	};
