@@ -51,11 +51,11 @@ export function connectionsTable(
 ): Table {
 	const reused = runs.get('raw-reused');
 	const summaries = summarize(runs, size);
+	const { parallel } = DEFAULTS;
 	// Wall time one new connection added to the node's upload: the delay's total, spread over the parallel uploads.
 	const extra = median(runs.get('node-defaults')!.map((run, i) => run.ms - runs.get(NO_DELAY)![i].ms));
-	const cost = (extra * DEFAULTS.parallel) / summaries.get('node-defaults')!.connectionsOpened;
+	const cost = (extra * parallel) / summaries.get('node-defaults')!.connectionsOpened;
 	const rate = profile.connectionRateMiBps ? `${profile.connectionRateMiBps} MiB/s per connection` : 'no rate cap';
-	const { parallel } = DEFAULTS;
 	return {
 		title: `A new connection per request: ${fmt.size(size)} against a far service`,
 		note:
