@@ -10,32 +10,18 @@ import type { EmulatorProcess } from './children';
 import { runRounds, type Config, type InputFile, type Run } from './runner';
 import { fmt, median, mibPerSecond, perRoundRatio, runsOf } from './stats';
 import type { Table } from './table';
-import { DEFAULTS } from './throughput';
+import { AT_DEFAULTS, columns, DEFAULTS, nodeAtDefaults, rawClient, rowsOf, summarize, tabulate } from './throughput';
 
-const { partSizeMiB, parallel } = DEFAULTS;
 /** Runs without the connection delay (the rest of the profile stays). */
 const NO_DELAY = 'node-defaults-no-delay';
+const delayOf = (config: Config, profile: FarProfile) => (config.id === NO_DELAY ? 0 : profile.connectionDelayMs);
 
 export function connectionConfigs(): Config[] {
-	const raw = (id: string, how: string, newConnectionPerRequest = false): Config => ({
-		id,
-		label: `minimal client, ${partSizeMiB} MiB × ${parallel}, ${how}`,
-		kind: 'raw',
-		partSizeMiB,
-		parallel,
-		newConnectionPerRequest,
-	});
-	const node: Config = {
-		id: 'node-defaults',
-		label: `this node, defaults (${partSizeMiB} MiB × ${parallel}): n8n's helpers`,
-		kind: 'node',
-		parameters: { resource: 'file', operation: 'multipartUpload' },
-		partSizeMiB,
-		parallel,
-	};
+	const raw = (how: string) => `minimal client, ${AT_DEFAULTS}, ${how}`;
+	const node = nodeAtDefaults('node-defaults', `this node, defaults (${AT_DEFAULTS}): n8n's helpers`);
 	return [
-		raw('raw-reused', 'connections kept'),
-		raw('raw-new', 'a new connection per request', true),
+		rawClient('raw-reused', raw('connections kept')),
+		rawClient('raw-new', raw('a new connection per request'), { newConnectionPerRequest: true }),
 		node,
 		{ ...node, id: NO_DELAY, label: `${node.label}, no connection delay` },
 	];
@@ -48,23 +34,13 @@ export async function runConnections(
 	o: { profile: FarProfile; rounds: number },
 	log: (line: string) => void,
 ): Promise<Map<string, Run[]>> {
-	const { profile } = o;
 	try {
 		return await runRounds(configs, file, emulator, o.rounds, log, (config) =>
-			emulator.setProfile({ ...profile, connectionDelayMs: config.id === NO_DELAY ? 0 : profile.connectionDelayMs }),
+			emulator.setProfile({ ...o.profile, connectionDelayMs: delayOf(config, o.profile) }),
 		);
 	} finally {
 		await emulator.setProfile();
 	}
-}
-
-/** Wall time one new connection adds to the node's upload: the delay's total, spread over the parallel uploads. */
-function costPerConnection(runs: Map<string, Run[]>): number {
-	const withDelay = runs.get('node-defaults');
-	const without = runs.get(NO_DELAY);
-	if (!withDelay || !without) return NaN;
-	const extra = median(withDelay.map((run, i) => run.ms - (without[i]?.ms ?? NaN)));
-	return (extra * parallel) / median(withDelay.map((r) => r.connections?.opened ?? NaN));
 }
 
 export function connectionsTable(
@@ -74,7 +50,11 @@ export function connectionsTable(
 	profile: FarProfile,
 ): Table {
 	const reused = runs.get('raw-reused');
-	const cost = costPerConnection(runs);
+	const summaries = summarize(runs, size);
+	const { parallel } = DEFAULTS;
+	// Wall time one new connection added to the node's upload: the delay's total, spread over the parallel uploads.
+	const extra = median(runs.get('node-defaults')!.map((run, i) => run.ms - runs.get(NO_DELAY)![i].ms));
+	const cost = (extra * parallel) / summaries.get('node-defaults')!.connectionsOpened;
 	const rate = profile.connectionRateMiBps ? `${profile.connectionRateMiBps} MiB/s per connection` : 'no rate cap';
 	return {
 		title: `A new connection per request: ${fmt.size(size)} against a far service`,
@@ -85,31 +65,16 @@ export function connectionsTable(
 			(Number.isFinite(cost)
 				? `Each new connection cost the node's upload ${cost.toFixed(0)} ms of one of its ${parallel} parallel uploads (its time with the delay minus without, × ${parallel} ÷ connections opened).`
 				: ''),
-		head: [
-			'Configuration',
-			'Connection delay',
-			'Time',
-			'Throughput',
-			'× kept',
-			'Requests',
-			'Connections opened',
-			'Requests per connection',
-		],
-		rows: configs.map((config) => {
-			const list = runs.get(config.id) ?? [];
-			const ms = median(list.map((x) => x.ms));
-			const requests = median(list.map((x) => x.connections?.requests ?? NaN));
-			const opened = median(list.map((x) => x.connections?.opened ?? NaN));
-			return [
-				config.label,
-				`${config.id === NO_DELAY ? 0 : profile.connectionDelayMs} ms`,
-				fmt.seconds(ms),
-				fmt.rate(mibPerSecond(size, ms)),
-				reused ? fmt.ratio(perRoundRatio(list, reused)) : '–',
-				String(requests),
-				String(opened),
-				(requests / opened).toFixed(1),
-			];
-		}),
+		...tabulate(rowsOf(configs, summaries), [
+			...columns('configuration'),
+			['Connection delay', (r) => `${delayOf(r.config, profile)} ms`],
+			...columns('time'),
+			// The rate of the median time, not the median rate as in the other tables.
+			['Throughput', (r) => fmt.rate(mibPerSecond(size, r.s.ms))],
+			['× kept', (r) => (reused ? fmt.ratio(perRoundRatio(runs.get(r.config.id) ?? [], reused)) : '–')],
+			['Requests', (r) => String(r.s.requests)],
+			['Connections opened', (r) => String(r.s.connectionsOpened)],
+			['Requests per connection', (r) => (r.s.requests / r.s.connectionsOpened).toFixed(1)],
+		]),
 	};
 }

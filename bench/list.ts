@@ -6,8 +6,9 @@ import { runScenario, type EmulatorProcess, type MeasuredRun } from './children'
 import { runClient } from './many-files';
 import { fmt, median, runsOf } from './stats';
 import type { Table } from './table';
+import { tabulate } from './throughput';
 
-export const LIST_FOLDER = 'list/';
+const LIST_FOLDER = 'list/';
 
 export async function seedFolder(emulator: EmulatorProcess, entries: number): Promise<number> {
 	const started = Date.now();
@@ -30,9 +31,7 @@ export const LIST_CONFIGS: ListConfig[] = [
 	{ label: 'Return All, Page Size 100', pageSize: 100 },
 ];
 
-interface ListRun extends MeasuredRun {
-	requests: number;
-}
+type ListRun = MeasuredRun & { requests: number };
 
 export async function runList(
 	emulator: EmulatorProcess,
@@ -41,63 +40,46 @@ export async function runList(
 	log: (line: string) => void,
 ): Promise<Map<ListConfig, ListRun[]>> {
 	const { info } = emulator;
+	const credentials = { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url };
 	const results = new Map<ListConfig, ListRun[]>(LIST_CONFIGS.map((c) => [c, []]));
 	for (let round = 1; round <= rounds; round++) {
 		for (const config of LIST_CONFIGS) {
 			await emulator.call('resetStats');
-			const run = await runScenario(
-				{
-					parameters: {
-						resource: 'bucket',
-						operation: 'listContents',
-						bucketName: info.bucket.name,
-						region: info.bucket.region,
-						folder: LIST_FOLDER,
-						returnAll: true,
-						options: config.pageSize ? { pageSize: config.pageSize } : {},
-					},
-					credentials: { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url },
-				},
-				emulator,
-			);
+			const parameters = {
+				resource: 'bucket',
+				operation: 'listContents',
+				bucketName: info.bucket.name,
+				region: info.bucket.region,
+				folder: LIST_FOLDER,
+				returnAll: true,
+				options: config.pageSize ? { pageSize: config.pageSize } : {},
+			};
+			const run = await runScenario({ parameters, credentials }, emulator);
 			if (run.error) throw new Error(`List Contents failed: ${run.error}`);
 			if (run.items !== entries) throw new Error(`List Contents returned ${run.items} items, expected ${entries}`);
-			const stats = await emulator.stats();
-			results.get(config)!.push({ ...run, requests: stats.requests.list });
-			log(
-				`  [${round}/${rounds}] List Contents, ${config.label}: ${fmt.seconds(run.ms)}, ${stats.requests.list} requests`,
-			);
+			const requests = (await emulator.stats()).requests.list;
+			results.get(config)!.push({ ...run, requests });
+			log(`  [${round}/${rounds}] List Contents, ${config.label}: ${fmt.seconds(run.ms)}, ${requests} requests`);
 		}
 	}
 	return results;
 }
 
 export function listTable(results: Map<ListConfig, ListRun[]>, entries: number, rounds: number): Table {
+	const med = (runs: ListRun[], of: (run: ListRun) => number) => median(runs.map(of));
+	const rows = [...results].map(([config, runs]) => ({ config, runs, ms: med(runs, (r) => r.ms) }));
 	return {
 		title: `List Contents, Return All over ${entries.toLocaleString('en-US')} entries`,
 		note: `One folder holding ${entries.toLocaleString('en-US')} files; one output item per entry; ${runsOf(rounds)}.`,
-		head: [
-			'Configuration',
-			'Time',
-			'Entries/s',
-			'Requests',
-			'Peak RSS',
-			'RSS growth (max)',
-			'Client CPU',
-			'Emulator CPU',
-		],
-		rows: [...results].map(([config, runs]) => {
-			const ms = median(runs.map((r) => r.ms));
-			return [
-				config.label,
-				fmt.seconds(ms),
-				(entries / (ms / 1000)).toFixed(0),
-				String(median(runs.map((r) => r.requests))),
-				fmt.mib(median(runs.map((r) => r.peakRss))),
-				fmt.mib(Math.max(...runs.map((r) => r.peakRss - r.baselineRss))),
-				fmt.cpu(median(runs.map((r) => r.cpuSeconds))),
-				fmt.cpu(median(runs.map((r) => r.emulatorCpuSeconds))),
-			];
-		}),
+		...tabulate(rows, [
+			['Configuration', (r) => r.config.label],
+			['Time', (r) => fmt.seconds(r.ms)],
+			['Entries/s', (r) => (entries / (r.ms / 1000)).toFixed(0)],
+			['Requests', (r) => String(med(r.runs, (x) => x.requests))],
+			['Peak RSS', (r) => fmt.mib(med(r.runs, (x) => x.peakRss))],
+			['RSS growth (max)', (r) => fmt.mib(Math.max(...r.runs.map((x) => x.peakRss - x.baselineRss)))],
+			['Client CPU', (r) => fmt.cpu(med(r.runs, (x) => x.cpuSeconds))],
+			['Emulator CPU', (r) => fmt.cpu(med(r.runs, (x) => x.emulatorCpuSeconds))],
+		]),
 	};
 }

@@ -11,6 +11,8 @@ import { Agent } from 'node:http';
 import type { EmulatorInfo } from './children';
 import { bucketTarget, dataOf, form, signedSend } from './signing';
 
+type Query = Array<[string, string]>;
+
 export async function rawMultipartUpload(
 	emulator: EmulatorInfo,
 	filePath: string,
@@ -19,21 +21,21 @@ export async function rawMultipartUpload(
 	parallel: number,
 	/** false: a new connection per request, as n8n's request helpers make (bench/connections.ts). */
 	reuseConnections = true,
-): Promise<{ ms: number; parts: number; completeMs: number }> {
+): Promise<{ ms: number; parts: number }> {
 	const agent = new Agent({ keepAlive: reuseConnections, maxSockets: parallel });
 	const file = await open(filePath, 'r');
 	const started = process.hrtime.bigint();
+	/** A signed POST to the multipart API naming `key`, and the `data` of its answer. */
+	const post = async <T>(path: string, query: Query, what: string, body?: Buffer[], contentType?: string) => {
+		const target = bucketTarget(emulator, `/api/v1/files/multipart/${path}`, [['key', key], ...query]);
+		return dataOf<T>(await signedSend(emulator, agent, 'POST', target, body, contentType), what);
+	};
 	try {
 		const { size } = await file.stat();
 		const totalParts = Math.max(1, Math.ceil(size / partSize));
-		const startTarget = bucketTarget(emulator, '/api/v1/files/multipart/start', [
-			['key', key],
-			['mimeType', 'application/octet-stream'],
-			['visibility', 'private'],
-			['totalParts', String(totalParts)],
-		]);
-		const answer = await signedSend(emulator, agent, 'POST', startTarget);
-		const { uploadId } = dataOf<{ uploadId: string }>(answer, 'start');
+		const total: Query = [['totalParts', String(totalParts)]];
+		const start: Query = [['mimeType', 'application/octet-stream'], ['visibility', 'private'], ...total];
+		const { uploadId } = await post<{ uploadId: string }>('start', start, 'start');
 		const etags: string[] = [];
 		let next = 0;
 		const worker = async () => {
@@ -41,24 +43,17 @@ export async function rawMultipartUpload(
 			while (next < totalParts) {
 				const index = next++;
 				const { bytesRead } = await file.read(buffer, 0, partSize, index * partSize);
-				const partTarget = bucketTarget(emulator, `/api/v1/files/multipart/${uploadId}/upload`, [
-					['partNumber', String(index + 1)],
-					['key', key],
-					['totalParts', String(totalParts)],
-				]);
 				const { body, contentType } = form('part', 'application/octet-stream', buffer.subarray(0, bytesRead));
-				const sent = await signedSend(emulator, agent, 'POST', partTarget, body, contentType);
-				etags[index] = dataOf<{ ETag: string }>(sent, `part ${index + 1}`).ETag;
+				const part: Query = [['partNumber', String(index + 1)], ...total];
+				const what = `part ${index + 1}`;
+				etags[index] = (await post<{ ETag: string }>(`${uploadId}/upload`, part, what, body, contentType)).ETag;
 			}
 		};
 		await Promise.all(Array.from({ length: Math.min(parallel, totalParts) }, worker));
-		const completeTarget = bucketTarget(emulator, `/api/v1/files/multipart/${uploadId}/complete`, [['key', key]]);
 		const parts = etags.map((ETag, i) => ({ PartNumber: i + 1, ETag }));
-		const completing = process.hrtime.bigint();
 		const body = [Buffer.from(JSON.stringify({ parts }))];
-		dataOf(await signedSend(emulator, agent, 'POST', completeTarget, body, 'application/json'), 'complete');
-		const done = process.hrtime.bigint();
-		return { ms: Number(done - started) / 1e6, parts: totalParts, completeMs: Number(done - completing) / 1e6 };
+		await post(`${uploadId}/complete`, [], 'complete', body, 'application/json');
+		return { ms: Number(process.hrtime.bigint() - started) / 1e6, parts: totalParts };
 	} finally {
 		await file.close();
 		agent.destroy();

@@ -14,25 +14,19 @@ import { importWorkflows } from '../scripts/real-n8n/instance';
 import { bucketTarget, signedSend } from './signing';
 import { fmt, median, mibPerSecond, MIB } from './stats';
 import { renderTable, type Table } from './table';
-import { DEFAULTS, memoryBound } from './throughput';
+import { AT_DEFAULTS, DEFAULTS, memoryBound, tabulate } from './throughput';
 
 /** The key workflow() stores under. */
 const STORED_KEY = 'bench/real-n8n.bin';
-const GIB = 1024 ** 3;
+/** The README's memory the upload holds, and the bench's RSS growth bound. */
+const HELD = DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * MIB + MIB;
+const BOUND = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
+const verdict = (met: boolean) => (met ? '**met**' : '**not met**');
+const rateOf = (run: ScaleRun) => mibPerSecond(run.size, run.uploadMs);
 
-export interface ScaleRun {
-	size: number;
-	uploadMs: number;
-	wallMs: number;
-	rssBefore: number;
-	rssGrowth: number;
-	partCount: number;
-	verified: boolean;
-	/** MiB/s of each whole GiB of parts, in order. */
-	gibRates: number[];
-}
+type ScaleRun = Awaited<ReturnType<typeof scaleRun>>;
 
-export interface ScaleResult {
+interface ScaleResult {
 	table: Table;
 	runs: ScaleRun[];
 	skipped?: string;
@@ -42,28 +36,15 @@ export interface ScaleResult {
  * Throughput of each GiB of parts within one upload, from when the emulator had seen the part
  * requests that open it and the next one: whether the pace holds over the file's length.
  */
-function perGibRates(watch: PhaseWatch, partSizeMiB: number): number[] {
-	const perGib = 1024 / partSizeMiB;
+function perGibRates(watch: PhaseWatch): number[] {
+	const perGib = 1024 / DEFAULTS.partSizeMiB;
 	const base = watch.base?.requests.uploadPart ?? 0;
-	const parts = watch.samples.map(({ at, stats }) => ({ at, count: stats.requests.uploadPart - base }));
-	const rates: number[] = [];
-	for (let gib = 1; ; gib++) {
-		const from = parts.find((p) => p.count >= (gib - 1) * perGib + 1);
-		const to = parts.find((p) => p.count >= gib * perGib + 1);
-		if (!from || !to) break;
-		rates.push(1024 / ((to.at - from.at) / 1000));
+	// When the emulator had seen the first part request of each GiB (the counts only grow).
+	const opened: number[] = [];
+	for (const { at, stats } of watch.samples) {
+		while (stats.requests.uploadPart - base >= opened.length * perGib + 1) opened.push(at);
 	}
-	return rates;
-}
-
-async function deleteStored(emulator: EmulatorProcess): Promise<void> {
-	const requestTarget = bucketTarget(emulator.info, '/api/v1/files/delete', [['key', STORED_KEY]]);
-	await signedSend(emulator.info, new Agent(), 'DELETE', requestTarget).catch(() => undefined);
-}
-
-function freeBytes(dir: string): number {
-	const { bavail, bsize } = statfsSync(dir);
-	return bavail * bsize;
+	return opened.slice(1).map((at, i) => 1024 / ((at - opened[i]) / 1000));
 }
 
 /** One upload of `size` through real n8n, its input, n8n's copy and the stored object deleted after it. */
@@ -74,7 +55,7 @@ async function scaleRun(
 	index: number,
 	size: number,
 	log: (line: string) => void,
-): Promise<ScaleRun> {
+) {
 	const id = `benchScaleRun${String(index).padStart(2, '0')}`;
 	const input = join(files, `${id}.bin`);
 	try {
@@ -92,27 +73,20 @@ async function scaleRun(
 		const execution = await execute(instance, emulator, id, (pid) => watch.start(pid)).finally(async () => {
 			phase = (await watch.stop()).get('upload');
 		});
+		const { uploadMs, partCount } = execution;
 		const { rssBefore, rssGrowth } = phase!;
 		log(
-			`  ${fmt.size(size)}: upload ${fmt.seconds(execution.uploadMs)} (${fmt.rate(mibPerSecond(size, execution.uploadMs))}), ` +
+			`  ${fmt.size(size)}: upload ${fmt.seconds(uploadMs)} (${fmt.rate(mibPerSecond(size, uploadMs))}), ` +
 				`RSS ${fmt.mib(rssBefore)} before the upload, +${fmt.mib(rssGrowth)} during it; wall ${fmt.seconds(Date.now() - started)}`,
 		);
 		const stored = await emulator.sha256(STORED_KEY);
 		if (stored !== sha256) throw new Error(`scale ${fmt.size(size)}: the stored object differs from the input file`);
-		return {
-			size,
-			uploadMs: execution.uploadMs,
-			wallMs: execution.wallMs,
-			rssBefore,
-			rssGrowth,
-			partCount: execution.partCount,
-			verified: true,
-			gibRates: perGibRates(watch, DEFAULTS.partSizeMiB),
-		};
+		return { size, uploadMs, rssBefore, rssGrowth, partCount, gibRates: perGibRates(watch) };
 	} finally {
 		rmSync(input, { force: true });
 		rmSync(binaryStore(dir), { recursive: true, force: true });
-		await deleteStored(emulator);
+		const requestTarget = bucketTarget(emulator.info, '/api/v1/files/delete', [['key', STORED_KEY]]);
+		await signedSend(emulator.info, new Agent(), 'DELETE', requestTarget).catch(() => undefined);
 	}
 }
 
@@ -123,19 +97,16 @@ export async function runScale(
 	log: (line: string) => void,
 ): Promise<ScaleResult> {
 	const title = `Scale: ${sizes.map((s) => fmt.size(s)).join(' and ')} through real n8n`;
-	const needed = 3 * Math.max(...sizes) + 2 * GIB;
+	const needed = 3 * Math.max(...sizes) + 2 * 1024 ** 3;
 	const skip = (reason: string): ScaleResult => {
 		log(`  skipped: ${reason}`);
-		return {
-			skipped: reason,
-			runs: [],
-			table: { title, head: ['Scale', 'Result'], rows: [['', `skipped: ${reason}`]] },
-		};
+		const table = { title, head: ['Scale', 'Result'], rows: [['', `skipped: ${reason}`]] };
+		return { skipped: reason, runs: [], table };
 	};
 	mkdirSync(dir, { recursive: true });
-	if (freeBytes(dir) < needed) {
-		return skip(`needs ${fmt.size(needed)} free on the disk of ${dir}, has ${fmt.mib(freeBytes(dir))}`);
-	}
+	const { bavail, bsize } = statfsSync(dir);
+	if (bavail * bsize < needed)
+		return skip(`needs ${fmt.size(needed)} free on the disk of ${dir}, has ${fmt.mib(bavail * bsize)}`);
 	const setUp = await setUpN8n(emulator, dir);
 	if ('skipped' in setUp) return skip(setUp.skipped);
 	const { runtime } = setUp;
@@ -143,90 +114,77 @@ export async function runScale(
 	const runs: ScaleRun[] = [];
 	for (const [index, size] of sizes.entries()) runs.push(await scaleRun(emulator, setUp, dir, index, size, log));
 
-	const bound = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
-	const held = DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * MIB + MIB;
 	const reference = smallRate(runs);
+	const small = fmt.size(sizes[0]);
 	return {
 		runs,
 		table: {
 			title,
 			note:
-				`${runtime.profile.n8nVersion} on Node ${runtime.profile.nodeVersion.split('.')[0]}.x, filesystem binary mode, node defaults (${DEFAULTS.partSizeMiB} MiB × ${DEFAULTS.parallel}), ` +
-				`one invocation, ${fmt.size(sizes[0])} before and after the larger file. Upload time is the node execution time from the run data. RSS growth is the n8n process's peak RSS ` +
+				`${runtime.profile.n8nVersion} on Node ${runtime.profile.nodeVersion.split('.')[0]}.x, filesystem binary mode, node defaults (${AT_DEFAULTS}), ` +
+				`one invocation, ${small} before and after the larger file. Upload time is the node execution time from the run data. RSS growth is the n8n process's peak RSS ` +
 				'during the upload (kernel peak, reset when the emulator saw the upload start) minus its RSS at that moment. ' +
-				`× ${fmt.size(sizes[0])} is against the median of the ${fmt.size(sizes[0])} runs. Pace: MiB/s of each whole GiB of parts within the upload (first, slowest, fastest, last), from when the emulator saw its part requests. ` +
-				`Bounds: the README's memory the upload holds, ${fmt.mib(held)}, and the bench's RSS growth bound, ${fmt.mib(bound)}. ` +
+				`× ${small} is against the median of the ${small} runs. Pace: MiB/s of each whole GiB of parts within the upload (first, slowest, fastest, last), from when the emulator saw its part requests. ` +
+				`Bounds: the README's memory the upload holds, ${fmt.mib(HELD)}, and the bench's RSS growth bound, ${fmt.mib(BOUND)}. ` +
 				"The stored object was checked by sha256 against the input; input, n8n's binary copy and the stored object were deleted after each run.",
-			head: [
-				'File',
-				'Parts',
-				'Upload time',
-				'Throughput',
-				`× ${fmt.size(sizes[0])}`,
-				'Pace per GiB',
-				'RSS before upload',
-				'RSS growth during upload',
-				'Within bound',
-				'sha256',
-			],
-			rows: runs.map((r) => [
-				fmt.size(r.size),
-				String(r.partCount),
-				fmt.seconds(r.uploadMs),
-				fmt.rate(mibPerSecond(r.size, r.uploadMs)),
-				fmt.ratio(mibPerSecond(r.size, r.uploadMs) / reference),
-				pace(r.gibRates),
-				fmt.mib(r.rssBefore),
-				fmt.mib(r.rssGrowth),
-				r.rssGrowth <= held ? `${fmt.mib(held)}: yes` : r.rssGrowth <= bound ? `${fmt.mib(bound)}: yes` : '**no**',
-				r.verified ? 'same' : '**differs**',
+			...tabulate(runs, [
+				['File', (r) => fmt.size(r.size)],
+				['Parts', (r) => String(r.partCount)],
+				['Upload time', (r) => fmt.seconds(r.uploadMs)],
+				['Throughput', (r) => fmt.rate(rateOf(r))],
+				[`× ${small}`, (r) => fmt.ratio(rateOf(r) / reference)],
+				['Pace per GiB', (r) => pace(r.gibRates)],
+				['RSS before upload', (r) => fmt.mib(r.rssBefore)],
+				['RSS growth during upload', (r) => fmt.mib(r.rssGrowth)],
+				['Within bound', (r) => withinBound(r.rssGrowth)],
+				// A run whose stored object differs from its input throws.
+				['sha256', () => 'same'],
 			]),
 		},
 	};
 }
 
+function withinBound(growth: number): string {
+	if (growth <= HELD) return `${fmt.mib(HELD)}: yes`;
+	return growth <= BOUND ? `${fmt.mib(BOUND)}: yes` : '**no**';
+}
+
 /** Median throughput of the runs of the smallest size: what the larger file is held against. */
 function smallRate(runs: ScaleRun[]): number {
 	const smallest = Math.min(...runs.map((r) => r.size));
-	return median(runs.filter((r) => r.size === smallest).map((r) => mibPerSecond(r.size, r.uploadMs)));
+	return median(runs.filter((r) => r.size === smallest).map(rateOf));
 }
 
+/** First, slowest, fastest and last. */
 function pace(rates: number[]): string {
 	if (rates.length < 2) return '';
-	const f = (v: number) => v.toFixed(0);
-	return `${f(rates[0])}, ${f(Math.min(...rates))}, ${f(Math.max(...rates))}, ${f(rates[rates.length - 1])}`;
+	return [rates[0], Math.min(...rates), Math.max(...rates), rates[rates.length - 1]]
+		.map((v) => v.toFixed(0))
+		.join(', ');
 }
 
 /**
  * The scale scenario is too long for every bench run, so its last result is kept in a file of
  * its own and BENCHMARKS.md includes it whichever scenarios a later run measured.
  */
-export const SCALE_FILE = join(__dirname, 'scale-results.md');
+const SCALE_FILE = join(__dirname, 'scale-results.md');
 
 export function writeScaleSection(result: ScaleResult, load: string, log: (line: string) => void): void {
 	const largest = Math.max(...result.runs.map((r) => r.size));
 	const large = result.runs.find((r) => r.size === largest);
 	const small = result.runs.find((r) => r.size !== largest);
-	const lines = [
-		'## Scale',
-		'',
-		`From \`npm run bench -- --only scale\` (${new Date().toISOString().slice(0, 10)}); load average (1/5/15 min) before: ${load}.`,
-		'',
-		renderTable(result.table),
-		'',
-	];
+	const from = `From \`npm run bench -- --only scale\` (${new Date().toISOString().slice(0, 10)}); load average (1/5/15 min) before: ${load}.`;
+	const lines = ['## Scale', '', from, '', renderTable(result.table), ''];
 	if (small && large) {
-		const ratio = mibPerSecond(large.size, large.uploadMs) / smallRate(result.runs);
-		const held = DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * MIB + MIB;
-		const bound = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
+		const ratio = rateOf(large) / smallRate(result.runs);
 		lines.push(
-			`- Throughput at ${fmt.size(large.size)} against ${fmt.size(small.size)} (median of its runs): ${fmt.ratio(ratio)}; not slower by more than 10 % (cost linear in size): ${ratio >= 0.9 ? '**met**' : '**not met**'}; ` +
-				`within ±10 %: ${Math.abs(1 - ratio) <= 0.1 ? '**met**' : '**not met**'}` +
+			`- Throughput at ${fmt.size(large.size)} against ${fmt.size(small.size)} (median of its runs): ${fmt.ratio(ratio)}; not slower by more than 10 % (cost linear in size): ${verdict(ratio >= 0.9)}; ` +
+				`within ±10 %: ${verdict(Math.abs(1 - ratio) <= 0.1)}` +
 				(large.gibRates.length > 1
 					? ` (the pace of single GiBs within the ${fmt.size(large.size)} upload ranged ${Math.min(...large.gibRates).toFixed(0)}–${Math.max(...large.gibRates).toFixed(0)} MiB/s at this load).`
 					: '.'),
-			`- n8n's RSS growth during the ${fmt.size(large.size)} upload ≤ ${fmt.mib(bound)} (part size × (parallelism + 1) + 64 MiB): ${fmt.mib(large.rssGrowth)} — ${large.rssGrowth <= bound ? '**met**' : '**not met**'} ` +
-				`(README: the upload holds at most ${fmt.mib(held)}; at ${fmt.size(small.size)} the growth was at most ${fmt.mib(Math.max(...result.runs.filter((r) => r.size !== largest).map((r) => r.rssGrowth)))}).`,
+			`- n8n's RSS growth during the ${fmt.size(large.size)} upload ≤ ${fmt.mib(BOUND)} (part size × (parallelism + 1) + 64 MiB): ${fmt.mib(large.rssGrowth)} — ${verdict(large.rssGrowth <= BOUND)} ` +
+				`(README: the upload holds at most ${fmt.mib(HELD)}; at ${fmt.size(small.size)} the growth was at most ${fmt.mib(Math.max(...result.runs.filter((r) => r.size !== largest).map((r) => r.rssGrowth)))}).`,
 			'',
 		);
 	}

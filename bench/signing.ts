@@ -5,33 +5,29 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { request, type Agent } from 'node:http';
-
-export interface Keys {
-	accessKey: string;
-	secretKey: string;
-}
+import { buffer } from 'node:stream/consumers';
 
 /** What a signed request needs of the emulator (EmulatorInfo). */
-export interface Service extends Keys {
+export interface Service {
+	accessKey: string;
+	secretKey: string;
 	url: string;
 	bucket: { name: string; region: string };
 }
 
-export function target(path: string, query: Array<[string, string]>): string {
-	return `${path}?${new URLSearchParams(query).toString()}`;
-}
-
-/** The bucket and region every request names, then `query`. */
+/** The path and query of a request naming the bucket and region, as every request does, then `query`. */
 export function bucketTarget(service: Service, path: string, query: Array<[string, string]> = []): string {
-	return target(path, [['bucket_name', service.bucket.name], ['region', service.bucket.region], ...query]);
+	const params = new URLSearchParams({ bucket_name: service.bucket.name, region: service.bucket.region });
+	for (const [name, value] of query) params.append(name, value);
+	return `${path}?${params.toString()}`;
 }
 
-export function signedHeaders(keys: Keys, method: string, requestTarget: string): Record<string, string> {
+export function signedHeaders(service: Service, method: string, requestTarget: string): Record<string, string> {
 	const timestamp = new Date().toISOString();
-	const signature = createHmac('sha256', keys.secretKey)
+	const signature = createHmac('sha256', service.secretKey)
 		.update(`${method}\n${requestTarget}\n${timestamp}`)
 		.digest('hex');
-	return { 'X-Access-Key': keys.accessKey, 'X-Timestamp': timestamp, 'X-Signature': signature };
+	return { 'X-Access-Key': service.accessKey, 'X-Timestamp': timestamp, 'X-Signature': signature };
 }
 
 export interface Answer {
@@ -49,19 +45,16 @@ export function send(
 ): Promise<Answer> {
 	if (body.length) headers = { ...headers, 'Content-Length': body.reduce((n, b) => n + b.length, 0) };
 	return new Promise((resolve, reject) => {
-		const req = request(url, { method, headers, agent }, (res) => {
-			const chunks: Buffer[] = [];
-			res.on('data', (chunk: Buffer) => chunks.push(chunk));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-			res.on('error', reject);
-		});
+		const req = request(url, { method, headers, agent }, (res) =>
+			buffer(res).then((answer) => resolve({ status: res.statusCode ?? 0, body: answer }), reject),
+		);
 		req.on('error', reject);
 		for (const chunk of body) req.write(chunk);
 		req.end();
 	});
 }
 
-/** A signed request to `requestTarget` (from target() or bucketTarget()). */
+/** A signed request to `requestTarget` (from bucketTarget()). */
 export function signedSend(
 	service: Service,
 	agent: Agent,
@@ -70,10 +63,8 @@ export function signedSend(
 	body: Buffer[] = [],
 	contentType?: string,
 ): Promise<Answer> {
-	const headers = {
-		...signedHeaders(service, method, requestTarget),
-		...(contentType && { 'Content-Type': contentType }),
-	};
+	const headers = signedHeaders(service, method, requestTarget);
+	if (contentType) headers['Content-Type'] = contentType;
 	return send(`${service.url}${requestTarget}`, agent, method, headers, body);
 }
 
