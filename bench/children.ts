@@ -3,7 +3,7 @@
  * fresh process per measured run of the node.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { on, once } from 'node:events';
 import { join } from 'node:path';
 
 import type { FarProfile } from './args';
@@ -40,21 +40,14 @@ function forkTs(script: string, extraArgs: string[] = [], execPath?: string): Ch
  * The child's first message from now on that passes `test`. Rejects when the child exits first, or
  * says it `failed` (a scenario run that threw).
  */
-function reply<T>(child: ChildProcess, what: string, test: (m: T) => boolean): Promise<T> {
-	return new Promise<T>((resolve, reject) => {
-		const onMessage = (message: T & { failed?: string }) => {
-			if (message.failed !== undefined) finish(() => reject(new Error(`${what} failed: ${message.failed}`)));
-			else if (test(message)) finish(() => resolve(message));
-		};
-		const onExit = (code: number | null) =>
-			finish(() => reject(new Error(`${what} exited (code ${code}) before answering`)));
-		const finish = (settle: () => void) => {
-			child.off('message', onMessage).off('exit', onExit);
-			settle();
-		};
-		if (child.exitCode !== null) return onExit(child.exitCode);
-		child.on('message', onMessage).once('exit', onExit);
-	});
+async function reply<T>(child: ChildProcess, what: string, test: (m: T) => boolean): Promise<T> {
+	if (child.exitCode === null) {
+		for await (const [message] of on(child, 'message', { close: ['exit'] })) {
+			if (message.failed !== undefined) throw new Error(`${what} failed: ${message.failed}`);
+			if (test(message)) return message;
+		}
+	}
+	throw new Error(`${what} exited (code ${child.exitCode}) before answering`);
 }
 
 export type EmulatorInfo = Service;

@@ -6,15 +6,13 @@
  * runs the same upload in-process (the harness, n8n-core's engine without the n8n application),
  * so the ratio of the two is measured in the same run. Uses the install of scripts/real-n8n.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { installedRuntime, type InstalledRuntime } from '../scripts/real-n8n/install';
 import { importCredential, importWorkflows, linkPackage, NODE_TYPE } from '../scripts/real-n8n/instance';
 import { baseEnv, parseRun, tail, type ExecutionRun, type N8nInstance } from '../scripts/real-n8n/n8n';
-import { freePort } from '../scripts/real-n8n/process';
+import { capture } from '../scripts/real-n8n/process';
 import { profileByName } from '../scripts/real-n8n/profiles';
 
 import { cpuProfileFlags, runScenario, type EmulatorProcess, type MeasuredRun } from './children';
@@ -86,9 +84,8 @@ export function workflow(id: string, filePath: string, upload: boolean): object 
 export const taskOf = (run: ExecutionRun | undefined, node: string) => run?.data.resultData.runData[node]?.[0];
 
 /**
- * Runs `n8n execute --id=… --rawOutput` once, sampling the process's RSS, killed after 15 minutes.
+ * Runs `n8n execute --id=… --rawOutput` once, sampling the process's RSS, stopped after 15 minutes.
  * Throws unless it ran and each node of `items` put out that many items, none of them an error.
- * Its output goes through a file: a pipe cuts a large run's output off.
  */
 export async function runExecute(
 	instance: N8nInstance,
@@ -96,28 +93,19 @@ export async function runExecute(
 	items: Record<string, number>,
 	onStarted?: (pid: number) => void,
 ) {
-	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 	const args = [...cpuProfileFlags(`n8n-${id}`), instance.runtime.n8nBin, 'execute', `--id=${id}`, '--rawOutput'];
-	const outFile = join(instance.userFolder, `${id}.out.json`);
-	const fd = openSync(outFile, 'w');
-	const child = spawn(instance.runtime.nodeBin, args, {
+	let sampler: RssSampler | undefined;
+	const { code, stdout, stderr } = await capture(instance.runtime.nodeBin, args, {
 		cwd: instance.userFolder,
-		env,
-		stdio: ['ignore', fd, 'pipe'],
-		timeout: 15 * 60_000,
-		killSignal: 'SIGKILL',
+		env: await baseEnv(instance),
+		timeoutMs: 15 * 60_000,
+		onSpawn: (pid) => {
+			sampler = new RssSampler(pid);
+			sampler.start();
+			onStarted?.(pid);
+		},
 	});
-	// The child writes into its own copy of the descriptor.
-	closeSync(fd);
-	const sampler = new RssSampler(child.pid as number);
-	sampler.start();
-	onStarted?.(child.pid as number);
-	let stderr = '';
-	child.stderr?.setEncoding('utf8').on('data', (t: string) => (stderr = (stderr + t).slice(-100_000)));
-	const [code] = (await once(child, 'close')) as [number | null];
-	const peakRss = sampler.stop();
-	const stdout = readFileSync(outFile, 'utf8');
-	rmSync(outFile, { force: true });
+	const peakRss = sampler!.stop();
 	const run = parseRun(stdout);
 	const failure =
 		run?.data.resultData.error?.message ??

@@ -194,14 +194,13 @@ export interface QueueStack {
 
 /** Starts `n8n worker` and resolves once it logs that it is ready. */
 async function startWorker(instance: N8nInstance, name: string, concurrency: number, logFile: string): Promise<Worker> {
-	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()) });
 	const args = [instance.runtime.n8nBin, 'worker', `--concurrency=${concurrency}`];
 	const worker = await start(instance.runtime.nodeBin, args, {
 		what: name,
 		ready: /n8n worker is now ready/,
 		timeoutMs: 120000,
 		cwd: instance.userFolder,
-		env,
+		env: await baseEnv(instance),
 		logFile,
 	});
 	const started = /Worker started execution (\d+) \(job (\S+)\)/g;

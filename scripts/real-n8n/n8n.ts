@@ -25,7 +25,7 @@ const INHERITED_PREFIXES_DROPPED = ['N8N_', 'DB_', 'EXECUTIONS_', 'QUEUE_', 'GEN
 const INHERITED_DROPPED = new Set(['NODE_ENV', 'NODE_OPTIONS', 'NODE_PATH']);
 
 /** Settings every run here shares; see scripts/real-n8n/README.md for why each is set. An undefined value unsets. */
-export function baseEnv(instance: N8nInstance, extra: Env = {}): NodeJS.ProcessEnv {
+export async function baseEnv(instance: N8nInstance, extra: Env = {}): Promise<NodeJS.ProcessEnv> {
 	const inherited = Object.entries(process.env).filter(
 		([name]) => !INHERITED_DROPPED.has(name) && !INHERITED_PREFIXES_DROPPED.some((prefix) => name.startsWith(prefix)),
 	);
@@ -49,6 +49,8 @@ export function baseEnv(instance: N8nInstance, extra: Env = {}): NodeJS.ProcessE
 		// The editor is reached over plain http on loopback.
 		N8N_SECURE_COOKIE: 'false',
 		...instance.runtime.profile.env,
+		// Parallel n8n processes each need their own task broker port.
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		// spawn leaves out a variable whose value is undefined.
 		...instance.env,
 		...extra,
@@ -58,12 +60,11 @@ export function baseEnv(instance: N8nInstance, extra: Env = {}): NodeJS.ProcessE
 /** `output` is stdout and stderr, for messages in failed assertions. */
 export type CliResult = Captured & { output: string };
 
-/** Runs one n8n CLI command to its end. Parallel n8n processes each need their own broker port. */
+/** Runs one n8n CLI command to its end. */
 export async function n8nCli(instance: N8nInstance, args: string[], options: { env?: Env } = {}): Promise<CliResult> {
-	const env = baseEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...options.env });
 	const result = await capture(instance.runtime.nodeBin, [instance.runtime.n8nBin, ...args], {
 		cwd: instance.userFolder,
-		env,
+		env: await baseEnv(instance, options.env),
 		timeoutMs: 180000,
 	});
 	return { ...result, output: `${result.stdout}\n${result.stderr}` };
@@ -159,11 +160,7 @@ export interface StartOptions {
  */
 export async function startN8n(instance: N8nInstance, options: StartOptions = {}): Promise<RunningN8n> {
 	const port = options.port ?? (await freePort());
-	const env = baseEnv(instance, {
-		N8N_PORT: String(port),
-		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-		...options.env,
-	});
+	const env = await baseEnv(instance, { N8N_PORT: String(port), ...options.env });
 	const url = `http://127.0.0.1:${port}`;
 	const ready = async () =>
 		(await statusOf(`${url}/healthz/readiness`)) === 200 &&

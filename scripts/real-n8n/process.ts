@@ -133,11 +133,13 @@ export async function start(command: string, args: string[], options: StartOptio
 	throw new Error(`${what} ${why}:\n${tail(output, 40)}`);
 }
 
+type CaptureOptions = SpawnOptions & { timeoutMs: number; onSpawn?: (pid: number) => void };
+
 /**
  * Runs a command to its end (or `timeoutMs`), capturing its output. Output goes through files, not
  * pipes: n8n exits right after printing a run of many megabytes, and a pipe would lose the rest.
  */
-export async function capture(command: string, args: string[], options: SpawnOptions & { timeoutMs: number }) {
+export async function capture(command: string, args: string[], options: CaptureOptions) {
 	const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'real-n8n-output-'));
 	const outFile = path.join(dir, 'stdout');
 	const errFile = path.join(dir, 'stderr');
@@ -145,6 +147,7 @@ export async function capture(command: string, args: string[], options: SpawnOpt
 	const err = await fsp.open(errFile, 'w');
 	try {
 		const child = spawnGroup(command, args, { ...options, stdio: ['ignore', out.fd, err.fd] });
+		options.onSpawn?.(child.pid!);
 		let timedOut = false;
 		const timer = setTimeout(() => {
 			timedOut = true;
