@@ -11,8 +11,8 @@ import { join } from 'node:path';
 
 import { installedRuntime, type InstalledRuntime } from '../scripts/real-n8n/install';
 import { importCredential, importWorkflows, linkPackage, NODE_TYPE } from '../scripts/real-n8n/instance';
-import { baseEnv, parseRun, tail, type ExecutionRun, type N8nInstance } from '../scripts/real-n8n/n8n';
-import { capture } from '../scripts/real-n8n/process';
+import { baseEnv, parseRun, type ExecutionRun, type N8nInstance } from '../scripts/real-n8n/n8n';
+import { capture, tail } from '../scripts/real-n8n/process';
 import { profileByName } from '../scripts/real-n8n/profiles';
 
 import { cpuProfileFlags, runScenario, type EmulatorProcess, type MeasuredRun } from './children';

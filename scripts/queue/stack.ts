@@ -58,8 +58,7 @@ async function runOk(what: string, command: string, args: string[], env?: NodeJS
  * the Debian package creates.
  */
 async function startPostgres(dir: string, logFile: string): Promise<Service> {
-	const binDir = postgresBinDir();
-	if (!binDir) throw new Error(`PostgreSQL is not installed. On Debian or Ubuntu: ${INSTALL_HINT}`);
+	const binDir = postgresBinDir()!;
 	const asRoot = process.getuid?.() === 0;
 	const asServer = (program: string, args: string[]): [string, string[]] => {
 		const bin = path.join(binDir, program);
@@ -126,7 +125,6 @@ async function startPostgres(dir: string, logFile: string): Promise<Service> {
 
 /** redis-server for n8n's job queue: a free port on 127.0.0.1, a password, no persistence, its folder ours. */
 async function startRedis(dir: string, logFile: string): Promise<Service> {
-	if (!redisInstalled()) throw new Error(`redis-server is not installed. On Debian or Ubuntu: ${INSTALL_HINT}`);
 	await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
 	const port = await freePort();
 	const password = randomBytes(18).toString('base64url');
@@ -208,6 +206,7 @@ async function startWorker(instance: N8nInstance, name: string, concurrency: num
 }
 
 export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {
+	requireQueueServices();
 	const log = options.log ?? (() => undefined);
 	const logDir = path.join(options.dataDir, 'logs');
 	const userFolder = path.join(options.dataDir, 'n8n');

@@ -29,8 +29,6 @@ export interface InstalledRuntime {
 
 type Log = (line: string) => void;
 
-const LOCK_WAIT_MS = 30 * 60 * 1000;
-
 function runtimeOf(profile: Profile): InstalledRuntime {
 	const dir = path.join(CACHE_ROOT, `n8n-${profile.n8nVersion}`);
 	const nodeBinDir = path.join(dir, 'node_modules', NODE_PACKAGE, 'bin');
@@ -93,7 +91,7 @@ async function runNpm(args: string[], dir: string, label: string, profile: Profi
 /** One installer at a time per runtime (dev and tests may start together); a dead holder's lock is taken over. */
 async function withLock<T>(lockDir: string, log: Log, work: () => Promise<T>): Promise<T> {
 	const pidFile = path.join(lockDir, 'pid');
-	const deadline = Date.now() + LOCK_WAIT_MS;
+	const deadline = Date.now() + 30 * 60_000;
 	let told = false;
 	for (;;) {
 		try {

@@ -7,8 +7,6 @@ import type { InstalledRuntime } from './install';
 import type { Owner } from './instance';
 import { capture, freePort, start, tail, type Captured, type Started } from './process';
 
-export { tail };
-
 export type Env = Record<string, string | undefined>;
 
 export interface N8nInstance {

@@ -141,10 +141,8 @@ type CaptureOptions = SpawnOptions & { timeoutMs: number; onSpawn?: (pid: number
  */
 export async function capture(command: string, args: string[], options: CaptureOptions) {
 	const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'real-n8n-output-'));
-	const outFile = path.join(dir, 'stdout');
-	const errFile = path.join(dir, 'stderr');
-	const out = await fsp.open(outFile, 'w');
-	const err = await fsp.open(errFile, 'w');
+	const files = [path.join(dir, 'stdout'), path.join(dir, 'stderr')];
+	const [out, err] = await Promise.all(files.map((file) => fsp.open(file, 'w')));
 	try {
 		const child = spawnGroup(command, args, { ...options, stdio: ['ignore', out.fd, err.fd] });
 		options.onSpawn?.(child.pid!);
@@ -159,16 +157,10 @@ export async function capture(command: string, args: string[], options: CaptureO
 		];
 		// What n8n started (its task runner) may outlive it for a moment; never leave it behind.
 		killGroup(child, 'SIGKILL');
-		return {
-			code,
-			signal,
-			stdout: await fsp.readFile(outFile, 'utf8'),
-			stderr: await fsp.readFile(errFile, 'utf8'),
-			timedOut,
-		};
+		const [stdout, stderr] = await Promise.all(files.map((file) => fsp.readFile(file, 'utf8')));
+		return { code, signal, stdout, stderr, timedOut };
 	} finally {
-		await out.close();
-		await err.close();
+		await Promise.all([out.close(), err.close()]);
 		await fsp.rm(dir, { recursive: true, force: true });
 	}
 }

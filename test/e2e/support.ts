@@ -21,7 +21,8 @@ import {
 import type { N8nInstance } from '../../scripts/real-n8n/n8n';
 import { PACKAGE_ROOT, activeProfile } from '../../scripts/real-n8n/profiles';
 
-export { executeWorkflow, nodeJson, n8nCli, startN8n, tail } from '../../scripts/real-n8n/n8n';
+export { executeWorkflow, nodeJson, n8nCli, startN8n } from '../../scripts/real-n8n/n8n';
+export { tail } from '../../scripts/real-n8n/process';
 export { EXAMPLE_IDS, activateWorkflow, importCredential, importWorkflows } from '../../scripts/real-n8n/instance';
 
 export const MIB = 1024 * 1024;

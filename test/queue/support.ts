@@ -16,7 +16,7 @@ import {
 	ownerEnv,
 	type Owner,
 } from '../../scripts/real-n8n/instance';
-import { tail } from '../../scripts/real-n8n/n8n';
+import { tail } from '../../scripts/real-n8n/process';
 import { PACKAGE_ROOT, PROFILES } from '../../scripts/real-n8n/profiles';
 import { startQueueStack, type QueueStack, type Worker } from '../../scripts/queue/stack';
 
