@@ -12,7 +12,7 @@ import { DEFAULTS as EMULATOR_DEFAULTS } from '../../test/emulator/config';
 import { ensureRuntime } from '../real-n8n/install';
 import { importCredential, linkPackage, ownerEnv, type Owner } from '../real-n8n/instance';
 import { login, startN8n, type N8nInstance, type RunningN8n } from '../real-n8n/n8n';
-import { isPortFree, start, type Started } from '../real-n8n/process';
+import { isPortFree, start } from '../real-n8n/process';
 import { PACKAGE_ROOT, PROFILES } from '../real-n8n/profiles';
 import { requireQueueServices, startQueueStack, type Worker } from '../queue/stack';
 import { importExamples } from './examples';
@@ -54,7 +54,7 @@ export interface Stack {
 }
 
 /** The emulator CLI as a child process; resolves once it listens. */
-async function startEmulator(port: number, dataDir: string, logFile: string): Promise<Started & { url: string }> {
+async function startEmulator(port: number, dataDir: string, logFile: string) {
 	const cli = path.join('test', 'emulator', 'cli.ts');
 	const args = ['-r', 'ts-node/register/transpile-only', cli, '--port', String(port), '--data-dir', dataDir];
 	const listening = /listening on (http:\/\/\S+)/;

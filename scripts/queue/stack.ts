@@ -10,8 +10,8 @@ import { existsSync, promises as fsp, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 
 import type { InstalledRuntime } from '../real-n8n/install';
-import { baseEnv, startN8n, type Env, type N8nInstance, type RunningN8n } from '../real-n8n/n8n';
-import { capture, freePort, start, stopGroup, tail, type Started } from '../real-n8n/process';
+import { baseEnv, startN8n, type Env, type N8nInstance } from '../real-n8n/n8n';
+import { capture, freePort, start, stopGroup, tail } from '../real-n8n/process';
 
 const INSTALL_HINT =
 	'sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql redis-server';
@@ -38,12 +38,6 @@ export function requireQueueServices(): void {
 	}
 }
 
-/** A server of the stack: n8n's settings for reaching it, and how to stop it. */
-interface Service {
-	env: Env;
-	stop(): Promise<void>;
-}
-
 async function runOk(what: string, command: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
 	const result = await capture(command, args, { timeoutMs: 120000, env });
 	if (result.code !== 0)
@@ -57,7 +51,7 @@ async function runOk(what: string, command: string, args: string[], env?: NodeJS
  * PostgreSQL refuses to run as root; as root, its programs run as the unprivileged `postgres` user
  * the Debian package creates.
  */
-async function startPostgres(dir: string, logFile: string): Promise<Service> {
+async function startPostgres(dir: string, logFile: string) {
 	const binDir = postgresBinDir()!;
 	const asRoot = process.getuid?.() === 0;
 	const asServer = (program: string, args: string[]): [string, string[]] => {
@@ -124,7 +118,7 @@ async function startPostgres(dir: string, logFile: string): Promise<Service> {
 }
 
 /** redis-server for n8n's job queue: a free port on 127.0.0.1, a password, no persistence, its folder ours. */
-async function startRedis(dir: string, logFile: string): Promise<Service> {
+async function startRedis(dir: string, logFile: string) {
 	await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
 	const port = await freePort();
 	const password = randomBytes(18).toString('base64url');
@@ -160,11 +154,7 @@ async function startRedis(dir: string, logFile: string): Promise<Service> {
 	};
 }
 
-export interface Worker extends Started {
-	name: string;
-	/** Execution ids this worker logged as started ("Worker started execution <id>"). */
-	executions(): string[];
-}
+export type Worker = Awaited<ReturnType<typeof startWorker>>;
 
 export interface QueueStackOptions {
 	runtime: InstalledRuntime;
@@ -184,14 +174,13 @@ export interface QueueStackOptions {
 	log?: (line: string) => void;
 }
 
-export interface QueueStack {
-	main: RunningN8n;
-	workers: Worker[];
-	stop(): Promise<void>;
-}
+export type QueueStack = Awaited<ReturnType<typeof startQueueStack>>;
 
-/** Starts `n8n worker` and resolves once it logs that it is ready. */
-async function startWorker(instance: N8nInstance, name: string, concurrency: number, logFile: string): Promise<Worker> {
+/**
+ * Starts `n8n worker` and resolves once it logs that it is ready. `executions()`: the execution ids
+ * it logged as started ("Worker started execution <id>").
+ */
+async function startWorker(instance: N8nInstance, name: string, concurrency: number, logFile: string) {
 	const args = [instance.runtime.n8nBin, 'worker', `--concurrency=${concurrency}`];
 	const worker = await start(instance.runtime.nodeBin, args, {
 		what: name,
@@ -205,7 +194,7 @@ async function startWorker(instance: N8nInstance, name: string, concurrency: num
 	return { ...worker, name, executions: () => [...worker.output().matchAll(started)].map((match) => match[1]) };
 }
 
-export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {
+export async function startQueueStack(options: QueueStackOptions) {
 	requireQueueServices();
 	const log = options.log ?? (() => undefined);
 	const logDir = path.join(options.dataDir, 'logs');

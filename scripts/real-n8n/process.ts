@@ -14,6 +14,7 @@ import { ensureRuntime } from './install';
 import { PACKAGE_ROOT, type Profile } from './profiles';
 
 export type Captured = Awaited<ReturnType<typeof capture>>;
+export type Started = Awaited<ReturnType<typeof start>>;
 
 const started = new Set<ChildProcess>();
 
@@ -74,14 +75,6 @@ export function tail(text: string, lines: number): string {
 		.join('\n');
 }
 
-export interface Started {
-	child: ChildProcess;
-	/** What it printed so far: the start and the last megabyte (a dev session may run for hours). */
-	output(): string;
-	/** Stops its group: `stopSignal` (SIGTERM unless told), SIGKILL after 20 s. */
-	stop(): Promise<void>;
-}
-
 export interface StartOptions extends Omit<SpawnOptions, 'stdio' | 'detached'> {
 	/** Names it in errors. */
 	what: string;
@@ -101,9 +94,11 @@ export interface StartOptions extends Omit<SpawnOptions, 'stdio' | 'detached'> {
 /**
  * Starts a long-running command in a process group of its own, its output kept (and copied to
  * `logFile`), and resolves once `ready` holds. When it ends first or `timeoutMs` passes, stops its
- * group and throws with the end of its output.
+ * group and throws with the end of its output. `output()` is what it printed so far: the start and
+ * the last megabyte (a dev session may run for hours); `stop()` stops its group with `stopSignal`
+ * (SIGTERM unless told), SIGKILL after 20 s.
  */
-export async function start(command: string, args: string[], options: StartOptions): Promise<Started> {
+export async function start(command: string, args: string[], options: StartOptions) {
 	const { what, ready, logFile, input, show = (chunk: string) => chunk } = options;
 	const stdin = input === undefined ? 'ignore' : 'pipe';
 	const child = spawnGroup(command, args, { ...options, stdio: [stdin, 'pipe', 'pipe'] });
