@@ -39,19 +39,7 @@ export interface StackOptions {
 	log: (line: string) => void;
 }
 
-export interface Stack {
-	editorUrl: string;
-	emulatorUrl: string;
-	/** The browser-upload example page (examples/browser-upload/), wired to the example's webhook. */
-	pageUrl: string;
-	owner: Owner;
-	logDir: string;
-	/** Queue mode's workers (none otherwise). */
-	workers: Worker[];
-	/** Resolves when n8n (main) or the emulator ends by itself. */
-	died: Promise<string>;
-	stop(): Promise<void>;
-}
+export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 /** The emulator CLI as a child process; resolves once it listens. */
 async function startEmulator(port: number, dataDir: string, logFile: string) {
@@ -97,7 +85,7 @@ async function keptKey(file: string): Promise<string> {
 	return (await fsp.readFile(file, 'utf8')).trim();
 }
 
-export async function startStack(options: StackOptions): Promise<Stack> {
+export async function startStack(options: StackOptions) {
 	const { log, queue } = options;
 	if (queue) requireQueueServices();
 	const runtime = await ensureRuntime(PROFILES.current, log);
@@ -166,6 +154,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 		await login(n8n.url, DEV_OWNER.email, DEV_OWNER.password);
 		const page = await startPageServer(n8n.url);
 		stops.push(page.close);
+		// When n8n (main) or the emulator ends by itself.
 		const died = Promise.race([
 			new Promise<string>((resolve) => n8n.child.once('exit', (code) => resolve(`n8n exited (${code})`))),
 			new Promise<string>((resolve) => emulator.child.once('exit', (code) => resolve(`the emulator exited (${code})`))),

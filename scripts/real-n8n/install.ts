@@ -14,22 +14,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { explainNpmFailure } from './npm-failure';
 import { CACHE_ROOT, NODE_PACKAGE, PROFILES, profileByName, type Profile } from './profiles';
 
-export interface InstalledRuntime {
-	profile: Profile;
-	dir: string;
-	nodeBin: string;
-	/** Goes first in PATH: n8n starts its task runner as plain `node`. */
-	nodeBinDir: string;
-	n8nBin: string;
-	/** Written when an install is complete: what was installed. */
-	marker: string;
-	/** The committed npm lock file for this version and platform. */
-	lockFile: string;
-}
+export type InstalledRuntime = ReturnType<typeof runtimeOf>;
 
 type Log = (line: string) => void;
 
-function runtimeOf(profile: Profile): InstalledRuntime {
+/** `marker` is written when an install is complete (what was installed); `lockFile` is the committed npm lock file. */
+function runtimeOf(profile: Profile) {
 	const dir = path.join(CACHE_ROOT, `n8n-${profile.n8nVersion}`);
 	const nodeBinDir = path.join(dir, 'node_modules', NODE_PACKAGE, 'bin');
 	return {
