@@ -5,7 +5,7 @@ import * as path from 'node:path';
 
 import type { InstalledRuntime } from './install';
 import type { Owner } from './instance';
-import { capture, freePort, start, tail, type Captured, type Started } from './process';
+import { capture, freePort, start, tail, type Started } from './process';
 
 export type Env = Record<string, string | undefined>;
 
@@ -55,11 +55,8 @@ export async function baseEnv(instance: N8nInstance, extra: Env = {}): Promise<N
 	};
 }
 
-/** `output` is stdout and stderr, for messages in failed assertions. */
-export type CliResult = Captured & { output: string };
-
-/** Runs one n8n CLI command to its end. */
-export async function n8nCli(instance: N8nInstance, args: string[], options: { env?: Env } = {}): Promise<CliResult> {
+/** Runs one n8n CLI command to its end; `output` is stdout and stderr, for messages in failed assertions. */
+export async function n8nCli(instance: N8nInstance, args: string[], options: { env?: Env } = {}) {
 	const result = await capture(instance.runtime.nodeBin, [instance.runtime.n8nBin, ...args], {
 		cwd: instance.userFolder,
 		env: await baseEnv(instance, options.env),
@@ -68,7 +65,7 @@ export async function n8nCli(instance: N8nInstance, args: string[], options: { e
 	return { ...result, output: `${result.stdout}\n${result.stderr}` };
 }
 
-export async function n8nCliOk(instance: N8nInstance, args: string[]): Promise<CliResult> {
+export async function n8nCliOk(instance: N8nInstance, args: string[]) {
 	const result = await n8nCli(instance, args);
 	if (result.code !== 0) {
 		throw new Error(
@@ -103,13 +100,7 @@ export interface ExecutionRun {
 	};
 }
 
-export type ExecuteResult = CliResult & { run?: ExecutionRun };
-
-export async function executeWorkflow(
-	instance: N8nInstance,
-	workflowId: string,
-	options: { env?: Env } = {},
-): Promise<ExecuteResult> {
+export async function executeWorkflow(instance: N8nInstance, workflowId: string, options: { env?: Env } = {}) {
 	const result = await n8nCli(instance, ['execute', `--id=${workflowId}`, '--rawOutput'], options);
 	const run = parseRun(result.stdout);
 	// n8n 2.41.1 on Node.js 24 was seen (once, on a busy machine) to die with SIGSEGV while shutting

@@ -13,7 +13,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureRuntime } from './install';
 import { PACKAGE_ROOT, type Profile } from './profiles';
 
-export type Captured = Awaited<ReturnType<typeof capture>>;
 export type Started = Awaited<ReturnType<typeof start>>;
 
 const started = new Set<ChildProcess>();
