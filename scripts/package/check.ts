@@ -6,12 +6,12 @@
  *
  *   node -r ts-node/register/transpile-only scripts/package/check.ts [package folder]
  */
-import { execFile } from 'node:child_process';
 import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
+
+import { capture } from '../real-n8n/process';
 
 const ALWAYS_SHIPPED = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'];
 /** Packages the shipped code may require besides Node.js's own modules: n8n provides them. */
@@ -27,12 +27,10 @@ interface Manifest {
 }
 
 async function run(command: string, args: string[], cwd: string, env = process.env): Promise<string> {
-	try {
-		return (await promisify(execFile)(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 })).stdout;
-	} catch (error) {
-		const { stderr, message } = error as { stderr?: string; message: string };
-		throw new Error(`${command} ${args.join(' ')} failed in ${cwd}: ${stderr || message}`);
-	}
+	const { code, signal, stdout, stderr } = await capture(command, args, { cwd, env, timeoutMs: 10 * 60_000 });
+	if (code !== 0)
+		throw new Error(`${command} ${args.join(' ')} failed in ${cwd}: ${stderr || `exit ${code ?? signal}`}`);
+	return stdout;
 }
 
 const norm = (file: string) => path.posix.normalize(file.split(path.sep).join('/')).replace(/^\.\//, '');

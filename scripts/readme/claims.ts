@@ -29,8 +29,6 @@ import { join, sep } from 'node:path';
 import { markdownLines, repositoryRoot } from './docs';
 import { type TestCase, testCases } from './testCases';
 
-export { testCases, testTitles } from './testCases';
-
 const CLAIM_PAGES = ['docs/reliability.md', 'docs/bad-input.md'];
 const PROOF_COLUMN = 'tests';
 /** Shorter quotes than this must be a whole title: "e" would match nearly any test. */

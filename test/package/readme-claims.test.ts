@@ -3,7 +3,8 @@
  * test folder, so it cannot pass silently, then on this repository's docs/reliability.md and
  * docs/bad-input.md.
  */
-import { checkClaims, checkRepository, citationsIn, testCases, testTitles } from '../../scripts/readme/claims';
+import { checkClaims, checkRepository, citationsIn } from '../../scripts/readme/claims';
+import { testCases, testTitles } from '../../scripts/readme/testCases';
 
 const TESTS = {
 	'node/good.test.ts': `describe('group', () => {
