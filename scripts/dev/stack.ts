@@ -98,12 +98,9 @@ export async function startStack(options: StackOptions) {
 	// PostgreSQL runs as its own user when we are root, and must reach its folder.
 	if (queue) for (const dir of [options.dataDir, dataDir]) await fsp.chmod(dir, 0o711);
 
-	log(`starting the emulator (data in ${path.relative(process.cwd(), path.join(dataDir, 'emulator'))})`);
-	const emulator = await startEmulator(
-		options.emulatorPort,
-		path.join(dataDir, 'emulator'),
-		path.join(logDir, 'emulator.log'),
-	);
+	const emulatorDir = path.join(dataDir, 'emulator');
+	log(`starting the emulator (data in ${path.relative(process.cwd(), emulatorDir)})`);
+	const emulator = await startEmulator(options.emulatorPort, emulatorDir, path.join(logDir, 'emulator.log'));
 	const stops = [emulator.stop];
 	const stop = async () => {
 		for (const stopOne of stops.splice(0).reverse()) await stopOne().catch(() => undefined);
@@ -135,12 +132,11 @@ export async function startStack(options: StackOptions) {
 		} else {
 			const instance: N8nInstance = { runtime, userFolder: path.join(dataDir, 'n8n'), env: {} };
 			await prepare(instance);
-			log(
-				`starting n8n ${runtime.profile.n8nVersion} (log in ${path.relative(process.cwd(), path.join(logDir, 'n8n.log'))})`,
-			);
+			const logFile = path.join(logDir, 'n8n.log');
+			log(`starting n8n ${runtime.profile.n8nVersion} (log in ${path.relative(process.cwd(), logFile)})`);
 			n8n = await startN8n(instance, {
 				port: options.n8nPort,
-				logFile: path.join(logDir, 'n8n.log'),
+				logFile,
 				webhookPaths,
 				env: {
 					...ownerEnv(runtime, DEV_OWNER),

@@ -227,12 +227,11 @@ export async function startQueueStack(options: QueueStackOptions) {
 		};
 		const instance: N8nInstance = { runtime: options.runtime, userFolder, env };
 		await options.prepare?.(instance);
-		log(
-			`starting n8n ${options.runtime.profile.n8nVersion} main (log in ${path.relative(process.cwd(), path.join(logDir, 'main.log'))})`,
-		);
+		const logFile = path.join(logDir, 'main.log');
+		log(`starting n8n ${options.runtime.profile.n8nVersion} main (log in ${path.relative(process.cwd(), logFile)})`);
 		const main = await startN8n(instance, {
 			port: options.n8nPort,
-			logFile: path.join(logDir, 'main.log'),
+			logFile,
 			webhookPaths: options.webhookPaths,
 		});
 		stops.push(main.stop);

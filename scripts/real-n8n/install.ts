@@ -123,9 +123,7 @@ function isAlive(pid: number): boolean {
  */
 async function provideSqlite(runtime: InstalledRuntime, log: Log): Promise<void> {
 	const moduleDir = path.join(runtime.dir, 'node_modules', 'sqlite3');
-	const { version } = JSON.parse(await fsp.readFile(path.join(moduleDir, 'package.json'), 'utf8')) as {
-		version: string;
-	};
+	const { version } = JSON.parse(readFileSync(path.join(moduleDir, 'package.json'), 'utf8')) as { version: string };
 	const kept = path.join(CACHE_ROOT, 'native', `sqlite3-${version}-${process.platform}-${process.arch}.node`);
 	const target = path.join(moduleDir, 'build', 'Release', 'node_sqlite3.node');
 	if (existsSync(kept)) {
