@@ -41,7 +41,6 @@ export interface StackOptions {
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
-/** The emulator CLI as a child process; resolves once it listens. */
 async function startEmulator(port: number, dataDir: string, logFile: string) {
 	const cli = path.join('test', 'emulator', 'cli.ts');
 	const args = ['-r', 'ts-node/register/transpile-only', cli, '--port', String(port), '--data-dir', dataDir];

@@ -162,7 +162,6 @@ export interface QueueStackOptions {
 	dataDir: string;
 	/** Settings for every n8n process (encryption key, file access, owner, …). */
 	env: Env;
-	/** Jobs each worker runs at once. */
 	concurrency?: number;
 	/** N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE in MiB (n8n's default: 512). */
 	binaryDatabaseMaxMiB?: number;

@@ -142,10 +142,7 @@ async function provideSqlite(runtime: InstalledRuntime, log: Log): Promise<void>
 	await fsp.rename(`${kept}.tmp`, kept);
 }
 
-export async function ensureRuntime(
-	profile: Profile,
-	log: Log = (line) => process.stdout.write(`${line}\n`),
-): Promise<InstalledRuntime> {
+export async function ensureRuntime(profile: Profile, log: Log = (line) => process.stdout.write(`${line}\n`)) {
 	const ready = installedRuntime(profile);
 	if (ready) return ready;
 	const runtime = runtimeOf(profile);

@@ -81,7 +81,6 @@ export interface RunItem {
 }
 
 export interface NodeRun {
-	executionStatus?: string;
 	executionTime?: number;
 	error?: { message?: string; description?: string };
 	data?: { main: RunItem[][] };
@@ -94,7 +93,6 @@ export interface ExecutionRun {
 	data: {
 		resultData: {
 			error?: { message?: string; description?: string; node?: { name?: string } };
-			lastNodeExecuted?: string;
 			runData: Record<string, NodeRun[]>;
 		};
 	};
@@ -223,11 +221,7 @@ async function post(address: string, what: string, payload: object, cookie?: str
  * The credential's Test button: n8n's `POST /rest/credentials/test` for the example credential
  * with `data` as its fields. Returns n8n's verdict, `{ status: 'OK' | 'Error', message }`.
  */
-export async function testCredential(
-	url: string,
-	cookie: string,
-	data: Record<string, string>,
-): Promise<{ status: string; message: string }> {
+export async function testCredential(url: string, cookie: string, data: Record<string, string>) {
 	const credentials = { id: 'fsEmulatorCreds1', name: 'File Storage (local emulator)', type: 'fileStorageApi', data };
 	const { text } = await post(`${url}/rest/credentials/test`, 'credential test', { credentials }, cookie);
 	return (JSON.parse(text) as { data: { status: string; message: string } }).data;

@@ -50,11 +50,7 @@ async function exited(child: ChildProcess): Promise<void> {
  * `signal` to the group, SIGKILL to what is left of it after `graceMs` (or at once, if the leader is
  * gone). The default grace is what n8n may take to finish running executions when stopped.
  */
-export async function stopGroup(
-	child: ChildProcess,
-	graceMs = 20000,
-	signal: NodeJS.Signals = 'SIGTERM',
-): Promise<void> {
+export async function stopGroup(child: ChildProcess, graceMs = 20000, signal: NodeJS.Signals = 'SIGTERM') {
 	if (!hasExited(child)) {
 		killGroup(child, signal);
 		await Promise.race([exited(child), sleep(graceMs, undefined, { ref: false })]);
@@ -81,7 +77,6 @@ export interface StartOptions extends Omit<SpawnOptions, 'stdio' | 'detached'> {
 	ready: RegExp | (() => boolean | Promise<boolean>);
 	timeoutMs: number;
 	everyMs?: number;
-	/** Also copy its output here. */
 	logFile?: string;
 	/** Written to its stdin, which is then closed. */
 	input?: string;
