@@ -60,12 +60,7 @@ async function startEmulator(port: number, dataDir: string, logFile: string) {
  * This package linked in, the example credential pointing at the emulator and the example
  * workflows imported (each once per data folder: edits made in the editor stay).
  */
-async function prepareUserFolder(
-	instance: N8nInstance,
-	packageDir: string,
-	emulatorUrl: string,
-	log: (line: string) => void,
-) {
+async function prepareUserFolder(instance: N8nInstance, emulatorUrl: string, { packageDir, log }: StackOptions) {
 	const { userFolder } = instance;
 	await linkPackage(userFolder, packageDir);
 	const credentialMarker = path.join(userFolder, '.credential-base-url');
@@ -105,7 +100,7 @@ export async function startStack(options: StackOptions) {
 		for (const stopOne of stops.splice(0).reverse()) await stopOne().catch(() => undefined);
 	};
 	try {
-		const prepare = (instance: N8nInstance) => prepareUserFolder(instance, options.packageDir, emulator.url, log);
+		const prepare = (instance: N8nInstance) => prepareUserFolder(instance, emulator.url, options);
 		const webhookPaths = ['file-storage-upload', `${BROWSER_UPLOAD_WEBHOOK_ID}/get-signed-url/upload`];
 		let n8n: RunningN8n;
 		let workers: Worker[] = [];
