@@ -1,10 +1,10 @@
 /** The far-service scenario: main table and Part Size × Parallel Uploads sweep (bench/README.md). */
-import type { FarProfile } from './args';
+import type { BenchOptions, FarProfile } from './args';
 import type { EmulatorProcess } from './children';
-import { runThreshold, thresholdTable, v3Configs, type Measure, type ThresholdResult } from './far-threshold';
+import { runThreshold, thresholdTable, v3Configs, type ThresholdResult } from './far-threshold';
 import { runRounds, type Config, type InputFile, type Run } from './runner';
-import { fmt, median, mibPerSecond, runsOf } from './stats';
-import type { Table } from './table';
+import { fmt, median, mibPerSecond, runsOf, type Log } from './stats';
+import { tabulate, type Column, type Table } from './table';
 import {
 	AT_DEFAULTS,
 	CEILING,
@@ -16,8 +16,6 @@ import {
 	rowsOf,
 	sequentialApproach,
 	summarize,
-	tabulate,
-	type Column,
 	type Row,
 	type Summary,
 } from './throughput';
@@ -35,12 +33,7 @@ export interface FarSummary extends Summary {
 	limit: number;
 }
 
-interface FarPart {
-	configs: Config[];
-	summaries: Map<string, FarSummary>;
-	size: number;
-	rounds: number;
-}
+type FarPart = { configs: Config[]; summaries: Map<string, FarSummary>; size: number; rounds: number };
 
 export interface FarResult {
 	profile: FarProfile;
@@ -79,35 +72,26 @@ function farSummaries(
 	);
 }
 
+/** A file of random bytes of `size` for `use`, deleted after it. */
+export type FarInput = <T>(name: string, size: number, use: (file: InputFile) => Promise<T>) => Promise<T>;
+
 export async function runFar(
 	emulator: EmulatorProcess,
-	o: {
-		profile: FarProfile;
-		size: number;
-		sweepSize: number;
-		runs: number;
-		quick: boolean;
-		input: (name: string, size: number) => InputFile;
-		done: (file: InputFile) => void;
+	o: Pick<BenchOptions, 'far' | 'farSize' | 'farSweepSize' | 'runs' | 'quick'> & {
+		withInput: FarInput;
 		/** Only the threshold part (`--only far-threshold`); by default all three. */
-		thresholdOnly?: boolean;
+		thresholdOnly: boolean;
 	},
-	log: (line: string) => void,
+	log: Log,
 ): Promise<FarResult> {
 	const grid = o.quick ? QUICK_GRID : GRID;
-	const result: FarResult = { profile: o.profile, grid };
+	const result: FarResult = { profile: o.far, grid };
 	// The loopback ceiling runs without the profile; everything else against the far service.
-	const prepare = (config: Config) => emulator.setProfile(config.kind === 'curl' ? undefined : o.profile);
-	const measure: Measure = async (name, configs, size, rounds = o.runs) => {
-		const file = o.input(name, size);
-		try {
-			return await runRounds(configs, file, emulator, rounds, log, prepare);
-		} finally {
-			o.done(file);
-		}
-	};
-	const part = async (name: string, configs: Config[], size: number, rounds: number): Promise<FarPart> => {
-		const summaries = farSummaries(configs, await measure(name, configs, size, rounds), size, o.profile);
+	const prepare = (config: Config) => emulator.setProfile(config.kind === 'curl' ? undefined : o.far);
+	const measure = (name: string, configs: Config[], size: number, rounds = o.runs, what?: string) =>
+		o.withInput(name, size, (file) => runRounds(what, configs, file, emulator, rounds, log, prepare));
+	const part = async (what: string, name: string, configs: Config[], size: number, rounds: number) => {
+		const summaries = farSummaries(configs, await measure(name, configs, size, rounds, what), size, o.far);
 		return { configs, summaries, size, rounds };
 	};
 	try {
@@ -120,14 +104,10 @@ export async function runFar(
 				sequentialApproach(),
 				...v3Configs(),
 			];
-			log(
-				`\nfar service (${describeProfile(o.profile)}), ${fmt.size(o.size)}: ${main.length} configurations × ${o.runs} rounds`,
-			);
-			result.main = await part('far.bin', main, o.size, o.runs);
+			result.main = await part(`far service (${describeProfile(o.far)}),`, 'far.bin', main, o.farSize, o.runs);
 			// One round: the sweep shows the shape; the main table's rounds carry the targets.
 			const sweep = [CEILING, ...grid.partSizes.flatMap((p) => grid.parallelisms.map((n) => multipart(p, n)))];
-			log(`\nfar service sweep, ${fmt.size(o.sweepSize)}: ${sweep.length} configurations × 1 round`);
-			result.sweep = await part('far-sweep.bin', sweep, o.sweepSize, 1);
+			result.sweep = await part('far service sweep,', 'far-sweep.bin', sweep, o.farSweepSize, 1);
 		}
 		result.threshold = await runThreshold(measure, o, log);
 	} finally {

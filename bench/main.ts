@@ -9,10 +9,10 @@ import { join, resolve } from 'node:path';
 
 import { parseArgs, USAGE, type BenchOptions, type ScenarioName } from './args';
 import { EmulatorProcess } from './children';
-import { connectionConfigs, connectionsTable, runConnections } from './connections';
+import { connectionsTable } from './connections';
 import { curlVersion } from './curl';
 import { writeRandomFile } from './data';
-import { describeProfile, farTables, runFar } from './far';
+import { farTables, runFar, type FarInput } from './far';
 import { listTable, runList, seedFolder } from './list';
 import { manyFilesTable, runManyFiles } from './many-files';
 import { runManyReal } from './many-real';
@@ -71,29 +71,19 @@ type Bench = {
 
 /** A file of random bytes for `use`, deleted after it. */
 async function withInput<T>(b: Bench, name: string, size: number, use: (file: InputFile) => Promise<T>): Promise<T> {
-	const file = makeInput(b.dir, name, size);
-	return await use(file).finally(() => rmSync(file.path, { force: true }));
-}
-
-function makeInput(dir: string, name: string, size: number): InputFile {
-	const path = join(dir, name);
+	const path = join(b.dir, name);
 	const started = Date.now();
 	const sha256 = writeRandomFile(path, size);
 	log(`generated ${fmt.size(size)} of random bytes in ${fmt.seconds(Date.now() - started)}`);
-	return { path, name, size, sha256 };
+	return await use({ path, name, size, sha256 }).finally(() => rmSync(path, { force: true }));
 }
 
-async function rounds(b: Bench, what: string, configs: Config[], file: InputFile, runs = b.o.runs) {
-	log(`\n${what} ${fmt.size(file.size)}: ${configs.length} configurations × ${runs} rounds`);
-	return await runRounds(configs, file, b.emulator, runs, log);
-}
+const rounds = (b: Bench, what: string, configs: Config[], file: InputFile, runs = b.o.runs) =>
+	runRounds(what, configs, file, b.emulator, runs, log);
 
 async function far(b: Bench, thresholdOnly: boolean): Promise<void> {
-	const { o } = b;
-	const input = (name: string, size: number) => makeInput(b.dir, name, size);
-	const done = (file: InputFile) => rmSync(file.path, { force: true });
-	const options = { profile: o.far, size: o.farSize, sweepSize: o.farSweepSize, runs: o.runs, quick: o.quick };
-	b.report.far = await runFar(b.emulator, { ...options, input, done, thresholdOnly }, log);
+	const input: FarInput = (name, size, use) => withInput(b, name, size, use);
+	b.report.far = await runFar(b.emulator, { ...b.o, withInput: input, thresholdOnly }, log);
 	farTables(b.report.far).forEach(b.print);
 }
 
@@ -140,16 +130,9 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 	many: (b) => many(b, false),
 	'many-real': (b) => many(b, true),
 	connections: (b) =>
-		withInput(b, 'connections.bin', b.o.sweepSize, async (file) => {
-			// Without the rate cap: the cost of a new connection is what this scenario isolates.
-			const profile = { ...b.o.far, connectionRateMiBps: 0 };
-			const configs = connectionConfigs();
-			log(
-				`\nfar service (${describeProfile(profile)}), ${fmt.size(file.size)}: ${configs.length} configurations × ${b.o.runs} rounds`,
-			);
-			const runs = await runConnections(configs, file, b.emulator, { profile, rounds: b.o.runs }, log);
-			b.print(connectionsTable(configs, runs, file.size, profile));
-		}),
+		withInput(b, 'connections.bin', b.o.sweepSize, async (file) =>
+			b.print(await connectionsTable(file, b.emulator, b.o.far, b.o.runs, log)),
+		),
 	single: (b) =>
 		withInput(b, 'single.bin', b.o.singleSize, async (file) => {
 			const runs = await rounds(b, 'single upload of', singleConfigs(), file, b.o.smallRuns);

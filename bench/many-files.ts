@@ -14,8 +14,8 @@ import type { FarProfile } from './args';
 import { runScenario, type EmulatorInfo, type EmulatorProcess } from './children';
 import { settleDisk } from './runner';
 import { bucketTarget, dataOf, form, send, signedSend, type Answer } from './signing';
-import { fmt, median, met, MIB, perRoundRatio, runsOf, type Log } from './stats';
-import type { Table } from './table';
+import { fmt, medianOf, met, MIB, perRoundRatio, runsOf, type Log } from './stats';
+import { tabulate, type Table } from './table';
 import { V3_PARALLEL_REQUESTS, V3_UPLOAD_MEMORY_MIB } from './far-threshold';
 
 export type ManyOperation = 'upload' | 'download' | 'delete';
@@ -201,30 +201,16 @@ export function manyGrowthBound(result: Pick<ManyResult, 'size'>, op: ManyOperat
 
 export function manyFilesTable(result: ManyResult): Table {
 	const { profile } = result;
-	const rows: string[][] = [];
-	for (const op of MANY_OPERATIONS) {
-		const client = result.runs.get(`${op}:client-16`) ?? [];
-		for (const config of MANY_CONFIGS) {
-			const list = result.runs.get(`${op}:${config.id}`) ?? [];
-			const ms = median(list.map((r) => r.ms));
-			const ratio = perRoundRatio(client, list);
+	const rows = MANY_OPERATIONS.flatMap((op) =>
+		MANY_CONFIGS.map(({ id, label }) => {
+			const list = result.runs.get(`${op}:${id}`) ?? [];
 			const max = (key: 'rssGrowth' | 'buffersHeld' | 'retained') => Math.max(...list.map((r) => r[key] ?? 0));
-			const bound = manyGrowthBound(result, op);
-			const isNode = config.id === 'node';
-			rows.push([
-				OPERATION_LABEL[op],
-				config.label,
-				fmt.seconds(ms),
-				`${(result.count / (ms / 1000)).toFixed(0)}`,
-				`${ratio.toFixed(2)}×`,
-				isNode ? met(ratio <= 2) : '',
-				String(median(list.map((r) => r.requests))),
-				String(median(list.map((r) => r.connections))),
-				...(isNode ? [max('rssGrowth'), max('buffersHeld'), max('retained')].map(fmt.mib) : ['', '', '']),
-				isNode ? `${fmt.mib(bound)} ${met(max('rssGrowth') <= bound)}` : '',
-			]);
-		}
-	}
+			const ratio = perRoundRatio(result.runs.get(`${op}:client-16`) ?? [], list);
+			return { op, id, label, list, max, ratio, ms: medianOf(list, 'ms'), bound: manyGrowthBound(result, op) };
+		}),
+	);
+	/** Empty in the minimal client's rows. */
+	const ifNode = (r: (typeof rows)[number], cell: string) => (r.id === 'node' ? cell : '');
 	return {
 		title: `Many files: ${result.count} files of ${result.size / 1024} KiB against a far service`,
 		note:
@@ -237,20 +223,19 @@ export function manyFilesTable(result: ManyResult): Table {
 			'plus 64 MiB, as the large-file tables. Retained: JavaScript heap and buffers still reachable after the run with its output items held, after a full ' +
 			"collection, over the same before it: what the run keeps. RSS growth above it is garbage V8 had not collected yet (n8n's per-item work), findings §9. " +
 			'Stored bytes were read back and compared after every upload run.',
-		head: [
-			'Operation',
-			'Configuration',
-			'Time',
-			'Files/s',
-			'Time ÷ 16 at a time',
-			'Goal ≤ 2×',
-			'Requests',
-			'Connections opened',
-			'RSS growth (max)',
-			'Buffers held (max)',
-			'Retained after the run',
-			'Growth bound',
-		],
-		rows,
+		...tabulate(rows, [
+			['Operation', (r) => OPERATION_LABEL[r.op]],
+			['Configuration', (r) => r.label],
+			['Time', (r) => fmt.seconds(r.ms)],
+			['Files/s', (r) => (result.count / (r.ms / 1000)).toFixed(0)],
+			['Time ÷ 16 at a time', (r) => `${r.ratio.toFixed(2)}×`],
+			['Goal ≤ 2×', (r) => ifNode(r, met(r.ratio <= 2))],
+			['Requests', (r) => String(medianOf(r.list, 'requests'))],
+			['Connections opened', (r) => String(medianOf(r.list, 'connections'))],
+			['RSS growth (max)', (r) => ifNode(r, fmt.mib(r.max('rssGrowth')))],
+			['Buffers held (max)', (r) => ifNode(r, fmt.mib(r.max('buffersHeld')))],
+			['Retained after the run', (r) => ifNode(r, fmt.mib(r.max('retained')))],
+			['Growth bound', (r) => ifNode(r, `${fmt.mib(r.bound)} ${met(r.max('rssGrowth') <= r.bound)}`)],
+		]),
 	};
 }

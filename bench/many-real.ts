@@ -27,8 +27,8 @@ import {
 import { PhaseWatch, type PhaseResult } from './phase-watch';
 import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n, taskOf } from './real-n8n';
 import { settleDisk } from './runner';
-import { fmt, median, met, runsOf, type Log } from './stats';
-import { skippedTable, type Table } from './table';
+import { fmt, median, medianOf, met, runsOf, type Log } from './stats';
+import { skippedTable, tabulate, type Table } from './table';
 
 /** What the issue allows the real ratio over the in-process one. */
 export const REAL_VS_IN_PROCESS_GOAL = 1.3;
@@ -211,24 +211,14 @@ export function realVsInProcess(result: Pick<ManyRealResult, 'rounds'>, op: Many
 function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: string): Table {
 	const { profile, rounds } = result;
 	const rows = MANY_OPERATIONS.map((op) => {
-		// The figure of every round, for medians and maxima over the rounds.
-		const each = (of: (r: ManyRealRound) => number | undefined) => rounds.map((r) => of(r) ?? NaN);
-		const realMs = each((r) => r.real.get(op)?.ms);
-		const inMs = each((r) => r.inProcess.get(op)?.ms);
-		const clientMs = each((r) => r.client.get(op));
+		// Each round's figures (every round measures every operation), for medians and maxima over the rounds.
+		const real = rounds.map((r) => r.real.get(op)!);
+		const inProcess = rounds.map((r) => r.inProcess.get(op)!);
+		const client = rounds.map((r) => ({ ms: r.client.get(op)! }));
+		const vsClient = (runs: Array<{ ms: number }>) => fmt.ratio(median(runs.map((x, i) => x.ms / client[i].ms)));
+		const growth = Math.max(...real.map((r) => r.rssGrowth));
 		const over = realVsInProcess(result, op);
-		const growth = Math.max(...each((r) => r.real.get(op)?.rssGrowth));
-		const bound = manyGrowthBound(result, op);
-		return [
-			OPERATION_LABEL[op],
-			...[realMs, inMs, clientMs].map((ms) => fmt.seconds(median(ms))),
-			...[realMs, inMs].map((ms) => fmt.ratio(median(ms.map((x, i) => x / clientMs[i])))),
-			`${fmt.ratio(over)} ${met(over <= REAL_VS_IN_PROCESS_GOAL)}`,
-			`${median(each((r) => r.real.get(op)?.requests))} / ${median(each((r) => r.real.get(op)?.connections))}`,
-			fmt.mib(growth),
-			fmt.mib(Math.max(...each((r) => r.inProcess.get(op)?.rssGrowth))),
-			`${fmt.mib(bound)} ${met(growth <= bound)}`,
-		];
+		return { op, real, inProcess, client, vsClient, growth, over, bound: manyGrowthBound(result, op) };
 	});
 	const generate = median(rounds.map((r) => r.generateMs));
 	return {
@@ -243,19 +233,21 @@ function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: strin
 			"Requests / connections: the emulator's counts of the real node's requests, and of the connections opened from its first request to the next node's (read every 50 ms). RSS growth: the n8n process's peak RSS from the node's first request to its last " +
 			"(kernel peak, reset at the first) minus its RSS then (in-process: the harness process's, as the many-files table); bound: the README bound on body memory plus 64 MiB, as the many-files table. " +
 			`${runsOf(rounds.length).replace(/^./, (c) => c.toUpperCase())}.`,
-		head: [
-			'Operation',
-			'Real n8n',
-			'In-process',
-			`Client, ${CLIENT_PARALLEL} at a time`,
-			'Real ÷ client',
-			'In-process ÷ client',
-			`Real ÷ in-process ratio (goal ≤ ${REAL_VS_IN_PROCESS_GOAL}×)`,
-			'Requests / connections (real)',
-			'RSS growth of n8n (max)',
-			'RSS growth in-process (max)',
-			'Growth bound',
-		],
-		rows,
+		...tabulate(rows, [
+			['Operation', (r) => OPERATION_LABEL[r.op]],
+			['Real n8n', (r) => fmt.seconds(medianOf(r.real, 'ms'))],
+			['In-process', (r) => fmt.seconds(medianOf(r.inProcess, 'ms'))],
+			[`Client, ${CLIENT_PARALLEL} at a time`, (r) => fmt.seconds(medianOf(r.client, 'ms'))],
+			['Real ÷ client', (r) => r.vsClient(r.real)],
+			['In-process ÷ client', (r) => r.vsClient(r.inProcess)],
+			[
+				`Real ÷ in-process ratio (goal ≤ ${REAL_VS_IN_PROCESS_GOAL}×)`,
+				(r) => `${fmt.ratio(r.over)} ${met(r.over <= REAL_VS_IN_PROCESS_GOAL)}`,
+			],
+			['Requests / connections (real)', (r) => `${medianOf(r.real, 'requests')} / ${medianOf(r.real, 'connections')}`],
+			['RSS growth of n8n (max)', (r) => fmt.mib(r.growth)],
+			['RSS growth in-process (max)', (r) => fmt.mib(Math.max(...r.inProcess.map((x) => x.rssGrowth)))],
+			['Growth bound', (r) => `${fmt.mib(r.bound)} ${met(r.growth <= r.bound)}`],
+		]),
 	};
 }

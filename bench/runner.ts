@@ -10,7 +10,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { runScenario, type EmulatorProcess, type MeasuredRun } from './children';
 import { curlUpload } from './curl';
 import { rawMultipartUpload } from './raw-multipart';
-import { fmt, mibPerSecond, MIB } from './stats';
+import { fmt, mibPerSecond, MIB, type Log } from './stats';
 
 export type InputFile = { path: string; name: string; size: number; sha256: string };
 
@@ -99,15 +99,21 @@ export async function runOnce(config: Config, file: InputFile, emulator: Emulato
 	return { ms, emulatorCpuSeconds: (await emulator.cpuSeconds()) - cpuBefore, parts };
 }
 
+/** Says what runs (`what`, unless undefined, and the file's size), then runs it. */
 export async function runRounds(
+	what: string | undefined,
 	configs: Config[],
 	file: InputFile,
 	emulator: EmulatorProcess,
 	rounds: number,
-	log: (line: string) => void,
+	log: Log,
 	/** Before each run, e.g. to set the emulator's network profile for this configuration. */
 	prepare?: (config: Config) => Promise<unknown>,
 ): Promise<Map<string, Run[]>> {
+	if (what) {
+		const times = `${rounds} round${rounds === 1 ? '' : 's'}`;
+		log(`\n${what} ${fmt.size(file.size)}: ${configs.length} configurations × ${times}`);
+	}
 	const runs = new Map<string, Run[]>(configs.map((c) => [c.id, []]));
 	for (let round = 1; round <= rounds; round++) {
 		for (const config of configs) {

@@ -13,8 +13,8 @@ import { binaryStore, execute, setUpN8n, workflow, type N8nSetUp } from './real-
 import { importWorkflows } from '../scripts/real-n8n/instance';
 import { bucketTarget, signedSend } from './signing';
 import { fmt, median, mibPerSecond, MIB } from './stats';
-import { renderTable, type Table } from './table';
-import { AT_DEFAULTS, DEFAULTS, memoryBound, tabulate } from './throughput';
+import { renderTable, tabulate, type Table } from './table';
+import { AT_DEFAULTS, DEFAULTS, memoryBound } from './throughput';
 
 /** The key workflow() stores under. */
 const STORED_KEY = 'bench/real-n8n.bin';

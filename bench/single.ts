@@ -2,20 +2,10 @@
  * Single Upload of a small file (one request, the whole file in memory) next to curl and to
  * Multipart Upload of the same file: the data behind the multipart threshold.
  */
-import {
-	AT_DEFAULTS,
-	CEILING,
-	columns,
-	DEFAULTS,
-	nodeAtDefaults,
-	UPLOAD,
-	rowsOf,
-	summarize,
-	tabulate,
-} from './throughput';
 import type { Config, Run } from './runner';
 import { fmt, runsOf } from './stats';
-import type { Table } from './table';
+import { tabulate, type Table } from './table';
+import { AT_DEFAULTS, CEILING, columns, DEFAULTS, nodeAtDefaults, rowsOf, summarize, UPLOAD } from './throughput';
 
 export function singleConfigs(): Config[] {
 	return [

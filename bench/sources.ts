@@ -6,16 +6,11 @@ import type { AddressInfo } from 'node:net';
 
 import type { EmulatorProcess } from './children';
 import { runRounds, type InputFile } from './runner';
-import { fmt, runsOf } from './stats';
-import type { Table } from './table';
-import { AT_DEFAULTS, columns, MULTIPART_AT_DEFAULTS, nodeAtDefaults, rowsOf, summarize, tabulate } from './throughput';
+import { fmt, runsOf, type Log } from './stats';
+import { tabulate, type Table } from './table';
+import { AT_DEFAULTS, columns, MULTIPART_AT_DEFAULTS, nodeAtDefaults, rowsOf, summarize } from './throughput';
 
-export async function sourcesTable(
-	file: InputFile,
-	emulator: EmulatorProcess,
-	runs: number,
-	log: (line: string) => void,
-): Promise<Table> {
+export async function sourcesTable(file: InputFile, emulator: EmulatorProcess, runs: number, log: Log): Promise<Table> {
 	// Serves the one input file, streamed from disk, with Content-Length unless `?chunked=1`.
 	const server = createServer((req, res) => {
 		const length = req.url?.includes('chunked=1') ? {} : { 'Content-Length': file.size };
@@ -31,8 +26,7 @@ export async function sourcesTable(
 			nodeAtDefaults('src-url', 'URL, with Content-Length', fromUrl('signature=x')),
 			nodeAtDefaults('src-url-chunked', 'URL, without Content-Length (chunked)', fromUrl('chunked=1')),
 		];
-		log(`\nsources, ${fmt.size(file.size)}: ${configs.length} configurations × ${runs} rounds`);
-		const summaries = summarize(await runRounds(configs, file, emulator, runs, log), file.size);
+		const summaries = summarize(await runRounds('sources,', configs, file, emulator, runs, log), file.size);
 		return {
 			title: `Multipart Upload of ${fmt.size(file.size)} by source (defaults, ${AT_DEFAULTS})`,
 			note:

@@ -10,7 +10,7 @@ import type { MeasuredRun } from './children';
 import type { Config, Run } from './runner';
 import type { OlderNode } from './runtime';
 import { fmt, median, mibPerSecond, MIB, perRoundRatio, runsOf } from './stats';
-import type { Table } from './table';
+import { tabulate, type Column, type Table } from './table';
 
 /** The defaults of a node that uploads on its own (version 2): Part Size × Parallel Uploads. */
 const V2 = nodeVersion(2);
@@ -136,12 +136,6 @@ function boundCell({ config, s }: Row): string {
 	const { memoryBoundMiB, partSizeMiB = DEFAULTS.partSizeMiB, parallel = DEFAULTS.parallel } = config;
 	const bound = memoryBoundMiB !== undefined ? memoryBoundMiB * MIB : memoryBound(partSizeMiB, parallel);
 	return `${fmt.mib(bound)} ${s.maxGrowth <= bound ? 'met' : '**not met**'}`;
-}
-
-export type Column<R> = [head: string, cell: (row: R) => string];
-
-export function tabulate<R>(rows: R[], columns: Column<R>[]): Pick<Table, 'head' | 'rows'> {
-	return { head: columns.map(([head]) => head), rows: rows.map((row) => columns.map(([, cell]) => cell(row))) };
 }
 
 export type Row<S extends Summary = Summary> = { config: Config; s: S };
