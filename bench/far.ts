@@ -16,6 +16,7 @@ import {
 	rowsOf,
 	sequentialApproach,
 	summarize,
+	type Measured,
 	type Row,
 	type Summary,
 } from './throughput';
@@ -33,12 +34,10 @@ export interface FarSummary extends Summary {
 	limit: number;
 }
 
-type FarPart = { configs: Config[]; summaries: Map<string, FarSummary>; size: number; rounds: number };
-
 export interface FarResult {
 	profile: FarProfile;
-	main?: FarPart;
-	sweep?: FarPart;
+	main?: Measured<FarSummary>;
+	sweep?: Measured<FarSummary>;
 	/** Upload at version 3 around the Multipart Threshold, one request against parts. */
 	threshold?: ThresholdResult;
 	grid: { partSizes: number[]; parallelisms: number[] };

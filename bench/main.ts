@@ -29,6 +29,7 @@ import {
 	latencyConfigs,
 	latencyTable,
 	summarize,
+	type Measured,
 	sweepConfigs,
 	sweepTables,
 	throughputConfigs,
@@ -78,8 +79,10 @@ async function withInput<T>(b: Bench, name: string, size: number, use: (file: In
 	return await use({ path, name, size, sha256 }).finally(() => rmSync(path, { force: true }));
 }
 
-const rounds = (b: Bench, what: string, configs: Config[], file: InputFile, runs = b.o.runs) =>
-	runRounds(what, configs, file, b.emulator, runs, log);
+async function rounds(b: Bench, what: string, configs: Config[], file: InputFile, runs = b.o.runs): Promise<Measured> {
+	const summaries = summarize(await runRounds(what, configs, file, b.emulator, runs, log), file.size);
+	return { configs, summaries, size: file.size, rounds: runs };
+}
 
 async function far(b: Bench, thresholdOnly: boolean): Promise<void> {
 	const input: FarInput = (name, size, use) => withInput(b, name, size, use);
@@ -102,24 +105,22 @@ async function many({ o, emulator, dir, report, print }: Bench, real: boolean): 
 const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 	throughput: (b) =>
 		withInput(b, 'large.bin', b.o.size, async (file) => {
-			const configs = throughputConfigs(b.o.size, olderNode());
-			const summaries = summarize(await rounds(b, 'upload of', configs, file), file.size);
-			b.report.throughput = summaries;
-			b.print(throughputTable(configs, summaries, b.o.size, b.o.runs));
+			const measured = await rounds(b, 'upload of', throughputConfigs(b.o.size, olderNode()), file);
+			b.report.throughput = measured.summaries;
+			b.print(throughputTable(measured));
 		}),
 	sweep: (b) =>
 		withInput(b, 'sweep.bin', b.o.sweepSize, async (file) => {
 			// The smoke run keeps one point off the defaults on each axis.
 			const configs = b.o.quick ? sweepConfigs([16], [1]) : sweepConfigs();
-			const summaries = summarize(await rounds(b, 'sweeps at', configs, file), file.size);
-			sweepTables(configs, summaries, b.o.sweepSize, b.o.runs).forEach(b.print);
+			sweepTables(await rounds(b, 'sweeps at', configs, file)).forEach(b.print);
 		}),
 	latency: (b) =>
 		withInput(b, 'latency.bin', b.o.sweepSize, async (file) => {
 			await b.emulator.call('setLatency', { ms: b.o.latencyMs });
 			try {
-				const runs = await rounds(b, `with ${b.o.latencyMs} ms per request,`, latencyConfigs(), file);
-				b.print(latencyTable(latencyConfigs(), summarize(runs, file.size), b.o.sweepSize, b.o.runs, b.o.latencyMs));
+				const measured = await rounds(b, `with ${b.o.latencyMs} ms per request,`, latencyConfigs(), file);
+				b.print(latencyTable(measured, b.o.latencyMs));
 			} finally {
 				await b.emulator.call('setLatency', { ms: 0 });
 			}
@@ -135,8 +136,7 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 		),
 	single: (b) =>
 		withInput(b, 'single.bin', b.o.singleSize, async (file) => {
-			const runs = await rounds(b, 'single upload of', singleConfigs(), file, b.o.smallRuns);
-			b.print(singleTable(singleConfigs(), runs, file.size, b.o.smallRuns));
+			b.print(singleTable(await rounds(b, 'single upload of', singleConfigs(), file, b.o.smallRuns)));
 		}),
 	list: async ({ o, emulator, print }) => {
 		log(`\nlist: filling a folder with ${o.listEntries} files`);

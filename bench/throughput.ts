@@ -130,6 +130,14 @@ export function summarize(runs: Map<string, Run[]>, size: number): Map<string, S
 	return new Map([...runs].map(([id, list]) => [id, summaryOf(list, runs, size)]));
 }
 
+/** Configurations measured in the same rounds on one file, with their summaries. */
+export type Measured<S extends Summary = Summary> = {
+	configs: Config[];
+	summaries: Map<string, S>;
+	size: number;
+	rounds: number;
+};
+
 /** A node row's RSS growth bound, its own or part size × (parallel + 1) + 64 MiB, and whether its largest growth met it. */
 function boundCell({ config, s }: Row): string {
 	if (config.kind !== 'node') return '';
@@ -167,12 +175,7 @@ const COLUMNS = Object.values(COLUMN);
 
 export const columns = (...names: Array<keyof typeof COLUMN>): Column<Row>[] => names.map((name) => COLUMN[name]);
 
-export function throughputTable(
-	configs: Config[],
-	summaries: Map<string, Summary>,
-	size: number,
-	rounds: number,
-): Table {
+export function throughputTable({ configs, summaries, size, rounds }: Measured): Table {
 	return {
 		title: `Upload of ${fmt.size(size)}: ceiling, this node, the sequential approach`,
 		note:
@@ -182,13 +185,7 @@ export function throughputTable(
 	};
 }
 
-export function latencyTable(
-	configs: Config[],
-	summaries: Map<string, Summary>,
-	size: number,
-	rounds: number,
-	latencyMs: number,
-): Table {
+export function latencyTable({ configs, summaries, size, rounds }: Measured, latencyMs: number): Table {
 	return {
 		title: `Upload of ${fmt.size(size)} with ${latencyMs} ms of latency per request`,
 		note:
@@ -201,7 +198,7 @@ export function latencyTable(
 	};
 }
 
-export function sweepTables(configs: Config[], summaries: Map<string, Summary>, size: number, rounds: number): Table[] {
+export function sweepTables({ configs, summaries, size, rounds }: Measured): Table[] {
 	const note = `${fmt.size(size)} per run, ${runsOf(rounds)}; ceiling and sequential approach measured in the same rounds.`;
 	const table = (title: string, ids: string[]): Table => {
 		const points = ids.flatMap((id) => configs.filter((c) => c.id === id));
