@@ -84,12 +84,7 @@ async function clientOne(info: EmulatorInfo, agent: Agent, op: ManyOperation, fi
 	if (answer.status !== 200) throw new Error(`${op} of ${file.key} answered ${answer.status}`);
 }
 
-export async function runClient(
-	info: EmulatorInfo,
-	op: ManyOperation,
-	files: SmallFile[],
-	parallel: number,
-): Promise<number> {
+export async function runClient(info: EmulatorInfo, op: ManyOperation, files: SmallFile[], parallel: number) {
 	const agent = new Agent({ keepAlive: true, maxSockets: parallel });
 	const started = process.hrtime.bigint();
 	let next = 0;
@@ -111,11 +106,7 @@ export function nodeParameters(op: ManyOperation) {
 		: { resource: 'file', operation: op, fileKey: '={{ $json.key }}' };
 }
 
-async function runNodeOnce(
-	emulator: EmulatorProcess,
-	op: ManyOperation,
-	files: SmallFile[],
-): Promise<Omit<ManyRun, 'connections' | 'requests'>> {
+async function runNodeOnce(emulator: EmulatorProcess, op: ManyOperation, files: SmallFile[]) {
 	const run = await runScenario(
 		{
 			parameters: nodeParameters(op),

@@ -10,7 +10,7 @@ import { describeProfile, V3_ID, type FarResult } from './far';
 import { thresholdTarget } from './far-threshold';
 import type { RealN8nResult } from './real-n8n';
 import { scaleSection } from './scale';
-import { fmt } from './stats';
+import { fmt, verdict } from './stats';
 import { MANY_OPERATIONS, manyGrowthBound, nodeVsClient, type ManyResult } from './many-files';
 import { REAL_VS_IN_PROCESS_GOAL, realVsInProcess, type ManyRealResult } from './many-real';
 import { renderTable, type Table } from './table';
@@ -54,8 +54,6 @@ function manyRealTargets(real: ManyRealResult | undefined): string[] {
 		);
 	});
 }
-
-const verdict = (ok: boolean) => (ok ? '**met**' : '**not met**');
 
 /** The lines that apply: a line whose value is false, undefined or '' is left out. */
 const present = (lines: Array<string | false | undefined>) => lines.filter((line): line is string => Boolean(line));

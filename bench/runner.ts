@@ -10,7 +10,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { runScenario, type EmulatorProcess, type MeasuredRun } from './children';
 import { curlUpload } from './curl';
 import { rawMultipartUpload } from './raw-multipart';
-import { fmt, mibPerSecond, MIB, type Log } from './stats';
+import { fmt, mibPerSecond, type Log } from './stats';
 
 export type InputFile = { path: string; name: string; size: number; sha256: string };
 
@@ -22,7 +22,7 @@ export type Config =
 			kind: 'raw';
 			partSizeMiB: number;
 			parallel: number;
-			/** As n8n's request helpers do; by default the minimal client keeps its connections. */
+			/** As n8n's request helpers do (bench/connections.ts); by default the minimal client keeps its connections. */
 			newConnectionPerRequest?: boolean;
 	  }
 	| {
@@ -88,14 +88,7 @@ export async function runOnce(config: Config, file: InputFile, emulator: Emulato
 	const { ms, parts = 1 }: { ms: number; parts?: number } =
 		config.kind === 'curl'
 			? await curlUpload(info, file.path, OBJECT_KEY)
-			: await rawMultipartUpload(
-					info,
-					file.path,
-					OBJECT_KEY,
-					config.partSizeMiB * MIB,
-					config.parallel,
-					!config.newConnectionPerRequest,
-				);
+			: await rawMultipartUpload(info, file.path, OBJECT_KEY, config);
 	return { ms, emulatorCpuSeconds: (await emulator.cpuSeconds()) - cpuBefore, parts };
 }
 

@@ -40,8 +40,8 @@ export const fmt = {
 	cpu: (s: number) => (Number.isFinite(s) ? `${s.toFixed(1)} s` : '–'),
 };
 
+/** A target's verdict in a table cell, and in the report's lines. */
 export const met = (ok: boolean) => (ok ? 'met' : '**not met**');
+export const verdict = (ok: boolean) => (ok ? '**met**' : '**not met**');
 
-export function runsOf(n: number): string {
-	return n === 1 ? 'one run' : `medians of ${n} runs`;
-}
+export const runsOf = (n: number) => (n === 1 ? 'one run' : `medians of ${n} runs`);

@@ -9,7 +9,7 @@ import { nodeVersion } from '../nodes/FileStorage/versions';
 import type { MeasuredRun } from './children';
 import type { Config, Run } from './runner';
 import type { OlderNode } from './runtime';
-import { fmt, median, mibPerSecond, MIB, perRoundRatio, runsOf } from './stats';
+import { fmt, median, met, mibPerSecond, MIB, perRoundRatio, runsOf } from './stats';
 import { tabulate, type Column, type Table } from './table';
 
 /** The defaults of a node that uploads on its own (version 2): Part Size × Parallel Uploads. */
@@ -143,7 +143,7 @@ function boundCell({ config, s }: Row): string {
 	if (config.kind !== 'node') return '';
 	const { memoryBoundMiB, partSizeMiB = DEFAULTS.partSizeMiB, parallel = DEFAULTS.parallel } = config;
 	const bound = memoryBoundMiB !== undefined ? memoryBoundMiB * MIB : memoryBound(partSizeMiB, parallel);
-	return `${fmt.mib(bound)} ${s.maxGrowth <= bound ? 'met' : '**not met**'}`;
+	return `${fmt.mib(bound)} ${met(s.maxGrowth <= bound)}`;
 }
 
 export type Row<S extends Summary = Summary> = { config: Config; s: S };
