@@ -25,8 +25,6 @@ const GRID = { partSizes: [5, 8, 16, 32, 64], parallelisms: [1, 2, 4, 8, 16] };
 /** The smoke run's grid: still every kind of point, the defaults among them. */
 const QUICK_GRID = { partSizes: [5, DEFAULTS.partSizeMiB], parallelisms: [1, DEFAULTS.parallel] };
 
-export { V3_ID } from './far-threshold';
-
 export interface FarSummary extends Summary {
 	/** Median over rounds of this run's speed / what the network allowed it in that round. */
 	vsLimit: number;
@@ -51,16 +49,11 @@ function parallelOf(config: Config): number {
 	return config.kind === 'curl' ? 1 : (config.parallel ?? DEFAULTS.parallel);
 }
 
-function farSummaries(
-	configs: Config[],
-	runs: Map<string, Run[]>,
-	size: number,
-	profile: FarProfile,
-): Map<string, FarSummary> {
+function farSummaries(configs: Config[], runs: Map<string, Run[]>, size: number, profile: FarProfile) {
 	const ceilingRuns = runs.get(CEILING.id)!;
 	// No cap (0): only the loopback ceiling limits.
 	const cap = profile.connectionRateMiBps || Infinity;
-	return new Map(
+	return new Map<string, FarSummary>(
 		rowsOf(configs, summarize(runs, size)).map(({ config, s }) => {
 			const list = runs.get(config.id)!;
 			// What the network let this configuration reach in each round.
