@@ -157,18 +157,15 @@ export async function runManyReal(emulator: EmulatorProcess, o: ManyOptions, log
 	return { ...result, table: manyRealTable(result, runtime.profile.nodeVersion) };
 }
 
+/** What every real n8n run of a round shares. */
+type RealRun = { emulator: EmulatorProcess; instance: N8nInstance; files: SmallFile[]; profile: FarProfile; log: Log };
+
 /**
  * One workflow of a round in real n8n at the far profile, into `r`, each node's run told apart by
  * PhaseWatch; after an upload, every stored file is read back and compared.
  */
-/** What every real n8n run of a round shares. */
-type RealRun = { emulator: EmulatorProcess; instance: N8nInstance; files: SmallFile[]; profile: FarProfile; log: Log };
-
-async function executeMany(
-	{ emulator, instance, files, profile, log }: RealRun,
-	{ id, ops }: Workflow,
-	r: ManyRealRound,
-): Promise<void> {
+async function executeMany(real: RealRun, { id, ops }: Workflow, r: ManyRealRound): Promise<void> {
+	const { emulator, instance, files, profile, log } = real;
 	settleDisk();
 	await emulator.setProfile(profile);
 	const watch = new PhaseWatch(

@@ -198,21 +198,14 @@ export function latencyTable({ configs, summaries, size, rounds }: Measured, lat
 	};
 }
 
-export function sweepTables({ configs, summaries, size, rounds }: Measured): Table[] {
+export function sweepTables({ summaries, size, rounds }: Measured): Table[] {
 	const note = `${fmt.size(size)} per run, ${runsOf(rounds)}; ceiling and sequential approach measured in the same rounds.`;
-	const table = (title: string, ids: string[]): Table => {
-		const points = ids.flatMap((id) => configs.filter((c) => c.id === id));
-		return { title, note, ...tabulate(rowsOf(points, summaries), COLUMNS) };
-	};
+	const table = (title: string, points: Config[]) => ({ title, note, ...tabulate(rowsOf(points, summaries), COLUMNS) });
 	const { partSizeMiB, parallel } = DEFAULTS;
+	const byPartSize = PART_SIZES.map((p) => multipart(p, parallel));
+	const byParallel = PARALLELISMS.map((n) => multipart(partSizeMiB, n));
 	return [
-		table(
-			`Sweep: part size at ${parallel} parallel uploads`,
-			PART_SIZES.map((p) => `node-${p}x${parallel}`),
-		),
-		table(
-			`Sweep: parallel uploads at ${partSizeMiB} MiB parts`,
-			PARALLELISMS.map((n) => `node-${partSizeMiB}x${n}`),
-		),
+		table(`Sweep: part size at ${parallel} parallel uploads`, byPartSize),
+		table(`Sweep: parallel uploads at ${partSizeMiB} MiB parts`, byParallel),
 	];
 }
