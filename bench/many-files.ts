@@ -45,6 +45,8 @@ export const MANY_CONFIGS = [
 ] as const;
 type ManyConfigId = (typeof MANY_CONFIGS)[number]['id'];
 
+/** What every run of a round shares. */
+export type ManyRig = { emulator: EmulatorProcess; files: SmallFile[]; profile: FarProfile };
 export type ManyOptions = { dir: string; count: number; size: number; profile: FarProfile; rounds: number };
 export type ManyResult = ManyOptions & { runs: Map<string, ManyRun[]> };
 
@@ -133,13 +135,8 @@ async function runNodeOnce(emulator: EmulatorProcess, op: ManyOperation, files: 
  * One run of a configuration on `op` at the far profile, with the emulator's counts: the files
  * stored first where it needs them, and every stored file read back and compared after an upload.
  */
-export async function manyRun(
-	emulator: EmulatorProcess,
-	files: SmallFile[],
-	op: ManyOperation,
-	profile: FarProfile,
-	config: ManyConfigId,
-): Promise<ManyRun> {
+export async function manyRun(rig: ManyRig, op: ManyOperation, config: ManyConfigId): Promise<ManyRun> {
+	const { emulator, files, profile } = rig;
 	await emulator.setProfile();
 	if (op !== 'upload') await runClient(emulator.info, 'upload', files, CLIENT_PARALLEL);
 	settleDisk();
@@ -156,12 +153,12 @@ export async function manyRun(
 }
 
 export async function runManyFiles(emulator: EmulatorProcess, o: ManyOptions, log: Log): Promise<ManyResult> {
-	const files = makeFiles(o.dir, o.count, o.size);
+	const rig = { emulator, files: makeFiles(o.dir, o.count, o.size), profile: o.profile };
 	const runs = new Map<string, ManyRun[]>();
 	for (let round = 1; round <= o.rounds; round++) {
 		for (const op of MANY_OPERATIONS) {
 			for (const config of MANY_CONFIGS) {
-				const run = await manyRun(emulator, files, op, o.profile, config.id);
+				const run = await manyRun(rig, op, config.id);
 				const id = `${op}:${config.id}`;
 				runs.set(id, [...(runs.get(id) ?? []), run]);
 				log(

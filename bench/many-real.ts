@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { importWorkflows, NODE_TYPE } from '../scripts/real-n8n/instance';
 import type { N8nInstance } from '../scripts/real-n8n/n8n';
 
-import type { FarProfile } from './args';
 import type { EmulatorProcess } from './children';
 import { V3_PARALLEL_REQUESTS, V3_UPLOAD_MEMORY_MIB } from './far-threshold';
 import {
@@ -22,7 +21,7 @@ import {
 	runClient,
 	type ManyOperation,
 	type ManyOptions,
-	type SmallFile,
+	type ManyRig,
 } from './many-files';
 import { PhaseWatch, type PhaseResult } from './phase-watch';
 import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n, taskOf } from './real-n8n';
@@ -139,10 +138,10 @@ export async function runManyReal(emulator: EmulatorProcess, o: ManyOptions, log
 			for (const workflow of WORKFLOWS) await executeMany(real, workflow, r);
 			// The minimal client and the harness on the same files, each operation from the same start.
 			for (const op of MANY_OPERATIONS) {
-				const client = await manyRun(emulator, files, op, o.profile, 'client-16');
+				const client = await manyRun(real, op, 'client-16');
 				r.client.set(op, client.ms);
 				log(`${tag} minimal client, ${CLIENT_PARALLEL} at a time, ${op}: ${fmt.seconds(client.ms)}`);
-				const node = await manyRun(emulator, files, op, o.profile, 'node');
+				const node = await manyRun(real, op, 'node');
 				r.inProcess.set(op, { ms: node.nodeMs ?? NaN, rssGrowth: node.rssGrowth ?? NaN });
 				log(
 					`${tag} in-process ${op}: ${fmt.seconds(node.nodeMs ?? NaN)} (node execution time), RSS +${fmt.mib(node.rssGrowth ?? NaN)}`,
@@ -158,7 +157,7 @@ export async function runManyReal(emulator: EmulatorProcess, o: ManyOptions, log
 }
 
 /** What every real n8n run of a round shares. */
-type RealRun = { emulator: EmulatorProcess; instance: N8nInstance; files: SmallFile[]; profile: FarProfile; log: Log };
+type RealRun = ManyRig & { instance: N8nInstance; log: Log };
 
 /**
  * One workflow of a round in real n8n at the far profile, into `r`, each node's run told apart by
