@@ -6,10 +6,9 @@
  * n8n allows); the node runs with and without the connection delay.
  */
 import type { FarProfile } from './args';
-import type { EmulatorProcess } from './children';
 import { describeProfile } from './far';
-import { runRounds, type Config, type InputFile } from './runner';
-import { fmt, median, mibPerSecond, perRoundRatio, runsOf, type Log } from './stats';
+import { runRounds, type Config, type InputFile, type Rig } from './runner';
+import { fmt, median, mibPerSecond, perRoundRatio, runsOf } from './stats';
 import { tabulate, type Table } from './table';
 import { AT_DEFAULTS, columns, DEFAULTS, nodeAtDefaults, rawClient, rowsOf, summarize } from './throughput';
 
@@ -18,14 +17,8 @@ const NO_DELAY = 'node-defaults-no-delay';
 const delayOf = (config: Config, profile: FarProfile) => (config.id === NO_DELAY ? 0 : profile.connectionDelayMs);
 
 /** Runs at the far profile without its rate cap: the cost of a new connection is what this scenario isolates. */
-export async function connectionsTable(
-	file: InputFile,
-	emulator: EmulatorProcess,
-	far: FarProfile,
-	rounds: number,
-	log: Log,
-): Promise<Table> {
-	const profile = { ...far, connectionRateMiBps: 0 };
+export async function connectionsTable({ emulator, o, log }: Rig, file: InputFile): Promise<Table> {
+	const profile = { ...o.far, connectionRateMiBps: 0 };
 	const raw = (how: string) => `minimal client, ${AT_DEFAULTS}, ${how}`;
 	const node = nodeAtDefaults('node-defaults', `this node, defaults (${AT_DEFAULTS}): n8n's helpers`);
 	const configs: Config[] = [
@@ -35,7 +28,7 @@ export async function connectionsTable(
 		{ ...node, id: NO_DELAY, label: `${node.label}, no connection delay` },
 	];
 	const what = `far service (${describeProfile(profile)}),`;
-	const runs = await runRounds(what, configs, file, emulator, rounds, log, (config) =>
+	const runs = await runRounds(what, configs, file, emulator, o.runs, log, (config) =>
 		emulator.setProfile({ ...profile, connectionDelayMs: delayOf(config, profile) }),
 	).finally(() => emulator.setProfile());
 	const { size } = file;
@@ -49,7 +42,7 @@ export async function connectionsTable(
 		title: `A new connection per request: ${fmt.size(size)} against a far service`,
 		note:
 			`Emulator far profile: ${profile.latencyMs} ms before every answer, ${profile.connectionDelayMs} ms before the first request of each new connection ` +
-			`(the handshakes), no rate cap. Connections and requests as the emulator counted them; ${runsOf(rounds)}; ` +
+			`(the handshakes), no rate cap. Connections and requests as the emulator counted them; ${runsOf(o.runs)}; ` +
 			'× kept is the median per-round ratio to the minimal client that keeps its connections. The node cannot keep its connections (see the findings). ' +
 			(Number.isFinite(cost)
 				? `Each new connection cost the node's upload ${cost.toFixed(0)} ms of one of its ${parallel} parallel uploads (its time with the delay minus without, × ${parallel} ÷ connections opened).`

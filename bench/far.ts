@@ -1,9 +1,8 @@
 /** The far-service scenario: main table and Part Size × Parallel Uploads sweep (bench/README.md). */
-import type { BenchOptions, FarProfile } from './args';
-import type { EmulatorProcess } from './children';
+import type { FarProfile } from './args';
 import { runThreshold, thresholdTable, v3Configs, type ThresholdResult } from './far-threshold';
-import { runRounds, type Config, type InputFile, type Run } from './runner';
-import { fmt, median, mibPerSecond, runsOf, type Log } from './stats';
+import { runRounds, type Config, type InputFile, type Rig, type Run } from './runner';
+import { fmt, median, mibPerSecond, runsOf } from './stats';
 import { tabulate, type Column, type Table } from './table';
 import {
 	AT_DEFAULTS,
@@ -67,27 +66,20 @@ function farSummaries(configs: Config[], runs: Map<string, Run[]>, size: number,
 /** A file of random bytes of `size` for `use`, deleted after it. */
 export type FarInput = <T>(name: string, size: number, use: (file: InputFile) => Promise<T>) => Promise<T>;
 
-export async function runFar(
-	emulator: EmulatorProcess,
-	o: Pick<BenchOptions, 'far' | 'farSize' | 'farSweepSize' | 'runs' | 'quick'> & {
-		withInput: FarInput;
-		/** Only the threshold part (`--only far-threshold`); by default all three. */
-		thresholdOnly: boolean;
-	},
-	log: Log,
-): Promise<FarResult> {
+/** All three parts, or with `thresholdOnly` (`--only far-threshold`) the threshold part alone. */
+export async function runFar({ emulator, o, log }: Rig, withInput: FarInput, thresholdOnly: boolean) {
 	const grid = o.quick ? QUICK_GRID : GRID;
 	const result: FarResult = { profile: o.far, grid };
 	// The loopback ceiling runs without the profile; everything else against the far service.
 	const prepare = (config: Config) => emulator.setProfile(config.kind === 'curl' ? undefined : o.far);
 	const measure = (name: string, configs: Config[], size: number, rounds = o.runs, what?: string) =>
-		o.withInput(name, size, (file) => runRounds(what, configs, file, emulator, rounds, log, prepare));
+		withInput(name, size, (file) => runRounds(what, configs, file, emulator, rounds, log, prepare));
 	const part = async (what: string, name: string, configs: Config[], size: number, rounds: number) => {
 		const summaries = farSummaries(configs, await measure(name, configs, size, rounds, what), size, o.far);
 		return { configs, summaries, size, rounds };
 	};
 	try {
-		if (!o.thresholdOnly) {
+		if (!thresholdOnly) {
 			// The loopback ceiling, a keep-alive minimal client, the defaults, the sequential approach, version 3.
 			const main = [
 				{ ...CEILING, label: 'curl, one streamed PUT on loopback, no profile (ceiling)' },

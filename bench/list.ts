@@ -4,12 +4,13 @@
  */
 import { runScenario, type EmulatorProcess, type MeasuredRun } from './children';
 import { runClient } from './many-files';
-import { fmt, medianOf, runsOf, type Log } from './stats';
+import type { Rig } from './runner';
+import { fmt, medianOf, runsOf } from './stats';
 import { tabulate, type Table } from './table';
 
 const LIST_FOLDER = 'list/';
 
-export async function seedFolder(emulator: EmulatorProcess, entries: number): Promise<number> {
+async function seedFolder(emulator: EmulatorProcess, entries: number): Promise<number> {
 	const started = Date.now();
 	const width = String(entries).length;
 	const files = Array.from({ length: entries }, (_, i) => {
@@ -25,7 +26,11 @@ const LIST_CONFIGS: Array<{ label: string; pageSize?: number }> = [
 	{ label: 'Return All, Page Size 100', pageSize: 100 },
 ];
 
-export async function runList(emulator: EmulatorProcess, entries: number, rounds: number, log: Log) {
+/** Fills the folder, then lists it with each configuration in rounds. */
+export async function listTable({ emulator, o, log }: Rig): Promise<Table> {
+	const { listEntries: entries, smallRuns: rounds } = o;
+	log(`\nlist: filling a folder with ${entries} files`);
+	log(`  filled in ${fmt.seconds(await seedFolder(emulator, entries))}`);
 	const { info } = emulator;
 	const credentials = { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url };
 	const results = new Map(LIST_CONFIGS.map((c) => [c, [] as Array<MeasuredRun & { requests: number }>]));
@@ -49,10 +54,6 @@ export async function runList(emulator: EmulatorProcess, entries: number, rounds
 			log(`  [${round}/${rounds}] List Contents, ${config.label}: ${fmt.seconds(run.ms)}, ${requests} requests`);
 		}
 	}
-	return results;
-}
-
-export function listTable(results: Awaited<ReturnType<typeof runList>>, entries: number, rounds: number): Table {
 	const rows = [...results].map(([config, runs]) => ({ config, runs, ms: medianOf(runs, 'ms') }));
 	return {
 		title: `List Contents, Return All over ${entries.toLocaleString('en-US')} entries`,

@@ -13,13 +13,13 @@ import { connectionsTable } from './connections';
 import { curlVersion } from './curl';
 import { writeRandomFile } from './data';
 import { farTables, runFar, type FarInput } from './far';
-import { listTable, runList, seedFolder } from './list';
+import { listTable } from './list';
 import { manyFilesTable, runManyFiles } from './many-files';
 import { runManyReal } from './many-real';
 import { realN8nRow } from './real-n8n';
 import { olderNode, restartOnCurrentNode } from './runtime';
 import { renderReport, type ReportInput } from './report';
-import { runRounds, verified, type Config, type InputFile } from './runner';
+import { runRounds, verified, type Config, type InputFile, type Rig } from './runner';
 import { runScale, writeScaleSection } from './scale';
 import { singleConfigs, singleTable } from './single';
 import { sourcesTable } from './sources';
@@ -62,9 +62,7 @@ function snapshotPackage(dir: string): void {
 	process.env.BENCH_PACKAGE_DIR = copy;
 }
 
-type Bench = {
-	o: BenchOptions;
-	emulator: EmulatorProcess;
+type Bench = Rig & {
 	report: ReportInput;
 	dir: string;
 	print(table: Table): void;
@@ -86,7 +84,7 @@ async function rounds(b: Bench, what: string, configs: Config[], file: InputFile
 
 async function far(b: Bench, thresholdOnly: boolean): Promise<void> {
 	const input: FarInput = (name, size, use) => withInput(b, name, size, use);
-	b.report.far = await runFar(b.emulator, { ...b.o, withInput: input, thresholdOnly }, log);
+	b.report.far = await runFar(b, input, thresholdOnly);
 	farTables(b.report.far).forEach(b.print);
 }
 
@@ -131,20 +129,13 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 	many: (b) => many(b, false),
 	'many-real': (b) => many(b, true),
 	connections: (b) =>
-		withInput(b, 'connections.bin', b.o.sweepSize, async (file) =>
-			b.print(await connectionsTable(file, b.emulator, b.o.far, b.o.runs, log)),
-		),
+		withInput(b, 'connections.bin', b.o.sweepSize, async (file) => b.print(await connectionsTable(b, file))),
 	single: (b) =>
 		withInput(b, 'single.bin', b.o.singleSize, async (file) => {
 			b.print(singleTable(await rounds(b, 'single upload of', singleConfigs(), file, b.o.smallRuns)));
 		}),
-	list: async ({ o, emulator, print }) => {
-		log(`\nlist: filling a folder with ${o.listEntries} files`);
-		log(`  filled in ${fmt.seconds(await seedFolder(emulator, o.listEntries))}`);
-		print(listTable(await runList(emulator, o.listEntries, o.smallRuns, log), o.listEntries, o.smallRuns));
-	},
-	sources: (b) =>
-		withInput(b, 'sources.bin', b.o.size, async (file) => b.print(await sourcesTable(file, b.emulator, b.o.runs, log))),
+	list: async (b) => b.print(await listTable(b)),
+	sources: (b) => withInput(b, 'sources.bin', b.o.size, async (file) => b.print(await sourcesTable(b, file))),
 	'real-n8n': async ({ o, emulator, dir, report, print }) => {
 		log('\nreal n8n');
 		report.realN8n = await realN8nRow(emulator, dir, o.size, o.runs, log);
@@ -182,7 +173,7 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 	const emulator = await EmulatorProcess.start();
 	try {
 		for (const [name, run] of Object.entries(SCENARIO_RUNS)) {
-			if (options.only.has(name as ScenarioName)) await run({ o: options, emulator, report, dir, print });
+			if (options.only.has(name as ScenarioName)) await run({ o: options, emulator, log, report, dir, print });
 		}
 	} finally {
 		await emulator.stop();

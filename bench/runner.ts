@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 
 import type { INodeParameters } from 'n8n-workflow';
 
+import type { BenchOptions } from './args';
 import { runScenario, type EmulatorProcess, type MeasuredRun } from './children';
 import { curlUpload } from './curl';
 import { rawMultipartUpload } from './raw-multipart';
@@ -54,6 +55,9 @@ export interface Run {
 	/** TCP connections that carried the run's requests, and those requests (the emulator's count). */
 	connections?: { opened: number; requests: number };
 }
+
+/** What a scenario runs with: the emulator, the bench's options, and where it says what it is doing. */
+export type Rig = { emulator: EmulatorProcess; o: BenchOptions; log: Log };
 
 export const OBJECT_KEY = 'bench/object.bin';
 
