@@ -141,11 +141,10 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 		report.realN8n = await realN8nRow(emulator, dir, o.size, o.runs, log);
 		print(report.realN8n.table);
 	},
-	scale: async ({ o, emulator, dir, print }) => {
-		log(`\nscale: ${fmt.size(o.size)} and ${fmt.size(o.scaleSize)} through real n8n`);
+	scale: async (b) => {
 		const loadBefore = loadAverage();
-		const scale = await runScale(emulator, join(dir, 'scale'), [o.size, o.scaleSize, o.size], log);
-		print(scale.table);
+		const scale = await runScale(b, join(b.dir, 'scale'));
+		b.print(scale.table);
 		if (!scale.skipped) writeScaleSection(scale, `${loadBefore}; after: ${loadAverage()}`, log);
 	},
 };

@@ -12,6 +12,7 @@ import { PhaseWatch, type PhaseResult } from './phase-watch';
 import { binaryStore, execute, setUpN8n, workflow, type N8nSetUp } from './real-n8n';
 import { importWorkflows } from '../scripts/real-n8n/instance';
 import { bucketTarget, signedSend } from './signing';
+import type { Rig } from './runner';
 import { fmt, median, mibPerSecond, MIB, verdict, type Log } from './stats';
 import { renderTable, tabulate, type Table } from './table';
 import { AT_DEFAULTS, DEFAULTS, memoryBound } from './throughput';
@@ -85,12 +86,10 @@ async function scaleRun(
 	}
 }
 
-export async function runScale(
-	emulator: EmulatorProcess,
-	dir: string,
-	sizes: number[],
-	log: Log,
-): Promise<ScaleResult> {
+/** --size, --scale-size, then --size again, in `dir`. */
+export async function runScale({ emulator, o, log }: Rig, dir: string): Promise<ScaleResult> {
+	log(`\nscale: ${fmt.size(o.size)} and ${fmt.size(o.scaleSize)} through real n8n`);
+	const sizes = [o.size, o.scaleSize, o.size];
 	const title = `Scale: ${sizes.map((s) => fmt.size(s)).join(' and ')} through real n8n`;
 	const needed = 3 * Math.max(...sizes) + 2 * 1024 ** 3;
 	const skip = (reason: string): ScaleResult => {
