@@ -19,7 +19,7 @@ import { runManyReal } from './many-real';
 import { realN8nRow } from './real-n8n';
 import { olderNode, restartOnCurrentNode } from './runtime';
 import { renderReport, type ReportInput } from './report';
-import { runRounds, verified, type Config, type InputFile, type Rig } from './runner';
+import { verified, type InputFile, type Rig } from './runner';
 import { runScale, writeScaleSection } from './scale';
 import { singleConfigs, singleTable } from './single';
 import { sourcesTable } from './sources';
@@ -28,8 +28,7 @@ import { renderTable, type Table } from './table';
 import {
 	latencyConfigs,
 	latencyTable,
-	summarize,
-	type Measured,
+	measure,
 	sweepConfigs,
 	sweepTables,
 	throughputConfigs,
@@ -77,11 +76,6 @@ async function withInput<T>(b: Bench, name: string, size: number, use: (file: In
 	return await use({ path, name, size, sha256 }).finally(() => rmSync(path, { force: true }));
 }
 
-async function rounds(b: Bench, what: string, configs: Config[], file: InputFile, runs = b.o.runs): Promise<Measured> {
-	const summaries = summarize(await runRounds(what, configs, file, b.emulator, runs, log), file.size);
-	return { configs, summaries, size: file.size, rounds: runs };
-}
-
 async function far(b: Bench, thresholdOnly: boolean): Promise<void> {
 	const input: FarInput = (name, size, use) => withInput(b, name, size, use);
 	b.report.far = await runFar(b, input, thresholdOnly);
@@ -103,7 +97,7 @@ async function many({ o, emulator, dir, report, print }: Bench, real: boolean): 
 const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 	throughput: (b) =>
 		withInput(b, 'large.bin', b.o.size, async (file) => {
-			const measured = await rounds(b, 'upload of', throughputConfigs(b.o.size, olderNode()), file);
+			const measured = await measure(b, 'upload of', throughputConfigs(b.o.size, olderNode()), file);
 			b.report.throughput = measured.summaries;
 			b.print(throughputTable(measured));
 		}),
@@ -111,13 +105,13 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 		withInput(b, 'sweep.bin', b.o.sweepSize, async (file) => {
 			// The smoke run keeps one point off the defaults on each axis.
 			const configs = b.o.quick ? sweepConfigs([16], [1]) : sweepConfigs();
-			sweepTables(await rounds(b, 'sweeps at', configs, file)).forEach(b.print);
+			sweepTables(await measure(b, 'sweeps at', configs, file)).forEach(b.print);
 		}),
 	latency: (b) =>
 		withInput(b, 'latency.bin', b.o.sweepSize, async (file) => {
 			await b.emulator.call('setLatency', { ms: b.o.latencyMs });
 			try {
-				const measured = await rounds(b, `with ${b.o.latencyMs} ms per request,`, latencyConfigs(), file);
+				const measured = await measure(b, `with ${b.o.latencyMs} ms per request,`, latencyConfigs(), file);
 				b.print(latencyTable(measured, b.o.latencyMs));
 			} finally {
 				await b.emulator.call('setLatency', { ms: 0 });
@@ -132,7 +126,7 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 		withInput(b, 'connections.bin', b.o.sweepSize, async (file) => b.print(await connectionsTable(b, file))),
 	single: (b) =>
 		withInput(b, 'single.bin', b.o.singleSize, async (file) => {
-			b.print(singleTable(await rounds(b, 'single upload of', singleConfigs(), file, b.o.smallRuns)));
+			b.print(singleTable(await measure(b, 'single upload of', singleConfigs(), file, b.o.smallRuns)));
 		}),
 	list: async (b) => b.print(await listTable(b)),
 	sources: (b) => withInput(b, 'sources.bin', b.o.size, async (file) => b.print(await sourcesTable(b, file))),

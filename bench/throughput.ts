@@ -7,7 +7,7 @@
 import { nodeVersion } from '../nodes/FileStorage/versions';
 
 import type { MeasuredRun } from './children';
-import type { Config, Run } from './runner';
+import { runRounds, type Config, type InputFile, type Rig, type Run } from './runner';
 import type { OlderNode } from './runtime';
 import { fmt, median, met, mibPerSecond, MIB, perRoundRatio, runsOf } from './stats';
 import { tabulate, type Column, type Table } from './table';
@@ -137,6 +137,12 @@ export type Measured<S extends Summary = Summary> = {
 	size: number;
 	rounds: number;
 };
+
+/** Runs `configs` in rounds on `file` (runner.ts) and summarizes them. */
+export async function measure(rig: Rig, what: string, configs: Config[], file: InputFile, rounds = rig.o.runs) {
+	const summaries = summarize(await runRounds(what, configs, file, rig.emulator, rounds, rig.log), file.size);
+	return { configs, summaries, size: file.size, rounds };
+}
 
 /** A node row's RSS growth bound, its own or part size × (parallel + 1) + 64 MiB, and whether its largest growth met it. */
 function boundCell({ config, s }: Row): string {
