@@ -17,7 +17,8 @@ const NO_DELAY = 'node-defaults-no-delay';
 const delayOf = (config: Config, profile: FarProfile) => (config.id === NO_DELAY ? 0 : profile.connectionDelayMs);
 
 /** Runs at the far profile without its rate cap: the cost of a new connection is what this scenario isolates. */
-export async function connectionsTable({ emulator, o, log }: Rig, file: InputFile): Promise<Table> {
+export async function connectionsTable(rig: Rig, file: InputFile): Promise<Table> {
+	const { emulator, o } = rig;
 	const profile = { ...o.far, connectionRateMiBps: 0 };
 	const raw = (how: string) => `minimal client, ${AT_DEFAULTS}, ${how}`;
 	const node = nodeAtDefaults('node-defaults', `this node, defaults (${AT_DEFAULTS}): n8n's helpers`);
@@ -28,7 +29,7 @@ export async function connectionsTable({ emulator, o, log }: Rig, file: InputFil
 		{ ...node, id: NO_DELAY, label: `${node.label}, no connection delay` },
 	];
 	const what = `far service (${describeProfile(profile)}),`;
-	const runs = await runRounds(what, configs, file, emulator, o.runs, log, (config) =>
+	const runs = await runRounds(rig, what, configs, file, o.runs, (config) =>
 		emulator.setProfile({ ...profile, connectionDelayMs: delayOf(config, profile) }),
 	).finally(() => emulator.setProfile());
 	const { size } = file;

@@ -73,7 +73,7 @@ export async function runFar({ emulator, o, log }: Rig, withInput: FarInput, thr
 	// The loopback ceiling runs without the profile; everything else against the far service.
 	const prepare = (config: Config) => emulator.setProfile(config.kind === 'curl' ? undefined : o.far);
 	const measure = (name: string, configs: Config[], size: number, rounds = o.runs, what?: string) =>
-		withInput(name, size, (file) => runRounds(what, configs, file, emulator, rounds, log, prepare));
+		withInput(name, size, (file) => runRounds({ emulator, log }, what, configs, file, rounds, prepare));
 	const part = async (what: string, name: string, configs: Config[], size: number, rounds: number) => {
 		const summaries = farSummaries(configs, await measure(name, configs, size, rounds, what), size, o.far);
 		return { configs, summaries, size, rounds };

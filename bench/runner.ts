@@ -98,12 +98,11 @@ export async function runOnce(config: Config, file: InputFile, emulator: Emulato
 
 /** Says what runs (`what`, unless undefined, and the file's size), then runs it. */
 export async function runRounds(
+	{ emulator, log }: Pick<Rig, 'emulator' | 'log'>,
 	what: string | undefined,
 	configs: Config[],
 	file: InputFile,
-	emulator: EmulatorProcess,
 	rounds: number,
-	log: Log,
 	/** Before each run, e.g. to set the emulator's network profile for this configuration. */
 	prepare?: (config: Config) => Promise<unknown>,
 ): Promise<Map<string, Run[]>> {

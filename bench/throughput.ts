@@ -140,7 +140,7 @@ export type Measured<S extends Summary = Summary> = {
 
 /** Runs `configs` in rounds on `file` (runner.ts) and summarizes them. */
 export async function measure(rig: Rig, what: string, configs: Config[], file: InputFile, rounds = rig.o.runs) {
-	const summaries = summarize(await runRounds(what, configs, file, rig.emulator, rounds, rig.log), file.size);
+	const summaries = summarize(await runRounds(rig, what, configs, file, rounds), file.size);
 	return { configs, summaries, size: file.size, rounds };
 }
 
