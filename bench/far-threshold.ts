@@ -7,9 +7,9 @@ import { nodeVersion } from '../nodes/FileStorage/versions';
 
 import type { FarProfile } from './args';
 import type { Config, Run } from './runner';
-import { fmt, median, MIB, runsOf } from './stats';
-import type { Table } from './table';
-import { nodeAtDefaults, rawClient, tabulate, UPLOAD } from './throughput';
+import { fmt, median, medianOf, MIB, runsOf } from './stats';
+import { tabulate, type Table } from './table';
+import { nodeAtDefaults, rawClient, UPLOAD } from './throughput';
 
 const THRESHOLD_SIZES_MIB = [8, 16, 24, 28, 32, 48, 64];
 /** The smoke run: one size each side of the crossover the model predicts. */
@@ -98,7 +98,6 @@ export async function runThreshold(measure: Measure, o: { quick: boolean; runs: 
 	return { points, rounds: o.runs, v3ThresholdMiB: V3.multipartThresholdMiB };
 }
 
-const medianMs = (runs: Run[]) => median(runs.map((r) => r.ms));
 const requestsOf = (runs: Run[]) => median(runs.map((r) => r.connections?.requests ?? NaN));
 
 /**
@@ -107,7 +106,7 @@ const requestsOf = (runs: Run[]) => median(runs.map((r) => r.connections?.reques
  * wins at every size measured (allSingle, allMultipart).
  */
 export function crossoverOf(points: ThresholdPoint[]) {
-	const diffs = points.map((p) => ({ size: p.sizeMiB, d: medianMs(p.single) - medianMs(p.multipart) }));
+	const diffs = points.map((p) => ({ size: p.sizeMiB, d: medianOf(p.single, 'ms') - medianOf(p.multipart, 'ms') }));
 	let last = -1;
 	for (let i = 0; i < diffs.length; i++) if (!(diffs[i].d > 0)) last = i;
 	if (last === diffs.length - 1) return { allSingle: true, allMultipart: false };
@@ -120,7 +119,7 @@ export function crossoverOf(points: ThresholdPoint[]) {
 
 export function thresholdTable(result: ThresholdResult, profile: FarProfile, describe: string): Table {
 	const model = (p: ThresholdPoint, way: Way) => fmt.seconds(modelMs(way, p.sizeMiB, profile));
-	const ratio = (p: ThresholdPoint) => medianMs(p.single) / medianMs(p.multipart);
+	const ratio = (p: ThresholdPoint) => medianOf(p.single, 'ms') / medianOf(p.multipart, 'ms');
 	return {
 		title: `Far service: Upload threshold at node version 3, ${describe}`,
 		note:
@@ -131,8 +130,8 @@ export function thresholdTable(result: ThresholdResult, profile: FarProfile, des
 			`(a new connection each) plus the body at ${profile.connectionRateMiBps} MiB/s per connection.`,
 		...tabulate(result.points, [
 			['Size', (p) => `${p.sizeMiB} MiB`],
-			['One request', (p) => fmt.seconds(medianMs(p.single))],
-			['In parts', (p) => fmt.seconds(medianMs(p.multipart))],
+			['One request', (p) => fmt.seconds(medianOf(p.single, 'ms'))],
+			['In parts', (p) => fmt.seconds(medianOf(p.multipart, 'ms'))],
 			['Faster', (p) => (ratio(p) <= 1 ? 'one request' : 'parts')],
 			['One request ÷ parts', (p) => fmt.ratio(ratio(p))],
 			['Requests (one / parts)', (p) => `${requestsOf(p.single)} / ${requestsOf(p.multipart)}`],

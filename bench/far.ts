@@ -1,10 +1,9 @@
 /** The far-service scenario: main table and Part Size × Parallel Uploads sweep (bench/README.md). */
 import type { FarProfile } from './args';
-import type { EmulatorProcess } from './children';
-import { runThreshold, thresholdTable, v3Configs, type Measure, type ThresholdResult } from './far-threshold';
-import { runRounds, type Config, type InputFile, type Run } from './runner';
+import { runThreshold, thresholdTable, v3Configs, type ThresholdResult } from './far-threshold';
+import { runRounds, type Config, type InputFile, type Rig, type Run } from './runner';
 import { fmt, median, mibPerSecond, runsOf } from './stats';
-import type { Table } from './table';
+import { tabulate, type Column, type Table } from './table';
 import {
 	AT_DEFAULTS,
 	CEILING,
@@ -16,8 +15,7 @@ import {
 	rowsOf,
 	sequentialApproach,
 	summarize,
-	tabulate,
-	type Column,
+	type Measured,
 	type Row,
 	type Summary,
 } from './throughput';
@@ -26,8 +24,6 @@ const GRID = { partSizes: [5, 8, 16, 32, 64], parallelisms: [1, 2, 4, 8, 16] };
 /** The smoke run's grid: still every kind of point, the defaults among them. */
 const QUICK_GRID = { partSizes: [5, DEFAULTS.partSizeMiB], parallelisms: [1, DEFAULTS.parallel] };
 
-export { V3_ID } from './far-threshold';
-
 export interface FarSummary extends Summary {
 	/** Median over rounds of this run's speed / what the network allowed it in that round. */
 	vsLimit: number;
@@ -35,17 +31,10 @@ export interface FarSummary extends Summary {
 	limit: number;
 }
 
-interface FarPart {
-	configs: Config[];
-	summaries: Map<string, FarSummary>;
-	size: number;
-	rounds: number;
-}
-
 export interface FarResult {
 	profile: FarProfile;
-	main?: FarPart;
-	sweep?: FarPart;
+	main?: Measured<FarSummary>;
+	sweep?: Measured<FarSummary>;
 	/** Upload at version 3 around the Multipart Threshold, one request against parts. */
 	threshold?: ThresholdResult;
 	grid: { partSizes: number[]; parallelisms: number[] };
@@ -59,16 +48,11 @@ function parallelOf(config: Config): number {
 	return config.kind === 'curl' ? 1 : (config.parallel ?? DEFAULTS.parallel);
 }
 
-function farSummaries(
-	configs: Config[],
-	runs: Map<string, Run[]>,
-	size: number,
-	profile: FarProfile,
-): Map<string, FarSummary> {
+function farSummaries(configs: Config[], runs: Map<string, Run[]>, size: number, profile: FarProfile) {
 	const ceilingRuns = runs.get(CEILING.id)!;
 	// No cap (0): only the loopback ceiling limits.
 	const cap = profile.connectionRateMiBps || Infinity;
-	return new Map(
+	return new Map<string, FarSummary>(
 		rowsOf(configs, summarize(runs, size)).map(({ config, s }) => {
 			const list = runs.get(config.id)!;
 			// What the network let this configuration reach in each round.
@@ -79,39 +63,23 @@ function farSummaries(
 	);
 }
 
-export async function runFar(
-	emulator: EmulatorProcess,
-	o: {
-		profile: FarProfile;
-		size: number;
-		sweepSize: number;
-		runs: number;
-		quick: boolean;
-		input: (name: string, size: number) => InputFile;
-		done: (file: InputFile) => void;
-		/** Only the threshold part (`--only far-threshold`); by default all three. */
-		thresholdOnly?: boolean;
-	},
-	log: (line: string) => void,
-): Promise<FarResult> {
+/** A file of random bytes of `size` for `use`, deleted after it. */
+export type FarInput = <T>(name: string, size: number, use: (file: InputFile) => Promise<T>) => Promise<T>;
+
+/** All three parts, or with `thresholdOnly` (`--only far-threshold`) the threshold part alone. */
+export async function runFar({ emulator, o, log }: Rig, withInput: FarInput, thresholdOnly: boolean) {
 	const grid = o.quick ? QUICK_GRID : GRID;
-	const result: FarResult = { profile: o.profile, grid };
+	const result: FarResult = { profile: o.far, grid };
 	// The loopback ceiling runs without the profile; everything else against the far service.
-	const prepare = (config: Config) => emulator.setProfile(config.kind === 'curl' ? undefined : o.profile);
-	const measure: Measure = async (name, configs, size, rounds = o.runs) => {
-		const file = o.input(name, size);
-		try {
-			return await runRounds(configs, file, emulator, rounds, log, prepare);
-		} finally {
-			o.done(file);
-		}
-	};
-	const part = async (name: string, configs: Config[], size: number, rounds: number): Promise<FarPart> => {
-		const summaries = farSummaries(configs, await measure(name, configs, size, rounds), size, o.profile);
+	const prepare = (config: Config) => emulator.setProfile(config.kind === 'curl' ? undefined : o.far);
+	const measure = (name: string, configs: Config[], size: number, rounds = o.runs, what?: string) =>
+		withInput(name, size, (file) => runRounds({ emulator, log }, what, configs, file, rounds, prepare));
+	const part = async (what: string, name: string, configs: Config[], size: number, rounds: number) => {
+		const summaries = farSummaries(configs, await measure(name, configs, size, rounds, what), size, o.far);
 		return { configs, summaries, size, rounds };
 	};
 	try {
-		if (!o.thresholdOnly) {
+		if (!thresholdOnly) {
 			// The loopback ceiling, a keep-alive minimal client, the defaults, the sequential approach, version 3.
 			const main = [
 				{ ...CEILING, label: 'curl, one streamed PUT on loopback, no profile (ceiling)' },
@@ -120,14 +88,10 @@ export async function runFar(
 				sequentialApproach(),
 				...v3Configs(),
 			];
-			log(
-				`\nfar service (${describeProfile(o.profile)}), ${fmt.size(o.size)}: ${main.length} configurations × ${o.runs} rounds`,
-			);
-			result.main = await part('far.bin', main, o.size, o.runs);
+			result.main = await part(`far service (${describeProfile(o.far)}),`, 'far.bin', main, o.farSize, o.runs);
 			// One round: the sweep shows the shape; the main table's rounds carry the targets.
 			const sweep = [CEILING, ...grid.partSizes.flatMap((p) => grid.parallelisms.map((n) => multipart(p, n)))];
-			log(`\nfar service sweep, ${fmt.size(o.sweepSize)}: ${sweep.length} configurations × 1 round`);
-			result.sweep = await part('far-sweep.bin', sweep, o.sweepSize, 1);
+			result.sweep = await part('far service sweep,', 'far-sweep.bin', sweep, o.farSweepSize, 1);
 		}
 		result.threshold = await runThreshold(measure, o, log);
 	} finally {

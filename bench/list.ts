@@ -4,13 +4,13 @@
  */
 import { runScenario, type EmulatorProcess, type MeasuredRun } from './children';
 import { runClient } from './many-files';
-import { fmt, median, runsOf } from './stats';
-import type { Table } from './table';
-import { tabulate } from './throughput';
+import type { Rig } from './runner';
+import { fmt, medianOf, runsOf } from './stats';
+import { tabulate, type Table } from './table';
 
 const LIST_FOLDER = 'list/';
 
-export async function seedFolder(emulator: EmulatorProcess, entries: number): Promise<number> {
+async function seedFolder(emulator: EmulatorProcess, entries: number): Promise<number> {
 	const started = Date.now();
 	const width = String(entries).length;
 	const files = Array.from({ length: entries }, (_, i) => {
@@ -21,27 +21,19 @@ export async function seedFolder(emulator: EmulatorProcess, entries: number): Pr
 	return Date.now() - started;
 }
 
-export interface ListConfig {
-	label: string;
-	pageSize?: number;
-}
-
-export const LIST_CONFIGS: ListConfig[] = [
+const LIST_CONFIGS: Array<{ label: string; pageSize?: number }> = [
 	{ label: 'Return All, default page size (1000)' },
 	{ label: 'Return All, Page Size 100', pageSize: 100 },
 ];
 
-type ListRun = MeasuredRun & { requests: number };
-
-export async function runList(
-	emulator: EmulatorProcess,
-	entries: number,
-	rounds: number,
-	log: (line: string) => void,
-): Promise<Map<ListConfig, ListRun[]>> {
+/** Fills the folder, then lists it with each configuration in rounds. */
+export async function listTable({ emulator, o, log }: Rig): Promise<Table> {
+	const { listEntries: entries, smallRuns: rounds } = o;
+	log(`\nlist: filling a folder with ${entries} files`);
+	log(`  filled in ${fmt.seconds(await seedFolder(emulator, entries))}`);
 	const { info } = emulator;
 	const credentials = { accessKey: info.accessKey, secretKey: info.secretKey, baseUrl: info.url };
-	const results = new Map<ListConfig, ListRun[]>(LIST_CONFIGS.map((c) => [c, []]));
+	const results = new Map(LIST_CONFIGS.map((c) => [c, [] as Array<MeasuredRun & { requests: number }>]));
 	for (let round = 1; round <= rounds; round++) {
 		for (const config of LIST_CONFIGS) {
 			await emulator.call('resetStats');
@@ -62,12 +54,7 @@ export async function runList(
 			log(`  [${round}/${rounds}] List Contents, ${config.label}: ${fmt.seconds(run.ms)}, ${requests} requests`);
 		}
 	}
-	return results;
-}
-
-export function listTable(results: Map<ListConfig, ListRun[]>, entries: number, rounds: number): Table {
-	const med = (runs: ListRun[], of: (run: ListRun) => number) => median(runs.map(of));
-	const rows = [...results].map(([config, runs]) => ({ config, runs, ms: med(runs, (r) => r.ms) }));
+	const rows = [...results].map(([config, runs]) => ({ config, runs, ms: medianOf(runs, 'ms') }));
 	return {
 		title: `List Contents, Return All over ${entries.toLocaleString('en-US')} entries`,
 		note: `One folder holding ${entries.toLocaleString('en-US')} files; one output item per entry; ${runsOf(rounds)}.`,
@@ -75,11 +62,11 @@ export function listTable(results: Map<ListConfig, ListRun[]>, entries: number, 
 			['Configuration', (r) => r.config.label],
 			['Time', (r) => fmt.seconds(r.ms)],
 			['Entries/s', (r) => (entries / (r.ms / 1000)).toFixed(0)],
-			['Requests', (r) => String(med(r.runs, (x) => x.requests))],
-			['Peak RSS', (r) => fmt.mib(med(r.runs, (x) => x.peakRss))],
+			['Requests', (r) => String(medianOf(r.runs, 'requests'))],
+			['Peak RSS', (r) => fmt.mib(medianOf(r.runs, 'peakRss'))],
 			['RSS growth (max)', (r) => fmt.mib(Math.max(...r.runs.map((x) => x.peakRss - x.baselineRss)))],
-			['Client CPU', (r) => fmt.cpu(med(r.runs, (x) => x.cpuSeconds))],
-			['Emulator CPU', (r) => fmt.cpu(med(r.runs, (x) => x.emulatorCpuSeconds))],
+			['Client CPU', (r) => fmt.cpu(medianOf(r.runs, 'cpuSeconds'))],
+			['Emulator CPU', (r) => fmt.cpu(medianOf(r.runs, 'emulatorCpuSeconds'))],
 		]),
 	};
 }

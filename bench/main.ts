@@ -9,17 +9,17 @@ import { join, resolve } from 'node:path';
 
 import { parseArgs, USAGE, type BenchOptions, type ScenarioName } from './args';
 import { EmulatorProcess } from './children';
-import { connectionConfigs, connectionsTable, runConnections } from './connections';
+import { connectionsTable } from './connections';
 import { curlVersion } from './curl';
 import { writeRandomFile } from './data';
-import { describeProfile, farTables, runFar } from './far';
-import { listTable, runList, seedFolder } from './list';
+import { farTables, runFar, type FarInput } from './far';
+import { listTable } from './list';
 import { manyFilesTable, runManyFiles } from './many-files';
 import { runManyReal } from './many-real';
 import { realN8nRow } from './real-n8n';
 import { olderNode, restartOnCurrentNode } from './runtime';
 import { renderReport, type ReportInput } from './report';
-import { runRounds, verified, type Config, type InputFile } from './runner';
+import { verified, type InputFile, type Rig } from './runner';
 import { runScale, writeScaleSection } from './scale';
 import { singleConfigs, singleTable } from './single';
 import { sourcesTable } from './sources';
@@ -28,7 +28,7 @@ import { renderTable, type Table } from './table';
 import {
 	latencyConfigs,
 	latencyTable,
-	summarize,
+	measure,
 	sweepConfigs,
 	sweepTables,
 	throughputConfigs,
@@ -61,9 +61,7 @@ function snapshotPackage(dir: string): void {
 	process.env.BENCH_PACKAGE_DIR = copy;
 }
 
-type Bench = {
-	o: BenchOptions;
-	emulator: EmulatorProcess;
+type Bench = Rig & {
 	report: ReportInput;
 	dir: string;
 	print(table: Table): void;
@@ -71,29 +69,16 @@ type Bench = {
 
 /** A file of random bytes for `use`, deleted after it. */
 async function withInput<T>(b: Bench, name: string, size: number, use: (file: InputFile) => Promise<T>): Promise<T> {
-	const file = makeInput(b.dir, name, size);
-	return await use(file).finally(() => rmSync(file.path, { force: true }));
-}
-
-function makeInput(dir: string, name: string, size: number): InputFile {
-	const path = join(dir, name);
+	const path = join(b.dir, name);
 	const started = Date.now();
 	const sha256 = writeRandomFile(path, size);
 	log(`generated ${fmt.size(size)} of random bytes in ${fmt.seconds(Date.now() - started)}`);
-	return { path, name, size, sha256 };
-}
-
-async function rounds(b: Bench, what: string, configs: Config[], file: InputFile, runs = b.o.runs) {
-	log(`\n${what} ${fmt.size(file.size)}: ${configs.length} configurations × ${runs} rounds`);
-	return await runRounds(configs, file, b.emulator, runs, log);
+	return await use({ path, name, size, sha256 }).finally(() => rmSync(path, { force: true }));
 }
 
 async function far(b: Bench, thresholdOnly: boolean): Promise<void> {
-	const { o } = b;
-	const input = (name: string, size: number) => makeInput(b.dir, name, size);
-	const done = (file: InputFile) => rmSync(file.path, { force: true });
-	const options = { profile: o.far, size: o.farSize, sweepSize: o.farSweepSize, runs: o.runs, quick: o.quick };
-	b.report.far = await runFar(b.emulator, { ...options, input, done, thresholdOnly }, log);
+	const input: FarInput = (name, size, use) => withInput(b, name, size, use);
+	b.report.far = await runFar(b, input, thresholdOnly);
 	farTables(b.report.far).forEach(b.print);
 }
 
@@ -112,24 +97,22 @@ async function many({ o, emulator, dir, report, print }: Bench, real: boolean): 
 const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 	throughput: (b) =>
 		withInput(b, 'large.bin', b.o.size, async (file) => {
-			const configs = throughputConfigs(b.o.size, olderNode());
-			const summaries = summarize(await rounds(b, 'upload of', configs, file), file.size);
-			b.report.throughput = summaries;
-			b.print(throughputTable(configs, summaries, b.o.size, b.o.runs));
+			const measured = await measure(b, 'upload of', throughputConfigs(b.o.size, olderNode()), file);
+			b.report.throughput = measured.summaries;
+			b.print(throughputTable(measured));
 		}),
 	sweep: (b) =>
 		withInput(b, 'sweep.bin', b.o.sweepSize, async (file) => {
 			// The smoke run keeps one point off the defaults on each axis.
 			const configs = b.o.quick ? sweepConfigs([16], [1]) : sweepConfigs();
-			const summaries = summarize(await rounds(b, 'sweeps at', configs, file), file.size);
-			sweepTables(configs, summaries, b.o.sweepSize, b.o.runs).forEach(b.print);
+			sweepTables(await measure(b, 'sweeps at', configs, file)).forEach(b.print);
 		}),
 	latency: (b) =>
 		withInput(b, 'latency.bin', b.o.sweepSize, async (file) => {
 			await b.emulator.call('setLatency', { ms: b.o.latencyMs });
 			try {
-				const runs = await rounds(b, `with ${b.o.latencyMs} ms per request,`, latencyConfigs(), file);
-				b.print(latencyTable(latencyConfigs(), summarize(runs, file.size), b.o.sweepSize, b.o.runs, b.o.latencyMs));
+				const measured = await measure(b, `with ${b.o.latencyMs} ms per request,`, latencyConfigs(), file);
+				b.print(latencyTable(measured, b.o.latencyMs));
 			} finally {
 				await b.emulator.call('setLatency', { ms: 0 });
 			}
@@ -140,38 +123,22 @@ const SCENARIO_RUNS: Record<ScenarioName, (b: Bench) => Promise<void>> = {
 	many: (b) => many(b, false),
 	'many-real': (b) => many(b, true),
 	connections: (b) =>
-		withInput(b, 'connections.bin', b.o.sweepSize, async (file) => {
-			// Without the rate cap: the cost of a new connection is what this scenario isolates.
-			const profile = { ...b.o.far, connectionRateMiBps: 0 };
-			const configs = connectionConfigs();
-			log(
-				`\nfar service (${describeProfile(profile)}), ${fmt.size(file.size)}: ${configs.length} configurations × ${b.o.runs} rounds`,
-			);
-			const runs = await runConnections(configs, file, b.emulator, { profile, rounds: b.o.runs }, log);
-			b.print(connectionsTable(configs, runs, file.size, profile));
-		}),
+		withInput(b, 'connections.bin', b.o.sweepSize, async (file) => b.print(await connectionsTable(b, file))),
 	single: (b) =>
 		withInput(b, 'single.bin', b.o.singleSize, async (file) => {
-			const runs = await rounds(b, 'single upload of', singleConfigs(), file, b.o.smallRuns);
-			b.print(singleTable(singleConfigs(), runs, file.size, b.o.smallRuns));
+			b.print(singleTable(await measure(b, 'single upload of', singleConfigs(), file, b.o.smallRuns)));
 		}),
-	list: async ({ o, emulator, print }) => {
-		log(`\nlist: filling a folder with ${o.listEntries} files`);
-		log(`  filled in ${fmt.seconds(await seedFolder(emulator, o.listEntries))}`);
-		print(listTable(await runList(emulator, o.listEntries, o.smallRuns, log), o.listEntries, o.smallRuns));
-	},
-	sources: (b) =>
-		withInput(b, 'sources.bin', b.o.size, async (file) => b.print(await sourcesTable(file, b.emulator, b.o.runs, log))),
+	list: async (b) => b.print(await listTable(b)),
+	sources: (b) => withInput(b, 'sources.bin', b.o.size, async (file) => b.print(await sourcesTable(b, file))),
 	'real-n8n': async ({ o, emulator, dir, report, print }) => {
 		log('\nreal n8n');
 		report.realN8n = await realN8nRow(emulator, dir, o.size, o.runs, log);
 		print(report.realN8n.table);
 	},
-	scale: async ({ o, emulator, dir, print }) => {
-		log(`\nscale: ${fmt.size(o.size)} and ${fmt.size(o.scaleSize)} through real n8n`);
+	scale: async (b) => {
 		const loadBefore = loadAverage();
-		const scale = await runScale(emulator, join(dir, 'scale'), [o.size, o.scaleSize, o.size], log);
-		print(scale.table);
+		const scale = await runScale(b, join(b.dir, 'scale'));
+		b.print(scale.table);
 		if (!scale.skipped) writeScaleSection(scale, `${loadBefore}; after: ${loadAverage()}`, log);
 	},
 };
@@ -199,7 +166,7 @@ async function bench(options: BenchOptions, dir: string): Promise<ReportInput> {
 	const emulator = await EmulatorProcess.start();
 	try {
 		for (const [name, run] of Object.entries(SCENARIO_RUNS)) {
-			if (options.only.has(name as ScenarioName)) await run({ o: options, emulator, report, dir, print });
+			if (options.only.has(name as ScenarioName)) await run({ o: options, emulator, log, report, dir, print });
 		}
 	} finally {
 		await emulator.stop();

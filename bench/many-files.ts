@@ -14,8 +14,8 @@ import type { FarProfile } from './args';
 import { runScenario, type EmulatorInfo, type EmulatorProcess } from './children';
 import { settleDisk } from './runner';
 import { bucketTarget, dataOf, form, send, signedSend, type Answer } from './signing';
-import { fmt, median, met, MIB, perRoundRatio, runsOf, type Log } from './stats';
-import type { Table } from './table';
+import { fmt, medianOf, met, MIB, perRoundRatio, runsOf, type Log } from './stats';
+import { tabulate, type Table } from './table';
 import { V3_PARALLEL_REQUESTS, V3_UPLOAD_MEMORY_MIB } from './far-threshold';
 
 export type ManyOperation = 'upload' | 'download' | 'delete';
@@ -45,6 +45,8 @@ export const MANY_CONFIGS = [
 ] as const;
 type ManyConfigId = (typeof MANY_CONFIGS)[number]['id'];
 
+/** What every run of a round shares. */
+export type ManyRig = { emulator: EmulatorProcess; files: SmallFile[]; profile: FarProfile };
 export type ManyOptions = { dir: string; count: number; size: number; profile: FarProfile; rounds: number };
 export type ManyResult = ManyOptions & { runs: Map<string, ManyRun[]> };
 
@@ -84,12 +86,7 @@ async function clientOne(info: EmulatorInfo, agent: Agent, op: ManyOperation, fi
 	if (answer.status !== 200) throw new Error(`${op} of ${file.key} answered ${answer.status}`);
 }
 
-export async function runClient(
-	info: EmulatorInfo,
-	op: ManyOperation,
-	files: SmallFile[],
-	parallel: number,
-): Promise<number> {
+export async function runClient(info: EmulatorInfo, op: ManyOperation, files: SmallFile[], parallel: number) {
 	const agent = new Agent({ keepAlive: true, maxSockets: parallel });
 	const started = process.hrtime.bigint();
 	let next = 0;
@@ -111,11 +108,7 @@ export function nodeParameters(op: ManyOperation) {
 		: { resource: 'file', operation: op, fileKey: '={{ $json.key }}' };
 }
 
-async function runNodeOnce(
-	emulator: EmulatorProcess,
-	op: ManyOperation,
-	files: SmallFile[],
-): Promise<Omit<ManyRun, 'connections' | 'requests'>> {
+async function runNodeOnce(emulator: EmulatorProcess, op: ManyOperation, files: SmallFile[]) {
 	const run = await runScenario(
 		{
 			parameters: nodeParameters(op),
@@ -142,13 +135,8 @@ async function runNodeOnce(
  * One run of a configuration on `op` at the far profile, with the emulator's counts: the files
  * stored first where it needs them, and every stored file read back and compared after an upload.
  */
-export async function manyRun(
-	emulator: EmulatorProcess,
-	files: SmallFile[],
-	op: ManyOperation,
-	profile: FarProfile,
-	config: ManyConfigId,
-): Promise<ManyRun> {
+export async function manyRun(rig: ManyRig, op: ManyOperation, config: ManyConfigId): Promise<ManyRun> {
+	const { emulator, files, profile } = rig;
 	await emulator.setProfile();
 	if (op !== 'upload') await runClient(emulator.info, 'upload', files, CLIENT_PARALLEL);
 	settleDisk();
@@ -165,12 +153,12 @@ export async function manyRun(
 }
 
 export async function runManyFiles(emulator: EmulatorProcess, o: ManyOptions, log: Log): Promise<ManyResult> {
-	const files = makeFiles(o.dir, o.count, o.size);
+	const rig = { emulator, files: makeFiles(o.dir, o.count, o.size), profile: o.profile };
 	const runs = new Map<string, ManyRun[]>();
 	for (let round = 1; round <= o.rounds; round++) {
 		for (const op of MANY_OPERATIONS) {
 			for (const config of MANY_CONFIGS) {
-				const run = await manyRun(emulator, files, op, o.profile, config.id);
+				const run = await manyRun(rig, op, config.id);
 				const id = `${op}:${config.id}`;
 				runs.set(id, [...(runs.get(id) ?? []), run]);
 				log(
@@ -201,30 +189,16 @@ export function manyGrowthBound(result: Pick<ManyResult, 'size'>, op: ManyOperat
 
 export function manyFilesTable(result: ManyResult): Table {
 	const { profile } = result;
-	const rows: string[][] = [];
-	for (const op of MANY_OPERATIONS) {
-		const client = result.runs.get(`${op}:client-16`) ?? [];
-		for (const config of MANY_CONFIGS) {
-			const list = result.runs.get(`${op}:${config.id}`) ?? [];
-			const ms = median(list.map((r) => r.ms));
-			const ratio = perRoundRatio(client, list);
+	const rows = MANY_OPERATIONS.flatMap((op) =>
+		MANY_CONFIGS.map(({ id, label }) => {
+			const list = result.runs.get(`${op}:${id}`) ?? [];
 			const max = (key: 'rssGrowth' | 'buffersHeld' | 'retained') => Math.max(...list.map((r) => r[key] ?? 0));
-			const bound = manyGrowthBound(result, op);
-			const isNode = config.id === 'node';
-			rows.push([
-				OPERATION_LABEL[op],
-				config.label,
-				fmt.seconds(ms),
-				`${(result.count / (ms / 1000)).toFixed(0)}`,
-				`${ratio.toFixed(2)}×`,
-				isNode ? met(ratio <= 2) : '',
-				String(median(list.map((r) => r.requests))),
-				String(median(list.map((r) => r.connections))),
-				...(isNode ? [max('rssGrowth'), max('buffersHeld'), max('retained')].map(fmt.mib) : ['', '', '']),
-				isNode ? `${fmt.mib(bound)} ${met(max('rssGrowth') <= bound)}` : '',
-			]);
-		}
-	}
+			const ratio = perRoundRatio(result.runs.get(`${op}:client-16`) ?? [], list);
+			return { op, id, label, list, max, ratio, ms: medianOf(list, 'ms'), bound: manyGrowthBound(result, op) };
+		}),
+	);
+	/** Empty in the minimal client's rows. */
+	const ifNode = (r: (typeof rows)[number], cell: string) => (r.id === 'node' ? cell : '');
 	return {
 		title: `Many files: ${result.count} files of ${result.size / 1024} KiB against a far service`,
 		note:
@@ -237,20 +211,19 @@ export function manyFilesTable(result: ManyResult): Table {
 			'plus 64 MiB, as the large-file tables. Retained: JavaScript heap and buffers still reachable after the run with its output items held, after a full ' +
 			"collection, over the same before it: what the run keeps. RSS growth above it is garbage V8 had not collected yet (n8n's per-item work), findings §9. " +
 			'Stored bytes were read back and compared after every upload run.',
-		head: [
-			'Operation',
-			'Configuration',
-			'Time',
-			'Files/s',
-			'Time ÷ 16 at a time',
-			'Goal ≤ 2×',
-			'Requests',
-			'Connections opened',
-			'RSS growth (max)',
-			'Buffers held (max)',
-			'Retained after the run',
-			'Growth bound',
-		],
-		rows,
+		...tabulate(rows, [
+			['Operation', (r) => OPERATION_LABEL[r.op]],
+			['Configuration', (r) => r.label],
+			['Time', (r) => fmt.seconds(r.ms)],
+			['Files/s', (r) => (result.count / (r.ms / 1000)).toFixed(0)],
+			['Time ÷ 16 at a time', (r) => `${r.ratio.toFixed(2)}×`],
+			['Goal ≤ 2×', (r) => ifNode(r, met(r.ratio <= 2))],
+			['Requests', (r) => String(medianOf(r.list, 'requests'))],
+			['Connections opened', (r) => String(medianOf(r.list, 'connections'))],
+			['RSS growth (max)', (r) => ifNode(r, fmt.mib(r.max('rssGrowth')))],
+			['Buffers held (max)', (r) => ifNode(r, fmt.mib(r.max('buffersHeld')))],
+			['Retained after the run', (r) => ifNode(r, fmt.mib(r.max('retained')))],
+			['Growth bound', (r) => ifNode(r, `${fmt.mib(r.bound)} ${met(r.max('rssGrowth') <= r.bound)}`)],
+		]),
 	};
 }

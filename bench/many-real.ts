@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { importWorkflows, NODE_TYPE } from '../scripts/real-n8n/instance';
 import type { N8nInstance } from '../scripts/real-n8n/n8n';
 
-import type { FarProfile } from './args';
 import type { EmulatorProcess } from './children';
 import { V3_PARALLEL_REQUESTS, V3_UPLOAD_MEMORY_MIB } from './far-threshold';
 import {
@@ -22,13 +21,13 @@ import {
 	runClient,
 	type ManyOperation,
 	type ManyOptions,
-	type SmallFile,
+	type ManyRig,
 } from './many-files';
 import { PhaseWatch, type PhaseResult } from './phase-watch';
 import { chainWorkflow, CREDENTIALS, runExecute, setUpN8n, taskOf } from './real-n8n';
 import { settleDisk } from './runner';
-import { fmt, median, met, runsOf, type Log } from './stats';
-import { skippedTable, type Table } from './table';
+import { fmt, median, medianOf, met, runsOf, type Log } from './stats';
+import { skippedTable, tabulate, type Table } from './table';
 
 /** What the issue allows the real ratio over the in-process one. */
 export const REAL_VS_IN_PROCESS_GOAL = 1.3;
@@ -139,10 +138,10 @@ export async function runManyReal(emulator: EmulatorProcess, o: ManyOptions, log
 			for (const workflow of WORKFLOWS) await executeMany(real, workflow, r);
 			// The minimal client and the harness on the same files, each operation from the same start.
 			for (const op of MANY_OPERATIONS) {
-				const client = await manyRun(emulator, files, op, o.profile, 'client-16');
+				const client = await manyRun(real, op, 'client-16');
 				r.client.set(op, client.ms);
 				log(`${tag} minimal client, ${CLIENT_PARALLEL} at a time, ${op}: ${fmt.seconds(client.ms)}`);
-				const node = await manyRun(emulator, files, op, o.profile, 'node');
+				const node = await manyRun(real, op, 'node');
 				r.inProcess.set(op, { ms: node.nodeMs ?? NaN, rssGrowth: node.rssGrowth ?? NaN });
 				log(
 					`${tag} in-process ${op}: ${fmt.seconds(node.nodeMs ?? NaN)} (node execution time), RSS +${fmt.mib(node.rssGrowth ?? NaN)}`,
@@ -157,18 +156,15 @@ export async function runManyReal(emulator: EmulatorProcess, o: ManyOptions, log
 	return { ...result, table: manyRealTable(result, runtime.profile.nodeVersion) };
 }
 
+/** What every real n8n run of a round shares. */
+type RealRun = ManyRig & { instance: N8nInstance; log: Log };
+
 /**
  * One workflow of a round in real n8n at the far profile, into `r`, each node's run told apart by
  * PhaseWatch; after an upload, every stored file is read back and compared.
  */
-/** What every real n8n run of a round shares. */
-type RealRun = { emulator: EmulatorProcess; instance: N8nInstance; files: SmallFile[]; profile: FarProfile; log: Log };
-
-async function executeMany(
-	{ emulator, instance, files, profile, log }: RealRun,
-	{ id, ops }: Workflow,
-	r: ManyRealRound,
-): Promise<void> {
+async function executeMany(real: RealRun, { id, ops }: Workflow, r: ManyRealRound): Promise<void> {
+	const { emulator, instance, files, profile, log } = real;
 	settleDisk();
 	await emulator.setProfile(profile);
 	const watch = new PhaseWatch(
@@ -211,24 +207,14 @@ export function realVsInProcess(result: Pick<ManyRealResult, 'rounds'>, op: Many
 function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: string): Table {
 	const { profile, rounds } = result;
 	const rows = MANY_OPERATIONS.map((op) => {
-		// The figure of every round, for medians and maxima over the rounds.
-		const each = (of: (r: ManyRealRound) => number | undefined) => rounds.map((r) => of(r) ?? NaN);
-		const realMs = each((r) => r.real.get(op)?.ms);
-		const inMs = each((r) => r.inProcess.get(op)?.ms);
-		const clientMs = each((r) => r.client.get(op));
+		// Each round's figures (every round measures every operation), for medians and maxima over the rounds.
+		const real = rounds.map((r) => r.real.get(op)!);
+		const inProcess = rounds.map((r) => r.inProcess.get(op)!);
+		const client = rounds.map((r) => ({ ms: r.client.get(op)! }));
+		const vsClient = (runs: Array<{ ms: number }>) => fmt.ratio(median(runs.map((x, i) => x.ms / client[i].ms)));
+		const growth = Math.max(...real.map((r) => r.rssGrowth));
 		const over = realVsInProcess(result, op);
-		const growth = Math.max(...each((r) => r.real.get(op)?.rssGrowth));
-		const bound = manyGrowthBound(result, op);
-		return [
-			OPERATION_LABEL[op],
-			...[realMs, inMs, clientMs].map((ms) => fmt.seconds(median(ms))),
-			...[realMs, inMs].map((ms) => fmt.ratio(median(ms.map((x, i) => x / clientMs[i])))),
-			`${fmt.ratio(over)} ${met(over <= REAL_VS_IN_PROCESS_GOAL)}`,
-			`${median(each((r) => r.real.get(op)?.requests))} / ${median(each((r) => r.real.get(op)?.connections))}`,
-			fmt.mib(growth),
-			fmt.mib(Math.max(...each((r) => r.inProcess.get(op)?.rssGrowth))),
-			`${fmt.mib(bound)} ${met(growth <= bound)}`,
-		];
+		return { op, real, inProcess, client, vsClient, growth, over, bound: manyGrowthBound(result, op) };
 	});
 	const generate = median(rounds.map((r) => r.generateMs));
 	return {
@@ -243,19 +229,21 @@ function manyRealTable(result: Omit<ManyRealResult, 'table'>, nodeVersion: strin
 			"Requests / connections: the emulator's counts of the real node's requests, and of the connections opened from its first request to the next node's (read every 50 ms). RSS growth: the n8n process's peak RSS from the node's first request to its last " +
 			"(kernel peak, reset at the first) minus its RSS then (in-process: the harness process's, as the many-files table); bound: the README bound on body memory plus 64 MiB, as the many-files table. " +
 			`${runsOf(rounds.length).replace(/^./, (c) => c.toUpperCase())}.`,
-		head: [
-			'Operation',
-			'Real n8n',
-			'In-process',
-			`Client, ${CLIENT_PARALLEL} at a time`,
-			'Real ÷ client',
-			'In-process ÷ client',
-			`Real ÷ in-process ratio (goal ≤ ${REAL_VS_IN_PROCESS_GOAL}×)`,
-			'Requests / connections (real)',
-			'RSS growth of n8n (max)',
-			'RSS growth in-process (max)',
-			'Growth bound',
-		],
-		rows,
+		...tabulate(rows, [
+			['Operation', (r) => OPERATION_LABEL[r.op]],
+			['Real n8n', (r) => fmt.seconds(medianOf(r.real, 'ms'))],
+			['In-process', (r) => fmt.seconds(medianOf(r.inProcess, 'ms'))],
+			[`Client, ${CLIENT_PARALLEL} at a time`, (r) => fmt.seconds(medianOf(r.client, 'ms'))],
+			['Real ÷ client', (r) => r.vsClient(r.real)],
+			['In-process ÷ client', (r) => r.vsClient(r.inProcess)],
+			[
+				`Real ÷ in-process ratio (goal ≤ ${REAL_VS_IN_PROCESS_GOAL}×)`,
+				(r) => `${fmt.ratio(r.over)} ${met(r.over <= REAL_VS_IN_PROCESS_GOAL)}`,
+			],
+			['Requests / connections (real)', (r) => `${medianOf(r.real, 'requests')} / ${medianOf(r.real, 'connections')}`],
+			['RSS growth of n8n (max)', (r) => fmt.mib(r.growth)],
+			['RSS growth in-process (max)', (r) => fmt.mib(Math.max(...r.inProcess.map((x) => x.rssGrowth)))],
+			['Growth bound', (r) => `${fmt.mib(r.bound)} ${met(r.growth <= r.bound)}`],
+		]),
 	};
 }

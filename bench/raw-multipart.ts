@@ -9,7 +9,9 @@ import { open } from 'node:fs/promises';
 import { Agent } from 'node:http';
 
 import type { EmulatorInfo } from './children';
+import type { Config } from './runner';
 import { bucketTarget, dataOf, form, signedSend } from './signing';
+import { MIB } from './stats';
 
 type Query = Array<[string, string]>;
 
@@ -17,12 +19,10 @@ export async function rawMultipartUpload(
 	emulator: EmulatorInfo,
 	filePath: string,
 	key: string,
-	partSize: number,
-	parallel: number,
-	/** false: a new connection per request, as n8n's request helpers make (bench/connections.ts). */
-	reuseConnections = true,
+	{ partSizeMiB, parallel, newConnectionPerRequest }: Extract<Config, { kind: 'raw' }>,
 ): Promise<{ ms: number; parts: number }> {
-	const agent = new Agent({ keepAlive: reuseConnections, maxSockets: parallel });
+	const partSize = partSizeMiB * MIB;
+	const agent = new Agent({ keepAlive: !newConnectionPerRequest, maxSockets: parallel });
 	const file = await open(filePath, 'r');
 	const started = process.hrtime.bigint();
 	/** A signed POST to the multipart API naming `key`, and the `data` of its answer. */

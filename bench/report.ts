@@ -6,15 +6,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { BenchOptions } from './args';
-import { describeProfile, V3_ID, type FarResult } from './far';
-import { thresholdTarget } from './far-threshold';
+import { describeProfile, type FarResult, type FarSummary } from './far';
+import { thresholdTarget, V3_ID } from './far-threshold';
 import type { RealN8nResult } from './real-n8n';
 import { scaleSection } from './scale';
-import { fmt } from './stats';
+import { fmt, verdict } from './stats';
 import { MANY_OPERATIONS, manyGrowthBound, nodeVsClient, type ManyResult } from './many-files';
 import { REAL_VS_IN_PROCESS_GOAL, realVsInProcess, type ManyRealResult } from './many-real';
 import { renderTable, type Table } from './table';
-import { DEFAULT_ID, DEFAULTS, memoryBound, SEQUENTIAL_ID, type Summary } from './throughput';
+import { DEFAULT_ID, DEFAULTS, memoryBound, rowsOf, SEQUENTIAL_ID, type Summary } from './throughput';
 
 export interface ReportInput {
 	options: BenchOptions;
@@ -54,8 +54,6 @@ function manyRealTargets(real: ManyRealResult | undefined): string[] {
 		);
 	});
 }
-
-const verdict = (ok: boolean) => (ok ? '**met**' : '**not met**');
 
 /** The lines that apply: a line whose value is false, undefined or '' is left out. */
 const present = (lines: Array<string | false | undefined>) => lines.filter((line): line is string => Boolean(line));
@@ -97,10 +95,9 @@ function farTargets(far: FarResult | undefined): string[] {
 	}
 	const [v3, perRequest, raw, sequential] = [V3_ID, 'raw-v3-per-request', 'raw', SEQUENTIAL_ID].map(summary);
 	// The fastest node point of the sweep (the first of equals).
-	const best = (far.sweep?.configs ?? [])
-		.map((config) => ({ config, s: far.sweep!.summaries.get(config.id) }))
-		.filter(({ config, s }) => config.kind === 'node' && s)
-		.sort((a, b) => b.s!.rate - a.s!.rate)[0];
+	const { configs, summaries } = far.sweep ?? { configs: [], summaries: new Map<string, FarSummary>() };
+	const nodes = configs.filter((c) => c.kind === 'node');
+	const best = rowsOf(nodes, summaries).sort((a, b) => b.s.rate - a.s.rate)[0];
 	return present([
 		`- Far service (${describeProfile(far.profile)}), defaults ≥ 0.85 × the limit (${fmt.rate(node.limit)}): ${fmt.ratio(node.vsLimit)} — ${verdict(node.vsLimit >= 0.85)}.`,
 		`- Far service, defaults ≥ 3 × the sequential 5 MiB approach: ${fmt.ratio(node.vsSequential)} — ${verdict(node.vsSequential >= 3)}.`,
@@ -114,7 +111,7 @@ function farTargets(far: FarResult | undefined): string[] {
 			`- Connections: the node opened ${node.connectionsOpened} for ${node.requests} requests (the sequential approach ${sequential.connectionsOpened} for ${sequential.requests}); ` +
 				`the keep-alive minimal client ${raw.connectionsOpened} for ${raw.requests}, at ${fmt.ratio(raw.vsLimit)} of the same limit.`,
 		best?.config.kind === 'node' &&
-			`- Sweep: fastest point ${best.config.partSizeMiB} MiB × ${best.config.parallel} at ${fmt.rate(best.s!.rate)} (${fmt.ratio(best.s!.vsLimit)} of its limit).`,
+			`- Sweep: fastest point ${best.config.partSizeMiB} MiB × ${best.config.parallel} at ${fmt.rate(best.s.rate)} (${fmt.ratio(best.s.vsLimit)} of its limit).`,
 		...thresholdTarget(far.threshold),
 	]);
 }

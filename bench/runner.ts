@@ -7,10 +7,11 @@ import { spawnSync } from 'node:child_process';
 
 import type { INodeParameters } from 'n8n-workflow';
 
+import type { BenchOptions } from './args';
 import { runScenario, type EmulatorProcess, type MeasuredRun } from './children';
 import { curlUpload } from './curl';
 import { rawMultipartUpload } from './raw-multipart';
-import { fmt, mibPerSecond, MIB } from './stats';
+import { fmt, mibPerSecond, type Log } from './stats';
 
 export type InputFile = { path: string; name: string; size: number; sha256: string };
 
@@ -22,7 +23,7 @@ export type Config =
 			kind: 'raw';
 			partSizeMiB: number;
 			parallel: number;
-			/** As n8n's request helpers do; by default the minimal client keeps its connections. */
+			/** As n8n's request helpers do (bench/connections.ts); by default the minimal client keeps its connections. */
 			newConnectionPerRequest?: boolean;
 	  }
 	| {
@@ -54,6 +55,9 @@ export interface Run {
 	/** TCP connections that carried the run's requests, and those requests (the emulator's count). */
 	connections?: { opened: number; requests: number };
 }
+
+/** What a scenario runs with: the emulator, the bench's options, and where it says what it is doing. */
+export type Rig = { emulator: EmulatorProcess; o: BenchOptions; log: Log };
 
 export const OBJECT_KEY = 'bench/object.bin';
 
@@ -88,26 +92,24 @@ export async function runOnce(config: Config, file: InputFile, emulator: Emulato
 	const { ms, parts = 1 }: { ms: number; parts?: number } =
 		config.kind === 'curl'
 			? await curlUpload(info, file.path, OBJECT_KEY)
-			: await rawMultipartUpload(
-					info,
-					file.path,
-					OBJECT_KEY,
-					config.partSizeMiB * MIB,
-					config.parallel,
-					!config.newConnectionPerRequest,
-				);
+			: await rawMultipartUpload(info, file.path, OBJECT_KEY, config);
 	return { ms, emulatorCpuSeconds: (await emulator.cpuSeconds()) - cpuBefore, parts };
 }
 
+/** Says what runs (`what`, unless undefined, and the file's size), then runs it. */
 export async function runRounds(
+	{ emulator, log }: Pick<Rig, 'emulator' | 'log'>,
+	what: string | undefined,
 	configs: Config[],
 	file: InputFile,
-	emulator: EmulatorProcess,
 	rounds: number,
-	log: (line: string) => void,
 	/** Before each run, e.g. to set the emulator's network profile for this configuration. */
 	prepare?: (config: Config) => Promise<unknown>,
 ): Promise<Map<string, Run[]>> {
+	if (what) {
+		const times = `${rounds} round${rounds === 1 ? '' : 's'}`;
+		log(`\n${what} ${fmt.size(file.size)}: ${configs.length} configurations × ${times}`);
+	}
 	const runs = new Map<string, Run[]>(configs.map((c) => [c.id, []]));
 	for (let round = 1; round <= rounds; round++) {
 		for (const config of configs) {

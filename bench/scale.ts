@@ -12,25 +12,21 @@ import { PhaseWatch, type PhaseResult } from './phase-watch';
 import { binaryStore, execute, setUpN8n, workflow, type N8nSetUp } from './real-n8n';
 import { importWorkflows } from '../scripts/real-n8n/instance';
 import { bucketTarget, signedSend } from './signing';
-import { fmt, median, mibPerSecond, MIB } from './stats';
-import { renderTable, type Table } from './table';
-import { AT_DEFAULTS, DEFAULTS, memoryBound, tabulate } from './throughput';
+import type { Rig } from './runner';
+import { fmt, median, mibPerSecond, MIB, verdict, type Log } from './stats';
+import { renderTable, tabulate, type Table } from './table';
+import { AT_DEFAULTS, DEFAULTS, memoryBound } from './throughput';
 
 /** The key workflow() stores under. */
 const STORED_KEY = 'bench/real-n8n.bin';
 /** The README's memory the upload holds, and the bench's RSS growth bound. */
 const HELD = DEFAULTS.partSizeMiB * (DEFAULTS.parallel + 1) * MIB + MIB;
 const BOUND = memoryBound(DEFAULTS.partSizeMiB, DEFAULTS.parallel);
-const verdict = (met: boolean) => (met ? '**met**' : '**not met**');
 const rateOf = (run: ScaleRun) => mibPerSecond(run.size, run.uploadMs);
 
 type ScaleRun = Awaited<ReturnType<typeof scaleRun>>;
 
-interface ScaleResult {
-	table: Table;
-	runs: ScaleRun[];
-	skipped?: string;
-}
+type ScaleResult = { table: Table; runs: ScaleRun[]; skipped?: string };
 
 /**
  * Throughput of each GiB of parts within one upload, from when the emulator had seen the part
@@ -54,7 +50,7 @@ async function scaleRun(
 	dir: string,
 	index: number,
 	size: number,
-	log: (line: string) => void,
+	log: Log,
 ) {
 	const id = `benchScaleRun${String(index).padStart(2, '0')}`;
 	const input = join(files, `${id}.bin`);
@@ -90,12 +86,10 @@ async function scaleRun(
 	}
 }
 
-export async function runScale(
-	emulator: EmulatorProcess,
-	dir: string,
-	sizes: number[],
-	log: (line: string) => void,
-): Promise<ScaleResult> {
+/** --size, --scale-size, then --size again, in `dir`. */
+export async function runScale({ emulator, o, log }: Rig, dir: string): Promise<ScaleResult> {
+	log(`\nscale: ${fmt.size(o.size)} and ${fmt.size(o.scaleSize)} through real n8n`);
+	const sizes = [o.size, o.scaleSize, o.size];
 	const title = `Scale: ${sizes.map((s) => fmt.size(s)).join(' and ')} through real n8n`;
 	const needed = 3 * Math.max(...sizes) + 2 * 1024 ** 3;
 	const skip = (reason: string): ScaleResult => {
@@ -169,7 +163,7 @@ function pace(rates: number[]): string {
  */
 const SCALE_FILE = join(__dirname, 'scale-results.md');
 
-export function writeScaleSection(result: ScaleResult, load: string, log: (line: string) => void): void {
+export function writeScaleSection(result: ScaleResult, load: string, log: Log): void {
 	const largest = Math.max(...result.runs.map((r) => r.size));
 	const large = result.runs.find((r) => r.size === largest);
 	const small = result.runs.find((r) => r.size !== largest);

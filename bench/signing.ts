@@ -30,10 +30,7 @@ export function signedHeaders(service: Service, method: string, requestTarget: s
 	return { 'X-Access-Key': service.accessKey, 'X-Timestamp': timestamp, 'X-Signature': signature };
 }
 
-export interface Answer {
-	status: number;
-	body: Buffer;
-}
+export type Answer = { status: number; body: Buffer };
 
 /** One request over `agent` (unsigned: a signed download link carries its own signature). */
 export function send(

@@ -4,18 +4,12 @@ import { createReadStream } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { EmulatorProcess } from './children';
-import { runRounds, type InputFile } from './runner';
+import type { InputFile, Rig } from './runner';
 import { fmt, runsOf } from './stats';
-import type { Table } from './table';
-import { AT_DEFAULTS, columns, MULTIPART_AT_DEFAULTS, nodeAtDefaults, rowsOf, summarize, tabulate } from './throughput';
+import { tabulate, type Table } from './table';
+import { AT_DEFAULTS, columns, MULTIPART_AT_DEFAULTS, nodeAtDefaults, measure, rowsOf } from './throughput';
 
-export async function sourcesTable(
-	file: InputFile,
-	emulator: EmulatorProcess,
-	runs: number,
-	log: (line: string) => void,
-): Promise<Table> {
+export async function sourcesTable(rig: Rig, file: InputFile): Promise<Table> {
 	// Serves the one input file, streamed from disk, with Content-Length unless `?chunked=1`.
 	const server = createServer((req, res) => {
 		const length = req.url?.includes('chunked=1') ? {} : { 'Content-Length': file.size };
@@ -31,12 +25,11 @@ export async function sourcesTable(
 			nodeAtDefaults('src-url', 'URL, with Content-Length', fromUrl('signature=x')),
 			nodeAtDefaults('src-url-chunked', 'URL, without Content-Length (chunked)', fromUrl('chunked=1')),
 		];
-		log(`\nsources, ${fmt.size(file.size)}: ${configs.length} configurations × ${runs} rounds`);
-		const summaries = summarize(await runRounds(configs, file, emulator, runs, log), file.size);
+		const { summaries } = await measure(rig, 'sources,', configs, file);
 		return {
 			title: `Multipart Upload of ${fmt.size(file.size)} by source (defaults, ${AT_DEFAULTS})`,
 			note:
-				`The same random file each time; one fresh process per run; ${runsOf(runs)}. The URL is served from the file by a ` +
+				`The same random file each time; one fresh process per run; ${runsOf(rig.o.runs)}. The URL is served from the file by a ` +
 				'web server in the bench process, on the same 2 cores. RSS growth is over the idle baseline (n8n-core loaded, the ' +
 				'binary stored even where the source does not use it); the README bound is Part Size × (Parallel Uploads + 1) + 1 MiB, ' +
 				'the growth bound here that plus 64 MiB of runtime slack as in the tables above.',

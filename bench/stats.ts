@@ -12,6 +12,11 @@ export function median(values: number[]): number {
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The median of one field over runs; a run without it counts as NaN (left out). */
+export function medianOf<K extends string>(runs: Array<{ [key in K]?: number }>, field: K): number {
+	return median(runs.map((run) => run[field] ?? NaN));
+}
+
 /** Median over rounds of `reference`'s time ÷ the same round's time of `runs` (above 1: faster than the reference). */
 export function perRoundRatio(runs: Array<{ ms: number }>, reference: Array<{ ms: number }> | undefined): number {
 	return median(runs.map((run, i) => (reference?.[i] ? reference[i].ms / run.ms : NaN)));
@@ -35,8 +40,8 @@ export const fmt = {
 	cpu: (s: number) => (Number.isFinite(s) ? `${s.toFixed(1)} s` : '–'),
 };
 
+/** A target's verdict in a table cell, and in the report's lines. */
 export const met = (ok: boolean) => (ok ? 'met' : '**not met**');
+export const verdict = (ok: boolean) => (ok ? '**met**' : '**not met**');
 
-export function runsOf(n: number): string {
-	return n === 1 ? 'one run' : `medians of ${n} runs`;
-}
+export const runsOf = (n: number) => (n === 1 ? 'one run' : `medians of ${n} runs`);

@@ -8,6 +8,13 @@ export interface Table {
 	rows: string[][];
 }
 
+/** A column as data: its head and how a row fills its cell. */
+export type Column<R> = [head: string, cell: (row: R) => string];
+
+export function tabulate<R>(rows: R[], columns: Column<R>[]): Pick<Table, 'head' | 'rows'> {
+	return { head: columns.map(([head]) => head), rows: rows.map((row) => columns.map(([, cell]) => cell(row))) };
+}
+
 export function renderTable(table: Table): string {
 	const widths = table.head.map((h, i) => Math.max(h.length, ...table.rows.map((r) => (r[i] ?? '').length)));
 	const line = (cells: string[]) => `| ${cells.map((c, i) => (c ?? '').padEnd(widths[i])).join(' | ')} |`;

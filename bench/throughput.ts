@@ -7,10 +7,10 @@
 import { nodeVersion } from '../nodes/FileStorage/versions';
 
 import type { MeasuredRun } from './children';
-import type { Config, Run } from './runner';
+import { runRounds, type Config, type InputFile, type Rig, type Run } from './runner';
 import type { OlderNode } from './runtime';
-import { fmt, median, mibPerSecond, MIB, perRoundRatio, runsOf } from './stats';
-import type { Table } from './table';
+import { fmt, median, met, mibPerSecond, MIB, perRoundRatio, runsOf } from './stats';
+import { tabulate, type Column, type Table } from './table';
 
 /** The defaults of a node that uploads on its own (version 2): Part Size × Parallel Uploads. */
 const V2 = nodeVersion(2);
@@ -130,18 +130,26 @@ export function summarize(runs: Map<string, Run[]>, size: number): Map<string, S
 	return new Map([...runs].map(([id, list]) => [id, summaryOf(list, runs, size)]));
 }
 
+/** Configurations measured in the same rounds on one file, with their summaries. */
+export type Measured<S extends Summary = Summary> = {
+	configs: Config[];
+	summaries: Map<string, S>;
+	size: number;
+	rounds: number;
+};
+
+/** Runs `configs` in rounds on `file` (runner.ts) and summarizes them. */
+export async function measure(rig: Rig, what: string, configs: Config[], file: InputFile, rounds = rig.o.runs) {
+	const summaries = summarize(await runRounds(rig, what, configs, file, rounds), file.size);
+	return { configs, summaries, size: file.size, rounds };
+}
+
 /** A node row's RSS growth bound, its own or part size × (parallel + 1) + 64 MiB, and whether its largest growth met it. */
 function boundCell({ config, s }: Row): string {
 	if (config.kind !== 'node') return '';
 	const { memoryBoundMiB, partSizeMiB = DEFAULTS.partSizeMiB, parallel = DEFAULTS.parallel } = config;
 	const bound = memoryBoundMiB !== undefined ? memoryBoundMiB * MIB : memoryBound(partSizeMiB, parallel);
-	return `${fmt.mib(bound)} ${s.maxGrowth <= bound ? 'met' : '**not met**'}`;
-}
-
-export type Column<R> = [head: string, cell: (row: R) => string];
-
-export function tabulate<R>(rows: R[], columns: Column<R>[]): Pick<Table, 'head' | 'rows'> {
-	return { head: columns.map(([head]) => head), rows: rows.map((row) => columns.map(([, cell]) => cell(row))) };
+	return `${fmt.mib(bound)} ${met(s.maxGrowth <= bound)}`;
 }
 
 export type Row<S extends Summary = Summary> = { config: Config; s: S };
@@ -173,12 +181,7 @@ const COLUMNS = Object.values(COLUMN);
 
 export const columns = (...names: Array<keyof typeof COLUMN>): Column<Row>[] => names.map((name) => COLUMN[name]);
 
-export function throughputTable(
-	configs: Config[],
-	summaries: Map<string, Summary>,
-	size: number,
-	rounds: number,
-): Table {
+export function throughputTable({ configs, summaries, size, rounds }: Measured): Table {
 	return {
 		title: `Upload of ${fmt.size(size)}: ceiling, this node, the sequential approach`,
 		note:
@@ -188,13 +191,7 @@ export function throughputTable(
 	};
 }
 
-export function latencyTable(
-	configs: Config[],
-	summaries: Map<string, Summary>,
-	size: number,
-	rounds: number,
-	latencyMs: number,
-): Table {
+export function latencyTable({ configs, summaries, size, rounds }: Measured, latencyMs: number): Table {
 	return {
 		title: `Upload of ${fmt.size(size)} with ${latencyMs} ms of latency per request`,
 		note:
@@ -207,21 +204,14 @@ export function latencyTable(
 	};
 }
 
-export function sweepTables(configs: Config[], summaries: Map<string, Summary>, size: number, rounds: number): Table[] {
+export function sweepTables({ summaries, size, rounds }: Measured): Table[] {
 	const note = `${fmt.size(size)} per run, ${runsOf(rounds)}; ceiling and sequential approach measured in the same rounds.`;
-	const table = (title: string, ids: string[]): Table => {
-		const points = ids.flatMap((id) => configs.filter((c) => c.id === id));
-		return { title, note, ...tabulate(rowsOf(points, summaries), COLUMNS) };
-	};
+	const table = (title: string, points: Config[]) => ({ title, note, ...tabulate(rowsOf(points, summaries), COLUMNS) });
 	const { partSizeMiB, parallel } = DEFAULTS;
+	const byPartSize = PART_SIZES.map((p) => multipart(p, parallel));
+	const byParallel = PARALLELISMS.map((n) => multipart(partSizeMiB, n));
 	return [
-		table(
-			`Sweep: part size at ${parallel} parallel uploads`,
-			PART_SIZES.map((p) => `node-${p}x${parallel}`),
-		),
-		table(
-			`Sweep: parallel uploads at ${partSizeMiB} MiB parts`,
-			PARALLELISMS.map((n) => `node-${partSizeMiB}x${n}`),
-		),
+		table(`Sweep: part size at ${parallel} parallel uploads`, byPartSize),
+		table(`Sweep: parallel uploads at ${partSizeMiB} MiB parts`, byParallel),
 	];
 }
