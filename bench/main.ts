@@ -17,7 +17,7 @@ import { listTable } from './list';
 import { manyFilesTable, runManyFiles } from './many-files';
 import { runManyReal } from './many-real';
 import { realN8nRow } from './real-n8n';
-import { olderNode, restartOnCurrentNode } from './runtime';
+import { exitOnInterrupt, olderNode, restartOnCurrentNode } from './runtime';
 import { renderReport, type ReportInput } from './report';
 import { verified, type InputFile, type Rig } from './runner';
 import { runScale, writeScaleSection } from './scale';
@@ -206,10 +206,7 @@ async function main(): Promise<void> {
 	const dir = mkdtempSync(join(tmpdir(), 'file-storage-bench-'));
 	snapshotPackage(dir);
 	const cleanUp = () => rmSync(dir, { recursive: true, force: true });
-	process.once('SIGINT', () => {
-		cleanUp();
-		process.exit(130);
-	});
+	exitOnInterrupt(cleanUp);
 	try {
 		const report = await bench(options, dir);
 		log(`\nbench finished in ${fmt.seconds(report.durationMs)}; load average after: ${report.loadAfter}`);

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 
 import { ensureRuntime } from '../scripts/real-n8n/install';
+import { stopStarted } from '../scripts/real-n8n/process';
 import { PROFILES } from '../scripts/real-n8n/profiles';
 
 const MIN_MAJOR = 24;
@@ -41,4 +42,17 @@ export async function restartOnCurrentNode(log: (line: string) => void): Promise
 	const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
 	process.off('SIGINT', forward);
 	return code ?? (signal ? 1 : 0);
+}
+
+/**
+ * Ctrl-C: stops what the bench started in process groups of their own (`n8n execute` and n8n's CLI,
+ * which the terminal's SIGINT does not reach), then `cleanUp`, then exits with 130.
+ */
+export function exitOnInterrupt(cleanUp: () => void): void {
+	process.once('SIGINT', () => {
+		void stopStarted().finally(() => {
+			cleanUp();
+			process.exit(130);
+		});
+	});
 }
