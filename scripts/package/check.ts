@@ -11,7 +11,7 @@ import { builtinModules } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { capture } from '../real-n8n/process';
+import { capture, stopStarted } from '../real-n8n/process';
 
 const ALWAYS_SHIPPED = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'];
 /** Packages the shipped code may require besides Node.js's own modules: n8n provides them. */
@@ -249,6 +249,8 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
+	// npm runs in a process group of its own, which a terminal's Ctrl-C does not reach.
+	process.once('SIGINT', () => void stopStarted().finally(() => process.exit(130)));
 	main().catch((err: Error) => {
 		console.error(`package check: ${err.message}`);
 		process.exit(1);
