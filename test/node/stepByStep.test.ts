@@ -1,4 +1,4 @@
-import { MIB, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
+import { MIB, credentialsFor, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
 
 const emulator = useEmulator();
 
@@ -113,5 +113,34 @@ describe('Multipart Upload resource, step by step', () => {
 			partsJson: '[{"partNumber":1,"ETag":"\\"x\\""}]',
 		});
 		expect(unknown.error?.message).toMatch(/HTTP 404/);
+	});
+});
+
+describe('Multipart Upload step by step: an Upload ID that names another call', () => {
+	// In the SDK path family a part goes to POST /multipart/{uploadId}: an Upload ID `start` is the
+	// start-multipart call's own path, and `.`/`..` are resolved away by URL clients and proxies.
+	const sent = () => {
+		const { opened, requests } = emulator().stats().connections;
+		return { opened, requests };
+	};
+	it.each([
+		['uploadPart', 'start'],
+		['uploadPart', '..'],
+		['complete', 'START'],
+		['cancel', '.'],
+	])('%s with Upload ID "%s" is refused naming Upload ID, and nothing is sent', async (operation, uploadId) => {
+		const before = sent();
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'multipartUpload', operation, uploadId, key: 'steps/x.bin', partNumber: 1, totalParts: 1 },
+			{
+				items: [fileItem(randomFile(100), 'part-1')],
+				credentials: credentialsFor(emulator(), { apiPaths: 'sdk' }),
+			},
+		);
+		expect(result.error?.message).toMatch(/Upload ID/);
+		expect(result.error?.message).toContain(`"${uploadId}"`);
+		expect(sent()).toEqual(before);
+		expect(emulator().listOpenUploads()).toEqual([]);
 	});
 });

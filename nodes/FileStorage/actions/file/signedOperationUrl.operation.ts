@@ -11,12 +11,12 @@ import {
 	type OperationRequest,
 } from '../../transport/operationUrls';
 import { folderFields, folderOf } from '../folder';
+import { NOT_AN_UPLOAD_ID } from '../multipartUpload/fields';
 
 const show = { resource: ['file'], operation: ['signedOperationUrl'] };
 /** The emulator's tolerance; the service publishes none (spec §1). */
 export const ASSUMED_TOLERANCE_SECONDS = 300;
 const MAX_PARTS = 10_000;
-const NOT_AN_UPLOAD_ID = ['.', '..', 'start'];
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;.*)?$`, 's');

@@ -3,7 +3,7 @@ import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import type { Item } from '../../item';
 import { cancelMultipartUpload } from '../../transport/api';
 import { optionsCollection } from '../common';
-import { keyField, readKey, readText, showFor, uploadIdField } from './fields';
+import { keyField, readKey, readUploadId, showFor, uploadIdField } from './fields';
 
 export const description: INodeProperties[] = [
 	uploadIdField('cancel'),
@@ -13,7 +13,7 @@ export const description: INodeProperties[] = [
 
 export async function execute(item: Item): Promise<INodeExecutionData[]> {
 	const where = item.bucket();
-	const uploadId = readText(item, 'uploadId', 'Upload ID');
+	const uploadId = readUploadId(item);
 	const key = readKey(item);
 	const result = await cancelMultipartUpload(await item.client(), where, uploadId, key);
 	return item.output({

@@ -5,7 +5,7 @@ import { Item } from '../../item';
 import { MAX_PARTS } from '../../upload/parts';
 import { completeMultipartUpload, type UploadedPart } from '../../transport/api';
 import { optionsCollection } from '../common';
-import { keyField, readKey, readText, showFor, uploadIdField } from './fields';
+import { keyField, readKey, readUploadId, showFor, uploadIdField } from './fields';
 
 export const description: INodeProperties[] = [
 	uploadIdField('complete'),
@@ -100,7 +100,7 @@ function completionsFromItems({ ctx, run }: Item): Completion[] {
 	ctx.getInputData().forEach((input, index) => {
 		const item = new Item(ctx, index, run);
 		const { bucket, region } = item.bucket();
-		const upload = [bucket, region, readText(item, 'uploadId', 'Upload ID'), readKey(item)];
+		const upload = [bucket, region, readUploadId(item), readKey(item)];
 		const id = JSON.stringify(upload);
 		const group = groups.get(id) ?? { first: item, itemIndexes: [], parts: [] };
 		group.itemIndexes.push(index);
@@ -116,7 +116,7 @@ async function complete(
 	pairedItem: INodeExecutionData['pairedItem'],
 ): Promise<INodeExecutionData> {
 	const where = item.bucket();
-	const uploadId = readText(item, 'uploadId', 'Upload ID');
+	const uploadId = readUploadId(item);
 	const key = readKey(item);
 	const stored = await completeMultipartUpload(await item.client(), where, uploadId, key, parts);
 	return { json: { ...stored, uploadId, partCount: parts.length }, pairedItem };

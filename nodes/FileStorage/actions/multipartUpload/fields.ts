@@ -46,12 +46,18 @@ export function totalPartsField(operation: string): INodeProperties {
 	};
 }
 
-export function readText(item: Item, name: string, label: string): string {
-	return item.requiredText(
-		name,
-		label,
-		`Enter the ${label} that Start returned, e.g. with the expression {{ $json.uploadId }}.`,
-	);
+/**
+ * Upload IDs that would name another call as a path segment (spec §3.4, §3.10): in the SDK path
+ * family a part goes to `/multipart/{uploadId}`, so `start` is the start-multipart call's path, and
+ * `.`/`..` are resolved away by URL clients and proxies. The service never hands out such an ID.
+ */
+export const NOT_AN_UPLOAD_ID = ['.', '..', 'start'];
+
+export function readUploadId(item: Item): string {
+	const hint = 'Enter the Upload ID that Start returned, e.g. with the expression {{ $json.uploadId }}.';
+	const id = item.requiredText('uploadId', 'Upload ID', hint);
+	if (!NOT_AN_UPLOAD_ID.includes(id.toLowerCase())) return id;
+	throw item.fail(`The Upload ID "${id}" is refused: in the URL's path it would name another call`, hint);
 }
 
 export function readKey(item: Item): string {

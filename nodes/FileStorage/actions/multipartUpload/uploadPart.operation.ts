@@ -8,7 +8,7 @@ import { formEnvelope } from '../../transport/formData';
 import { withBodyMemory } from '../../transport/pool';
 import { optionsCollection } from '../common';
 import { uploadMemoryOptions } from '../parallelItems';
-import { keyField, readKey, readText, readWholeNumber, showFor, totalPartsField, uploadIdField } from './fields';
+import { keyField, readKey, readUploadId, readWholeNumber, showFor, totalPartsField, uploadIdField } from './fields';
 
 export const description: INodeProperties[] = [
 	uploadIdField('uploadPart'),
@@ -40,7 +40,7 @@ export const description: INodeProperties[] = [
 
 export async function execute(item: Item): Promise<INodeExecutionData[]> {
 	const where = item.bucket();
-	const uploadId = readText(item, 'uploadId', 'Upload ID');
+	const uploadId = readUploadId(item);
 	const key = readKey(item);
 	const partNumber = readWholeNumber(item, 'partNumber', 'Part Number', MAX_PARTS);
 	const totalParts = readWholeNumber(item, 'totalParts', 'Total Parts', MAX_PARTS);
