@@ -1,6 +1,7 @@
 import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { transformShapedFolder, transformShapedWords } from '../files/keys';
 import { getSignedUrl, type BucketRef } from '../transport/api';
 import { watchBody } from '../transport/bodyWatch';
 import type { FileStorageClient } from '../transport/request';
@@ -89,7 +90,8 @@ type Fault = (problem: string, description: string) => NodeOperationError;
  * does not confirm the count (none was stated: a close-delimited or chunked answer, whose end may
  * be a cut; or a body the HTTP client unpacked), one list request asks the service for the file's
  * size, so a short body fails instead of being kept. A file that listing does not show leaves the
- * size unconfirmed, as before.
+ * size unconfirmed, as before. A key whose first folder has a transformation's shape is always
+ * checked so: the CDN's own length may be another file's.
  */
 async function withListedSize(
 	{ client, where, key }: Download,
@@ -97,7 +99,8 @@ async function withListedSize(
 	facts: LengthFacts,
 	fault: Fault,
 ): Promise<LengthFacts> {
-	if (facts.expected !== undefined || received === facts.announced) return facts;
+	if (facts.expected !== undefined) return facts;
+	if (received === facts.announced && !transformShapedFolder(key)) return facts;
 	try {
 		const expected = await listedSize(client, where, key);
 		return expected === undefined ? facts : { ...facts, expected };
@@ -169,6 +172,9 @@ export async function downloadToBinary(download: Download): Promise<DownloadedFi
 		? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
 		: Buffer.byteLength(binary.data, 'base64');
 	const verdict = judgeLength(size, download.link ? facts : await withListedSize(download, size, facts, fault));
-	if (verdict.problem !== undefined) throw fault(verdict.problem, verdict.hint);
+	if (verdict.problem !== undefined) {
+		const folder = transformShapedFolder(key);
+		throw fault(verdict.problem, folder ? transformShapedWords(folder) : verdict.hint);
+	}
 	return { binary, size, sizeConfirmed: verdict.confirmed };
 }

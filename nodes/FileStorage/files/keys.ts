@@ -76,3 +76,24 @@ export function rewrittenLinkWords(what: string, rewrite: { named: string; reach
 export function hasDotSegment(key: string): boolean {
 	return key.split('/').includes('.');
 }
+
+/**
+ * The first folder of a key when it has the shape of a CDN transformation (`tr-…`, `thumb-…`):
+ * the link puts it where spec §3.11 puts a transformation, so a CDN may serve another file.
+ */
+export function transformShapedFolder(key: string): string | undefined {
+	const slash = key.indexOf('/');
+	const first = slash > 0 && slash < key.length - 1 ? key.slice(0, slash) : undefined;
+	return first !== undefined && /^(tr|thumb)-/.test(first) ? first : undefined;
+}
+
+/** Why a download of such a key failed its check against the listing, and what to do. */
+export function transformShapedWords(folder: string): string {
+	return (
+		`Its first folder "${folder}" has the shape of a CDN transformation (tr-… or thumb-, spec §3.11): the CDN may have ` +
+		"read the file's link as a transformation of another file. To read it, store it again under a key whose first " +
+		"folder does not start with 'tr-' or 'thumb-' (e.g. 'img/" +
+		folder +
+		"/…')."
+	);
+}

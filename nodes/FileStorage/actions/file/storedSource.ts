@@ -1,7 +1,7 @@
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { fileNotFound } from '../../files/fileInfo';
-import { linkRewritesKey, rewrittenLinkWords } from '../../files/keys';
+import { linkRewritesKey, rewrittenLinkWords, transformShapedFolder, transformShapedWords } from '../../files/keys';
 import {
 	findStoredRecord,
 	shownAsRecord,
@@ -155,9 +155,12 @@ async function openOnce(
 		);
 	}
 	if (stale === undefined) throw unprovenPublicSource(item, from, read);
+	const folder = transformShapedFolder(from.key);
 	throw item.fail(
 		`${verb}: the source ${where(from)} read through the CDN is not the version the service stores: ${stale}`,
-		`The CDN answered an earlier version from its cache${link.is_public ? ', even after its cache was cleared' : ''}, or the file was replaced while it was read. ${none} Run the node again in a few minutes.`,
+		folder
+			? `${none} ${transformShapedWords(folder)}`
+			: `The CDN answered an earlier version from its cache${link.is_public ? ', even after its cache was cleared' : ''}, or the file was replaced while it was read. ${none} Run the node again in a few minutes.`,
 	);
 }
 
