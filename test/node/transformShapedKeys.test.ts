@@ -67,3 +67,34 @@ it('Move of a public tr-… key that the CDN reads as another file copies nothin
 	expect(await emulator().readObject('my-bucket', 'us-east-1', 'moved/dog.jpg')).toBeUndefined();
 	expect((await emulator().readObject('my-bucket', 'us-east-1', 'tr-w_300/dog.jpg'))?.body.equals(own)).toBe(true);
 });
+
+describe('a tr-… key the review found', () => {
+	afterEach(() => emulator().setFaults([]));
+
+	it('whose listing request fails says the listing failed, not that the CDN stated no length', async () => {
+		await store([['tr-notes/list.txt', randomFile(300)]]);
+		emulator().setFaults([{ operation: 'list', status: 500 }]);
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'download',
+			fileKey: byKey('tr-notes/list.txt'),
+			options: { maxRetries: 0 },
+		});
+		expect(result.items).toEqual([]);
+		expect(result.error?.message).toMatch(/listing/);
+		expect(result.error?.message).not.toMatch(/stated no length/);
+		expect(result.error?.description).toContain('"tr-notes"');
+	});
+
+	it('whose link the CDN reads as a missing file is not said to be missing from the bucket', async () => {
+		await store([['tr-w_200/alone.jpg', randomFile(300)]]);
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'download',
+			fileKey: byKey('tr-w_200/alone.jpg'),
+		});
+		expect(result.items).toEqual([]);
+		expect(result.error?.message).not.toMatch(/was not found in bucket/);
+		expect(result.error?.description).toContain('"tr-w_200" has the shape of a CDN transformation');
+	});
+});
