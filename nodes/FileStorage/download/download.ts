@@ -80,7 +80,19 @@ async function openDownload({
 	// A signed link works for private and public files alike, and keeps the transfer off
 	// the API host (the CDN serves the bytes).
 	const url = given ?? (await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS).then((a) => a.url, notFound));
-	return await client.fetchLink(url, `Download of '${key}'`).then((answer) => answer, notFound);
+	// The service gave the link, so the file exists: a CDN that finds nothing there may have read
+	// a transformation-shaped first folder as a transformation of another (missing) file.
+	const folder = given === undefined ? transformShapedFolder(key) : undefined;
+	const cdnNotFound = (error: unknown) => {
+		if (!folder || !(error instanceof NodeApiError) || error.httpCode !== '404') return notFound(error);
+		throw new NodeApiError(ctx.getNode(), { status: 404 } as JsonObject, {
+			message: `Download of '${key}' failed: the CDN found no file at its link (HTTP 404)`,
+			description: `Nothing was stored. ${transformShapedWords(folder)}`,
+			httpCode: '404',
+			itemIndex,
+		});
+	};
+	return await client.fetchLink(url, `Download of '${key}'`).then((answer) => answer, cdnNotFound);
 }
 
 type Fault = (problem: string, description: string) => NodeOperationError;
@@ -100,14 +112,19 @@ async function withListedSize(
 	fault: Fault,
 ): Promise<LengthFacts> {
 	if (facts.expected !== undefined) return facts;
-	if (received === facts.announced && !transformShapedFolder(key)) return facts;
+	const folder = transformShapedFolder(key);
+	if (received === facts.announced && !folder) return facts;
 	try {
 		const expected = await listedSize(client, where, key);
 		return expected === undefined ? facts : { ...facts, expected };
 	} catch (error) {
+		const why =
+			received === facts.announced
+				? `its first folder "${folder}" has the shape of a CDN transformation`
+				: 'the CDN stated no length';
 		throw fault(
-			`could not be checked: the CDN stated no length, and asking the listing for the file's size failed: ${(error as Error).message}`,
-			'Run the node again.',
+			`could not be checked: ${why}, and asking the listing for the file's size failed: ${(error as Error).message}`,
+			folder ? `Run the node again. ${transformShapedWords(folder)}` : 'Run the node again.',
 		);
 	}
 }
