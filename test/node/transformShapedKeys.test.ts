@@ -98,3 +98,20 @@ describe('a tr-… key the review found', () => {
 		expect(result.error?.description).toContain('"tr-w_200" has the shape of a CDN transformation');
 	});
 });
+
+it('Download of a tr-… key that the CDN answers in full with another file does not call it cut short (the trigger keeps only the message)', async () => {
+	await store([
+		['owl.jpg', randomFile(700)],
+		['tr-w_200/owl.jpg', randomFile(1400)],
+	]);
+	const result = await runFileStorage(emulator(), {
+		resource: 'file',
+		operation: 'download',
+		fileKey: byKey('tr-w_200/owl.jpg'),
+	});
+	expect(result.items).toEqual([]);
+	expect(result.error?.message).not.toMatch(/cut short/);
+	expect(result.error?.message).toContain('"tr-w_200"');
+	expect(result.error?.message).toMatch(/700/);
+	expect(result.error?.message).toMatch(/1400/);
+});
