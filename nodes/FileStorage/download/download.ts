@@ -188,10 +188,20 @@ export async function downloadToBinary(download: Download): Promise<DownloadedFi
 	const size = binary.id
 		? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
 		: Buffer.byteLength(binary.data, 'base64');
-	const verdict = judgeLength(size, download.link ? facts : await withListedSize(download, size, facts, fault));
+	const judged = download.link ? facts : await withListedSize(download, size, facts, fault);
+	const verdict = judgeLength(size, judged);
 	if (verdict.problem !== undefined) {
 		const folder = transformShapedFolder(key);
-		throw fault(verdict.problem, folder ? transformShapedWords(folder) : verdict.hint);
+		if (!folder) throw fault(verdict.problem, verdict.hint);
+		// The CDN's answer is whole by its own length but not the listed file: most likely the
+		// link was read as a transformation of another file (the message is all the trigger keeps).
+		if (!download.link && size === facts.announced) {
+			throw fault(
+				`got another file's bytes: the CDN answered ${size} bytes in full, the listing gives ${judged.expected} for it; its first folder "${folder}" has the shape of a CDN transformation`,
+				transformShapedWords(folder),
+			);
+		}
+		throw fault(verdict.problem, `${verdict.hint} ${transformShapedWords(folder)}`);
 	}
 	return { binary, size, sizeConfirmed: verdict.confirmed };
 }
