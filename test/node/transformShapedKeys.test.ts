@@ -97,6 +97,21 @@ describe('a tr-… key the review found', () => {
 		expect(result.error?.message).not.toMatch(/was not found in bucket/);
 		expect(result.error?.description).toContain('"tr-w_200" has the shape of a CDN transformation');
 	});
+
+	it('whose link the CDN reads as a missing file: Move says why, and keeps the source', async () => {
+		const own = randomFile(300);
+		await store([['tr-w_200/lone.jpg', own]]);
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'move',
+			fileKey: byKey('tr-w_200/lone.jpg'),
+			destinationKey: 'moved/lone.jpg',
+		});
+		expect(result.items).toEqual([]);
+		expect(result.error?.description).toContain('"tr-w_200" has the shape of a CDN transformation');
+		expect(result.error?.description).not.toMatch(/Check the URL/);
+		expect((await emulator().readObject('my-bucket', 'us-east-1', 'tr-w_200/lone.jpg'))?.body.equals(own)).toBe(true);
+	});
 });
 
 it('Download of a tr-… key that the CDN answers in full with another file does not call it cut short (the trigger keeps only the message)', async () => {
