@@ -136,6 +136,15 @@ async function openOnce(
 		if (await isGone(client, from)) {
 			throw missingSource(item, from, 'It was deleted (or moved) while it was being read.');
 		}
+		// The service gave the link of a file it stores: a CDN refusing it may have read a
+		// transformation-shaped first folder as a transformation of another file.
+		const folder = transformShapedFolder(from.key);
+		if (folder && error instanceof Error && / answered HTTP (403|404)\b/.test(error.message)) {
+			throw item.fail(
+				`${verb}: the CDN did not serve the source ${where(from)} at its link: ${error.message}`,
+				`${none} ${transformShapedWords(folder)}`,
+			);
+		}
 		throw error;
 	});
 	const record = await findStoredRecord(client, from, from.key).catch((error: unknown) => {
