@@ -98,6 +98,29 @@ describe('a tr-… key the review found', () => {
 		expect(result.error?.description).toContain('"tr-w_200" has the shape of a CDN transformation');
 	});
 
+	it('private, whose signed link the CDN refuses (403), is not blamed on the credential', async () => {
+		const put = async (key: string, bytes: Buffer) =>
+			expect(
+				(
+					await runFileStorage(
+						emulator(),
+						{ resource: 'file', operation: 'upload', key, visibility: 'private' },
+						{ items: [fileItem(bytes)] },
+					)
+				).error,
+			).toBeUndefined();
+		await put('hid.jpg', randomFile(50));
+		await put('tr-w_200/hid.jpg', randomFile(100));
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'download',
+			fileKey: byKey('tr-w_200/hid.jpg'),
+		});
+		expect(result.items).toEqual([]);
+		expect(result.error?.description).not.toMatch(/Access Key/);
+		expect(result.error?.description).toContain('"tr-w_200" has the shape of a CDN transformation');
+	});
+
 	it('whose link the CDN reads as a missing file: Move says why, and keeps the source', async () => {
 		const own = randomFile(300);
 		await store([['tr-w_200/lone.jpg', own]]);
