@@ -84,10 +84,21 @@ async function openDownload({
 	// a transformation-shaped first folder as a transformation of another (missing) file.
 	const folder = given === undefined ? transformShapedFolder(key) : undefined;
 	const cdnNotFound = (error: unknown) => {
-		if (!folder || !(error instanceof NodeApiError) || error.httpCode !== '404') return notFound(error);
+		if (!folder || !(error instanceof NodeApiError)) return notFound(error);
+		const description = `Nothing was stored. ${transformShapedWords(folder)}`;
+		if (error.httpCode === '403') {
+			// The signed link is the service's own: not the credential, but what the CDN read in it.
+			throw new NodeApiError(ctx.getNode(), { status: 403 } as JsonObject, {
+				message: error.message,
+				description,
+				httpCode: '403',
+				itemIndex,
+			});
+		}
+		if (error.httpCode !== '404') return notFound(error);
 		throw new NodeApiError(ctx.getNode(), { status: 404 } as JsonObject, {
 			message: `Download of '${key}' failed: the CDN found no file at its link (HTTP 404)`,
-			description: `Nothing was stored. ${transformShapedWords(folder)}`,
+			description,
 			httpCode: '404',
 			itemIndex,
 		});
