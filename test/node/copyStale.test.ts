@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness';
+import { runNode, type RunNodeOptions } from '../harness';
 import { eventually, useProxy, viaProxy } from './proxy';
 import { BUCKET, runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
 
@@ -31,6 +31,15 @@ async function viaCdn(key: string): Promise<string> {
 
 async function run(operation: string, key: string, parameters: INodeParameters = {}) {
 	return await runFileStorage(emulator(), { resource: 'file', operation, fileKey: byKey(key), ...parameters });
+}
+
+/** The node with its requests through the proxy, which can hold back or replace answers. */
+function runViaProxy(operation: string, key: string, parameters: INodeParameters, extra: Partial<RunNodeOptions> = {}) {
+	return runNode({
+		credentials: viaProxy(emulator(), proxy()),
+		...extra,
+		parameters: { ...BUCKET, resource: 'file', operation, fileKey: byKey(key), ...parameters },
+	});
 }
 
 beforeEach(() => emulator().setFaults([]));
@@ -79,17 +88,7 @@ describe('Copy and Move copy the version the service stores, not one the CDN sti
 
 describe("the purge of a public source's CDN cache", () => {
 	const moveViaProxy = async (key: string) =>
-		await runNode({
-			credentials: viaProxy(emulator(), proxy()),
-			parameters: {
-				...BUCKET,
-				resource: 'file',
-				operation: 'move',
-				fileKey: byKey(key),
-				destinationKey: `${key}.moved`,
-				options: { replace: true, maxRetries: 0 },
-			},
-		});
+		await runViaProxy('move', key, { destinationKey: `${key}.moved`, options: { replace: true, maxRetries: 0 } });
 
 	it('a purge that fails: nothing is copied, the source stays, and the error says the cache could not be cleared', async () => {
 		await store('purge/failing.txt', 'public bytes');
@@ -205,16 +204,9 @@ describe('Replace Existing File off: an existence check that fails is not "not t
 			await store('exists/source.txt', 'new', 'private');
 			await store('exists/target.txt', 'keep me', 'private');
 			proxy().setRules({ answerInstead: { signedUrl: [{ status }] } });
-			const result = await runNode({
-				credentials: viaProxy(emulator(), proxy()),
-				parameters: {
-					...BUCKET,
-					resource: 'file',
-					operation: 'copy',
-					fileKey: byKey('exists/source.txt'),
-					destinationKey: 'exists/target.txt',
-					options: { maxRetries: 0 },
-				},
+			const result = await runViaProxy('copy', 'exists/source.txt', {
+				destinationKey: 'exists/target.txt',
+				options: { maxRetries: 0 },
 			});
 			expect(result.error?.message).toMatch(
 				/^Copy: could not tell whether the destination 'exists\/target\.txt' .* exists/,
@@ -237,16 +229,9 @@ describe("the service's record of a file is found whatever a prefix means to the
 				nth: [1],
 			},
 		]);
-		const result = await runNode({
-			credentials: viaProxy(emulator(), proxy()),
-			parameters: {
-				...BUCKET,
-				resource: 'file',
-				operation: 'move',
-				fileKey: byKey('folderonly/source.txt'),
-				destinationKey: 'folderonly/moved.txt',
-				options: { replace: true },
-			},
+		const result = await runViaProxy('move', 'folderonly/source.txt', {
+			destinationKey: 'folderonly/moved.txt',
+			options: { replace: true },
 		});
 		expect(result.error).toBeUndefined();
 		expect(await read('folderonly/moved.txt')).toBe('moved by its folder');
@@ -262,16 +247,7 @@ describe('Move deletes only the version it copied', () => {
 		await store('during/source.txt', 'first version', 'private');
 		// The copy's upload answer is held back while a newer version of the source is stored.
 		proxy().setRules({ holdAnswer: { upload: 1500 } });
-		const moving = runNode({
-			credentials: viaProxy(emulator(), proxy()),
-			parameters: {
-				...BUCKET,
-				resource: 'file',
-				operation: 'move',
-				fileKey: byKey('during/source.txt'),
-				destinationKey: 'during/moved.txt',
-			},
-		});
+		const moving = runViaProxy('move', 'during/source.txt', { destinationKey: 'during/moved.txt' });
 		expect(await eventually(() => proxy().exchanges.some((e) => e.operation === 'upload'), 10_000)).toBe(true);
 		await store('during/source.txt', 'the second, longer version', 'private');
 		const result = await moving;
@@ -287,20 +263,16 @@ describe('Move deletes only the version it copied', () => {
 describe('Move says what is true of a source that is gone', () => {
 	it('two items of one version-3 run moving the same source: neither says both files exist', async () => {
 		await store('twice/source.txt', 'once', 'private');
-		const result = await runNode({
-			credentials: viaProxy(emulator(), proxy()),
-			typeVersion: 3,
-			continueOnFail: true,
-			items: [{ json: { to: 'twice/one.txt' } }, { json: { to: 'twice/two.txt' } }],
-			parameters: {
-				...BUCKET,
-				resource: 'file',
-				operation: 'move',
-				fileKey: byKey('twice/source.txt'),
-				destinationKey: '={{ $json.to }}',
-				options: { parallelRequests: 4 },
+		const result = await runViaProxy(
+			'move',
+			'twice/source.txt',
+			{ destinationKey: '={{ $json.to }}', options: { parallelRequests: 4 } },
+			{
+				typeVersion: 3,
+				continueOnFail: true,
+				items: [{ json: { to: 'twice/one.txt' } }, { json: { to: 'twice/two.txt' } }],
 			},
-		});
+		);
 		const outputs = result.items.map((item) => item.json);
 		expect(outputs.filter((json) => json.sourceDeleted === true)).toHaveLength(1);
 		const failed = outputs.find((json) => json.error !== undefined);
@@ -324,16 +296,9 @@ describe('Move says what is true of a source that is gone', () => {
 		await store('vanish/source.txt', 'here for a moment', 'private');
 		// The source's link is handed out, but its answer is held back while the source is deleted.
 		proxy().setRules({ holdAnswer: { signedUrl: 1000 } });
-		const moving = runNode({
-			credentials: viaProxy(emulator(), proxy()),
-			parameters: {
-				...BUCKET,
-				resource: 'file',
-				operation: 'move',
-				fileKey: byKey('vanish/source.txt'),
-				destinationKey: 'vanish/moved.txt',
-				options: { replace: true },
-			},
+		const moving = runViaProxy('move', 'vanish/source.txt', {
+			destinationKey: 'vanish/moved.txt',
+			options: { replace: true },
 		});
 		expect(await eventually(() => proxy().exchanges.some((e) => e.operation === 'signedUrl'), 10_000)).toBe(true);
 		expect((await run('delete', 'vanish/source.txt')).error).toBeUndefined();
