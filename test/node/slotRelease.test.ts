@@ -32,6 +32,14 @@ describe('version 3 at Parallel Requests 1: a body left unread gives its slot ba
 		expect(result.items.every((item) => item.json.exists === true)).toBe(true);
 	});
 
+	/** Download of every item at Parallel Requests 1, with Continue On Fail. */
+	const downloadEach = async () =>
+		await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'download', fileKey: '={{ $json.key }}', options: { parallelRequests: 1 } },
+			{ ...V3_ONE_SLOT, continueOnFail: true },
+		);
+
 	it('File → Copy (its check is a HEAD of the copy, its body destroyed unread) over more items than slots finishes', async () => {
 		const result = await runFileStorage(
 			emulator(),
@@ -59,11 +67,7 @@ describe('version 3 at Parallel Requests 1: a body left unread gives its slot ba
 	it('File → Download whose CDN answers an error (its body read for the message, then destroyed) over more items than slots finishes', async () => {
 		emulator().setFaults([{ operation: 'cdn', echoUrl: true }]);
 		try {
-			const result = await runFileStorage(
-				emulator(),
-				{ resource: 'file', operation: 'download', fileKey: '={{ $json.key }}', options: { parallelRequests: 1 } },
-				{ ...V3_ONE_SLOT, continueOnFail: true },
-			);
+			const result = await downloadEach();
 			expect(result.error).toBeUndefined();
 			expect(result.items.map((item) => String(item.json.error))).toEqual(
 				keys.map((key) => expect.stringMatching(new RegExp(`^Download of '${key}' failed: Access denied`))),
@@ -81,11 +85,7 @@ describe('version 3 at Parallel Requests 1: a body left unread gives its slot ba
 		rmSync(join(workflows, 'executions'), { recursive: true, force: true });
 		writeFileSync(join(workflows, 'executions'), 'not a folder');
 		try {
-			const result = await runFileStorage(
-				emulator(),
-				{ resource: 'file', operation: 'download', fileKey: '={{ $json.key }}', options: { parallelRequests: 1 } },
-				{ ...V3_ONE_SLOT, continueOnFail: true },
-			);
+			const result = await downloadEach();
 			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(ITEMS);
 			for (const [i, item] of result.items.entries()) {
