@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { procStatus, resetPeak } from '../../bench/memory';
 import type { RunningN8n } from '../../scripts/real-n8n/n8n';
 import { SOURCE_CERT_FILE, startBigSource, type BigSource } from './bigSource';
-import { BUCKET, MIB, activateWorkflow, importWorkflows, startN8n, tail, useRealN8n } from './support';
+import { BUCKET, MIB, activateWorkflow, importWorkflows, startN8n, tail, useRealN8n, webhookNode } from './support';
 
 const SIZE = Number(process.env.E2E_LARGE_BYTES ?? 2 * 1024 * MIB);
 /**
@@ -46,16 +46,6 @@ let source: BigSource;
 let tlsSource: BigSource;
 
 jest.setTimeout(30 * 60_000);
-
-const WEBHOOK = (id: string, path: string) => ({
-	id: `${id}-1`,
-	name: 'Webhook',
-	type: 'n8n-nodes-base.webhook',
-	typeVersion: 2,
-	position: [0, 0],
-	webhookId: `${id}-hook`,
-	parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
-});
 
 /**
  * Webhook (?url, key) → Upload from the URL, or Webhook (?key, path) → Download to a binary field →
@@ -98,7 +88,7 @@ function workflow(step: 'upload' | 'download'): object {
 		id,
 		name: `e2e: large file, ${step}`,
 		nodes: [
-			WEBHOOK(id, step === 'upload' ? UPLOAD_PATH : DOWNLOAD_PATH),
+			webhookNode(id, step === 'upload' ? UPLOAD_PATH : DOWNLOAD_PATH, 'firstEntryJson'),
 			{
 				id: `${id}-2`,
 				name: 'File Storage',

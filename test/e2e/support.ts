@@ -93,6 +93,19 @@ export async function workflowFrom(template: string, values: Record<string, stri
 	return file;
 }
 
+/** A POST Webhook node at `path` answering with the last node's output (`responseData`: n8n's choice). */
+export function webhookNode(id: string, path: string, responseData: 'allEntries' | 'firstEntryJson') {
+	return {
+		id: `${id}-1`,
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: `${id}-hook`,
+		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData, options: {} },
+	};
+}
+
 /**
  * A workflow of a POST Webhook at `path` answering with its File Storage node's first item: the
  * shape of the webhook e2e tests, one workflow per step they call.
@@ -109,21 +122,7 @@ export function webhookWorkflow(step: {
 		id,
 		name,
 		nodes: [
-			{
-				id: `${id}-1`,
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: `${id}-hook`,
-				parameters: {
-					httpMethod: 'POST',
-					path: webhookPath,
-					responseMode: 'lastNode',
-					responseData: 'allEntries',
-					options: {},
-				},
-			},
+			webhookNode(id, webhookPath, 'allEntries'),
 			{
 				id: `${id}-2`,
 				name: 'File Storage',
