@@ -2,7 +2,7 @@
  * File → Upload with Source Text: a text typed in the node (or the input item's JSON) stored as a
  * file, through the same upload path (threshold, parts) as a binary field.
  */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { FileStorage } from '../../nodes/FileStorage/FileStorage.node';
 import { BUCKET, MIB, runFileStorage, useEmulator } from './support';
@@ -10,15 +10,16 @@ import { BUCKET, MIB, runFileStorage, useEmulator } from './support';
 const emulator = useEmulator();
 const read = (key: string) => emulator().readObject(BUCKET.bucketName, BUCKET.region, key);
 
+/** File → Upload with Source Text and these parameters. */
+const uploadText = async (parameters: INodeParameters, extra?: Parameters<typeof runFileStorage>[2]) =>
+	await runFileStorage(emulator(), { resource: 'file', operation: 'upload', source: 'text', ...parameters }, extra);
+
 beforeEach(() => emulator().resetStats());
 
 describe('File → Upload, Source Text', () => {
 	it('stores the text as UTF-8 under Folder + File Name, as text/plain by default', async () => {
 		const text = 'Grüße, 世界 + a&b\nline 2';
-		const result = await runFileStorage(emulator(), {
-			resource: 'file',
-			operation: 'upload',
-			source: 'text',
+		const result = await uploadText({
 			text,
 			textFileName: 'notes.txt',
 			folder: { __rl: true, mode: 'path', value: 'texts/' },
@@ -31,10 +32,7 @@ describe('File → Upload, Source Text', () => {
 	});
 
 	it('Path in Folder names the file when set; MIME Type is stored', async () => {
-		const result = await runFileStorage(emulator(), {
-			resource: 'file',
-			operation: 'upload',
-			source: 'text',
+		const result = await uploadText({
 			text: 'a,b\n1,2\n',
 			textMimeType: 'text/csv',
 			key: 'data/table.csv',
@@ -45,11 +43,7 @@ describe('File → Upload, Source Text', () => {
 
 	it("Upload Item JSON stores the input item's JSON as application/json", async () => {
 		const json = { id: 7, name: 'Zoë', tags: ['a', 'b'] };
-		const result = await runFileStorage(
-			emulator(),
-			{ resource: 'file', operation: 'upload', source: 'text', textItemJson: true, key: 'items/7.json' },
-			{ items: [{ json }] },
-		);
+		const result = await uploadText({ textItemJson: true, key: 'items/7.json' }, { items: [{ json }] });
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ source: 'itemJson' });
 		const stored = await read('items/7.json');
@@ -59,10 +53,7 @@ describe('File → Upload, Source Text', () => {
 
 	it('a text above the Multipart Threshold goes in parts, like any source', async () => {
 		const text = 'x'.repeat(6 * MIB + 10);
-		const result = await runFileStorage(emulator(), {
-			resource: 'file',
-			operation: 'upload',
-			source: 'text',
+		const result = await uploadText({
 			text,
 			key: 'big.txt',
 			options: { multipartThreshold: 5, partSize: 5 },
@@ -73,10 +64,7 @@ describe('File → Upload, Source Text', () => {
 	});
 
 	it('an empty text is an error naming the field, and nothing is sent', async () => {
-		const result = await runFileStorage(emulator(), {
-			resource: 'file',
-			operation: 'upload',
-			source: 'text',
+		const result = await uploadText({
 			text: '',
 			key: 'empty.txt',
 		});
@@ -85,10 +73,7 @@ describe('File → Upload, Source Text', () => {
 	});
 
 	it('without Path in Folder or File Name the error names Path in Folder', async () => {
-		const result = await runFileStorage(emulator(), {
-			resource: 'file',
-			operation: 'upload',
-			source: 'text',
+		const result = await uploadText({
 			text: 'a',
 		});
 		expect(result.error?.message).toMatch(/'Path in Folder' is empty and the text has no name/);
