@@ -113,11 +113,12 @@ describe('Include Subfolders of List Contents', () => {
 });
 
 describe('Copy and Move: the Destination Folder picker', () => {
+	/** Copy or Move of `key` with these destination parameters. */
+	const copyOrMove = async (operation: 'copy' | 'move', key: string, destination: INodeParameters) =>
+		await runFileStorage(emulator(), { resource: 'file', operation, fileKey: byKey(key), ...destination });
+
 	it('copies into the picked folder under the current name when Destination Path is empty', async () => {
-		const result = await runFileStorage(emulator(), {
-			resource: 'file',
-			operation: 'copy',
-			fileKey: byKey('inbox/report.pdf'),
+		const result = await copyOrMove('copy', 'inbox/report.pdf', {
 			destinationFolder: { __rl: true, mode: 'list', value: 'tree/a/' },
 			destinationKey: '',
 		});
@@ -126,10 +127,7 @@ describe('Copy and Move: the Destination Folder picker', () => {
 	});
 
 	it('puts a Destination Path inside the picked folder', async () => {
-		const result = await runFileStorage(emulator(), {
-			resource: 'file',
-			operation: 'move',
-			fileKey: byKey('tree/top.txt'),
+		const result = await copyOrMove('move', 'tree/top.txt', {
 			destinationFolder: { __rl: true, mode: 'path', value: 'done' },
 			destinationKey: 'renamed.txt',
 		});
@@ -138,10 +136,7 @@ describe('Copy and Move: the Destination Folder picker', () => {
 	});
 
 	it('the top of the bucket, picked, puts the copy at the top', async () => {
-		const result = await runFileStorage(emulator(), {
-			resource: 'file',
-			operation: 'copy',
-			fileKey: byKey('inbox/report.pdf'),
+		const result = await copyOrMove('copy', 'inbox/report.pdf', {
 			destinationFolder: { __rl: true, mode: 'list', value: '/' },
 			destinationKey: '',
 		});
@@ -150,17 +145,11 @@ describe('Copy and Move: the Destination Folder picker', () => {
 	});
 
 	it('a saved Destination Path alone works as before, and neither set names both fields', async () => {
-		const saved = await runFileStorage(emulator(), {
-			resource: 'file',
-			operation: 'copy',
-			fileKey: byKey('inbox/report.pdf'),
+		const saved = await copyOrMove('copy', 'inbox/report.pdf', {
 			destinationKey: 'saved/copy.pdf',
 		});
 		expect(saved.items[0].json.key).toBe('saved/copy.pdf');
-		const neither = await runFileStorage(emulator(), {
-			resource: 'file',
-			operation: 'copy',
-			fileKey: byKey('inbox/report.pdf'),
+		const neither = await copyOrMove('copy', 'inbox/report.pdf', {
 			destinationKey: '',
 		});
 		expect(neither.error?.message).toMatch(/'Destination Path' is empty/);
