@@ -10,13 +10,13 @@ import {
 	type BrowserOperation,
 	type OperationRequest,
 } from '../../transport/operationUrls';
+import { MAX_PARTS } from '../../upload/parts';
 import { folderFields, folderOf } from '../folder';
 import { NOT_AN_UPLOAD_ID } from '../multipartUpload/fields';
 
 const show = { resource: ['file'], operation: ['signedOperationUrl'] };
 /** The emulator's tolerance; the service publishes none (spec §1). */
 export const ASSUMED_TOLERANCE_SECONDS = 300;
-const MAX_PARTS = 10_000;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;.*)?$`, 's');
@@ -201,11 +201,6 @@ export function browserKeyOf(item: Item): string {
 	return key;
 }
 
-/**
- * The stored type a browser asked for: `type/subtype` in token characters, parameters after ';'
- * without control characters. The service serves it back as the file's Content-Type, so a line
- * break in it would be a header of the service's answer.
- */
 /** A C0 control character or DEL (a regular expression of them is refused by n8n's lint). */
 function hasControlCharacter(text: string): boolean {
 	return [...text].some((char) => {
@@ -214,6 +209,11 @@ function hasControlCharacter(text: string): boolean {
 	});
 }
 
+/**
+ * The stored type a browser asked for: `type/subtype` in token characters, parameters after ';'
+ * without control characters. The service serves it back as the file's Content-Type, so a line
+ * break in it would be a header of the service's answer.
+ */
 function mimeTypeOf(item: Item): string {
 	const asked = String(item.param('mimeType', '') ?? '').trim();
 	if (!asked) return 'application/octet-stream';
