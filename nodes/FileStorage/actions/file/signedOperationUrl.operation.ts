@@ -1,6 +1,6 @@
 import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { joinKey } from '../../files/keys';
+import { hasLoneSurrogate, joinKey } from '../../files/keys';
 import type { Item } from '../../item';
 import type { Visibility } from '../../transport/api';
 import {
@@ -17,7 +17,6 @@ import { NOT_AN_UPLOAD_ID } from '../multipartUpload/fields';
 const show = { resource: ['file'], operation: ['signedOperationUrl'] };
 /** The emulator's tolerance; the service publishes none (spec §1). */
 export const ASSUMED_TOLERANCE_SECONDS = 300;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;.*)?$`, 's');
 const TYPES = BROWSER_OPERATIONS.join(', ');
@@ -178,7 +177,7 @@ export function browserKeyOf(item: Item): string {
 	if (!asked)
 		throw item.fail("The parameter 'Key' is empty", "Set Key to the browser's key, e.g. {{ $json.params.key }}.");
 	// URLSearchParams writes a lone surrogate as U+FFFD: the URL would be for another key than `key` says.
-	if (LONE_SURROGATE.test(asked)) {
+	if (hasLoneSurrogate(asked)) {
 		throw item.fail(
 			"The key has a lone UTF-16 surrogate, which is not a character (parameter 'Key')",
 			'The browser must send the key as text; check how its request is built.',
