@@ -12,7 +12,7 @@ import {
 } from '../../transport/operationUrls';
 import { MAX_PARTS } from '../../upload/parts';
 import { folderFields, folderOf } from '../folder';
-import { NOT_AN_UPLOAD_ID } from '../multipartUpload/fields';
+import { namesAnotherCall } from '../multipartUpload/fields';
 
 const show = { resource: ['file'], operation: ['signedOperationUrl'] };
 /** The emulator's tolerance; the service publishes none (spec §1). */
@@ -158,7 +158,7 @@ function requiredUploadId(item: Item, type: BrowserOperation): string {
 	const id = textParam(item, 'uploadId', 'Upload ID').trim();
 	// The id is a path segment (spec §3.10): '.' and '..' are resolved away by URL clients and
 	// proxies, and 'start' makes a part URL the start-multipart call's own path.
-	if (NOT_AN_UPLOAD_ID.includes(id.toLowerCase())) {
+	if (namesAnotherCall(id)) {
 		throw item.fail(
 			`The Upload ID "${id}" is refused: in the URL's path it would name another call (parameter 'Upload ID')`,
 			'Set Upload ID to the uploadId the start-multipart answer gave, e.g. {{ $json.params.uploadId }}.',
