@@ -84,22 +84,16 @@ async function openDownload({
 	// a transformation-shaped first folder as a transformation of another (missing) file.
 	const folder = given === undefined ? transformShapedFolder(key) : undefined;
 	const cdnNotFound = (error: unknown) => {
-		if (!folder || !(error instanceof NodeApiError)) return notFound(error);
-		const description = `Nothing was stored. ${transformShapedWords(folder)}`;
-		if (error.httpCode === '403') {
-			// The signed link is the service's own: not the credential, but what the CDN read in it.
-			throw new NodeApiError(ctx.getNode(), { status: 403 } as JsonObject, {
-				message: error.message,
-				description,
-				httpCode: '403',
-				itemIndex,
-			});
-		}
-		if (error.httpCode !== '404') return notFound(error);
-		throw new NodeApiError(ctx.getNode(), { status: 404 } as JsonObject, {
-			message: `Download of '${key}' failed: the CDN found no file at its link (HTTP 404)`,
-			description,
-			httpCode: '404',
+		const status = error instanceof NodeApiError ? error.httpCode : undefined;
+		if (!folder || (status !== '403' && status !== '404')) return notFound(error);
+		throw new NodeApiError(ctx.getNode(), { status: Number(status) } as JsonObject, {
+			// A 403 of the service's own signed link is not the credential, but what the CDN read in it.
+			message:
+				status === '403'
+					? (error as NodeApiError).message
+					: `Download of '${key}' failed: the CDN found no file at its link (HTTP 404)`,
+			description: `Nothing was stored. ${transformShapedWords(folder)}`,
+			httpCode: status,
 			itemIndex,
 		});
 	};

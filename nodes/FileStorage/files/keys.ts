@@ -16,6 +16,11 @@ export function keyProblem(key: string): string | undefined {
 	return undefined;
 }
 
+/** Whether a text has a lone UTF-16 surrogate: no character at all, with no UTF-8 form. */
+export function hasLoneSurrogate(text: string): boolean {
+	return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}
+
 /** Joins a folder and a file name into a key; the folder may be typed with or without a trailing '/'. */
 export function joinKey(folder: string, fileName: string): string {
 	const prefix = folder.replace(/\/+$/, '');

@@ -1,5 +1,6 @@
-import { FILES } from './answerChecks';
+import { FILES, multipartPath } from './answerChecks';
 import type { BucketRef, Visibility } from './apiTypes';
+import { familyRoutes, type Route } from './pathFamily';
 import type { FileStorageClient } from './request';
 import type { QueryValue } from './signing';
 
@@ -33,14 +34,10 @@ export interface OperationRequest {
 	partNumber?: number;
 }
 
-interface OperationRoute {
-	method: 'PUT' | 'POST' | 'DELETE';
-	path: string;
+interface OperationRoute extends Route {
 	/** The call's own parameters, after bucket_name, region and key. */
 	query: Array<[string, QueryValue]>;
 }
-
-const multipart = (uploadId: string | undefined) => `${FILES}/multipart/${encodeURIComponent(uploadId ?? '')}`;
 
 /** §3.10's table. Part upload and cancel use the SDK path family, the one the official SDKs sign. */
 function routeOf(r: OperationRequest): OperationRoute {
@@ -61,17 +58,16 @@ function routeOf(r: OperationRequest): OperationRoute {
 			};
 		case 'uploadpart':
 			return {
-				method: 'POST',
-				path: multipart(r.uploadId),
+				...familyRoutes.uploadPart(r.uploadId ?? '').sdk,
 				query: [
 					['partNumber', r.partNumber],
 					['totalParts', r.totalParts],
 				],
 			};
 		case 'completemultipart':
-			return { method: 'POST', path: `${multipart(r.uploadId)}/complete`, query: [] };
+			return { method: 'POST', path: multipartPath(r.uploadId ?? '', 'complete'), query: [] };
 		case 'cancelmultipart':
-			return { method: 'DELETE', path: multipart(r.uploadId), query: [] };
+			return { ...familyRoutes.cancel(r.uploadId ?? '').sdk, query: [] };
 	}
 }
 

@@ -1,3 +1,5 @@
+import { hasLoneSurrogate } from '../files/keys';
+
 /**
  * CDN transformations (spec §3.11): a path segment between the access id and the key,
  * `{cdn}/f/{access id}/{transformation}/{key}`. A segment is `tr-` or `thumb-` and sets of
@@ -40,8 +42,7 @@ export function transformationProblem(segment: string): string | undefined {
 	const match = /^(tr|thumb)-(.*)$/s.exec(segment);
 	if (!match) return 'it must start with "tr-" (a transformation) or "thumb-" (a thumbnail), e.g. tr-w_200,h_100';
 	// A lone surrogate is no character at all: it has no UTF-8 form to percent-encode.
-	if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(match[2]))
-		return 'it contains a lone UTF-16 surrogate, which is not a character';
+	if (hasLoneSurrogate(match[2])) return 'it contains a lone UTF-16 surrogate, which is not a character';
 	if (/[/?#\s]/.test(match[2]))
 		return 'it must not contain "/", "?", "#" or spaces (an overlay image path writes "/" as "@@")';
 	const unknown: string[] = [];

@@ -1,6 +1,6 @@
 import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { joinKey } from '../../files/keys';
+import { hasLoneSurrogate, joinKey } from '../../files/keys';
 import type { Item } from '../../item';
 import type { Visibility } from '../../transport/api';
 import {
@@ -10,14 +10,13 @@ import {
 	type BrowserOperation,
 	type OperationRequest,
 } from '../../transport/operationUrls';
+import { MAX_PARTS } from '../../upload/parts';
 import { folderFields, folderOf } from '../folder';
-import { NOT_AN_UPLOAD_ID } from '../multipartUpload/fields';
+import { namesAnotherCall } from '../multipartUpload/fields';
 
 const show = { resource: ['file'], operation: ['signedOperationUrl'] };
 /** The emulator's tolerance; the service publishes none (spec §1). */
 export const ASSUMED_TOLERANCE_SECONDS = 300;
-const MAX_PARTS = 10_000;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;.*)?$`, 's');
 const TYPES = BROWSER_OPERATIONS.join(', ');
@@ -159,7 +158,7 @@ function requiredUploadId(item: Item, type: BrowserOperation): string {
 	const id = textParam(item, 'uploadId', 'Upload ID').trim();
 	// The id is a path segment (spec §3.10): '.' and '..' are resolved away by URL clients and
 	// proxies, and 'start' makes a part URL the start-multipart call's own path.
-	if (NOT_AN_UPLOAD_ID.includes(id.toLowerCase())) {
+	if (namesAnotherCall(id)) {
 		throw item.fail(
 			`The Upload ID "${id}" is refused: in the URL's path it would name another call (parameter 'Upload ID')`,
 			'Set Upload ID to the uploadId the start-multipart answer gave, e.g. {{ $json.params.uploadId }}.',
@@ -178,7 +177,7 @@ export function browserKeyOf(item: Item): string {
 	if (!asked)
 		throw item.fail("The parameter 'Key' is empty", "Set Key to the browser's key, e.g. {{ $json.params.key }}.");
 	// URLSearchParams writes a lone surrogate as U+FFFD: the URL would be for another key than `key` says.
-	if (LONE_SURROGATE.test(asked)) {
+	if (hasLoneSurrogate(asked)) {
 		throw item.fail(
 			"The key has a lone UTF-16 surrogate, which is not a character (parameter 'Key')",
 			'The browser must send the key as text; check how its request is built.',
@@ -201,11 +200,6 @@ export function browserKeyOf(item: Item): string {
 	return key;
 }
 
-/**
- * The stored type a browser asked for: `type/subtype` in token characters, parameters after ';'
- * without control characters. The service serves it back as the file's Content-Type, so a line
- * break in it would be a header of the service's answer.
- */
 /** A C0 control character or DEL (a regular expression of them is refused by n8n's lint). */
 function hasControlCharacter(text: string): boolean {
 	return [...text].some((char) => {
@@ -214,6 +208,11 @@ function hasControlCharacter(text: string): boolean {
 	});
 }
 
+/**
+ * The stored type a browser asked for: `type/subtype` in token characters, parameters after ';'
+ * without control characters. The service serves it back as the file's Content-Type, so a line
+ * break in it would be a header of the service's answer.
+ */
 function mimeTypeOf(item: Item): string {
 	const asked = String(item.param('mimeType', '') ?? '').trim();
 	if (!asked) return 'application/octet-stream';

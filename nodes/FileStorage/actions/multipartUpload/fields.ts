@@ -51,12 +51,17 @@ export function totalPartsField(operation: string): INodeProperties {
  * family a part goes to `/multipart/{uploadId}`, so `start` is the start-multipart call's path, and
  * `.`/`..` are resolved away by URL clients and proxies. The service never hands out such an ID.
  */
-export const NOT_AN_UPLOAD_ID = ['.', '..', 'start'];
+const NOT_AN_UPLOAD_ID = ['.', '..', 'start'];
+
+/** Whether an Upload ID is one of those, whatever its case (Express routes case-insensitively). */
+export function namesAnotherCall(id: string): boolean {
+	return NOT_AN_UPLOAD_ID.includes(id.toLowerCase());
+}
 
 export function readUploadId(item: Item): string {
 	const hint = 'Enter the Upload ID that Start returned, e.g. with the expression {{ $json.uploadId }}.';
 	const id = item.requiredText('uploadId', 'Upload ID', hint);
-	if (!NOT_AN_UPLOAD_ID.includes(id.toLowerCase())) return id;
+	if (!namesAnotherCall(id)) return id;
 	throw item.fail(`The Upload ID "${id}" is refused: in the URL's path it would name another call`, hint);
 }
 
