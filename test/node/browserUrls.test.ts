@@ -279,7 +279,7 @@ describe('File → Get Browser Upload URL: bad input', () => {
 		['start-multipart', 'photos/'],
 		['delete', 'a/b//'],
 	])(
-		'a %s with a Key ending in "/" (%s: a folder, not a file) is refused naming Key, and nothing is signed',
+		'Request Type %s with a Key ending in "/" (%s: a folder, not a file) is refused naming Key, and nothing is signed',
 		async (type, key) => {
 			const result = await sign({ requestType: type, browserKey: key, totalParts: 1 });
 			expect(result.error?.message).toMatch(/ends in '\/': it names a folder, not a file \(parameter 'Key'\)/);
