@@ -44,7 +44,7 @@ export function transformationSegment(prefix: 'tr' | 'thumb', sets: Pairs[]): st
 const NOT_IN_SEGMENT = /[/?#\s\p{Cc}]/u;
 
 /** A character refused by NOT_IN_SEGMENT, in words. */
-function named(char: string): string {
+function characterInWords(char: string): string {
 	if (char === ' ') return 'a space';
 	if ('/?#'.includes(char)) return `"${char}"`;
 	return `the ${/\p{Cc}/u.test(char) ? 'control ' : 'white-space '}character U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -77,7 +77,7 @@ export function transformationProblem(segment: string): string | undefined {
 	if (hasLoneSurrogate(match[2])) return 'it contains a lone UTF-16 surrogate, which is not a character';
 	const refused = NOT_IN_SEGMENT.exec(match[2]);
 	if (refused) {
-		return `it contains ${named(refused[0])}: "/", "?", "#", spaces and control characters cannot be in a transformation (an overlay image path writes "/" as "@@")`;
+		return `it contains ${characterInWords(refused[0])}: "/", "?", "#", spaces and control characters cannot be in a transformation (an overlay image path writes "/" as "@@")`;
 	}
 	const unknown: string[] = [];
 	for (const set of match[2].split('+')) {
