@@ -274,6 +274,30 @@ describe('File → Get Browser Upload URL: bad input', () => {
 		expect(result.items).toHaveLength(0);
 	});
 
+	it.each([
+		['upload', 'photos/'],
+		['start-multipart', 'photos/'],
+		['delete', 'a/b//'],
+	])(
+		'Request Type %s with a Key ending in "/" (%s: a folder, not a file) is refused naming Key, and nothing is signed',
+		async (type, key) => {
+			const result = await sign({ requestType: type, browserKey: key, totalParts: 1 });
+			expect(result.error?.message).toMatch(/ends in '\/': it names a folder, not a file \(parameter 'Key'\)/);
+			expect(result.items).toHaveLength(0);
+		},
+	);
+
+	it.each([
+		['a line break', 'text/plain; charset=utf-8\r\nSet-Cookie: a=b'],
+		['a bare line feed', 'text/plain; charset=utf-8\nX-Injected: 1'],
+		['a tab', 'text/plain;\tcharset=utf-8'],
+		['a DEL', 'text/plain; charset=utf-8\u007f'],
+	])('a MIME Type whose parameters hold %s is refused naming MIME Type, and nothing is signed', async (_, mimeType) => {
+		const result = await sign({ requestType: 'start-multipart', browserKey: 'a.txt', totalParts: 1, mimeType });
+		expect(result.error?.message).toMatch(/parameter 'MIME Type'/);
+		expect(result.items).toHaveLength(0);
+	});
+
 	it('an unknown type names the six types', async () => {
 		const result = await sign({ requestType: 'download', browserKey: 'a' });
 		expect(result.error?.description).toBe(

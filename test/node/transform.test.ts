@@ -70,6 +70,24 @@ describe('File → Transform', () => {
 		},
 	);
 
+	it.each([
+		'tr-q_auto:standard',
+		'thumb-pg_1+w_200',
+		'tr-l_image:logos@@mark.png:l_gravity_north,o_50',
+		'tr-bo_2_solid_ff0000,r_10:20:30:40',
+		'tr-dpr_2.0,ar_16:9+e_grayscale',
+	])(
+		'a Raw Transformation written as the browser SDK writes it (%s) is accepted, and the CDN is asked for it',
+		async (raw) => {
+			const result = await transform({ transformation: 'raw', rawTransformation: raw });
+			expect(result.error).toBeUndefined();
+			const { url, transformation } = result.items[0].json;
+			expect(transformation).toBe(raw);
+			const answer = await fetched(String(url));
+			expect([answer.status, answer.transformation]).toEqual([200, raw]);
+		},
+	);
+
 	it('Download Transformed File puts the CDN’s answer in a binary field', async () => {
 		const result = await transform({ transformation: 'image', width: 64, downloadTransformed: true });
 		expect(result.error).toBeUndefined();
@@ -93,6 +111,33 @@ describe('File → Transform', () => {
 });
 
 describe('File → Transform: bad input', () => {
+	it.each([
+		['a space in a value', 'tr-l_text:Hello World', /contains a space/],
+		['a space after a comma', 'tr-w_200, h_100', /contains a space/],
+		['a tab', 'tr-w_200,\th_100', /contains the control character U\+0009/],
+		['a NUL in a value', 'tr-w_2\u0000', /contains the control character U\+0000/],
+		['a "?"', 'tr-w_200?x=1', /contains "\?"/],
+		['a "+" with no set after it', 'tr-w_200+', /empty set/],
+		['two "+" in a row', 'tr-w_200++e_grayscale', /empty set/],
+		['a "," with no pair after it', 'tr-w_200,', /empty pair/],
+		['nothing after the prefix', 'tr-', /empty set/],
+		[
+			'a chained set with a prefix of its own',
+			'tr-w_200+tr-h_100',
+			/"tr-h_100" is not a name_value pair.*no prefix of its own/,
+		],
+		['a name in capitals', 'tr-W_200', /"W_200" is not a name_value pair/],
+	])(
+		'a Raw Transformation with %s is refused naming the field, with an example, before any request',
+		async (_, raw, problem) => {
+			const result = await transform({ transformation: 'raw', rawTransformation: `={{ ${JSON.stringify(raw)} }}` });
+			expect(result.error?.message).toMatch(/^The parameter 'Raw Transformation' is not valid: /);
+			expect(result.error?.message).toMatch(problem);
+			expect(result.error?.description).toMatch(/e\.g\. tr-w_200,h_100\+e_grayscale/);
+			expect(emulator().stats().requests.signedUrl).toBe(0);
+		},
+	);
+
 	it('an unknown name in a raw transformation names the allowed names, and nothing is sent', async () => {
 		const result = await transform({ transformation: 'raw', rawTransformation: 'tr-w_200,zoom_2' });
 		expect(result.error?.message).toBe(
@@ -112,7 +157,11 @@ describe('File → Transform: bad input', () => {
 			{ transformation: 'raw', rawTransformation: 'tr-w' },
 			/"w" is not a name_value pair/,
 		],
-		['a raw string with a "/"', { transformation: 'raw', rawTransformation: 'tr-w_2/00' }, /must not contain "\/"/],
+		[
+			'a raw string with a "/"',
+			{ transformation: 'raw', rawTransformation: 'tr-w_2/00' },
+			/contains "\/": "\/", "\?", "#", spaces and control characters cannot be/,
+		],
 		[
 			'an empty raw string',
 			{ transformation: 'raw', rawTransformation: '' },
@@ -126,6 +175,31 @@ describe('File → Transform: bad input', () => {
 			/'Pages' is "1,3", not a page or a range/,
 		],
 		['a negative second', { transformation: 'videoThumbnail', second: -1 }, /'Second' must be 0 or more/],
+		[
+			'a negative width',
+			{ transformation: 'image', width: -200 },
+			/'Width' must be a whole number from 1 to 100000 \(got -200\)/,
+		],
+		[
+			'a negative height',
+			{ transformation: 'image', height: -1 },
+			/'Height' must be a whole number from 1 to 100000 \(got -1\)/,
+		],
+		[
+			'a negative quality',
+			{ transformation: 'image', quality: -5 },
+			/'Quality' must be a whole number from 1 to 100 \(got -5\)/,
+		],
+		[
+			'a negative page',
+			{ transformation: 'documentThumbnail', page: -2 },
+			/'Page' must be a whole number from 1 to 100000 \(got -2\)/,
+		],
+		[
+			'page 0 (pages count from 1)',
+			{ transformation: 'documentThumbnail', page: 0 },
+			/'Page' must be a whole number from 1 to 100000 \(got 0\)/,
+		],
 	])('%s is refused naming the field', async (_, parameters, message) => {
 		const result = await transform(parameters as INodeParameters);
 		expect(result.error?.message).toMatch(message);

@@ -67,6 +67,40 @@ it('Move of a public tr-… key that the CDN reads as another file copies nothin
 	expect((await stored('tr-w_300/dog.jpg'))?.equals(own)).toBe(true);
 });
 
+it('Download of a public thumb-… key that the CDN reads as a thumbnail of another file fails as a tr-… key does', async () => {
+	await store([
+		['report.pdf', randomFile(1100)],
+		['thumb-pg_2/report.pdf', randomFile(2100)],
+	]);
+	const result = await download('thumb-pg_2/report.pdf');
+	expect(result.items).toEqual([]);
+	expect(result.error?.message).toMatch(/1100 bytes in full, the listing gives 2100/);
+	expect(result.error?.message).toContain('"thumb-pg_2"');
+	expect(result.error?.description).toContain('"thumb-pg_2" has the shape of a CDN transformation');
+});
+
+it.each(['copy', 'move'])(
+	'%s of a public thumb-… key that the CDN reads as a thumbnail of another file writes nothing and keeps the source',
+	async (operation) => {
+		const own = randomFile(2600);
+		const key = `thumb-so_5.0/${operation}/clip.mp4`;
+		await store([
+			[`${operation}/clip.mp4`, randomFile(1300)],
+			[key, own],
+		]);
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation,
+			fileKey: byKey(key),
+			destinationKey: `${operation}d/clip.mp4`,
+		});
+		expect(result.items).toEqual([]);
+		expect(result.error?.description).toContain('"thumb-so_5.0" has the shape of a CDN transformation');
+		expect(await stored(`${operation}d/clip.mp4`)).toBeUndefined();
+		expect((await stored(key))?.equals(own)).toBe(true);
+	},
+);
+
 describe('a tr-… key the review found', () => {
 	afterEach(() => emulator().setFaults([]));
 

@@ -72,6 +72,35 @@ describe('File → Upload, Source Text', () => {
 		expect(emulator().stats().requests.upload).toBe(0);
 	});
 
+	it.each([
+		['42', 42, '42'],
+		['0', 0, '0'],
+		['true', true, 'true'],
+		['false', false, 'false'],
+	])('a Text expression that gives the number or boolean %s stores it as its text', async (_, value, stored) => {
+		const result = await uploadText(
+			{ text: '={{ $json.value }}', key: 'scalar.txt' },
+			{ items: [{ json: { value } }] },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ key: 'scalar.txt', size: stored.length });
+		expect((await read('scalar.txt'))?.body.toString('utf8')).toBe(stored);
+	});
+
+	it.each([
+		['an object', { a: 1 }],
+		['an array', [1, 2]],
+	])('a Text expression that gives %s is refused naming Text, and nothing is stored', async (what, value) => {
+		const result = await uploadText(
+			{ text: '={{ $json.value }}', key: 'structured.txt' },
+			{ items: [{ json: { value } }] },
+		);
+		expect(result.error?.message).toBe(`The parameter 'Text' is ${what}, not text`);
+		expect(result.error?.description).toMatch(/JSON\.stringify/);
+		expect(emulator().stats().requests.upload).toBe(0);
+		expect(await read('structured.txt')).toBeUndefined();
+	});
+
 	it('without Path in Folder or File Name the error names Path in Folder', async () => {
 		const result = await uploadText({
 			text: 'a',

@@ -4,6 +4,7 @@ import {
 	keyFromLocation,
 	keyProblem,
 	linkRewritesKey,
+	transformShapedFolder,
 } from '../../nodes/FileStorage/files/keys';
 
 describe('key rules', () => {
@@ -84,4 +85,22 @@ describe('links a URL client would rewrite', () => {
 	])('%s is fetched as given (it reaches the key it names, or is no file link)', (url) => {
 		expect(linkRewritesKey(url)).toBeUndefined();
 	});
+});
+
+describe('first folders a CDN may read as a transformation (spec §3.11)', () => {
+	it.each([
+		['tr-w_200/cat.jpg', 'tr-w_200'],
+		['thumb-pg_2/report.pdf', 'thumb-pg_2'],
+		['thumb-so_5.0/a/clip.mp4', 'thumb-so_5.0'],
+		['tr-notes/list.txt', 'tr-notes'],
+	])('%s: the first folder %j has the shape, tr- and thumb- alike', (key, folder) => {
+		expect(transformShapedFolder(key)).toBe(folder);
+	});
+
+	it.each(['img/tr-w_200/cat.jpg', 'thumbnails/a.jpg', 'tr-w_200', 'thumb-pg_1', 'TR-w_200/a.jpg'])(
+		'%s has no transformation-shaped first folder',
+		(key) => {
+			expect(transformShapedFolder(key)).toBeUndefined();
+		},
+	);
 });

@@ -166,6 +166,16 @@ function documentPairs(item: Item): Pairs {
 	return pairs;
 }
 
+/** The page of a document thumbnail: pages count from 1, so 0 is no page (it is refused, not read as 1). */
+function pageOf(item: Item): number {
+	const page = Number(item.param('page', 1));
+	if (Number.isInteger(page) && page >= 1 && page <= 100_000) return page;
+	throw item.fail(
+		`The parameter 'Page' must be a whole number from 1 to 100000 (got ${page})`,
+		'Set the page to show; pages count from 1 (the first page is 1).',
+	);
+}
+
 /** The second as the CDN writes it: always with a decimal point (`5.0`, `2.5`). */
 function secondOf(item: Item): string {
 	const second = Number(item.param('second', 0));
@@ -194,7 +204,7 @@ export function segmentOf(item: Item): string {
 	}
 	if (kind === 'videoThumbnail') return transformationSegment('thumb', [[['so', secondOf(item)]]]);
 	if (kind === 'documentThumbnail') {
-		return transformationSegment('thumb', [[['pg', whole(item, 'page', 'Page', 100_000) ?? 1]]]);
+		return transformationSegment('thumb', [[['pg', pageOf(item)]]]);
 	}
 	const pairs = kind === 'document' ? documentPairs(item) : imagePairs(item);
 	if (pairs.length === 0) {
