@@ -75,7 +75,9 @@ export function useRealN8n(options: E2eOptions = {}): () => E2eContext {
 	}, SETUP_TIMEOUT_MS);
 	afterAll(async () => {
 		await context?.emulator.stop();
-		if (root) await fsp.rm(root, { recursive: true, force: true });
+		// n8n's task runner may still be writing into the user folder for a moment after n8n exits
+		// (ENOTEMPTY seen on a loaded machine): rm retries those errors.
+		if (root) await fsp.rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 	});
 	return () => {
 		if (!context) throw new Error('real n8n instance not set up');
