@@ -348,6 +348,45 @@ describe('File Name Filter and folders', () => {
 	});
 });
 
+describe('a saved state that cannot be read', () => {
+	it.each([
+		['truncated', (state: Record<string, unknown>) => ({ ...state, files: String(state.files).slice(0, 5) })],
+		['from an unknown release', (state: Record<string, unknown>) => ({ ...state, version: 2 })],
+		['not a state at all', () => 'garbage'],
+	])(
+		'(%s) is reported once as a stateLost item, with a new starting point; the next polls go on from it',
+		async (_, damage) => {
+			for (const durable of [false, true]) {
+				const folder = `lost-${durable ? 'd' : 'm'}-${_.length}`;
+				await put(api(), `${folder}/old.txt`);
+				const trigger = new Poller(emulator, { folder, watchFor: ['created', 'deleted'] } as never, { durable });
+				expect((await trigger.poll()).returnedNull).toBe(true);
+				trigger.savedState = damage(trigger.savedState as Record<string, unknown>);
+				await put(api(), `${folder}/missed.txt`);
+				const lost = await trigger.poll();
+				expect(lost.error).toBeUndefined();
+				expect(lost.items.map((item) => item.json.event)).toEqual(['stateLost']);
+				expect(String(lost.items[0].json.error)).toMatch(
+					/^The trigger's saved state could not be read \(.*\): files created, changed or deleted since the last good poll may have been missed\./,
+				);
+				expect(lost.items[0].json).toMatchObject({ key: null, bucket: BUCKET.bucketName });
+				// The files there now are the new starting point: the next poll reports only what comes after.
+				expect(await trigger.changes()).toEqual([]);
+				await put(api(), `${folder}/after.txt`);
+				expect(await trigger.changes()).toEqual([['created', `${folder}/after.txt`]]);
+			}
+		},
+	);
+
+	it('a state saved for another folder is no loss: it starts afresh without a notice', async () => {
+		const trigger = watch('lost-scope');
+		await trigger.poll();
+		const saved = trigger.savedState as Record<string, unknown>;
+		trigger.savedState = { ...saved, scope: '0000000000000000' };
+		expect((await trigger.poll()).returnedNull).toBe(true);
+	});
+});
+
 describe('cost and n8n versions', () => {
 	it(`scans n files of a folder with ceil(n / 1000) list requests, plus one small request per page boundary`, async () => {
 		const keys = Array.from({ length: 1001 }, (_, i) => `many/${String(i).padStart(4, '0')}.txt`);
