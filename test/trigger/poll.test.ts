@@ -609,7 +609,12 @@ describe('a scan over several pages (a scripted folder of 2,500 files, changed b
 	});
 
 	/** Before each window read around a page boundary, `count` new files sort first: the boundary moves away. */
-	function movingBoundaries(folder: ScriptedFolder, prefix: string, count: number, more: Record<number, () => void> = {}) {
+	function movingBoundaries(
+		folder: ScriptedFolder,
+		prefix: string,
+		count: number,
+		more: Record<number, () => void> = {},
+	) {
 		let added = 0;
 		const done = new Set<number>();
 		folder.beforeAnswer = (request) => {

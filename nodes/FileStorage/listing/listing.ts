@@ -97,7 +97,7 @@ interface FolderWalk {
  * touch (Folder → Delete deletes what a listing names); an empty path is refused with the answer's
  * shape. The folder's own marker is the one entry that may name the folder itself.
  */
-function checkUnder(client: FileStorageClient, what: string, folder: string, entry: ListEntry): void {
+export function checkUnder(client: FileStorageClient, what: string, folder: string, entry: ListEntry): void {
 	const name = folder ? `'${folder}'` : 'the root';
 	const marker = entry.path === folder && folder !== '' && isFolderMarker(entry);
 	if (!entry.path.startsWith(folder) || (entry.path === folder && !marker)) {

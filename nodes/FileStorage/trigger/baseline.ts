@@ -15,7 +15,9 @@ export const BASELINE_SCANS = 3;
 
 /** The item that tells the workflow its saved state was lost, and what that means. */
 export function lostStateItem({ settings }: PollRun, reason: string, recorded: boolean): INodeExecutionData {
-	const from = recorded ? 'the files there now were recorded as the new starting point' : 'the next poll records a new starting point';
+	const from = recorded
+		? 'the files there now were recorded as the new starting point'
+		: 'the next poll records a new starting point';
 	return {
 		json: {
 			event: 'stateLost',
@@ -36,7 +38,11 @@ export function lostStateItem({ settings }: PollRun, reason: string, recorded: b
  * A first poll (or one after the watched files changed, or after a lost state): records what
  * exists and emits nothing, except the notice of a lost state.
  */
-export async function recordBaseline(run: PollRun, saved: SavedState, first: Scan): Promise<INodeExecutionData[][] | null> {
+export async function recordBaseline(
+	run: PollRun,
+	saved: SavedState,
+	first: Scan,
+): Promise<INodeExecutionData[][] | null> {
 	let found = first;
 	for (let scans = 1; !found.complete && scans < BASELINE_SCANS; scans++) found = await scan(run);
 	if (found.complete) saved.save(stateOf(found.files, saved.keepKeys));
