@@ -143,6 +143,9 @@ describe('a seeded adversary moves files across page boundaries while the trigge
 		[3, ['created', 'updated', 'deleted']],
 		[4, ['created']],
 		[5, ['created', 'updated']],
+		[6, ['created', 'updated', 'deleted']],
+		[7, ['created', 'updated', 'deleted']],
+		[8, ['created', 'updated', 'deleted']],
 	])(
 		'seed %i, Watch For %j: no untouched old file is emitted, no change twice, every later change once',
 		async (seed, watchFor) => {
