@@ -3,7 +3,7 @@
  * files) or would never produce (a folder inside itself, a page number ignored, a folder that
  * changes between two page requests). With `download`, it also hands out signed links and
  * serves them, so a test decides the CDN's answer per key; with `exists`, the signed-link
- * endpoint knows which keys are stored. It checks no signature; every other path is a 404.
+ * endpoint knows which keys are stored; with `remove`, the delete endpoint deletes. It checks no signature; every other path is a 404.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -79,6 +79,14 @@ export class ScriptedFolder {
 		this.files.delete(`${this.prefix}${name}`);
 	}
 
+	/** Deletes a key as the service's delete endpoint does: false (its 404) when it is not stored. */
+	readonly deleteKey = (key: string): boolean => this.files.delete(key);
+
+	/** Keys stored now, in listing order. */
+	keys(): string[] {
+		return [...this.files.keys()].sort();
+	}
+
 	/** Whether a key is in the folder now, as the service's signed-link endpoint would see it. */
 	readonly exists: ExistsAnswer = (key) => this.files.has(key);
 
@@ -97,6 +105,7 @@ export async function startListServer(
 	answer: ListAnswer,
 	download?: DownloadAnswer,
 	exists?: ExistsAnswer,
+	remove?: (key: string) => boolean,
 ): Promise<ListServer> {
 	const requests: ListRequest[] = [];
 	const linkRequests: string[] = [];
@@ -129,6 +138,14 @@ export async function startListServer(
 			const link = `${origin}/f/access/${key.split('/').map(encodeURIComponent).join('/')}?signature=test`;
 			const body = JSON.stringify({ data: { url: link, expires_in: 900, is_public: false } });
 			res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
+			return;
+		}
+		if (remove && req.method === 'DELETE' && url.pathname === '/api/v1/files/delete') {
+			const removed = remove(url.searchParams.get('key') ?? '');
+			const body = removed
+				? JSON.stringify({ data: { message: 'File and all transformations deleted successfully' } })
+				: JSON.stringify({ error: 'Resource not found', message: 'Bucket or file not found' });
+			res.writeHead(removed ? 200 : 404, { 'Content-Type': 'application/json' }).end(body);
 			return;
 		}
 		if (download && url.pathname.startsWith('/f/access/')) {

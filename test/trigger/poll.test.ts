@@ -348,18 +348,57 @@ describe('File Name Filter and folders', () => {
 	});
 });
 
+describe('a saved state that cannot be read', () => {
+	it.each([
+		['truncated', (state: Record<string, unknown>) => ({ ...state, files: String(state.files).slice(0, 5) })],
+		['from an unknown release', (state: Record<string, unknown>) => ({ ...state, version: 2 })],
+		['not a state at all', () => 'garbage'],
+	])(
+		'(%s) is reported once as a stateLost item, with a new starting point; the next polls go on from it',
+		async (_, damage) => {
+			for (const durable of [false, true]) {
+				const folder = `lost-${durable ? 'd' : 'm'}-${_.length}`;
+				await put(api(), `${folder}/old.txt`);
+				const trigger = new Poller(emulator, { folder, watchFor: ['created', 'deleted'] } as never, { durable });
+				expect((await trigger.poll()).returnedNull).toBe(true);
+				trigger.savedState = damage(trigger.savedState as Record<string, unknown>);
+				await put(api(), `${folder}/missed.txt`);
+				const lost = await trigger.poll();
+				expect(lost.error).toBeUndefined();
+				expect(lost.items.map((item) => item.json.event)).toEqual(['stateLost']);
+				expect(String(lost.items[0].json.error)).toMatch(
+					/^The trigger's saved state could not be read \(.*\): files created, changed or deleted since the last good poll may have been missed\./,
+				);
+				expect(lost.items[0].json).toMatchObject({ key: null, bucket: BUCKET.bucketName });
+				// The files there now are the new starting point: the next poll reports only what comes after.
+				expect(await trigger.changes()).toEqual([]);
+				await put(api(), `${folder}/after.txt`);
+				expect(await trigger.changes()).toEqual([['created', `${folder}/after.txt`]]);
+			}
+		},
+	);
+
+	it('a state saved for another folder is no loss: it starts afresh without a notice', async () => {
+		const trigger = watch('lost-scope');
+		await trigger.poll();
+		const saved = trigger.savedState as Record<string, unknown>;
+		trigger.savedState = { ...saved, scope: '0000000000000000' };
+		expect((await trigger.poll()).returnedNull).toBe(true);
+	});
+});
+
 describe('cost and n8n versions', () => {
-	it(`scans n files of a folder with ceil(n / 1000) list requests`, async () => {
+	it(`scans n files of a folder with ceil(n / 1000) list requests, plus one small request per page boundary`, async () => {
 		const keys = Array.from({ length: 1001 }, (_, i) => `many/${String(i).padStart(4, '0')}.txt`);
 		for (let i = 0; i < keys.length; i += 20) await Promise.all(keys.slice(i, i + 20).map((key) => put(api(), key)));
 		const trigger = watch('many');
 		emulator().resetStats();
 		await trigger.poll();
-		expect(emulator().stats().requests.list).toBe(2);
+		expect(emulator().stats().requests.list).toBe(3);
 		await put(api(), 'many/new.txt');
 		emulator().resetStats();
 		expect(await trigger.changes()).toEqual([['created', 'many/new.txt']]);
-		expect(emulator().stats().requests.list).toBe(2);
+		expect(emulator().stats().requests.list).toBe(3);
 	});
 
 	it('works without getPollBudgetMs (n8n 1.x)', async () => {
@@ -432,7 +471,7 @@ describe('a scan over several pages (a scripted folder of 2,500 files, changed b
 	function during(folder: ScriptedFolder, changes: Record<number, () => void>) {
 		const done = new Set<number>();
 		folder.beforeAnswer = (request) => {
-			const change = changes[request.page];
+			const change = request.limit === 1000 ? changes[request.page] : undefined;
 			if (change && !done.has(request.page)) {
 				done.add(request.page);
 				change();
@@ -444,7 +483,7 @@ describe('a scan over several pages (a scripted folder of 2,500 files, changed b
 	function between(folder: ScriptedFolder, page: number, change: () => void) {
 		let done = false;
 		folder.beforeAnswer = (request) => {
-			if (!done && request.page === page) {
+			if (!done && request.page === page && request.limit === 1000) {
 				done = true;
 				change();
 			}
@@ -453,17 +492,16 @@ describe('a scan over several pages (a scripted folder of 2,500 files, changed b
 
 	it('a file deleted on page 1 mid-scan never makes an existing file count as deleted or created again', async () => {
 		const { folder, trigger, links } = await watchBig(['created', 'updated', 'deleted']);
-		// f1000.txt slides from page 2 onto page 1, which was already read: this scan misses it.
+		// f1000.txt slides from page 2 onto page 1, which was already read: the window read around
+		// that boundary lists it, so this scan misses nothing and nothing is emitted.
 		between(folder, 2, () => folder.remove('f0010.txt'));
-		// This scan read f0010.txt on page 1, then missed f1000.txt: the service says it is still
-		// there, so nothing is emitted.
 		expect(await trigger.changes()).toEqual([]);
-		expect(links).toEqual(['big/f1000.txt']);
-		// The next scan finds f1000.txt again and misses f0010.txt: the service says it is gone.
+		expect(links).toEqual([]);
+		// The next scan misses f0010.txt: the service says it is gone.
 		expect(await trigger.changes()).toEqual([['deleted', 'big/f0010.txt']]);
-		expect(links).toEqual(['big/f1000.txt', 'big/f0010.txt']);
+		expect(links).toEqual(['big/f0010.txt']);
 		expect(await trigger.changes()).toEqual([]);
-		expect(links).toHaveLength(2);
+		expect(links).toHaveLength(1);
 	});
 
 	it('a file that two scans in a row miss because of other changes mid-scan is never reported deleted, nor created again', async () => {
@@ -537,6 +575,89 @@ describe('a scan over several pages (a scripted folder of 2,500 files, changed b
 		// Two scans without it: it was forgotten, so it is new when it comes back.
 		folder.put('f0010.txt');
 		expect(await trigger.changes()).toEqual([['created', 'big/f0010.txt']]);
+	});
+
+	it.each([
+		['File Created', ['created']],
+		['File Created, Updated and Deleted', ['created', 'updated', 'deleted']],
+	])(
+		'a baseline read while a file of page 1 is deleted is whole: no old file is created later (%s)',
+		async (_, watchFor) => {
+			const folder = new ScriptedFolder('big/', names);
+			server = await startListServer(folder.answer, undefined, folder.exists);
+			const trigger = new Poller(server, { folder: 'big', watchFor } as never);
+			// The activation poll: f1000.txt slides onto page 1, already read, when f0010.txt goes.
+			between(folder, 2, () => folder.remove('f0010.txt'));
+			expect((await trigger.poll()).returnedNull).toBe(true);
+			folder.beforeAnswer = undefined;
+			const deletedToo = watchFor.includes('deleted') ? [['deleted', 'big/f0010.txt']] : [];
+			expect(await trigger.changes()).toEqual(deletedToo);
+			expect(await trigger.changes()).toEqual([]);
+		},
+	);
+
+	it('a file two scans in a row miss while only File Created is watched is never created again', async () => {
+		const { folder, trigger } = await watchBig(['created']);
+		// Scan 1: a file of page 1 goes before page 2 is read: f1000.txt slides onto page 1.
+		during(folder, { 2: () => folder.remove('f0010.txt') });
+		expect(await trigger.changes()).toEqual([]);
+		// Scan 2: a file arrives before page 1, another goes before page 2: f1000.txt slides again.
+		during(folder, { 1: () => folder.put('e.txt'), 2: () => folder.remove('f0020.txt') });
+		expect(await trigger.changes()).toEqual([['created', 'big/e.txt']]);
+		folder.beforeAnswer = undefined;
+		expect(await trigger.changes()).toEqual([]);
+	});
+
+	/** Before each window read around a page boundary, `count` new files sort first: the boundary moves away. */
+	function movingBoundaries(
+		folder: ScriptedFolder,
+		prefix: string,
+		count: number,
+		more: Record<number, () => void> = {},
+	) {
+		let added = 0;
+		const done = new Set<number>();
+		folder.beforeAnswer = (request) => {
+			if (request.limit === 1000 && more[request.page] && !done.has(request.page)) {
+				done.add(request.page);
+				more[request.page]();
+			}
+			if (request.limit === 1000) return;
+			for (let i = 0; i < count; i++) folder.put(`${prefix}${String(added++).padStart(4, '0')}.txt`);
+		};
+	}
+
+	it('a first poll whose scans never settle saves no baseline; the next settled scan is the baseline, without old files', async () => {
+		const folder = new ScriptedFolder('big/', names);
+		server = await startListServer(folder.answer, undefined, folder.exists);
+		const trigger = new Poller(server, { folder: 'big', watchFor: ['created'] } as never);
+		movingBoundaries(folder, 'a', 300, { 2: () => folder.remove('f0010.txt') });
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		expect(trigger.savedState).toBeUndefined();
+		// Three scans in that poll, each with its boundary checks.
+		expect(server.requests.filter((request) => request.limit === 1000 && request.page === 1).length).toBe(3);
+		folder.beforeAnswer = undefined;
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		expect(trigger.savedState).toBeDefined();
+		folder.put('new.txt');
+		expect(await trigger.changes()).toEqual([['created', 'big/new.txt']]);
+	});
+
+	it('a file that scans with moving page boundaries miss, twice in a row, is never forgotten (File Created)', async () => {
+		const { folder, trigger } = await watchBig(['created']);
+		// Scan 1: f1000.txt slides onto page 1 before page 2 is read, and the boundary cannot be checked.
+		movingBoundaries(folder, 'a', 300, { 2: () => folder.remove('f0010.txt') });
+		const first = await trigger.changes();
+		// Scan 2: 600 new files go before page 2 is read: f1000.txt slides onto page 1 again.
+		const aFiles = Array.from({ length: 600 }, (_, i) => `a${String(i).padStart(4, '0')}.txt`);
+		movingBoundaries(folder, 'b', 300, { 2: () => aFiles.forEach((name) => folder.remove(name)) });
+		const second = await trigger.changes();
+		folder.beforeAnswer = undefined;
+		const third = await trigger.changes();
+		const created = [...first, ...second, ...third].map(([event, key]) => `${event} ${key}`);
+		expect(created).not.toContain('created big/f1000.txt');
+		expect(created.filter((change) => !/^created big\/[ab]\d{4}\.txt$/.test(change))).toEqual([]);
+		expect(new Set(created).size).toBe(created.length);
 	});
 
 	it('a file added on page 1 mid-scan makes no change come twice; it comes with the next poll', async () => {

@@ -73,6 +73,19 @@ export class Poller {
 		return result;
 	}
 
+	/** The trigger's saved state as n8n keeps it (undefined when none is saved). */
+	get savedState(): unknown {
+		const nodes = Object.entries(this.staticData).filter(([name]) => name.startsWith('node:'));
+		return nodes.map(([, data]) => (data as IDataObject).fileStorageTrigger).find((state) => state !== undefined);
+	}
+
+	/** Replaces the trigger's saved state, as a damaged database row or a hand edit would. */
+	set savedState(state: unknown) {
+		const entry = Object.entries(this.staticData).find(([name]) => name.startsWith('node:'));
+		if (!entry) throw new Error('no static data saved for the trigger yet');
+		(entry[1] as IDataObject).fileStorageTrigger = state as IDataObject;
+	}
+
 	/** A poll that must succeed; returns `[event, key]` of every item. */
 	async changes(extra: Partial<RunPollOptions> = {}): Promise<Array<[string, string]>> {
 		const result = await this.poll(extra);

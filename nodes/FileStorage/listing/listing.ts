@@ -1,5 +1,6 @@
 import { listContents, type BucketRef, type ListEntry, type ListPage } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
+import { proveBoundary } from './boundary';
 
 /** The service refuses pages above 1000 entries. */
 export const MAX_PAGE_SIZE = 1000;
@@ -9,6 +10,11 @@ export interface FolderListing {
 	folder: string;
 	/** List requests it took; one request is one consistent answer, several may not be. */
 	pages: number;
+	/**
+	 * Whether every file that was in the folder during the whole walk was given: one page, or
+	 * (with `proveBoundaries`) every page boundary proven (see boundary.ts). False otherwise.
+	 */
+	settled: boolean;
 }
 
 /**
@@ -54,40 +60,64 @@ export interface Walk {
 	pageSize: number;
 	recursive: boolean;
 	onFolder?: (listing: FolderListing) => void;
+	/** Check each page boundary (one more small request each) so that `settled` can be true for several pages. */
+	proveBoundaries?: boolean;
 }
 
 export async function* walkEntries(
 	client: FileStorageClient,
-	{ where, prefix, pageSize, recursive, onFolder }: Walk,
+	{ where, prefix, pageSize, recursive, onFolder, proveBoundaries = false }: Walk,
 ): AsyncGenerator<ListEntry> {
 	const folders = [prefix];
 	// A folder listed twice (or inside itself) would be walked again and again.
 	const seen = new Set(folders);
 	for (let next = 0; next < folders.length; next++) {
 		const folder = folders[next];
-		const pages = yield* walkFolder(client, where, folder, pageSize, (entry) => {
+		const found = (entry: ListEntry) => {
 			if (recursive && entry.type === 'folder' && !seen.has(entry.path)) {
 				seen.add(entry.path);
 				folders.push(entry.path);
 			}
-		});
-		onFolder?.({ folder, pages });
+		};
+		const listing = yield* walkFolder(client, { where, folder, pageSize, proveBoundaries }, found);
+		onFolder?.(listing);
 	}
 }
 
-/** One folder's entries, page by page; returns how many list requests it took. */
+/** One folder's walk: where, which folder, and whether its page boundaries are checked. */
+interface FolderWalk {
+	where: BucketRef;
+	folder: string;
+	pageSize: number;
+	proveBoundaries: boolean;
+}
+
+/**
+ * An entry outside the folder asked for is a service answering another question, never a file to
+ * touch (Folder → Delete deletes what a listing names); an empty path is refused with the answer's
+ * shape. The folder's own marker is the one entry that may name the folder itself.
+ */
+export function checkUnder(client: FileStorageClient, what: string, folder: string, entry: ListEntry): void {
+	const name = folder ? `'${folder}'` : 'the root';
+	const marker = entry.path === folder && folder !== '' && isFolderMarker(entry);
+	if (!entry.path.startsWith(folder) || (entry.path === folder && !marker)) {
+		throw client.unexpectedAnswer(what, `the listing of ${name} names '${entry.path}', which is not under ${name}`);
+	}
+}
+
+/** One folder's entries, page by page; returns how many list requests it took and whether it is settled. */
 async function* walkFolder(
 	client: FileStorageClient,
-	where: BucketRef,
-	folder: string,
-	pageSize: number,
+	{ where, folder, pageSize, proveBoundaries }: FolderWalk,
 	found: (entry: ListEntry) => void,
-): AsyncGenerator<ListEntry, number> {
+): AsyncGenerator<ListEntry, FolderListing> {
 	const name = folder ? `'${folder}'` : 'the root';
 	const given = new Set<string>();
 	let firstTotalPages = 0;
 	let bound = Number.POSITIVE_INFINITY;
 	let previousTotal: number | undefined;
+	let previousPage = new Set<string>();
+	let settled = true;
 	for (let page = 1; ; page++) {
 		const answer = await listContents(client, where, folder, page, pageSize);
 		const { pagination } = answer;
@@ -102,17 +132,10 @@ async function* walkFolder(
 			);
 		}
 		const children = answer.contents.children ?? [];
+		for (const entry of children) checkUnder(client, what, folder, entry);
 		// Only entries of earlier pages are skipped: a page's own entries are one answer.
 		const onThisPage = new Set<string>();
 		for (const entry of children) {
-			// What a listing names is acted on (Folder → Delete deletes it): an entry outside the
-			// folder asked for is a service answering another question, never a file to touch.
-			// (An empty path is refused with the answer's shape.) The folder's own marker is the one
-			// entry that may name the folder itself.
-			const marker = entry.path === folder && folder !== '' && isFolderMarker(entry);
-			if (!entry.path.startsWith(folder) || (entry.path === folder && !marker)) {
-				throw client.unexpectedAnswer(what, `the listing of ${name} names '${entry.path}', which is not under ${name}`);
-			}
 			if (given.has(entry.path) && !onThisPage.has(entry.path)) continue;
 			given.add(entry.path);
 			onThisPage.add(entry.path);
@@ -127,7 +150,23 @@ async function* walkFolder(
 				`page ${page} of ${name} repeats ${children.length} entries already listed on earlier pages, though "pagination.total_items" did not grow by as many`,
 			);
 		}
+		if (page > 1 && (!proveBoundaries || !settled)) settled = false;
+		else if (page > 1) {
+			const after = new Set(children.map((entry) => entry.path));
+			const position = Math.min((page - 1) * pageSize, total ?? Number.POSITIVE_INFINITY);
+			const boundary = { where, folder, before: previousPage, after, nextPage: children, position };
+			const between = await proveBoundary(client, boundary, MAX_PAGE_SIZE);
+			if (!between) settled = false;
+			for (const entry of between ?? []) {
+				checkUnder(client, `List Contents of '${where.bucket}' (around page ${page})`, folder, entry);
+				if (given.has(entry.path)) continue;
+				given.add(entry.path);
+				found(entry);
+				yield entry;
+			}
+		}
 		previousTotal = total;
-		if (children.length === 0 || page >= pagination.total_pages) return page;
+		previousPage = proveBoundaries ? new Set(children.map((entry) => entry.path)) : previousPage;
+		if (children.length === 0 || page >= pagination.total_pages) return { folder, pages: page, settled };
 	}
 }

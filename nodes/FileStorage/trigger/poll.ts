@@ -1,11 +1,12 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import { lostStateItem, recordBaseline } from './baseline';
 import { checkFailed, emitChanges, type Emission } from './emit';
 import { startRun, type PollRun } from './run';
 import { sampleItem } from './sample';
 import { savedState } from './saved';
 import { scan } from './scan';
-import { advance, diff, emptyState, stateOf } from './state';
+import { advance, diff, emptyState } from './state';
 
 /**
  * Nothing came of this poll but a deletion it could not check, and there is no failure count to
@@ -34,21 +35,20 @@ function logWarnings(run: PollRun, { uncheckable, warnings }: Emission): void {
  */
 export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const run = await startRun(ctx);
-	const { files, settled } = await scan(run);
+	const found = await scan(run);
+	const { files, settled, complete } = found;
 	// Fetch Test Event: a sample, and the saved state is left alone.
 	if (ctx.getMode() === 'manual') return [[await sampleItem(run, files)]];
 
 	const saved = savedState(run);
-	if (!saved.previous && !run.settings.emitExisting) {
-		// First poll (or the watched files changed): what exists now is the baseline.
-		saved.save(stateOf(files, saved.keepKeys));
-		return null;
-	}
+	// First poll (or the watched files changed, or the state was lost): what exists now is the baseline.
+	if (!saved.previous && !run.settings.emitExisting) return await recordBaseline(run, saved, found);
 	const previous = saved.previous ?? emptyState(saved.keepKeys);
 	const watched = diff(previous, files, settled).filter((change) => run.settings.watch.has(change.event));
 	const emission = await emitChanges(run, { previous, watched });
 	failIfOnlyUncheckable(run, emission);
-	const state = advance(previous, files, emission.withheld, settled);
+	if (saved.lost) emission.items.unshift(lostStateItem(run, saved.lost, true));
+	const state = advance(previous, files, emission.withheld, complete);
 	state.failures = emission.failures;
 	saved.save(state);
 	logWarnings(run, emission);

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { PollRun } from './run';
 import { scopeOf, type WatchState } from './state';
-import { decodeState, encodeState } from './stateCodec';
+import { encodeState, readState } from './stateCodec';
 
 /** Where the trigger keeps its state in the node's static data. */
 export const STATE_FIELD = 'fileStorageTrigger';
@@ -13,7 +13,11 @@ export interface SavedState {
 	keepKeys: boolean;
 	/** Undefined on the first poll, or when the watched files changed (another scope). */
 	previous?: WatchState;
+	/** Set when a state was saved but cannot be read: the changes since the last good poll are unknown. */
+	lost?: string;
 	save: (state: WatchState) => void;
+	/** Removes what was saved: the next poll is a first poll. */
+	clear: () => void;
 }
 
 /** A state saved for another scope is not read: changing what is watched starts afresh, without a flood. */
@@ -28,11 +32,16 @@ export function savedState({ ctx, settings }: PollRun): SavedState {
 		keepKeys,
 	});
 	const staticData = ctx.getWorkflowStaticData('node');
+	const { state, lost } = readState(staticData[STATE_FIELD], scope);
 	return {
 		keepKeys,
-		previous: decodeState(staticData[STATE_FIELD], scope),
-		save: (state) => {
-			staticData[STATE_FIELD] = encodeState(state, scope) as unknown as IDataObject;
+		previous: state,
+		lost,
+		save: (next) => {
+			staticData[STATE_FIELD] = encodeState(next, scope) as unknown as IDataObject;
+		},
+		clear: () => {
+			delete staticData[STATE_FIELD];
 		},
 	};
 }

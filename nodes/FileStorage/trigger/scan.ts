@@ -9,8 +9,14 @@ import type { ListedFile } from './state';
 export interface Scan {
 	/** Each matching file once. */
 	files: ListedFile[];
-	/** Whether every folder answered in one request, so what is absent is surely absent. */
+	/** Whether every folder answered in one request, so what is absent was absent at that moment. */
 	settled: boolean;
+	/**
+	 * Whether every file that was there during the whole scan was listed (one request per folder,
+	 * or every page boundary proven: see listing/boundary.ts). Only then does an absence say that
+	 * a file went away; otherwise the scan concludes nothing from what it did not see.
+	 */
+	complete: boolean;
 }
 
 /** Fields the listing may leave out or mistype become null, never a guess. */
@@ -41,13 +47,16 @@ export async function scan(run: PollRun): Promise<Scan> {
 	const { client, settings } = run;
 	const files = new Map<string, ListedFile>();
 	let settled = true;
+	let complete = true;
 	const walk = walkEntries(client, {
 		where: settings.where,
 		prefix: settings.prefix,
 		pageSize: MAX_PAGE_SIZE,
 		recursive: settings.recursive,
+		proveBoundaries: true,
 		onFolder: (listing) => {
 			if (listing.pages > 1) settled = false;
+			if (!listing.settled) complete = false;
 		},
 	});
 	for await (const entry of walk) {
@@ -56,5 +65,5 @@ export async function scan(run: PollRun): Promise<Scan> {
 		if (entry.type !== 'file' || isFolderMarker(entry) || !settings.filter(entry.path)) continue;
 		files.set(entry.path, listedFile(entry));
 	}
-	return { files: [...files.values()], settled };
+	return { files: [...files.values()], settled, complete };
 }

@@ -9,8 +9,9 @@ import { createHash } from 'node:crypto';
  * A scan read over several pages is not a snapshot (a file removed while it runs can make it
  * miss another, and other changes can make the next scan miss it again), so a deletion such a
  * scan finds is only a candidate: the poll asks the service for that file before it reports it.
- * Without kept keys there is nobody to ask about, and nothing is reported: a file one such scan
- * misses is kept, marked `missing`, and only forgotten when the next scan misses it too.
+ * Without kept keys there is nobody to ask about, and nothing is reported: a file is forgotten
+ * only when a complete scan (scan.ts) lacks it. `missing` is only read from states saved by
+ * 0.x releases, which marked files one scan missed; it is no longer written.
  * Download failures are counted per file so that a file the CDN keeps refusing is given up after
  * a few polls instead of blocking the others. Both are optional fields: a state saved before
  * them loads as it is.
@@ -111,15 +112,6 @@ function timeOf(file: ListedFile | undefined): number {
 }
 
 /**
- * Whether a state without keys may forget a file absent from the scan: `settled` says the scan
- * was a snapshot (each folder answered in one request); otherwise only a second scan in a row
- * without it counts. Forgetting only decides whether the file is new should it come back.
- */
-function forgotten(previous: WatchState, hash: string, settled: boolean): boolean {
-	return settled || previous.missing?.has(hash) === true;
-}
-
-/**
  * Every difference between the previous state and a complete scan, oldest first: created and
  * updated files by last_modified, then key; then deletions (the listing cannot say when a file
  * went away) by key. Deletions can only be named when the previous state kept keys; those of a
@@ -147,19 +139,15 @@ export function diff(previous: WatchState, current: ListedFile[], settled = true
  * The state after a poll: the scan, except that changes the poll found but did not emit
  * (beyond Max Files Per Poll, out of poll time, a download that failed, or a deletion the
  * service said is not one) are left as they were, so the next poll finds them again. Without
- * kept keys, files an unsettled scan missed for the first time are kept (marked missing).
+ * kept keys, a file is forgotten only when a complete scan lacks it (it went away during that
+ * scan); one an incomplete scan did not list is kept as it was, however many such scans miss it.
  * Changes of kinds nobody watches are taken in silently.
  */
-export function advance(previous: WatchState, current: ListedFile[], withheld: Change[], settled = true): WatchState {
+export function advance(previous: WatchState, current: ListedFile[], withheld: Change[], complete = true): WatchState {
 	const next = stateOf(current, previous.keys !== undefined);
 	const keys = next.keys ? new Set(next.keys) : undefined;
-	const missing = new Set<string>();
-	if (!settled && !keys) {
-		for (const [hash, known] of previous.files) {
-			if (next.files.has(hash) || forgotten(previous, hash, settled)) continue;
-			next.files.set(hash, known);
-			missing.add(hash);
-		}
+	if (!complete && !keys) {
+		for (const [hash, known] of previous.files) if (!next.files.has(hash)) next.files.set(hash, known);
 	}
 	for (const change of withheld) {
 		const hash = keyHash(change.key);
@@ -173,6 +161,5 @@ export function advance(previous: WatchState, current: ListedFile[], withheld: C
 		}
 	}
 	if (keys) next.keys = [...keys].sort(byCodeUnits);
-	if (missing.size > 0) next.missing = missing;
 	return next;
 }

@@ -128,3 +128,19 @@ export function decodeState(stored: unknown, scope: string): WatchState | undefi
 	if (failures) state.failures = failures;
 	return state;
 }
+
+/**
+ * What a poll finds in the static data: nothing (a first poll), a state of another scope (the
+ * watched files changed: afresh), the state, or something that is none of these: a state that
+ * was lost (edited, truncated, written by an unknown release), named in `lost`.
+ */
+export function readState(stored: unknown, scope: string): { state?: WatchState; lost?: string } {
+	if (stored === undefined || stored === null) return {};
+	const candidate = stored as Partial<StoredState>;
+	const otherScope = typeof stored === 'object' && candidate.version === 1 && typeof candidate.scope === 'string';
+	if (otherScope && candidate.scope !== scope) return {};
+	const state = decodeState(stored, scope);
+	if (state) return { state };
+	const version = typeof stored === 'object' ? (candidate.version ?? 'none') : typeof stored;
+	return { lost: `the saved state (version ${String(version)}) could not be read` };
+}

@@ -2,9 +2,9 @@ import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workf
 import { NodeApiError } from 'n8n-workflow';
 
 import { folderPrefix } from '../../files/keys';
-import { MAX_PAGE_SIZE, walkEntries, type FolderListing } from '../../listing/listing';
+import { checkUnder, MAX_PAGE_SIZE, walkEntries } from '../../listing/listing';
 import type { Item } from '../../item';
-import { deleteFile, type BucketRef, type ListEntry } from '../../transport/api';
+import { deleteFile, listContents, type BucketRef, type ListEntry } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import { optionsCollection } from '../common';
 import { folderFields, folderOf } from '../folder';
@@ -44,8 +44,10 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** Rounds of listing and deleting while a listing took several pages (which may have shifted). */
+/** Passes over the folder while one may have missed files (its pages moved under it). */
 const MAX_ROUNDS = 3;
+/** Files still there after the last pass that the error names (the others are counted). */
+const NAMED_LEFTOVERS = 10;
 
 /** One Delete Folder: the item, its client, and the folder it empties. */
 interface Deletion {
@@ -54,28 +56,34 @@ interface Deletion {
 	where: BucketRef;
 	prefix: string;
 	recursive: boolean;
-	/** Files deleted (or found gone) and files listed, over every round. */
+	/** Files deleted (or found gone), over every pass. */
 	deleted: number;
-	listed: number;
+	/** One output item per file deleted, in the order of the deletes. */
+	results: INodeExecutionData[];
 }
 
-/**
- * Every file under the prefix, listed before the first delete: deleting shifts the pages of a walk.
- * A folder's marker (its own key, e.g. 'reports/') is a file of the folder too, so it goes with it.
- * `paged`: some folder took several list requests, between which a file removed by someone else
- * can pull one not listed yet onto a page already read (see walkEntries): the walk may miss files.
- */
-async function filesUnder({ client, where, prefix, recursive }: Deletion) {
+/** Files of a listed page this delete may delete. */
+function deletable({ prefix, recursive }: Deletion, children: ListEntry[]): ListEntry[] {
+	// Without sub-folders only the folder's own files go: a service that lists deeper files
+	// (a flat listing, or one not matching the spec's one level) must not widen the delete.
+	// A folder's marker (its own key, e.g. 'reports/') is a file of the folder too: it goes with it.
+	return children.filter(
+		(entry) => entry.type === 'file' && (recursive || !entry.path.slice(prefix.length).includes('/')),
+	);
+}
+
+/** Every file under the prefix, for Dry Run (which deletes nothing, so its walk is not shifted by it). */
+async function filesUnder(deletion: Deletion): Promise<ListEntry[]> {
+	const { client, where, prefix, recursive } = deletion;
 	const files: ListEntry[] = [];
-	let paged = false;
-	const onFolder = (listing: FolderListing) => (paged ||= listing.pages > 1);
-	for await (const entry of walkEntries(client, { where, prefix, pageSize: MAX_PAGE_SIZE, recursive, onFolder })) {
-		// Without sub-folders only the folder's own files go: a service that lists deeper files
-		// (a flat listing, or one not matching the spec's one level) must not widen the delete.
-		if (!recursive && entry.path.slice(prefix.length).includes('/')) continue;
-		if (entry.type === 'file') files.push(entry);
+	for await (const entry of walkEntries(client, { where, prefix, pageSize: MAX_PAGE_SIZE, recursive })) {
+		files.push(...deletable(deletion, [entry]));
 	}
-	return { files, paged };
+	return files;
+}
+
+function filesCount(count: number): string {
+	return `${count} ${count === 1 ? 'file' : 'files'}`;
 }
 
 /** A file's output item. */
@@ -88,10 +96,9 @@ function fileItem(deletion: Deletion, entry: ListEntry, json: IDataObject): INod
 }
 
 /** Deletes `files`, four at a time; the first failure stops it and is thrown with the tally. */
-async function deleteFiles(deletion: Deletion, files: ListEntry[]): Promise<INodeExecutionData[]> {
+async function deleteFiles(deletion: Deletion, files: ListEntry[]): Promise<void> {
 	const { client, where } = deletion;
 	const results: INodeExecutionData[] = new Array(files.length);
-	deletion.listed += files.length;
 	let next = 0;
 	let failure: { key: string; error: Error } | undefined;
 	const worker = async () => {
@@ -112,10 +119,94 @@ async function deleteFiles(deletion: Deletion, files: ListEntry[]): Promise<INod
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(PARALLEL_DELETES, files.length) }, worker));
-	if (!failure) return results;
+	for (const result of results) if (result) deletion.results.push(result);
+	if (!failure) return;
 	throw deletion.item.fail(
-		`Deleted ${deletion.deleted} of ${deletion.listed} files under '${deletion.prefix || '(whole bucket)'}'; deleting '${failure.key}' failed: ${failure.error.message}`,
+		`Deleted ${filesCount(deletion.deleted)} under '${deletion.prefix || '(whole bucket)'}'; deleting '${failure.key}' failed: ${failure.error.message}`,
 		'The files already deleted are gone; the others are still there. Run the node again to delete the rest.',
+	);
+}
+
+/**
+ * Empties one folder a page at a time, so that memory holds one page whatever the folder's size:
+ * a page is read, its files deleted, and the same page read again (the files after them have
+ * moved up onto it) until it holds none of its own; then the next page (folders sort first, so
+ * earlier pages hold only sub-folders, which `found` is told of). Answers how many files it
+ * deleted and whether it stayed on page 1, where no file can have slid onto a page already read.
+ */
+async function emptyFolder(deletion: Deletion, folder: string, found: (folder: string) => void) {
+	const { client, where } = deletion;
+	let page = 1;
+	let deleted = 0;
+	// The files just deleted: a listing that still names them (it lags) is not deleted again.
+	let lastBatch = new Set<string>();
+	// Reads of one folder: enough to empty it as page 1 first said, with room for files arriving.
+	let reads = 0;
+	let most = Number.POSITIVE_INFINITY;
+	for (;;) {
+		const answer = await listContents(client, where, folder, page, MAX_PAGE_SIZE);
+		const children = answer.contents.children ?? [];
+		for (const entry of children)
+			checkUnder(client, `List Contents of '${where.bucket}' (page ${page})`, folder, entry);
+		if (reads++ === 0) most = 2 * Math.max(1, answer.pagination.total_pages) + 8;
+		for (const entry of children) if (entry.type === 'folder') found(entry.path);
+		const files = deletable(deletion, children).filter((entry) => !lastBatch.has(entry.path));
+		if (files.length > 0 && reads <= most) {
+			await deleteFiles(deletion, files);
+			deleted += files.length;
+			lastBatch = new Set(files.map((entry) => entry.path));
+			continue;
+		}
+		if (children.length === 0 || page >= answer.pagination.total_pages || reads > most) {
+			return { deleted, onFirstPage: page === 1 && reads <= most };
+		}
+		page += 1;
+		lastBatch = new Set();
+	}
+}
+
+/**
+ * One pass over the folder and (with Include Subfolders) its sub-folders. `complete`: every folder
+ * was emptied without leaving page 1, so nothing can have been missed by pages moving.
+ */
+async function deletePass(deletion: Deletion): Promise<{ deleted: number; complete: boolean }> {
+	const folders = [deletion.prefix];
+	// A folder listed twice (or inside itself) would be emptied again and again.
+	const seen = new Set(folders);
+	const found = (folder: string) => {
+		if (!deletion.recursive || seen.has(folder)) return;
+		seen.add(folder);
+		folders.push(folder);
+	};
+	let deleted = 0;
+	let complete = true;
+	for (let next = 0; next < folders.length; next++) {
+		const folder = await emptyFolder(deletion, folders[next], found);
+		deleted += folder.deleted;
+		complete &&= folder.onFirstPage;
+	}
+	return { deleted, complete };
+}
+
+/**
+ * After the last pass, what is still there: never a plain success. The error names the first
+ * files and counts the rest; with Continue On Fail each one is an item with its error instead.
+ */
+async function leftovers(deletion: Deletion): Promise<INodeExecutionData[]> {
+	const still = await filesUnder(deletion);
+	if (still.length === 0) return deletion.results;
+	const message = `${still.length} ${still.length === 1 ? 'file is' : 'files are'} still under '${deletion.prefix || '(whole bucket)'}' after ${MAX_ROUNDS} rounds of listing and deleting`;
+	if (deletion.item.ctx.continueOnFail()) {
+		return [
+			...deletion.results,
+			...still.map((entry) => fileItem(deletion, entry, { deleted: false, error: message })),
+		];
+	}
+	const named = still.slice(0, NAMED_LEFTOVERS).map((entry) => `'${entry.path}'`);
+	const more = still.length > NAMED_LEFTOVERS ? ` and ${still.length - NAMED_LEFTOVERS} more` : '';
+	throw deletion.item.fail(
+		`Deleted ${filesCount(deletion.deleted)}, but ${message}: ${named.join(', ')}${more}`,
+		'Something keeps writing into the folder (or its listing keeps naming deleted files). Stop what writes there and run the node again; Dry Run shows what is left.',
 	);
 }
 
@@ -131,15 +222,13 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 		);
 	}
 	const client = await item.client();
-	const deletion: Deletion = { item, client, where, prefix, recursive, deleted: 0, listed: 0 };
-	let { files, paged } = await filesUnder(deletion);
-	if (dryRun) return files.map((entry) => fileItem(deletion, entry, { deleted: false, dryRun: true }));
-	const results: INodeExecutionData[] = [];
-	for (let round = 1; ; round++) {
-		results.push(...(await deleteFiles(deletion, files)));
-		// A walk of several pages may have missed files (pages shift under removals): list again,
-		// and delete what is still there (a file written again since goes too, and is said again).
-		if (!paged || files.length === 0 || round === MAX_ROUNDS) return results;
-		({ files, paged } = await filesUnder(deletion));
+	const deletion: Deletion = { item, client, where, prefix, recursive, deleted: 0, results: [] };
+	if (dryRun)
+		return (await filesUnder(deletion)).map((entry) => fileItem(deletion, entry, { deleted: false, dryRun: true }));
+	for (let round = 1; round <= MAX_ROUNDS; round++) {
+		// A pass that stayed on page 1 everywhere missed nothing; one that deleted nothing found the folder empty.
+		const pass = await deletePass(deletion);
+		if (pass.complete || pass.deleted === 0) return deletion.results;
 	}
+	return await leftovers(deletion);
 }

@@ -1,0 +1,58 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import type { PollRun } from './run';
+import type { SavedState } from './saved';
+import { scan, type Scan } from './scan';
+import { stateOf } from './state';
+
+/**
+ * Scans a first poll may make to record a whole baseline. A scan that cannot vouch for what it did
+ * not see (files came and went at its page boundaries) would leave old files out of the baseline,
+ * and the next poll would report them as created: it is read again, and if no scan of this poll is
+ * complete nothing is saved, so the next poll is a first poll again.
+ */
+export const BASELINE_SCANS = 3;
+
+/** The item that tells the workflow its saved state was lost, and what that means. */
+export function lostStateItem({ settings }: PollRun, reason: string, recorded: boolean): INodeExecutionData {
+	const from = recorded
+		? 'the files there now were recorded as the new starting point'
+		: 'the next poll records a new starting point';
+	return {
+		json: {
+			event: 'stateLost',
+			key: null,
+			name: null,
+			size: null,
+			content_type: null,
+			last_modified: null,
+			visibility: null,
+			bucket: settings.where.bucket,
+			region: settings.where.region,
+			error: `The trigger's saved state could not be read (${reason}): files created, changed or deleted since the last good poll may have been missed. Polling goes on; ${from}. To catch up, list the folder (Bucket → List Contents) and process the files changed since your last processed one.`,
+		},
+	};
+}
+
+/**
+ * A first poll (or one after the watched files changed, or after a lost state): records what
+ * exists and emits nothing, except the notice of a lost state.
+ */
+export async function recordBaseline(
+	run: PollRun,
+	saved: SavedState,
+	first: Scan,
+): Promise<INodeExecutionData[][] | null> {
+	let found = first;
+	for (let scans = 1; !found.complete && scans < BASELINE_SCANS; scans++) found = await scan(run);
+	if (found.complete) saved.save(stateOf(found.files, saved.keepKeys));
+	else {
+		saved.clear();
+		run.ctx.logger.warn(
+			`File Storage Trigger: '${run.settings.prefix || '(whole bucket)'}' changed during each of ${BASELINE_SCANS} scans; no starting point was recorded, the next poll tries again`,
+		);
+	}
+	if (!saved.lost) return null;
+	run.ctx.logger.error(`File Storage Trigger: the saved state could not be read (${saved.lost})`);
+	return [[lostStateItem(run, saved.lost, found.complete)]];
+}
