@@ -99,6 +99,57 @@ it('uploads a POSTed file and answers with the stored file', async () => {
 	expect(await emulator.objectSha256(BUCKET.name, BUCKET.region, 'incoming/posted file.bin')).toBe(sha256(body));
 });
 
+describe('the webhook example answers every way a file is sent', () => {
+	/** A POST to the example's production URL: its status and its answer as JSON. */
+	async function post(query: string, init: RequestInit): Promise<{ status: number; answer: Record<string, unknown> }> {
+		const response = await fetch(`${server!.url}/webhook/file-storage-upload${query}`, {
+			method: 'POST',
+			...init,
+			signal: AbortSignal.timeout(120000),
+		});
+		const text = await response.text();
+		try {
+			return { status: response.status, answer: JSON.parse(text) as Record<string, unknown> };
+		} catch {
+			throw new Error(`webhook answered ${response.status}: ${text}\n${tail(server!.output(), 30)}`);
+		}
+	}
+
+	it('a form upload (curl -F file=@report.pdf) is stored under its own name', async () => {
+		const { emulator } = n8n();
+		const body = randomBytes(64 * 1024 + 3);
+		const form = new FormData();
+		form.append('file', new Blob([body], { type: 'application/pdf' }), 'report.pdf');
+		const { status, answer } = await post('', { body: form });
+		expect({ status, answer }).toMatchObject({
+			status: 200,
+			answer: { key: 'incoming/report.pdf', size: body.length },
+		});
+		expect(await emulator.objectSha256(BUCKET.name, BUCKET.region, 'incoming/report.pdf')).toBe(sha256(body));
+	});
+
+	it('a raw body without ?key= is refused with how to name it, never stored under a made-up name', async () => {
+		const { emulator } = n8n();
+		emulator.resetStats();
+		const { status, answer } = await post('', {
+			headers: { 'content-type': 'application/octet-stream' },
+			body: randomBytes(1000),
+		});
+		expect(status).toBe(400);
+		expect(String(answer.error)).toMatch(/add \?key=<name> to the URL/);
+		expect(emulator.stats().requests).toMatchObject({ upload: 0, start: 0 });
+	});
+
+	it('a failed upload answers with the node\'s own error, not a bare "Error in workflow"', async () => {
+		const { status, answer } = await post('?key=empty.bin', {
+			headers: { 'content-type': 'application/octet-stream' },
+		});
+		expect(status).toBe(400);
+		expect(String(answer.error)).not.toBe('Error in workflow');
+		expect(String(answer.error)).toMatch(/binary|Input Binary Field|data/i);
+	});
+});
+
 /** What the browser SDK's getSignedUrl posts, as docs/browser-uploads.md shows it, and the first item answered. */
 async function askForBrowserUrl(body: object): Promise<Record<string, unknown>> {
 	const response = await fetch(`${server!.url}/webhook/${BROWSER_PATH}`, {
