@@ -200,4 +200,22 @@ describe('a Base URL that is not the API: its error keeps its sentences apart', 
 	});
 });
 
+describe('On Error: Continue (using error output)', () => {
+	it.each([2, 3])(
+		'version %s: a failed item goes to the error output, in its words; a good one to the first',
+		async (typeVersion) => {
+			const result = await runFileStorage(
+				emulator(),
+				{ operation: 'signedOperationUrl', requestType: 'upload', browserKey: '={{ $json.key }}' },
+				{ typeVersion, onError: 'continueErrorOutput', items: [{ json: { key: 'a.jpg' } }, { json: { key: '' } }] },
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.outputs[0].map((item) => item.json.key)).toEqual(['a.jpg']);
+			expect(result.outputs[1].map((item) => item.json.error)).toEqual(["The parameter 'Key' is empty"]);
+			expect((result.outputs[1][0] as { error?: { description?: string } }).error?.description).toMatch(/Set Key/);
+			expect(result.outputs[1][0].pairedItem).toEqual({ item: 1 });
+		},
+	);
+});
+
 it('the bucket the tests use', () => expect(BUCKET.bucketName).toBe('my-bucket'));
