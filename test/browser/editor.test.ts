@@ -400,3 +400,20 @@ it("a new Upload's panel is about as tall as n8n's own AWS S3 Upload", async () 
 	process.stdout.write(`panel heights: ${JSON.stringify(heights)}\n`);
 	expect(heights['File Storage Upload']).toBeLessThanOrEqual(1.35 * heights['S3 Upload']);
 });
+
+it("the node creator lists the node's everyday actions, not the four step-by-step multipart steps", async () => {
+	await page.goto(`${stack!.editorUrl}/workflow/${EXAMPLE_IDS.upload}`);
+	await page.waitForSelector(canvasNode('Upload to File Storage'));
+	await page.keyboard.press('Tab');
+	await page.fill('[data-test-id="node-creator-search-bar"]', 'File Storage');
+	const creator = page.locator('[data-test-id="node-creator"]');
+	await creator
+		.locator('[data-test-id="node-creator-item-name"]')
+		.getByText('File Storage', { exact: true })
+		.first()
+		.click();
+	await creator.getByText('Upload a file', { exact: true }).first().waitFor();
+	await creator.getByText('Delete a folder', { exact: true }).first().waitFor();
+	await expect(creator.getByText('Start a multipart upload', { exact: true }).count()).resolves.toBe(0);
+	await page.keyboard.press('Escape');
+});
