@@ -404,7 +404,7 @@ it("a new Upload's panel is about as tall as n8n's own AWS S3 Upload", async () 
 it("the node creator lists the node's everyday actions, not the four step-by-step multipart steps", async () => {
 	await page.goto(`${stack!.editorUrl}/workflow/${EXAMPLE_IDS.upload}`);
 	await page.waitForSelector(canvasNode('Upload to File Storage'));
-	await page.keyboard.press('Tab');
+	await page.click('[data-test-id="node-creator-plus-button"]');
 	await page.fill('[data-test-id="node-creator-search-bar"]', 'File Storage');
 	const creator = page.locator('[data-test-id="node-creator"]');
 	await creator

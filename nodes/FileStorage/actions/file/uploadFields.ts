@@ -180,10 +180,10 @@ interface Naming {
 	rename: string;
 }
 
-/** `from`: the source's words, as readKey's callers give them ('input file', 'URL', 'text', "item's JSON"). */
+/** `from`: the source's words, as readNamedKey's callers give them ('input file', 'URL', 'text', "item's JSON"). */
 function namingOf(typedKey: string, from: string): Naming {
 	if (typedKey) return { field: KEY_FIELD, rename: `Choose another ${KEY_FIELD}` };
-	// A text has no file of its own: its name is File Name, kept for workflows saved with it.
+	// A text has no file of its own: with Path in Folder empty, File Name named it.
 	if (from === 'text' || from === "item's JSON") {
 		return {
 			field: TEXT_FILE_NAME_FIELD,
@@ -194,10 +194,6 @@ function namingOf(typedKey: string, from: string): Naming {
 		field: `${KEY_FIELD} (empty: the ${from}'s name)`,
 		rename: `Enter a ${KEY_FIELD} to store it under another name`,
 	};
-}
-
-function readKey(item: Item, fileName: string | undefined, from: string): string {
-	return readNamedKey(item, fileName, from).key;
 }
 
 function readNamedKey(item: Item, fileName: string | undefined, from: string): { key: string; naming: Naming } {
