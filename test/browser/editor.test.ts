@@ -398,7 +398,8 @@ it("a new Upload's panel is about as tall as n8n's own AWS S3 Upload", async () 
 		await page.keyboard.press('Escape');
 	}
 	process.stdout.write(`panel heights: ${JSON.stringify(heights)}\n`);
-	expect(heights['File Storage Upload']).toBeLessThanOrEqual(1.35 * heights['S3 Upload']);
+	// Measured on n8n 2.41.1: 1.29 × S3's before the panel was shortened, 1.2 × after.
+	expect(heights['File Storage Upload']).toBeLessThanOrEqual(1.25 * heights['S3 Upload']);
 });
 
 it("the node creator lists the node's everyday actions, not the four step-by-step multipart steps", async () => {

@@ -107,7 +107,7 @@ const pathInFolderField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. reports/2026/q1.pdf',
-	hint: 'The key is Folder + this path: examples/ and reports/q1.txt store examples/reports/q1.txt',
+	hint: 'Folder + this path is the key, e.g. examples/reports/q1.txt',
 	description:
 		"Path of the file under Folder (the whole path in the bucket when Folder is empty); for a Text, the file's name. Empty: the name of the binary file or of the URL's last segment. Any characters are kept as typed (spaces, +, &, unicode). It cannot end in '/': that names a folder.",
 };
