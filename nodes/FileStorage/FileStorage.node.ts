@@ -146,7 +146,11 @@ export class FileStorage implements INodeType {
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
-				displayOptions: { show: { resource: ['multipartUpload'] } },
+				// An equality condition rather than a listed value: the node creator makes actions only of
+				// the operations a resource lists plainly, so these four advanced steps stay out of its
+				// list (13 actions, not 17) and are one Resource away in the panel; saved workflows are
+				// unchanged, as the panel shows the field the same way.
+				displayOptions: { show: { resource: [{ _cnd: { eq: 'multipartUpload' } }] } },
 				// In the order the steps are taken (n8n's lint asks for alphabetical order from five options on).
 				options: [
 					{

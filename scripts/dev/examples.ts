@@ -13,6 +13,23 @@ import { n8nCliOk, type N8nInstance } from '../real-n8n/n8n';
 /** The examples that answer on a production webhook, so they are published (activated) on import. */
 const ACTIVE_EXAMPLES: string[] = [EXAMPLE_IDS.webhook, EXAMPLE_IDS.browserUpload];
 
+/** What the dev banner says of each example workflow: its name in n8n, without the shared prefix. */
+export function exampleSummaries(files: string[] = exampleWorkflowFiles()): string[] {
+	return files.map((file) =>
+		String((JSON.parse(readFileSync(file, 'utf8')) as { name: string }).name).replace(/^File Storage example:\s*/, ''),
+	);
+}
+
+/** The banner's workflows lines: every imported example, so the list cannot fall behind examples/workflows/. */
+export function bannerWorkflowLines(queue: boolean, files: string[] = exampleWorkflowFiles()): string[] {
+	return [
+		...exampleSummaries(files).map(
+			(summary, index) => `${index === 0 ? '  workflows    ' : '               '}${summary}`,
+		),
+		...(queue ? ['               every run (webhook or editor) runs on a worker: see "Worker started execution"'] : []),
+	];
+}
+
 function idOf(file: string): string {
 	return String((JSON.parse(readFileSync(file, 'utf8')) as { id: string }).id);
 }

@@ -15,6 +15,7 @@ import { DEFAULTS as EMULATOR_DEFAULTS } from '../../test/emulator/config';
 import { ensureRuntime } from '../real-n8n/install';
 import { start, stopStarted } from '../real-n8n/process';
 import { PACKAGE_ROOT, PROFILES } from '../real-n8n/profiles';
+import { bannerWorkflowLines } from './examples';
 import { onParentExit } from './parentWatch';
 import { preparePackageCopy, startStack, type Stack } from './stack';
 
@@ -118,15 +119,7 @@ async function main(): Promise<void> {
 			`  log in as    ${dev.owner.email} / ${dev.owner.password}`,
 			`  emulator     ${dev.emulatorUrl} (bucket ${name}, region ${region})`,
 			`  credential   "File Storage (local emulator)"`,
-			...(queue
-				? [
-						'  workflows    the examples; every run (webhook or editor) runs on a worker: see "Worker started',
-						'               execution" in the workers\' logs',
-					]
-				: [
-						'  workflows    File Storage example: upload a file / multipart-upload a large generated file /',
-						'               list the bucket / upload what is POSTed to a webhook / sign browser uploads',
-					]),
+			...bannerWorkflowLines(queue),
 			`  browser      ${dev.pageUrl} uploads a file through the browser SDK (examples/browser-upload/)`,
 			`  webhook      curl -H 'content-type: application/octet-stream' --data-binary @some-file '${dev.editorUrl}/webhook/file-storage-upload?key=some-file'`,
 			`  logs         ${logDir}/${logs}`,

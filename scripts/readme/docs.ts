@@ -11,16 +11,21 @@ export const repositoryRoot = resolve(__dirname, '..', '..');
 const README_MAX_LINES = 400;
 const MAX_LINE = 200;
 
-/** The sections of n8n's README template (n8n-io/n8n-nodes-starter, README_TEMPLATE.md), in its order. */
-export const TEMPLATE_SECTIONS = [
-	'Installation',
-	'Credentials',
-	'Operations',
-	'Usage',
-	'Compatibility',
-	'Resources',
-	'Version history',
-] as const;
+/** n8n's README template for community nodes, as the project's own @n8n/node-cli scaffolds it. */
+export const TEMPLATE_README = join(
+	repositoryRoot,
+	'node_modules/@n8n/node-cli/dist/template/templates/programmatic/example/template/README.md',
+);
+
+/** The `## ` sections of a Markdown page outside code blocks, in order. */
+export function sectionsOf(markdown: string): string[] {
+	return markdownLines(markdown)
+		.filter(({ line, code }) => !code && /^## /.test(line))
+		.map(({ line }) => line.slice(3).trim());
+}
+
+/** The template's sections, in its order: read from the installed template, so the check follows it. */
+export const TEMPLATE_SECTIONS: readonly string[] = sectionsOf(readFileSync(TEMPLATE_README, 'utf8'));
 
 /** Each line with whether it is inside a fenced code block (the fence lines count as inside). */
 export function markdownLines(markdown: string): { line: string; number: number; code: boolean }[] {
@@ -52,9 +57,7 @@ export function readmeProblems(readme: string): string[] {
 			`README.md has ${lineCount} lines (at most ${README_MAX_LINES}): move reference to docs/ and link it.`,
 		);
 	problems.push(...longLines(readme, 'README.md'));
-	const found = markdownLines(readme)
-		.filter(({ line, code }) => !code && /^## /.test(line))
-		.map(({ line }) => line.slice(3).trim());
+	const found = sectionsOf(readme);
 	const positions = TEMPLATE_SECTIONS.map((name) => found.indexOf(name));
 	TEMPLATE_SECTIONS.forEach((name, i) => {
 		if (positions[i] === -1) problems.push(`README.md has no "## ${name}" section (n8n's README template).`);

@@ -148,6 +148,7 @@ export async function prepareWorkflow(options: RunNodeOptions) {
 		),
 	};
 	if (options.continueOnFail) node.onError = 'continueRegularOutput';
+	if (options.onError) node.onError = options.onError;
 
 	const settings: IWorkflowSettings = { executionOrder: 'v1' };
 	if (options.binaryMode) settings.binaryMode = options.binaryMode;

@@ -43,6 +43,8 @@ export interface RunNodeOptions {
 	items?: HarnessItem[];
 	/** Sets `node.onError = 'continueRegularOutput'` (what "On Error: Continue" saves in n8n 2.x). */
 	continueOnFail?: boolean;
+	/** `node.onError` itself, e.g. 'continueErrorOutput' (On Error: Continue (using error output)); wins over continueOnFail. */
+	onError?: 'continueRegularOutput' | 'continueErrorOutput';
 	/** Cancel the execution and reject when it takes longer than this. */
 	timeoutMs?: number;
 	/**

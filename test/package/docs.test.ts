@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 import {
+	TEMPLATE_README,
 	TEMPLATE_SECTIONS,
 	anchors,
 	brokenLinks,
@@ -24,6 +25,18 @@ const readmeOf = (sections: string[], extra = '') =>
 	`# pkg\n\nWhat it does.\n\n${sections.map((name) => `## ${name}\n\nText.\n`).join('\n')}${extra}`;
 
 describe('the README check, on made-up READMEs', () => {
+	it("follows the order of the README template in the project's own @n8n/node-cli", () => {
+		// Read here on its own: the template puts Operations before Credentials, Compatibility before Usage.
+		const template = readFileSync(TEMPLATE_README, 'utf8');
+		const headings = template
+			.split('\n')
+			.filter((line) => line.startsWith('## '))
+			.map((line) => line.slice(3).trim());
+		expect(headings.length).toBeGreaterThan(4);
+		expect(TEMPLATE).toEqual(headings);
+		expect(TEMPLATE.indexOf('Operations')).toBeLessThan(TEMPLATE.indexOf('Credentials'));
+	});
+
 	it("passes a short README with the template's sections in order", () => {
 		expect(readmeProblems(readmeOf(TEMPLATE, '\n## License\n\nMIT\n'))).toEqual([]);
 	});
@@ -124,7 +137,7 @@ describe("this repository's docs", () => {
 		const installation = readme.indexOf('## Installation');
 		expect(readme.indexOf('](docs/screenshots/file-storage-node.png)')).toBeGreaterThan(-1);
 		expect(readme.indexOf('](docs/screenshots/file-storage-node.png)')).toBeLessThan(installation);
-		expect(readme).toMatch(/^npm install$/m);
+		expect(readme).toMatch(/^npm install\b/m);
 		expect(readme).toMatch(/^npm test\b/m);
 	});
 

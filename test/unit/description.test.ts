@@ -98,8 +98,11 @@ describe('fields are shown only where they do something', () => {
 });
 
 describe('the editor, as a review found it', () => {
+	/** Shown for the resource, listed plainly or by an equality condition (the step-by-step operations'). */
+	const forResource = (value: unknown, resource: string) =>
+		value === resource || JSON.stringify(value) === JSON.stringify({ _cnd: { eq: resource } });
 	const operationsOf = (resource: string) =>
-		properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.[0] === resource)!
+		properties.find((p) => p.name === 'operation' && forResource(p.displayOptions?.show?.resource?.[0], resource))!
 			.options as INodePropertyOptions[];
 
 	it('the node picker lists the actions of each resource in the order their names read', () => {

@@ -8,7 +8,10 @@ const { description } = new FileStorage();
 function optionNames(name: string, resource?: string): Map<string, string> {
 	const names = new Map<string, string>();
 	for (const property of description.properties) {
-		const shownFor = property.displayOptions?.show?.resource;
+		// A resource listed plainly, or by an equality condition (the step-by-step operations').
+		const shownFor = property.displayOptions?.show?.resource?.map((value) =>
+			typeof value === 'object' && value !== null && '_cnd' in value ? (value._cnd as { eq?: unknown }).eq : value,
+		);
 		if (property.name !== name || (resource && shownFor && !shownFor.includes(resource))) continue;
 		for (const option of property.options as INodePropertyOptions[]) names.set(String(option.value), option.name);
 	}

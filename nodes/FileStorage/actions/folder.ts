@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { Item } from '../item';
+import { TOP_OF_BUCKET_NAME } from '../methods/listSearch';
 import { NODE_VERSIONS, perVersion } from '../versions';
 
 /**
@@ -23,7 +24,10 @@ export function folderFields(show: Record<string, string[]>, description: string
 	]);
 }
 
-/** The Folder picker: the bucket's folders (navigable by typing a path), or a path typed in. */
+/**
+ * The Folder picker: the bucket's folders (navigable by typing a path), or a path typed in. Empty
+ * is the top of the bucket, so the empty picker says so instead of asking to select a folder.
+ */
 export function folderPicker(description: string, displayOptions?: INodeProperties['displayOptions']): INodeProperties {
 	return {
 		displayName: 'Folder',
@@ -37,7 +41,7 @@ export function folderPicker(description: string, displayOptions?: INodeProperti
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				placeholder: 'Select a folder...',
+				placeholder: TOP_OF_BUCKET_NAME,
 				typeOptions: { searchListMethod: 'searchFolders', searchable: true, searchFilterRequired: false },
 			},
 			{
@@ -45,7 +49,7 @@ export function folderPicker(description: string, displayOptions?: INodeProperti
 				name: 'path',
 				type: 'string',
 				placeholder: 'e.g. reports/2026/',
-				hint: 'The path of the folder in the bucket; empty for the top of the bucket',
+				hint: 'Empty: the top of the bucket',
 			},
 		],
 	};

@@ -49,13 +49,21 @@ function poolFor(ctx: IExecuteFunctions, defaults: ParallelDefaults): RunPool {
 	return new RunPool(parallel, memory, () => signal?.aborted === true);
 }
 
-/** An item's failure as its output item (Continue On Fail). */
-export function failureItem(error: unknown, itemIndex: number): INodeExecutionData {
+/**
+ * An item's failure as its output item (Continue On Fail): `{ error, description }`. n8n's error
+ * output (On Error: Continue (using error output)) takes an item only by its `error`, or by a JSON of
+ * nothing but error and message, so there the error itself goes with it (n8n then keeps `{ error }`
+ * as its JSON, the description in the error); the regular output keeps the JSON as it always was.
+ */
+export function failureItem(ctx: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData {
 	const failure = error as NodeApiError | NodeOperationError;
-	return {
-		json: { error: failure.message, ...(failure.description ? { description: failure.description } : {}) },
-		pairedItem: { item: itemIndex },
-	};
+	const json = { error: failure.message, ...(failure.description ? { description: failure.description } : {}) };
+	if (ctx.getNode().onError !== 'continueErrorOutput') return { json, pairedItem: { item: itemIndex } };
+	const nodeError =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	return { json, error: nodeError, pairedItem: { item: itemIndex } };
 }
 
 /** The error the node fails with, as n8n shows it for the item. */
@@ -89,7 +97,7 @@ export async function runInParallel(
 			try {
 				results[itemIndex] = await runItem(ctx, itemIndex, pool);
 			} catch (error) {
-				if (ctx.continueOnFail()) results[itemIndex] = [failureItem(error, itemIndex)];
+				if (ctx.continueOnFail()) results[itemIndex] = [failureItem(ctx, error, itemIndex)];
 				else {
 					// Items settle out of order: the node fails with the first item's failure, as one by one.
 					const known = first.failure as { itemIndex: number } | undefined;

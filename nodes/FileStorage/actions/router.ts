@@ -99,7 +99,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			for (const item of await runItem(this, itemIndex, { writing })) output.push(item);
 		} catch (error) {
 			if (this.continueOnFail()) {
-				output.push(failureItem(error, itemIndex));
+				output.push(failureItem(this, error, itemIndex));
 				continue;
 			}
 			throw nodeFailure(this, error, itemIndex);

@@ -19,7 +19,9 @@ type EntryType = 'file' | 'folder';
  * leading slashes are dropped), and Folder → Delete still asks for Allow Whole Bucket.
  */
 export const TOP_OF_BUCKET = '/';
-const TOP: INodeListSearchItems = { name: '/ (Top of the Bucket)', value: TOP_OF_BUCKET };
+/** Its name in the list, and what an empty folder picker shows (actions/folder.ts). */
+export const TOP_OF_BUCKET_NAME = '/ (Top of the Bucket)';
+const TOP: INodeListSearchItems = { name: TOP_OF_BUCKET_NAME, value: TOP_OF_BUCKET };
 
 interface Typed {
 	where: BucketRef;

@@ -59,7 +59,8 @@ export function isApiErrorAnswer(body: unknown): boolean {
 
 /** Names a Base URL that is not the API, and the fix: the credential's Test and the node's errors say it alike. */
 export function notTheApi(why: string): string {
-	return `The Base URL did not answer like the File Storage API (${why}). Set the Base URL of the File Storage API credential to the API's scheme and host, e.g. https://api.apexxcloud.com`;
+	// A whole sentence, ended: the server's own words may follow it.
+	return `The Base URL did not answer like the File Storage API (${why}). Set the Base URL of the File Storage API credential to the API's scheme and host (e.g. https://api.apexxcloud.com).`;
 }
 
 /** A body as JSON when it is JSON text or bytes, else as it came. */

@@ -25,6 +25,33 @@ function destinationFolderField(verb: string, show: Record<string, string[]>): I
 	};
 }
 
+/** A Destination Folder is set (picked, typed or an expression). */
+const FOLDER_SET = { destinationFolder: [{ _cnd: { exists: true as const } }] };
+
+/**
+ * Destination Path, in the words of what it means: a path in the bucket, or with a Destination
+ * Folder the name inside it. One parameter shown in one of two ways (`hide` for the first, so a
+ * Destination Folder from an expression shows only the second).
+ */
+function destinationPathFields(verb: string, show: Record<string, string[]>): INodeProperties[] {
+	const field = { displayName: 'Destination Path', name: 'destinationKey', type: 'string', default: '' } as const;
+	return [
+		{
+			...field,
+			placeholder: 'e.g. done/report.pdf or done/',
+			description: `Path of the ${verb} in the bucket. Ending in "/" puts it in that folder under its current name. Another bucket or region: see Options.`,
+			displayOptions: { show, hide: FOLDER_SET },
+		},
+		{
+			...field,
+			placeholder: 'e.g. report.pdf',
+			hint: 'The name (or path) inside Destination Folder; empty keeps the current name',
+			description: `Name (or path) of the ${verb} inside Destination Folder. Empty: its current name. Another bucket or region: see Options.`,
+			displayOptions: { show: { ...show, ...FOLDER_SET } },
+		},
+	];
+}
+
 /** Source, destination and options of Copy and Move (the same fields, shown for `operation`). */
 export function copyFields(operation: 'copy' | 'move'): INodeProperties[] {
 	const show = { resource: ['file'], operation: [operation] };
@@ -32,13 +59,13 @@ export function copyFields(operation: 'copy' | 'move'): INodeProperties[] {
 	return [
 		fileKeyField([operation]),
 		destinationFolderField(verb, show),
+		...destinationPathFields(verb, show),
 		{
-			displayName: 'Destination Path',
-			name: 'destinationKey',
-			type: 'string',
+			displayName:
+				'Before success the copy is checked; the output\'s checked lists what was: "size" always, and "etag" when the CDN\'s ETag of the copy is the MD5 of the bytes sent',
+			name: 'checkedNotice',
+			type: 'notice',
 			default: '',
-			placeholder: 'e.g. done/report.pdf or done/',
-			description: `Path of the ${verb} in the bucket. Ending in "/" puts it in that folder under its current name. With a Destination Folder: the name (or path) inside it; empty keeps the current name. Another bucket or region: see Options.`,
 			displayOptions: { show },
 		},
 		optionsCollection(show, [

@@ -15,7 +15,7 @@ export const REFUSE_EXISTING_FIELD = 'Refuse Existing File';
 
 export function replaceNotice(show: NonNullable<INodeProperties['displayOptions']>['show']): INodeProperties {
 	return {
-		displayName: `A file already at Folder + Path in Folder is replaced without asking (Copy and Move refuse unless told). To fail instead, add the option ${REFUSE_EXISTING_FIELD}.`,
+		displayName: `A file already at this key is replaced without asking. To fail instead, add the option ${REFUSE_EXISTING_FIELD}.`,
 		name: 'replaceNotice',
 		type: 'notice',
 		default: '',
@@ -50,15 +50,19 @@ export async function fileExists(client: FileStorageClient, where: BucketRef, ke
 	);
 }
 
-/** Fails when Refuse Existing File is on and a file is at the key; one request, no bytes sent. */
+/**
+ * Fails when Refuse Existing File is on and a file is at the key; one request, no bytes sent.
+ * `rename`: how to store under another name, in the words of the field that named the file.
+ */
 export async function refuseExistingFile(
 	item: Item,
 	client: FileStorageClient,
 	target: BucketRef & { key: string },
+	rename = 'Choose another Path in Folder',
 ): Promise<void> {
 	if (item.options().refuseExisting !== true || !(await fileExists(client, target, target.key))) return;
 	throw item.fail(
 		`The file '${target.key}' already exists in bucket '${target.bucket}' (region ${target.region})`,
-		`${REFUSE_EXISTING_FIELD} is on, so nothing was uploaded. Choose another Path in Folder, or turn the option off to replace the file.`,
+		`${REFUSE_EXISTING_FIELD} is on, so nothing was uploaded. ${rename}, or turn the option off to replace the file.`,
 	);
 }

@@ -20,6 +20,13 @@ export const ASSUMED_TOLERANCE_SECONDS = 300;
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;.*)?$`, 's');
 const TYPES = BROWSER_OPERATIONS.join(', ');
+/**
+ * Where n8n's Webhook node puts the browser's JSON body `{ type, params }`: the expressions the
+ * panel and the errors suggest, so following them behind a Webhook gives the browser's values.
+ */
+const FROM_WEBHOOK = '$json.body.params';
+/** The expression reading one of the browser's params behind a Webhook, e.g. {{ $json.body.params.key }}. */
+const browserParam = (name: string) => `{{ ${FROM_WEBHOOK}.${name} }}`;
 const VALIDITY =
 	"The URL is good while its timestamp is within the service's clock tolerance, which is not published (the local emulator accepts ±300 s): sign each request just before the browser sends it.";
 
@@ -33,6 +40,7 @@ export const description: INodeProperties[] = [
 		default: 'upload',
 		description:
 			"The browser SDK's type of request, usually an expression reading the type the browser's getSignedUrl(type, params) sent",
+		hint: 'Behind a Webhook: {{ $json.body.type }}',
 		// Alphabetical, as n8n's lint asks from five options on; the value is the SDK's own string.
 		options: [
 			{
@@ -71,7 +79,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. photo.jpg',
-		hint: "The browser's key (its file name), e.g. {{ $json.params.key }}: put under Folder",
+		hint: `The browser's key (its file name), put under Folder. Behind a Webhook: ${browserParam('key')}`,
 		description:
 			"The file's path under Folder, as the browser asks for it. A key starting with '/' or with a '.' or '..' segment is refused.",
 		displayOptions: { show },
@@ -137,7 +145,7 @@ function wholeParam(item: Item, name: string, label: string, needed: boolean): n
 		`The parameter '${label}' must be a whole number from 1 to ${MAX_PARTS} (got ${given ? JSON.stringify(raw) : 'none'})`,
 		label === 'Total Parts' && !given
 			? 'A multipart upload needs at least one part: an empty file (the browser SDK sends totalParts 0) can go as an Upload.'
-			: `Set ${label}, e.g. {{ $json.params.${name} }}.`,
+			: `Set ${label}, e.g. ${browserParam(name)}.`,
 	);
 }
 
@@ -150,7 +158,7 @@ function textParam(item: Item, name: string, label: string): string {
 	if (typeof value !== 'object') return String(value);
 	throw item.fail(
 		`The parameter '${label}' is ${Array.isArray(value) ? 'an array' : 'an object'}, not text`,
-		`The browser's request must give ${label} as text, e.g. {{ $json.params.${name === 'browserKey' ? 'key' : name} }}.`,
+		`The browser's request must give ${label} as text, e.g. ${browserParam(name === 'browserKey' ? 'key' : name)}.`,
 	);
 }
 
@@ -161,13 +169,13 @@ function requiredUploadId(item: Item, type: BrowserOperation): string {
 	if (namesAnotherCall(id)) {
 		throw item.fail(
 			`The Upload ID "${id}" is refused: in the URL's path it would name another call (parameter 'Upload ID')`,
-			'Set Upload ID to the uploadId the start-multipart answer gave, e.g. {{ $json.params.uploadId }}.',
+			`Set Upload ID to the uploadId the start-multipart answer gave, e.g. ${browserParam('uploadId')}.`,
 		);
 	}
 	if (id) return id;
 	throw item.fail(
 		`The parameter 'Upload ID' is empty; a ${type} request needs it`,
-		'Set Upload ID to the uploadId the start-multipart answer gave, e.g. {{ $json.params.uploadId }}.',
+		`Set Upload ID to the uploadId the start-multipart answer gave, e.g. ${browserParam('uploadId')}.`,
 	);
 }
 
@@ -175,7 +183,7 @@ function requiredUploadId(item: Item, type: BrowserOperation): string {
 export function browserKeyOf(item: Item): string {
 	const asked = textParam(item, 'browserKey', 'Key');
 	if (!asked)
-		throw item.fail("The parameter 'Key' is empty", "Set Key to the browser's key, e.g. {{ $json.params.key }}.");
+		throw item.fail("The parameter 'Key' is empty", `Set Key to the browser's key, e.g. ${browserParam('key')}.`);
 	// URLSearchParams writes a lone surrogate as U+FFFD: the URL would be for another key than `key` says.
 	if (hasLoneSurrogate(asked)) {
 		throw item.fail(
@@ -219,7 +227,7 @@ function mimeTypeOf(item: Item): string {
 	if (MEDIA_TYPE.test(asked) && !hasControlCharacter(asked)) return asked;
 	throw item.fail(
 		`The MIME Type ${JSON.stringify(asked.slice(0, 80))} is not a media type such as video/mp4 (parameter 'MIME Type')`,
-		"Give type/subtype, e.g. {{ $json.params.mimeType }} as the browser SDK sends the file's type, or leave it empty for application/octet-stream.",
+		`Give type/subtype, e.g. ${browserParam('mimeType')} as the browser SDK sends the file's type, or leave it empty for application/octet-stream.`,
 	);
 }
 

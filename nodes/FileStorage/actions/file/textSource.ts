@@ -3,6 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { Item } from '../../item';
 import { textUploadSource, type UploadSource } from '../../upload/uploadSource';
 
+export const TEXT_FILE_NAME_FIELD = 'File Name';
+
 /** The fields of Upload's Source Text; their own conditions, added to Source = Text and the operation. */
 export const textFields: INodeProperties[] = [
 	{
@@ -22,13 +24,18 @@ export const textFields: INodeProperties[] = [
 		description: 'The content of the file, stored as UTF-8',
 		displayOptions: { show: { textItemJson: [false] } },
 	},
+	// Path in Folder names a text's file when set, as for every source; File Name only stands in
+	// for an empty one. So the panel shows File Name only while Path in Folder holds no typed name
+	// (an expression may give none at run time, and File Name is then used).
 	{
-		displayName: 'File Name',
+		displayName: TEXT_FILE_NAME_FIELD,
 		name: 'textFileName',
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. notes.txt',
-		description: "The file's name, and its path under Folder when Path in Folder is empty",
+		hint: 'Used only when Path in Folder (below) is empty: typing a path there names the file instead',
+		description: "The file's name and path under Folder when Path in Folder is empty",
+		displayOptions: { hide: { key: [{ _cnd: { regex: '^[^=]' } }] } },
 	},
 	{
 		displayName: 'MIME Type',

@@ -5,7 +5,7 @@ import { transportSettings, type Item } from '../../item';
 import { assertNotEmpty, resolveBinarySource } from '../../upload/binaryInput';
 import { joinKey } from '../../files/keys';
 import { atStart, binaryUploadSource, type UploadSource } from '../../upload/uploadSource';
-import { openTextSource, textFields } from './textSource';
+import { openTextSource, TEXT_FILE_NAME_FIELD, textFields } from './textSource';
 import { ALLOW_WITHOUT_LENGTH_FIELD, fileNameOfUrl, openUrlSource, parseSourceUrl } from '../../upload/urlSource';
 import type { BucketRef, Visibility } from '../../transport/api';
 import { NODE_VERSIONS, perVersion } from '../../versions';
@@ -57,7 +57,6 @@ const binaryField: INodeProperties = {
 	type: 'string',
 	default: 'data',
 	required: true,
-	hint: 'The name of the input binary field containing the file to be uploaded',
 	description: 'Name of the binary field of the input item that holds the file, usually data',
 };
 
@@ -108,9 +107,9 @@ const pathInFolderField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. reports/2026/q1.pdf',
-	hint: "The file's key is Folder + this path: Folder examples/ and reports/q1.txt store examples/reports/q1.txt. Without a Folder, this is the whole path in the bucket.",
+	hint: 'Folder + this path is the key, e.g. examples/reports/q1.txt',
 	description:
-		"Path of the file under Folder (the whole path in the bucket when Folder is empty). Leave empty to use the source's file name. Any characters are kept as typed (spaces, +, &, unicode). It cannot end in '/': that names a folder.",
+		"Path of the file under Folder (the whole path in the bucket when Folder is empty); for a Text, the file's name. Empty: the name of the binary file or of the URL's last segment. Any characters are kept as typed (spaces, +, &, unicode). It cannot end in '/': that names a folder.",
 };
 
 const visibilityField: INodeProperties = {
@@ -140,7 +139,13 @@ export function uploadFields(operation: string): INodeProperties[] {
 		removedFilePathNotice('source', show),
 		shownFor(binaryField, show, { source: ['binary'] }),
 		shownFor(urlField, show, { source: ['url'] }),
-		...textFields.map((field) => shownFor(field, show, { source: ['text'], ...(field.displayOptions?.show as Shown) })),
+		...textFields.map((field) => ({
+			...field,
+			displayOptions: {
+				...field.displayOptions,
+				show: { ...show, source: ['text'], ...(field.displayOptions?.show as Shown) },
+			},
+		})),
 		shownFor(sourceHeadersField, show, { source: ['url'] }),
 		// Versions 1 and 2 uploaded such sources before the switch existed: on by default there, so
 		// saved workflows keep working (now with sizeConfirmed: false in the output). From version 3
@@ -168,7 +173,30 @@ export interface UploadInputs {
 
 const KEY_FIELD = 'Path in Folder';
 
-function readKey(item: Item, fileName: string | undefined, from: string): string {
+/** The field that named the stored file, for errors that speak of the field the user filled. */
+interface Naming {
+	field: string;
+	/** How to store under another name. */
+	rename: string;
+}
+
+/** `from`: the source's words, as readNamedKey's callers give them ('input file', 'URL', 'text', "item's JSON"). */
+function namingOf(typedKey: string, from: string): Naming {
+	if (typedKey) return { field: KEY_FIELD, rename: `Choose another ${KEY_FIELD}` };
+	// A text has no file of its own: with Path in Folder empty, File Name named it.
+	if (from === 'text' || from === "item's JSON") {
+		return {
+			field: TEXT_FILE_NAME_FIELD,
+			rename: `Choose another ${TEXT_FILE_NAME_FIELD}, or enter a ${KEY_FIELD} (it wins)`,
+		};
+	}
+	return {
+		field: `${KEY_FIELD} (empty: the ${from}'s name)`,
+		rename: `Enter a ${KEY_FIELD} to store it under another name`,
+	};
+}
+
+function readNamedKey(item: Item, fileName: string | undefined, from: string): { key: string; naming: Naming } {
 	const typedKey = String(item.param('key', '') ?? '');
 	const folder = folderOf(item);
 	const name = typedKey || fileName || '';
@@ -178,15 +206,17 @@ function readKey(item: Item, fileName: string | undefined, from: string): string
 			`Enter a ${KEY_FIELD} such as reports/q1.pdf.`,
 		);
 	}
-	const field = typedKey ? KEY_FIELD : `${KEY_FIELD} (taken from the ${from})`;
-	const key = item.validKey(joinKey(folder, name), field);
+	const naming = namingOf(typedKey, from);
+	const key = item.validKey(joinKey(folder, name), naming.field);
 	if (key.endsWith('/')) {
+		const fallback =
+			from === 'input file' || from === 'URL' ? `, or leave ${KEY_FIELD} empty to use the ${from}'s name` : '';
 		throw item.fail(
-			`The key '${key}' ends in '/': it names a folder, not a file (parameter '${field}')`,
-			`Add the file's name, e.g. ${key}q1.txt, or leave ${KEY_FIELD} empty to use the input file's name.`,
+			`The key '${key}' ends in '/': it names a folder, not a file (parameter '${naming.field}')`,
+			`Add the file's name, e.g. ${key}q1.txt${typedKey ? fallback : ''}.`,
 		);
 	}
-	return key;
+	return { key, naming };
 }
 
 function headersOf(item: Item): IDataObject {
@@ -214,24 +244,32 @@ export interface PreparedUpload {
 	inputs: UploadInputs;
 }
 
-/** The source opened, with the key it gives; the key is checked before a URL is fetched. */
-async function openSource(item: Item): Promise<{ source: UploadSource; key: string }> {
+/** The source opened, with the key it gives and the field that named it; the key is checked before a URL is fetched. */
+async function openSource(item: Item): Promise<{ source: UploadSource; key: string; naming: Naming }> {
 	refuseFilePath(item, 'source');
 	const kind = String(item.param('source', 'binary'));
-	if (kind === 'text') return openTextSource(item, readKey);
+	if (kind === 'text') {
+		let naming: Naming | undefined;
+		const opened = openTextSource(item, (...args) => {
+			const named = readNamedKey(...args);
+			naming = named.naming;
+			return named.key;
+		});
+		return { ...opened, naming: naming! };
+	}
 	if (kind === 'url') {
 		const url = parseSourceUrl(item, String(item.param('sourceUrl', '') ?? ''));
-		const key = readKey(item, fileNameOfUrl(url), 'URL');
+		const { key, naming } = readNamedKey(item, fileNameOfUrl(url), 'URL');
 		const source = await openUrlSource(item, url, headersOf(item), {
 			...transportSettings(item.options()),
 			allowWithoutLength: item.param('allowSourceWithoutLength', item.version.allowSourceWithoutLength) === true,
 		});
-		return { source, key };
+		return { source, key, naming };
 	}
 	// Not String(): an expression may hand over the file itself.
 	const binary = await resolveBinarySource(item, item.param('binaryPropertyName'));
 	assertNotEmpty(item, binary);
-	return { source: binaryUploadSource(item.ctx, binary), key: readKey(item, binary.fileName, 'input file') };
+	return { source: binaryUploadSource(item.ctx, binary), ...readNamedKey(item, binary.fileName, 'input file') };
 }
 
 /** Everything Upload and Multipart Upload check before the first request. */
@@ -239,7 +277,7 @@ export async function prepareUpload(item: Item): Promise<PreparedUpload> {
 	const where = item.bucket();
 	const options = item.options();
 	const visibility = item.param('visibility', 'private') as Visibility;
-	const { source, key } = await openSource(item);
+	const { source, key, naming } = await openSource(item);
 	if (source.size === 0) {
 		source.discard();
 		throw item.fail(`${atStart(source)} is empty (0 bytes)`, 'There is nothing to upload. Check the source.');
@@ -250,7 +288,7 @@ export async function prepareUpload(item: Item): Promise<PreparedUpload> {
 		throw error as NodeOperationError;
 	};
 	const client = await item.client().catch(letGo);
-	await refuseExistingFile(item, client, { ...where, key }).catch(letGo);
+	await refuseExistingFile(item, client, { ...where, key }, naming.rename).catch(letGo);
 	const contentType = String(options.contentType || source.mimeType || 'application/octet-stream');
 	return { where, source, inputs: { key, visibility, contentType } };
 }

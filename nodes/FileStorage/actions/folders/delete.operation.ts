@@ -32,6 +32,8 @@ export const description: INodeProperties[] = [
 		description: 'Whether to only list the files that would be deleted, and delete nothing',
 		displayOptions: { show },
 	},
+	// What a run will do, said before it runs: off by default, Dry Run is not a safety net.
+	...deletionNotices(),
 	optionsCollection(show, [
 		{
 			displayName: 'Allow Whole Bucket',
@@ -43,6 +45,29 @@ export const description: INodeProperties[] = [
 		},
 	]),
 ];
+
+/** The notice under Dry Run: what a run of the node as set will delete, or that it deletes nothing. */
+function deletionNotices(): INodeProperties[] {
+	const notice = (displayName: string, when: Record<string, boolean[]>): INodeProperties => ({
+		displayName,
+		name: 'deletionNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...show, ...when } },
+	});
+	const tail = 'with no way back. Turn on Dry Run to list them first.';
+	return [
+		notice(`A run deletes every file under Folder, in all its sub-folders too, ${tail}`, {
+			dryRun: [false],
+			includeSubfolders: [true],
+		}),
+		notice(`A run deletes every file directly in Folder (not its sub-folders), ${tail}`, {
+			dryRun: [false],
+			includeSubfolders: [false],
+		}),
+		notice('Dry Run: a run lists the files a delete would remove, and deletes nothing.', { dryRun: [true] }),
+	];
+}
 
 /** Passes over the folder while one may have missed files (its pages moved under it). */
 const MAX_ROUNDS = 3;
