@@ -91,3 +91,23 @@ describe('a proxy\'s 404 page in answer to the purge is not the API\'s "nothing 
 		expect(await read('purgepage/moved.txt')).toBeUndefined();
 	});
 });
+
+describe('Copy never copies (nor reports) a version the CDN kept after the purge', () => {
+	it('an answer a cache marks as kept (X-Cache: HIT, no Last-Modified): nothing is copied, the error says why', async () => {
+		const key = 'copykept/source.txt';
+		await uploadWithNode(emulator(), key, 'STATUS: SUCCESS');
+		cdn().answer = () => ({ headers: { 'X-Cache': 'HIT' }, body: 'STATUS: PENDING' });
+		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: cdn().urlOf(key) }, nth: [1] }]);
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'copy',
+			fileKey: byKey(key),
+			destinationKey: 'copykept/copy.txt',
+			// With Replace on, the first signed link asked for is the source's.
+			options: { replace: true },
+		});
+		expect(result.error?.message).toMatch(/^Copy: the answer read for the source .* cannot be shown to be the version/);
+		expect(result.error?.description).toMatch(/Nothing was copied\./);
+		expect(await read('copykept/copy.txt')).toBeUndefined();
+	});
+});

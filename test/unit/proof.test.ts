@@ -78,8 +78,15 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 		expect(move(older, { verb: 'Copy' })).toMatchObject({ action: 'refuse', proof: 'other-version' });
 	});
 
-	it('Copy deletes nothing: it copies an answer a cache kept, with no Date', () => {
-		expect(move({ age: '5', xCache: 'HIT' }, { verb: 'Copy' })).toEqual({ action: 'copy' });
+	it('Copy takes an answer no cache marks at once, Date or not (read from the origin, it is a stored version)', () => {
+		expect(move({}, { verb: 'Copy' })).toEqual({ action: 'copy' });
+		expect(move({ date: at(0), lastModified: at(30) }, { verb: 'Copy' })).toEqual({ action: 'copy' });
+	});
+
+	it('Copy refuses an answer a cache kept, unless fetched after the listed second plus the margin', () => {
+		expect(move({ age: '5', xCache: 'HIT' }, { verb: 'Copy' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		expect(move({ date: at(10), xCache: 'HIT' }, { verb: 'Copy' })).toMatchObject({ action: 'refuse' });
+		expect(move({ date: at(60), age: '10' }, { verb: 'Copy' })).toEqual({ action: 'copy' });
 	});
 
 	it('Move: an answer a cache kept is never proof, whatever its Last-Modified says', () => {

@@ -126,40 +126,42 @@ export interface SourceRead {
 }
 
 /**
- * What Copy and Move do with the answer read for the source. Copy deletes nothing, so it copies
- * any answer not shown to be another version. Move deletes the source after, so it copies only
- * an answer shown to be of the version the listing records, read after any same-size rewrite in
- * that version's second could have happened: fetched (by the answer's own Date, and Age) at
- * least a second plus the CDN clock margin after the listed second.
+ * What Copy and Move do with the answer read for the source. Neither copies an answer shown to be
+ * another version, nor one a cache says it kept unless its fetch time (by its own Date and Age, or
+ * max-age) is after the listed second plus the CDN clock margin: such an answer may be a version
+ * the service no longer stores, and the copy (and its success) would be untrue. Copy takes an
+ * answer no cache marks: read from the origin, it is a version stored when it was read. Move
+ * deletes the source after, so it also waits until the answer's Date is past the listed second
+ * plus the margin, as a same-size rewrite in that second would look the same in the listing.
  */
 export function sourceReadDecision(read: SourceRead): SourceReadAction {
 	const { headers, record } = read;
 	const stale = staleAnswer({ size: read.size, lastModified: headers.lastModified }, record);
 	if (stale) return { action: 'refuse', proof: 'other-version', why: stale };
-	if (read.verb === 'Copy') return { action: 'copy' };
 	const unproven = (why: string): SourceReadAction => ({ action: 'refuse', proof: 'unproven', why });
 	const kept = keptByCache(headers);
-	const lastModified = timeOf(headers.lastModified);
 	const recorded = timeOf(record.last_modified);
-	if (recorded === undefined) return unproven("the service's listing gives no time for the source");
+	const fetched = fetchedNoEarlierThan(headers);
+	const settledAt = recorded === undefined ? undefined : recorded + LISTING_SECOND_MS + CDN_CLOCK_MARGIN_MS;
+	if (kept) {
+		if (fetched !== undefined && settledAt !== undefined && fetched >= settledAt) return { action: 'copy' };
+		return unproven(
+			fetched === undefined
+				? `a cache says it kept the CDN's answer (${kept}), and its headers do not say since when (Date with Age or max-age)`
+				: `a cache says it kept the CDN's answer (${kept}), from before the version the service stores may have been written`,
+		);
+	}
+	if (read.verb === 'Copy') return { action: 'copy' };
+	if (settledAt === undefined || recorded === undefined)
+		return unproven("the service's listing gives no time for the source");
+	const lastModified = timeOf(headers.lastModified);
 	if (read.isPublic && lastModified !== undefined && Math.abs(recorded - lastModified) > HTTP_DATE_MS) {
 		return unproven(`the CDN's answer has a Last-Modified (${headers.lastModified}) that is not the listing's`);
 	}
-	const fetched = fetchedNoEarlierThan(headers);
-	const settledAt = recorded + LISTING_SECOND_MS + CDN_CLOCK_MARGIN_MS;
 	if (fetched === undefined) {
 		return unproven(
-			kept
-				? `a cache says it kept the CDN's answer (${kept}) and it says neither for how long (Age) nor how long it may keep it (max-age)`
-				: "the CDN's answer has no Date, so it cannot be shown to have been read after the version the service stores was written",
+			"the CDN's answer has no Date, so it cannot be shown to have been read after the version the service stores was written",
 		);
-	}
-	if (kept) {
-		return fetched >= settledAt
-			? { action: 'copy' }
-			: unproven(
-					`a cache says it kept the CDN's answer (${kept}), from before the version the service stores may have been written`,
-				);
 	}
 	return fetched >= settledAt ? { action: 'copy' } : { action: 'read-again', afterMs: settledAt - fetched };
 }

@@ -90,14 +90,17 @@ async function purgeSource(item: Item, client: FileStorageClient, from: Ref, non
 }
 
 /**
- * A Move deletes the source, so the bytes it copies must be shown to be the stored version
- * (files/proof.ts, sourceReadDecision): a CDN may keep an earlier version of the same size despite
- * the purge (spec §3.9). When the answer cannot be shown to be it, nothing is copied or deleted.
+ * An answer that cannot be shown to be of the stored version (files/proof.ts, sourceReadDecision):
+ * a CDN may keep an earlier version despite the purge (spec §3.9). Nothing is copied (or deleted).
  */
-function unprovenSource(item: Item, from: Ref, why: string) {
+function unprovenSource(item: Item, from: Ref, verb: 'Copy' | 'Move', why: string) {
+	const move =
+		'A CDN can keep serving an earlier version of the same size even after its cache is cleared, and Move would then delete the only copy of the newer one. Nothing was copied or deleted. Run the node again in a few minutes (once the CDN no longer keeps it), or download the file, check it, upload it to the destination and delete the source with File → Delete.';
+	const copy =
+		'A CDN can keep serving an earlier version even after its cache is cleared, and the copy would then be of a version the service no longer stores. Nothing was copied. Run the node again in a few minutes, once the CDN no longer keeps it.';
 	return item.fail(
-		`Move: the answer read for the source ${where(from)} cannot be shown to be the version the service stores: ${why}`,
-		'A CDN can keep serving an earlier version of the same size even after its cache is cleared, and Move would then delete the only copy of the newer one. Nothing was copied or deleted. Run the node again in a few minutes (once the CDN no longer keeps it), or Copy the file, check the copy, and delete the source with File → Delete.',
+		`${verb}: the answer read for the source ${where(from)} cannot be shown to be the version the service stores: ${why}`,
+		verb === 'Move' ? move : copy,
 	);
 }
 
@@ -160,7 +163,7 @@ async function openOnce(
 	});
 	if (decision.action !== 'refuse') return { source: { link, opened, record }, decision };
 	opened.discard();
-	if (decision.proof === 'unproven') throw unprovenSource(item, from, decision.why);
+	if (decision.proof === 'unproven') throw unprovenSource(item, from, verb, decision.why);
 	const folder = transformShapedFolder(from.key);
 	throw item.fail(
 		`${verb}: the source ${where(from)} read through the CDN is not the version the service stores: ${decision.why}`,
