@@ -200,17 +200,24 @@ function comparableMd5(evidence: CopyEvidence): string | undefined {
 
 /**
  * The check of a copy (Copy, Move, before Move deletes its source). The file at the destination is
- * deleted only when shown to be this item's copy and faulty: the upload's answer and the listing
- * agree on a size other than the bytes sent, or an MD5 ETag no cache kept is of the bytes sent
- * while those are not what the source announced. Anything else that disagrees may be a file
- * another writer stored there since (the API has no conditional write): it is kept, and reported.
+ * deleted only when shown to be this item's copy and faulty: an MD5 ETag no cache kept is of the
+ * bytes sent, while those are not what the source announced. Anything else that disagrees may be
+ * a file another writer stored there since (the API has no conditional write; the listing has no
+ * hash and dates to the second), even a short copy the service itself reports: it is kept, and
+ * the error says what could not be proven.
  */
 export function copyCheckDecision(evidence: CopyEvidence): CopyCheckAction {
 	const { sent, record, storedSize, announced } = evidence;
 	const stored = typeof storedSize === 'number' ? storedSize : undefined;
 	if (record.size !== null && record.size !== sent.bytes) {
-		if (stored === record.size)
-			return { action: 'delete-copy', why: `the service stored ${stored} bytes, but ${sent.bytes} were sent` };
+		if (stored === record.size) {
+			// Most likely this item's faulty copy, but the listing (no hash, whole seconds) cannot tell
+			// it from a file of that size another writer stored there in the same second.
+			return {
+				action: 'keep',
+				why: `the service stored ${stored} bytes, but ${sent.bytes} were sent: the copy is faulty, but a file of ${stored} bytes another writer stored there since could not be told apart from it, so it was not deleted`,
+			};
+		}
 		return {
 			action: 'keep',
 			why: `the file there is ${record.size} bytes, but ${sent.bytes} were sent and the upload stored ${stored ?? 'an unstated number of'}: someone else may have written it since`,
