@@ -353,6 +353,8 @@ describe('a saved state that cannot be read', () => {
 		['truncated', (state: Record<string, unknown>) => ({ ...state, files: String(state.files).slice(0, 5) })],
 		['from an unknown release', (state: Record<string, unknown>) => ({ ...state, version: 2 })],
 		['not a state at all', () => 'garbage'],
+		['without its key list', ({ keys: _keys, ...state }: Record<string, unknown>) => state],
+		['with a key list cut short', (state: Record<string, unknown>) => ({ ...state, keys: '' })],
 	])(
 		'(%s) is reported once as a stateLost item, with a new starting point; the next polls go on from it',
 		async (_, damage) => {

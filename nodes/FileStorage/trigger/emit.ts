@@ -5,7 +5,7 @@ import { attemptsBefore, DOWNLOAD_ATTEMPTS, downloadWarning, recordAttempts } fr
 import { outputJson, toItem, withoutFile } from './output';
 import type { PollRun } from './run';
 import type { Change, DownloadFailure, WatchState } from './state';
-import { stillStored } from './stillStored';
+import { stillStored } from '../listing/stillStored';
 import { inWindow } from './window';
 
 /** What one poll makes of its changes. */

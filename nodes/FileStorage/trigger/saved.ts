@@ -32,7 +32,7 @@ export function savedState({ ctx, settings }: PollRun): SavedState {
 		keepKeys,
 	});
 	const staticData = ctx.getWorkflowStaticData('node');
-	const { state, lost } = readState(staticData[STATE_FIELD], scope);
+	const { state, lost } = readState(staticData[STATE_FIELD], scope, keepKeys);
 	return {
 		keepKeys,
 		previous: state,

@@ -104,8 +104,12 @@ function decodeFailures(coded: unknown): Map<string, DownloadFailure> | undefine
 	return failures;
 }
 
-/** The state saved for `scope`; undefined when there is none, it is for another scope or unreadable. */
-export function decodeState(stored: unknown, scope: string): WatchState | undefined {
+/**
+ * The state saved for `scope`; undefined when there is none, it is for another scope or unreadable.
+ * With `keepKeys` (File Deleted watched) every file's key must be there: a state without them would
+ * never report a deletion again, and silently.
+ */
+export function decodeState(stored: unknown, scope: string, keepKeys = false): WatchState | undefined {
 	if (!stored || typeof stored !== 'object') return undefined;
 	const candidate = stored as Partial<StoredState>;
 	if (candidate.version !== 1 || candidate.scope !== scope || typeof candidate.files !== 'string') return undefined;
@@ -122,6 +126,7 @@ export function decodeState(stored: unknown, scope: string): WatchState | undefi
 			return undefined;
 		}
 	}
+	if (keepKeys && state.keys?.length !== candidate.count) return undefined;
 	const missing = decodeMissing(candidate.missing);
 	if (missing) state.missing = missing;
 	const failures = decodeFailures(candidate.failures);
@@ -134,12 +139,12 @@ export function decodeState(stored: unknown, scope: string): WatchState | undefi
  * watched files changed: afresh), the state, or something that is none of these: a state that
  * was lost (edited, truncated, written by an unknown release), named in `lost`.
  */
-export function readState(stored: unknown, scope: string): { state?: WatchState; lost?: string } {
+export function readState(stored: unknown, scope: string, keepKeys = false): { state?: WatchState; lost?: string } {
 	if (stored === undefined || stored === null) return {};
 	const candidate = stored as Partial<StoredState>;
 	const otherScope = typeof stored === 'object' && candidate.version === 1 && typeof candidate.scope === 'string';
 	if (otherScope && candidate.scope !== scope) return {};
-	const state = decodeState(stored, scope);
+	const state = decodeState(stored, scope, keepKeys);
 	if (state) return { state };
 	const version = typeof stored === 'object' ? (candidate.version ?? 'none') : typeof stored;
 	return { lost: `the saved state (version ${String(version)}) could not be read` };

@@ -2,7 +2,8 @@ import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workf
 import { NodeApiError } from 'n8n-workflow';
 
 import { folderPrefix } from '../../files/keys';
-import { checkUnder, MAX_PAGE_SIZE, walkEntries } from '../../listing/listing';
+import { checkUnder, MAX_PAGE_SIZE, walkEntries, type FolderListing } from '../../listing/listing';
+import { stillStored } from '../../listing/stillStored';
 import type { Item } from '../../item';
 import { deleteFile, listContents, type BucketRef, type ListEntry } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
@@ -97,14 +98,20 @@ function deletable({ prefix, recursive }: Deletion, children: ListEntry[]): List
 	);
 }
 
-/** Every file under the prefix, for Dry Run (which deletes nothing, so its walk is not shifted by it). */
-async function filesUnder(deletion: Deletion): Promise<ListEntry[]> {
+/**
+ * Every file under the prefix, for Dry Run (which deletes nothing, so its walk is not shifted by it)
+ * and the check after the last round. Each page boundary is proven (listing/boundary.ts), so a file
+ * that others' changes slid onto a page already read is listed too; `settled` says whether every
+ * boundary was.
+ */
+async function filesUnder(deletion: Deletion): Promise<{ files: ListEntry[]; settled: boolean }> {
 	const { client, where, prefix, recursive } = deletion;
 	const files: ListEntry[] = [];
-	for await (const entry of walkEntries(client, { where, prefix, pageSize: MAX_PAGE_SIZE, recursive })) {
-		files.push(...deletable(deletion, [entry]));
-	}
-	return files;
+	let settled = true;
+	const onFolder = (listing: FolderListing) => (settled &&= listing.settled);
+	const walk = { where, prefix, pageSize: MAX_PAGE_SIZE, recursive, onFolder, proveBoundaries: true };
+	for await (const entry of walkEntries(client, walk)) files.push(...deletable(deletion, [entry]));
+	return { files, settled };
 }
 
 function filesCount(count: number): string {
@@ -118,6 +125,16 @@ function fileItem(deletion: Deletion, entry: ListEntry, json: IDataObject): INod
 		json: { key: entry.path, size: entry.size ?? null, bucket: where.bucket, region: where.region, ...json },
 		pairedItem: { item: item.index },
 	};
+}
+
+/**
+ * Files just deleted that the next read names again: a listing that lags (gone: skipped) or another
+ * writer that stored them again (there: deleted again). Only the service's answer for each tells.
+ */
+async function storedAgain({ client, where }: Deletion, named: ListEntry[]): Promise<Set<string>> {
+	const again = new Set<string>();
+	for (const entry of named) if (await stillStored(client, where, entry.path)) again.add(entry.path);
+	return again;
 }
 
 /** Deletes `files`, four at a time; the first failure stops it and is thrown with the tally. */
@@ -163,7 +180,7 @@ async function emptyFolder(deletion: Deletion, folder: string, found: (folder: s
 	const { client, where } = deletion;
 	let page = 1;
 	let deleted = 0;
-	// The files just deleted: a listing that still names them (it lags) is not deleted again.
+	// The files just deleted: one the next read names again is deleted again only if it is stored (see storedAgain).
 	let lastBatch = new Set<string>();
 	// Reads of one folder: enough to empty it as page 1 first said, with room for files arriving.
 	let reads = 0;
@@ -175,7 +192,9 @@ async function emptyFolder(deletion: Deletion, folder: string, found: (folder: s
 			checkUnder(client, `List Contents of '${where.bucket}' (page ${page})`, folder, entry);
 		if (reads++ === 0) most = 2 * Math.max(1, answer.pagination.total_pages) + 8;
 		for (const entry of children) if (entry.type === 'folder') found(entry.path);
-		const files = deletable(deletion, children).filter((entry) => !lastBatch.has(entry.path));
+		const listed = deletable(deletion, children);
+		const again = await storedAgain(deletion, reads <= most ? listed.filter((entry) => lastBatch.has(entry.path)) : []);
+		const files = listed.filter((entry) => !lastBatch.has(entry.path) || again.has(entry.path));
 		if (files.length > 0 && reads <= most) {
 			await deleteFiles(deletion, files);
 			deleted += files.length;
@@ -218,8 +237,14 @@ async function deletePass(deletion: Deletion): Promise<{ deleted: number; comple
  * files and counts the rest; with Continue On Fail each one is an item with its error instead.
  */
 async function leftovers(deletion: Deletion): Promise<INodeExecutionData[]> {
-	const still = await filesUnder(deletion);
-	if (still.length === 0) return deletion.results;
+	const { files: still, settled } = await filesUnder(deletion);
+	if (still.length === 0 && settled) return deletion.results;
+	if (still.length === 0) {
+		throw deletion.item.fail(
+			`Deleted ${filesCount(deletion.deleted)}, but whether files are still under '${deletion.prefix || '(whole bucket)'}' could not be told: its listing moved under each of ${MAX_ROUNDS} rounds and the check after them`,
+			'Something keeps changing the folder. Stop what writes there and run the node again; Dry Run shows what is left.',
+		);
+	}
 	const message = `${still.length} ${still.length === 1 ? 'file is' : 'files are'} still under '${deletion.prefix || '(whole bucket)'}' after ${MAX_ROUNDS} rounds of listing and deleting`;
 	if (deletion.item.ctx.continueOnFail()) {
 		return [
@@ -249,11 +274,15 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 	const client = await item.client();
 	const deletion: Deletion = { item, client, where, prefix, recursive, deleted: 0, results: [] };
 	if (dryRun)
-		return (await filesUnder(deletion)).map((entry) => fileItem(deletion, entry, { deleted: false, dryRun: true }));
+		return (await filesUnder(deletion)).files.map((entry) =>
+			fileItem(deletion, entry, { deleted: false, dryRun: true }),
+		);
 	for (let round = 1; round <= MAX_ROUNDS; round++) {
-		// A pass that stayed on page 1 everywhere missed nothing; one that deleted nothing found the folder empty.
+		// A pass that stayed on page 1 everywhere missed nothing. One that left page 1 may have missed
+		// files that slid onto a page it had read (others removed entries before them), whether or not
+		// it deleted anything: the folder is walked again, then checked.
 		const pass = await deletePass(deletion);
-		if (pass.complete || pass.deleted === 0) return deletion.results;
+		if (pass.complete) return deletion.results;
 	}
 	return await leftovers(deletion);
 }
