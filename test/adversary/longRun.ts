@@ -6,6 +6,9 @@
  * Prints progress, then every counterexample (seed, schedule, what the adversary and the node did,
  * the history) and the totals; exits 1 when it found any. Run `npm run build` first: the node is
  * loaded from dist/ as in the node suites.
+ *
+ * To measure a planted bug against a baseline: ADVERSARY_KNOWN=<seeds the baseline fails, comma-separated>
+ * ADVERSARY_STOP=1 stops at the first counterexample outside that list and says after how many schedules.
  */
 import { describe, explore } from './explore';
 
@@ -15,6 +18,7 @@ async function main() {
 	const started = Date.now();
 	let done = 0;
 	let found = 0;
+	const known = new Set((process.env.ADVERSARY_KNOWN ?? '').split(',').filter(Boolean).map(Number));
 	const examples = await explore(seeds, {
 		concurrency,
 		onResult: (seed, example) => {
@@ -22,6 +26,10 @@ async function main() {
 			if (example) {
 				found += 1;
 				console.log(`counterexample at seed ${seed}: ${example.violations.map((v) => v.invariant).join('; ')}`);
+				if (process.env.ADVERSARY_STOP && !known.has(seed)) {
+					console.log(`\nfirst new counterexample after ${done} schedules:\n${describe(example)}`);
+					process.exit(1);
+				}
 			}
 			if (done % 500 === 0)
 				console.log(`${done} schedules, ${found} counterexamples, ${Math.round((Date.now() - started) / 1000)} s`);

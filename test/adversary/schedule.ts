@@ -52,6 +52,8 @@ export interface Scenario {
 	dryRun: boolean;
 	includeSubfolders: boolean;
 	setup: SetupFile[];
+	/** Version 3's Parallel Requests, when not its default: with 2, a third item starts as the first ends. */
+	parallelRequests?: number;
 }
 
 export interface Schedule {
@@ -130,6 +132,7 @@ function drawTriggers(random: Random, scenario: Scenario): Trigger[] {
 export function drawSchedule(seed: number): Schedule {
 	const random = new Random(seed);
 	const scenario = drawScenario(random);
+	if (scenario.items.length > 2 && random.chance(0.5)) scenario.parallelRequests = 2;
 	return {
 		seed,
 		storageSkewMs: random.int(-3000, 3000),
@@ -201,7 +204,10 @@ const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(re
 
 /** The node's parameters and input items for the scenario. */
 function nodeRun(scenario: Scenario, keys: Record<Role, string>, folder: string, random: Random) {
-	const options = { maxRetries: 0 };
+	const options = {
+		maxRetries: 0,
+		...(scenario.parallelRequests ? { parallelRequests: scenario.parallelRequests } : {}),
+	};
 	if (scenario.operation === 'folderDelete') {
 		const parameters: INodeParameters = {
 			resource: 'folder',
