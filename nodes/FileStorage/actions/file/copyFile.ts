@@ -96,27 +96,6 @@ function refuseDotSegments(item: Item, verb: 'Copy' | 'Move', from: FileRef, to:
 }
 
 /**
- * Waits until no other item of this run writes `to`, then holds it until the returned release.
- * Version 3 runs items in parallel, and the API has no "only if absent" upload: two items writing
- * one destination would both find it free, and one's check would then see (and delete as faulty)
- * the other's copy, while both deleted their sources (review 29).
- */
-async function holdDestination(item: Item, to: FileRef): Promise<() => void> {
-	const locks = item.run.writing;
-	const name = JSON.stringify([to.bucket, to.region, to.key]);
-	const before = locks.get(name) ?? Promise.resolve();
-	let release: () => void = () => undefined;
-	const mine = new Promise<void>((resolve) => (release = resolve));
-	const tail = before.then(async () => await mine);
-	locks.set(name, tail);
-	await before;
-	return () => {
-		release();
-		if (locks.get(name) === tail) locks.delete(name);
-	};
-}
-
-/**
  * Copies a file by streaming its signed link (a plain GET: the CDN gets no credential and no
  * signature of ours; a public source's CDN cache purged first, and the answer compared with the
  * service's record, see storedSource.ts) into an upload with the bounded part pool, then checks
@@ -134,15 +113,12 @@ export async function copyFile(item: Item, verb: 'Copy' | 'Move'): Promise<Copie
 		);
 	}
 	refuseDotSegments(item, verb, from, to);
-	const release = await holdDestination(item, to);
-	try {
-		return await copyHeld(item, verb, from, to, options);
-	} finally {
-		release();
-	}
+	// Both keys: the source (Move deletes it) and the destination, held until the item finishes.
+	await item.takeTurns([from, to]);
+	return await copyHeld(item, verb, from, to, options);
 }
 
-/** copyFile's work, while this item alone of its run writes the destination. */
+/** copyFile's work, while this item alone of its run writes the destination and its source. */
 async function copyHeld(
 	item: Item,
 	verb: 'Copy' | 'Move',
