@@ -98,3 +98,29 @@ export const copyOfSourceKeptUndated = schedule(
 	},
 	{ lastModified: 'none', xCache: true, keepAfterPurgeMs: FOREVER_MS },
 );
+
+/** Move of a public source rewritten after the CDN kept it; the CDN keeps it after the purge and says nothing of it (no Age, X-Cache or Last-Modified). */
+export const moveBehindSilentlyKeepingCdn = schedule(
+	9006,
+	{
+		...plain,
+		version: 2,
+		operation: 'move',
+		items: [['src1', 'dst']],
+		setup: [{ role: 'src1', visibility: 'public', viewed: true, rewritten: 'later' }],
+	},
+	{ lastModified: 'none', keepAfterPurgeMs: FOREVER_MS },
+);
+
+/** The same for a Copy. */
+export const copyBehindSilentlyKeepingCdn = schedule(
+	9007,
+	{
+		...plain,
+		version: 2,
+		operation: 'copy',
+		items: [['src1', 'dst']],
+		setup: [{ role: 'src1', visibility: 'public', viewed: true, rewritten: 'later' }],
+	},
+	{ lastModified: 'none', keepAfterPurgeMs: FOREVER_MS },
+);
