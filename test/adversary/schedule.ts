@@ -58,7 +58,7 @@ export interface Scenario {
 
 export interface Schedule {
 	seed: number;
-	/** The storage's clock minus the n8n host's, ms. */
+	/** The storage's clock minus the n8n host's, ms (hostSkew). */
 	storageSkewMs: number;
 	scenario: Scenario;
 	cdn: CdnPolicy;
@@ -129,13 +129,21 @@ function drawTriggers(random: Random, scenario: Scenario): Trigger[] {
 	);
 }
 
+/**
+ * The storage's clock minus the n8n host's, from one draw: mostly within ±3 s, sometimes up to ±30 s
+ * (the signature allows ±300 s). Only the answers' own dates may time the settle wait.
+ */
+function hostSkew(u: number): number {
+	return u < 0.7 ? Math.round((u / 0.7) * 6000 - 3000) : Math.round(((u - 0.7) / 0.3) * 60_000 - 30_000);
+}
+
 export function drawSchedule(seed: number): Schedule {
 	const random = new Random(seed);
 	const scenario = drawScenario(random);
 	if (scenario.items.length > 2 && random.chance(0.5)) scenario.parallelRequests = 2;
 	return {
 		seed,
-		storageSkewMs: random.int(-3000, 3000),
+		storageSkewMs: hostSkew(random.next()),
 		scenario,
 		cdn: drawCdnPolicy(random),
 		triggers: drawTriggers(random, scenario),
