@@ -87,10 +87,12 @@ export class Item {
 
 	/**
 	 * Waits for this item's turn on every key it will write or delete (all of them in one call),
-	 * and holds them until the item finishes (the router calls finish()). Asked once per item.
+	 * and holds them until the item finishes (the router calls finish()) or asks again: an item
+	 * working through several files (a folder) gives back one file's turns before the next's, so it
+	 * never holds keys while it waits for others.
 	 */
 	async takeTurns(refs: KeyRef[]): Promise<void> {
-		if (this.heldTurns) throw new Error('An item takes its turns once, on all its keys at once');
+		this.finish();
 		this.heldTurns = await this.run.turns.take(refs);
 	}
 

@@ -111,3 +111,29 @@ describe('an ETag from an answer a cache kept is no evidence about the copy', ()
 		});
 	});
 });
+
+describe('a destination written by someone else while the copy is checked', () => {
+	it("the copy's check never deletes a file another writer stored at the destination", async () => {
+		await uploadWithNode(emulator(), 'other/source.txt', 'the source bytes', { visibility: 'private' });
+		// The copy's upload answer is held back while another workflow stores its own file there.
+		proxy().setRules({ holdAnswer: { upload: 800 } });
+		const copying = runNode({
+			credentials: viaProxy(emulator(), proxy()),
+			parameters: {
+				...BUCKET,
+				resource: 'file',
+				operation: 'copy',
+				fileKey: { __rl: true, mode: 'key', value: 'other/source.txt' },
+				destinationKey: 'other/target.txt',
+				options: { replace: true },
+			},
+		});
+		expect(await eventually(() => proxy().exchanges.some((e) => e.operation === 'upload'), 10_000)).toBe(true);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		await uploadWithNode(emulator(), 'other/target.txt', "another workflow's newer, longer file", {
+			visibility: 'private',
+		});
+		await copying;
+		expect(await read('other/target.txt')).toBe("another workflow's newer, longer file");
+	});
+});

@@ -94,8 +94,8 @@ describe('Copy and Move onto one destination: items take turns', () => {
 	});
 });
 
-describe('File → Delete takes its turn after the item writing the same key', () => {
-	it('an Upload with Refuse Existing File and a Delete of its key in one run: the Delete sees the upload', async () => {
+describe('File → Delete takes its turn on its key', () => {
+	it('two Deletes of one key in one run take turns: one deletes it, the other finds it gone', async () => {
 		await uploadWithNode(emulator(), 'turns/gone.txt', 'to delete', { visibility: 'private' });
 		const result = await runV3(
 			{
@@ -108,5 +108,31 @@ describe('File → Delete takes its turn after the item writing the same key', (
 		// One delete removes it; the other, in its turn after, finds it gone (the API's 404): an error item.
 		expect(result.items.filter((item) => item.json.error === undefined)).toHaveLength(1);
 		expect(await read('turns/gone.txt')).toBeUndefined();
+	});
+});
+
+describe('two items of one version-3 run moving different files onto one destination', () => {
+	it('Replace Existing File off never loses a source: at most one Move succeeds, every byte is still somewhere', async () => {
+		await uploadWithNode(emulator(), 'race/x.txt', 'the x file', { visibility: 'private' });
+		await uploadWithNode(emulator(), 'race/y.txt', 'the longer y file', { visibility: 'private' });
+		await new Promise((resolve) => setTimeout(resolve, 4100));
+		const result = await runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'move',
+				fileKey: { __rl: true, mode: 'key', value: '={{ $json.from }}' },
+				destinationKey: 'race/out.txt',
+				options: { parallelRequests: 4 },
+			},
+			{
+				typeVersion: 3,
+				continueOnFail: true,
+				items: [{ json: { from: 'race/x.txt' } }, { json: { from: 'race/y.txt' } }],
+			},
+		);
+		const all = [await read('race/x.txt'), await read('race/y.txt'), await read('race/out.txt')];
+		expect(all).toEqual(expect.arrayContaining(['the x file', 'the longer y file']));
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 });
