@@ -109,7 +109,7 @@ export const moveBehindSilentlyKeepingCdn = schedule(
 		items: [['src1', 'dst']],
 		setup: [{ role: 'src1', visibility: 'public', viewed: true, rewritten: 'later' }],
 	},
-	{ lastModified: 'none', keepAfterPurgeMs: FOREVER_MS },
+	{ lastModified: 'none', keepAfterPurgeMs: FOREVER_MS, silentAfterPurge: true },
 );
 
 /** The same for a Copy. */
@@ -122,5 +122,5 @@ export const copyBehindSilentlyKeepingCdn = schedule(
 		items: [['src1', 'dst']],
 		setup: [{ role: 'src1', visibility: 'public', viewed: true, rewritten: 'later' }],
 	},
-	{ lastModified: 'none', keepAfterPurgeMs: FOREVER_MS },
+	{ lastModified: 'none', keepAfterPurgeMs: FOREVER_MS, silentAfterPurge: true },
 );

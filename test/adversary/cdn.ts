@@ -29,6 +29,12 @@ export interface CdnPolicy {
 	/** Chance that a proxy answers with its own page instead of the service / CDN. */
 	proxyPage: { purge: number; exists: number; head: number };
 	pageStatus: 404 | 500 | 502;
+	/**
+	 * Whether an answer kept through a purge may come without any mark of a cache (no Age above 0, no
+	 * X-Cache: HIT). Off in drawn schedules: the node relies on a CDN that keeps an answer after the purge
+	 * saying so (docs/api-choices.md, what the node cannot prove); named cases show what such a CDN does.
+	 */
+	silentAfterPurge?: boolean;
 }
 
 export function drawCdnPolicy(random: Random): CdnPolicy {
@@ -123,7 +129,7 @@ export class AdversaryCdn {
 		const kept = plain ? this.kept.get(key) : undefined;
 		if (kept && (kept.purgedAt === undefined || now < kept.purgedAt + this.policy.keepAfterPurgeMs)) {
 			this.log.push(`${call.method} ${key}: HIT of the version of ${kept.lastModified}`);
-			return this.answer(kept, true, now);
+			return this.answer(kept, true, now, kept.purgedAt !== undefined && this.policy.silentAfterPurge !== true);
 		}
 		const current = await this.emulator.adversary.current(key);
 		if (!current) {
@@ -150,7 +156,8 @@ export class AdversaryCdn {
 		this.log.push(`view ${key}: kept the version of ${current.lastModified}`);
 	}
 
-	private answer(version: KeptVersion, hit: boolean, now: number): HookAnswer {
+	/** `marked`: a hit through a purge carries at least X-Cache: HIT when the policy's headers would not mark it. */
+	private answer(version: KeptVersion, hit: boolean, now: number, marked = false): HookAnswer {
 		const { policy } = this;
 		const headers: Record<string, string> = {
 			'Content-Type': version.contentType,
@@ -161,6 +168,7 @@ export class AdversaryCdn {
 		if (policy.lastModified === 'cdnClock') headers['Last-Modified'] = new Date(version.keptAt).toUTCString();
 		if (policy.age) headers.Age = String(hit ? Math.max(0, Math.floor((now - version.keptAt) / 1000)) : 0);
 		if (policy.xCache) headers['X-Cache'] = hit ? 'HIT' : 'MISS';
+		if (marked && !policy.xCache && !(Number(headers.Age) > 0)) headers['X-Cache'] = 'HIT';
 		const md5 = createHash('md5').update(version.body).digest('hex');
 		if (policy.etag === 'md5') headers.ETag = `"${md5}"`;
 		if (policy.etag === 'opaque') headers.ETag = `"${md5.slice(0, 16)}-1"`;
