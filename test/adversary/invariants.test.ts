@@ -178,3 +178,19 @@ it('Folder → Delete: a file written into the folder after its listing stays; o
 	);
 	expect(invariantsOf(dry)).toContain('Dry Run changes nothing');
 });
+
+it('a file another writer stores over the short copy, of its size and in its second, is indistinguishable from it: deleting it is not held against the node', () => {
+	const events = [put(keys.src1, 'setup', 'AAAA', 1)];
+	const requests = [look('cdn', keys.src1)];
+	events.push(put(keys.dst, 'client', 'AAAA'), put(keys.dst, 'client-short', 'AAA'), put(keys.dst, 'other', 'OOO'));
+	requests.push(look('list', keys.dst));
+	events.push(del(keys.dst, 'client'));
+	expect(invariantsOf(outcome({ operation: 'copy' }, events, requests, [{ ok: false, json: {} }]))).toEqual([]);
+	const otherSize = outcome(
+		{ operation: 'copy' },
+		[...events.slice(0, 3), put(keys.dst, 'other', 'OOOO', events[3].seq), events[4]],
+		requests,
+		[],
+	);
+	expect(invariantsOf(otherSize)).toContain('nothing the node did not write is deleted');
+});
