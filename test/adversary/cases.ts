@@ -124,3 +124,16 @@ export const copyBehindSilentlyKeepingCdn = schedule(
 	},
 	{ lastModified: 'none', keepAfterPurgeMs: FOREVER_MS, silentAfterPurge: true },
 );
+
+/** Move behind a CDN about 3 s ahead of the storage that keeps the old version through the purge, with Age and X-Cache. */
+export const moveKeptAnswerAgedInWholeSeconds = schedule(
+	9008,
+	{
+		...plain,
+		version: 2,
+		operation: 'move',
+		items: [['src1', 'dst']],
+		setup: [{ role: 'src1', visibility: 'public', viewed: true, rewritten: 'sameSecond', lateInSecond: true }],
+	},
+	{ skewMs: 2990, lastModified: 'none', age: true, xCache: true, keepAfterPurgeMs: FOREVER_MS },
+);

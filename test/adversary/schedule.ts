@@ -40,6 +40,8 @@ export interface SetupFile {
 	rewritten?: 'sameSecond' | 'later';
 	/** Written as the run starts (not ten seconds before): a Move must wait for its second to pass. */
 	fresh?: boolean;
+	/** Written late in a second of the storage's clock (named cases that need it). */
+	lateInSecond?: boolean;
 }
 
 export interface Scenario {
@@ -361,6 +363,7 @@ async function setUp(
 	clock.offsetMs = schedule.storageSkewMs - 10_000;
 	for (const file of schedule.scenario.setup) {
 		if (file.fresh) clock.offsetMs = schedule.storageSkewMs;
+		while (file.lateInSecond && (Date.now() + clock.offsetMs) % 1000 < 850) await sleep(10);
 		await emulator.adversary.put(BUCKET, keys[file.role], random.bytes(SIZE), {
 			visibility: file.visibility,
 			writer: 'setup',
