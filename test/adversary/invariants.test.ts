@@ -143,7 +143,7 @@ it('a file another writer stored at the destination before the check, deleted by
 	]);
 });
 
-it('a good copy deleted as faulty, and a short copy left in place, are flagged', () => {
+it('a good copy deleted as faulty, and a short copy left in place unreported, are flagged', () => {
 	const good = outcome(
 		{ operation: 'copy' },
 		[put(keys.src1, 'setup', 'A', 1)],
@@ -159,7 +159,9 @@ it('a good copy deleted as faulty, and a short copy left in place, are flagged',
 		[{ ok: false, json: {} }],
 	);
 	short.events.push(put(keys.dst, 'client', 'AAAA'), put(keys.dst, 'client-short', 'A'));
-	expect(invariantsOf(short)).toEqual(['a faulty copy is not kept']);
+	expect(invariantsOf(short)).toEqual(['a faulty copy is not kept unreported']);
+	short.items = [{ ok: false, json: { error: 'The copy is faulty: the service stored 1 byte, 4 were sent' } }];
+	expect(invariantsOf(short)).toEqual([]);
 });
 
 it('Folder → Delete: a file written into the folder after its listing stays; one it deletes anyway is flagged; Dry Run changes nothing', () => {

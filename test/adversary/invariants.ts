@@ -226,13 +226,19 @@ class Judge {
 		}
 	}
 
-	/** A copy the storage kept short is not left in place. */
+	/**
+	 * A copy the storage kept short is deleted, or kept only with a failure that names it faulty (the listing cannot
+	 * tell it from another writer's file of that size written in its second, so keeping it is the node's choice).
+	 */
 	noFaultyCopyKept() {
+		const named = this.outcome.items.some(
+			(item) => !item.ok && /faulty/i.test(`${String(item.json.error)} ${String(item.json.description ?? '')}`),
+		);
 		for (const version of this.currentAtEnd()) {
-			if (version.put.writer === 'client-short') {
+			if (version.put.writer === 'client-short' && !named) {
 				this.fail(
-					'a faulty copy is not kept',
-					`the copy at '${version.put.key}' the storage kept short (${version.put.size} bytes) is still there`,
+					'a faulty copy is not kept unreported',
+					`the copy at '${version.put.key}' the storage kept short (${version.put.size} bytes) is still there, and no failure names it faulty`,
 				);
 			}
 		}
