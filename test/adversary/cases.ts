@@ -137,3 +137,21 @@ export const moveKeptAnswerAgedInWholeSeconds = schedule(
 	},
 	{ skewMs: 2990, lastModified: 'none', age: true, xCache: true, keepAfterPurgeMs: FOREVER_MS },
 );
+
+/** The storage keeps a Copy's upload short; before the check another writer stores a file of that short size in its second. */
+export const otherWriterAtShortCopysSize = schedule(
+	9009,
+	{
+		...plain,
+		version: 2,
+		operation: 'copy',
+		replace: true,
+		items: [['src1', 'dst']],
+		setup: [{ role: 'src1', visibility: 'public', viewed: false }],
+	},
+	{},
+	[
+		{ op: 'upload', nth: 1, phase: 'after', action: 'shortStore', role: 'dst' },
+		{ op: 'purge', nth: 2, phase: 'before', action: 'rewriteSame', role: 'dst' },
+	],
+);

@@ -35,3 +35,18 @@ it('a good copy is not deleted on the ETag of an older answer the CDN kept of th
 it('Copy never reports a version the CDN kept after the purge as the copy of the source', async () => {
 	await holds(cases.copyOfSourceKeptUndated);
 });
+
+it('Move behind a CDN about 3 s ahead that keeps the old version through the purge (Age, X-Cache: HIT) never loses the newest version', async () => {
+	await holds(cases.moveKeptAnswerAgedInWholeSeconds);
+});
+
+it("a file another writer stores at a Copy's destination in the copy's second, of the size the storage kept of the copy, is not deleted", async () => {
+	const outcome = await holds(cases.otherWriterAtShortCopysSize);
+	const atDestination = outcome.events.filter((event) => event.key === outcome.keys.dst);
+	expect(atDestination.map((event) => `${event.kind} by ${event.writer}`)).toEqual([
+		'put by client',
+		'put by client-short',
+		'put by other',
+	]);
+	expect(outcome.items[0].ok).toBe(false);
+});
