@@ -112,6 +112,12 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 		expect(move({ date: at(60), xCache: 'HIT' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
 	});
 
+	it('Age is whole seconds rounded down: a kept answer whose Date − Age is exactly listed + 4 s is still refused', () => {
+		// Fetched up to a second before Date − Age: possibly within the margin of the listed second.
+		expect(move({ date: at(17), age: '13', xCache: 'HIT' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		expect(move({ date: at(18), age: '13', xCache: 'HIT' })).toEqual({ action: 'copy' });
+	});
+
 	it('Move: an answer with no Date is unproven (the host clock is never used)', () => {
 		expect(move({ lastModified: at(0) })).toMatchObject({ action: 'refuse', proof: 'unproven' });
 		expect(move({})).toMatchObject({ why: expect.stringMatching(/no Date/) });
