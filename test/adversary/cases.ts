@@ -155,3 +155,35 @@ export const otherWriterAtShortCopysSize = schedule(
 		{ op: 'purge', nth: 2, phase: 'before', action: 'rewriteSame', role: 'dst' },
 	],
 );
+
+/** Moves of a source written as the run starts, rewritten with the same size right after a read, behind a CDN 2.5–2.9 s ahead. */
+export const movesOfJustWrittenSourcesBehindCdnAhead: Schedule[] = [2500, 2700, 2900, 2600, 2800, 2900].map(
+	(skewMs, i) =>
+		schedule(
+			9100 + i,
+			{
+				...plain,
+				version: 2,
+				operation: 'move',
+				items: [['src1', 'dst']],
+				setup: [{ role: 'src1', visibility: 'public', viewed: false, fresh: true }],
+			},
+			{ skewMs, lastModified: 'none' },
+			[{ op: 'cdn', nth: 1 + (i % 2), phase: 'after', action: 'rewriteSame', role: 'src1' }],
+		),
+);
+
+/** Move and Copy of a source the CDN kept, rewritten since, when a proxy answers every purge with its 404 page. */
+export const purgesAnsweredByProxyPage: Schedule[] = (['move', 'copy'] as const).map((operation, i) =>
+	schedule(
+		9200 + i,
+		{
+			...plain,
+			version: 2,
+			operation,
+			items: [['src1', 'dst']],
+			setup: [{ role: 'src1', visibility: 'public', viewed: true, rewritten: 'later' }],
+		},
+		{ lastModified: 'none', keepAfterPurgeMs: FOREVER_MS, proxyPage: { purge: 1, exists: 0, head: 0 } },
+	),
+);

@@ -50,3 +50,15 @@ it("a file another writer stores at a Copy's destination in the copy's second, o
 	]);
 	expect(outcome.items[0].ok).toBe(false);
 });
+
+// Found by planting bugs (a settle margin 1 s shorter; a proxy's 404 page to the purge read as "nothing cached").
+it('a Move of a source written moments ago, rewritten with the same size right after a read, behind a CDN clock up to 3 s ahead, never loses the newest version', async () => {
+	for (const schedule of cases.movesOfJustWrittenSourcesBehindCdnAhead) await holds(schedule);
+}, 120_000);
+
+it("a proxy's 404 page in answer to the purge of the source copies nothing the CDN kept", async () => {
+	for (const schedule of cases.purgesAnsweredByProxyPage) {
+		const outcome = await holds(schedule);
+		expect(outcome.items[0].ok).toBe(false);
+	}
+});
