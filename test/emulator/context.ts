@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { ResolvedConfig } from './config';
 import type { FaultInjector } from './faults';
+import type { EmulatorHooks } from './history';
 import type { TempDir } from './fsutil';
 import type { Network } from './network';
 import type { CdnCache } from './routes/cdn-cache';
@@ -24,6 +25,8 @@ export interface ServerContext {
 	network: Network;
 	/** Public CDN answers kept for `cdnCacheSeconds` (off at 0); purge clears a key. */
 	cdnCache: CdnCache;
+	/** In-process hook points around every request (history.ts); none by default. */
+	hooks?: EmulatorHooks;
 }
 
 export interface RouteRequest {

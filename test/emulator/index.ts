@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { resolveConfig, type ResolvedConfig } from './config';
 import type { ServerContext } from './context';
 import { FaultInjector } from './faults';
+import type { EmulatorHooks } from './history';
 import { readJson, TempDir } from './fsutil';
 import { Network, setNetworkProfile } from './network';
 import { CdnCache } from './routes/cdn-cache';
@@ -100,7 +101,7 @@ async function run(config: ResolvedConfig, dataDir: string, cleanupData: () => P
 	const tmp = new TempDir(path.join(dataDir, 'tmp'));
 	// Whatever a crash left in tmp is by definition uncommitted.
 	await tmp.reset();
-	const objects = new ObjectStore(path.join(dataDir, 'objects'), tmp, config.buckets);
+	const objects = new ObjectStore(path.join(dataDir, 'objects'), tmp, config.buckets, config.now);
 	const uploads = new UploadStore(path.join(dataDir, 'uploads'), tmp);
 	await objects.init();
 	await uploads.init();
@@ -212,6 +213,39 @@ async function run(config: ResolvedConfig, dataDir: string, cleanupData: () => P
 			} finally {
 				opened.release();
 			}
+		},
+		adversary: {
+			setHooks: (hooks?: EmulatorHooks) => {
+				ctx.hooks = hooks;
+			},
+			recordHistory: (on) => {
+				objects.history.enabled = on;
+			},
+			history: () => objects.history.events,
+			tick: () => objects.history.tick(),
+			clearHistory: () => objects.history.clear(),
+			put: async (where, key, body, { visibility, contentType = 'application/octet-stream', writer }) => {
+				const file = objects.newBlobFile(where.name, where.region, key);
+				await fsp.writeFile(file, body);
+				const meta = await objects.commit(
+					where.name,
+					where.region,
+					key,
+					file,
+					{ size: body.length, contentType, visibility },
+					writer,
+				);
+				return { lastModified: meta.lastModified };
+			},
+			remove: async (where, key, writer) => await objects.delete(where.name, where.region, key, writer),
+			current: async (key) => {
+				const opened = openObject(objects, () => objects.findAnywhere(key));
+				if (!opened) return undefined;
+				const chunks: Buffer[] = [];
+				for await (const chunk of opened.stream()) chunks.push(chunk as Buffer);
+				const { size, contentType, visibility, lastModified } = opened.meta;
+				return { size, contentType, visibility, lastModified, body: Buffer.concat(chunks) };
+			},
 		},
 		stop,
 	};

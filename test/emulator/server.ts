@@ -8,6 +8,7 @@ import { authenticate } from './query-auth';
 import { parseTarget, type ParsedTarget } from './query';
 import { cdn } from './routes/cdn';
 import { isCdnFault, REDIRECT_PREFIX } from './routes/cdn-faults';
+import type { HookAnswer, HookCall } from './history';
 import { handleHook, isHookPath } from './routes/hooks';
 import { list, purge, remove, signedUrlRoute, upload } from './routes/files';
 import { cancel, complete, start, uploadPart } from './routes/multipart';
@@ -146,6 +147,20 @@ function dropResponse(res: ServerResponse): void {
 	res.end = cut as unknown as typeof res.end;
 }
 
+/** A hook's answer (history.ts), once the request's body, if any, has been taken. */
+async function answerInstead(req: IncomingMessage, res: ServerResponse, answer: HookAnswer): Promise<void> {
+	continueBody(req, res);
+	await new Promise<void>((resolve) => {
+		req.once('end', resolve);
+		req.once('close', resolve);
+		req.resume();
+	});
+	if (res.headersSent || res.destroyed) return;
+	const body = answer.body === undefined ? undefined : Buffer.from(answer.body);
+	res.writeHead(answer.status, { ...answer.headers, ...(body ? { 'Content-Length': String(body.length) } : {}) });
+	res.end(req.method === 'HEAD' ? undefined : body);
+}
+
 export function createRequestHandler(ctx: ServerContext, track: (work: Promise<void>) => void) {
 	return (req: IncomingMessage, res: ServerResponse): void => {
 		track(
@@ -203,6 +218,19 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
 		res.once('close', ctx.stats.cdnRequestStarted());
 	}
 
+	const call: HookCall | undefined = ctx.hooks
+		? {
+				seq: ctx.objects.history.tick(),
+				op: route.op,
+				method,
+				path: target.path,
+				query: target.query.values,
+				headers: req.headers,
+			}
+		: undefined;
+	const instead = call && (await ctx.hooks?.before?.(call));
+	if (instead) return answerInstead(req, res, instead);
+
 	const fault = route.redirected
 		? undefined
 		: ctx.faults.pick(route.op, route.op === 'uploadPart' ? rawPartNumber(target) : undefined);
@@ -230,13 +258,16 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
 			throw new HttpError(401, { error: 'Invalid authentication credentials' }, headers);
 		}
 		const reply = await API[route.op](ctx, r);
+		if (call) await ctx.hooks?.after?.(call, reply);
 		// rewrite: the operation took effect; only what the client is told differs.
 		if (fault?.kind === 'rewrite') reply.body = rewriteData(reply.body, fault.fields);
 		await sendJson(res, reply, ctx.latencyMs);
 	} catch (err) {
 		if (err instanceof ClientAbortError) return;
 		if (err instanceof HttpError) {
-			await sendJson(res, { status: err.status, body: err.body, headers: err.headers }, ctx.latencyMs);
+			const reply = { status: err.status, body: err.body, headers: err.headers };
+			if (call && route.op !== 'cdn') await ctx.hooks?.after?.(call, reply);
+			await sendJson(res, reply, ctx.latencyMs);
 			return;
 		}
 		console.error(`[emulator] ${method} ${target.path} failed:`, err);

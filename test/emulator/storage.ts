@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import * as path from 'node:path';
 
 import { forEachLimited, KeyedMutex, randomHex, readJsonSync, removeQuietly, TempDir, writeJsonAtomic } from './fsutil';
+import { hashFiles, History, type Writer } from './history';
 import { childrenOf, type ListEntry } from './listing';
 import type { Bucket } from './types';
 
@@ -73,6 +74,10 @@ export class ObjectStore {
 		root: string,
 		private readonly tmp: TempDir,
 		bucketList: Bucket[],
+		/** The emulator's clock: it dates versions (last_modified) as its answers' Date. */
+		private readonly now: () => number = Date.now,
+		/** Every change, when enabled (in-process tests: see history.ts). */
+		readonly history = new History(),
 	) {
 		for (const b of bucketList) {
 			this.buckets.set(bucketId(b.name, b.region), {
@@ -192,6 +197,7 @@ export class ObjectStore {
 		key: string,
 		blobFiles: string | string[],
 		info: { size: number; contentType: string; visibility: Visibility },
+		writer: Writer = 'client',
 	): Promise<ObjectMeta> {
 		const state = this.mustBucket(bucket, region);
 		const hash = keyHash(key);
@@ -200,6 +206,7 @@ export class ObjectStore {
 		if (files.length === 0 || files.some((f, i) => path.dirname(f) !== state.dir || !blobs[i].startsWith(`${hash}.`))) {
 			throw new Error('commit needs blob files from newBlobFile(s) for the same key');
 		}
+		const hashes = this.history.enabled ? await hashFiles(files) : undefined;
 		return this.lock.run(`${bucketId(bucket, region)}\n${key}`, async () => {
 			const meta: ObjectMeta = {
 				bucket,
@@ -208,7 +215,7 @@ export class ObjectStore {
 				size: info.size,
 				contentType: info.contentType,
 				visibility: info.visibility,
-				lastModified: new Date().toISOString(),
+				lastModified: new Date(this.now()).toISOString(),
 				blobs,
 			};
 			try {
@@ -220,6 +227,19 @@ export class ObjectStore {
 			const previous = state.objects.get(key);
 			state.objects.set(key, meta);
 			state.version++;
+			const { size, visibility, lastModified } = meta;
+			this.history.record({
+				kind: 'put',
+				bucket,
+				region,
+				key,
+				writer,
+				at: this.now(),
+				...hashes,
+				size,
+				visibility,
+				lastModified,
+			});
 			if (previous) {
 				const kept = new Set(blobs);
 				await this.discard(previous.blobs.filter((b) => !kept.has(b)).map((b) => path.join(state.dir, b)));
@@ -228,7 +248,7 @@ export class ObjectStore {
 		});
 	}
 
-	async delete(bucket: string, region: string, key: string): Promise<boolean> {
+	async delete(bucket: string, region: string, key: string, writer: Writer = 'client'): Promise<boolean> {
 		const state = this.mustBucket(bucket, region);
 		return this.lock.run(`${bucketId(bucket, region)}\n${key}`, async () => {
 			const meta = state.objects.get(key);
@@ -236,6 +256,7 @@ export class ObjectStore {
 			await fsp.rm(path.join(state.dir, `${keyHash(key)}.json`), { force: true });
 			state.objects.delete(key);
 			state.version++;
+			this.history.record({ kind: 'delete', bucket, region, key, writer, at: this.now() });
 			await this.discard(meta.blobs.map((b) => path.join(state.dir, b)));
 			return true;
 		});

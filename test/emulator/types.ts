@@ -1,3 +1,4 @@
+import type { EmulatorHooks, HistoryEvent } from './history';
 /**
  * Public contract of the emulator. The node's tests, the harness, dev scripts and benchmarks
  * import these names, so they change only together with every consumer.
@@ -178,6 +179,37 @@ export interface Emulator {
 	setNetworkProfile(profile: NetworkProfile): void;
 	listOpenUploads(): OpenUploadInfo[];
 	readObject(bucket: string, region: string, key: string): Promise<StoredObject | undefined>;
+	/** In-process aids for the seeded adversary (history.ts): not over HTTP, not in the CLI. */
+	adversary: AdversaryAccess;
 	objectSha256(bucket: string, region: string, key: string): Promise<string | undefined>;
 	stop(): Promise<void>;
+}
+
+/** A version as the store holds it now, read whole (small files only). */
+export interface CurrentVersion {
+	size: number;
+	contentType: string;
+	visibility: 'public' | 'private';
+	lastModified: string;
+	body: Buffer;
+}
+
+export interface AdversaryAccess {
+	setHooks(hooks?: EmulatorHooks): void;
+	/** Off by default: hashing every stored version costs what benchmarks measure. */
+	recordHistory(on: boolean): void;
+	history(): HistoryEvent[];
+	/** The next number of the sequence the history's changes are numbered in (orders requests with them). */
+	tick(): number;
+	clearHistory(): void;
+	/** Another writer: stores `body` under `key` as an upload would, recorded as `writer`. */
+	put(
+		where: Bucket,
+		key: string,
+		body: Buffer,
+		options: { visibility: 'public' | 'private'; contentType?: string; writer: string },
+	): Promise<{ lastModified: string }>;
+	remove(where: Bucket, key: string, writer: string): Promise<boolean>;
+	/** What the CDN's origin holds for `key` now (the first bucket holding it, as the CDN looks it up). */
+	current(key: string): Promise<CurrentVersion | undefined>;
 }
