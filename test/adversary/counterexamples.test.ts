@@ -1,7 +1,6 @@
 /**
  * Counterexamples the seeded adversary found (adversary.test.ts, longRun.ts) on earlier code, each as a named
- * case with an explicit schedule (cases.ts), independent of how seeds are drawn. Open ones, and the seeds of the
- * fixed range that are still counterexamples (openSeeds.ts), are in counterexamples.test.ts.pending.
+ * case with an explicit schedule (cases.ts), independent of how seeds are drawn. Each failed before its fix.
  */
 import { describe as described, runOne } from './explore';
 import * as cases from './cases';

@@ -1,6 +1,6 @@
 /**
  * Seeds of the fixed range whose schedules are counterexamples the code does not fix yet: they are left out of
- * adversary.test.ts and run, with a named case for each kind, in a counterexamples.test.ts.pending file until the
- * fix is merged. None now.
+ * adversary.test.ts while the fix is under way (with a named case for each kind in counterexamples.test.ts once
+ * it lands). None now.
  */
 export const OPEN_SEEDS: number[] = [];

@@ -60,6 +60,8 @@ describe('Move never deletes the newest version of a public file rewritten at th
 		['X-Cache: TCP_HIT (a proxy cache’s spelling) alone', { 'X-Cache': 'TCP_HIT' }],
 		['Age alone, with the listing’s Last-Modified', { Age: '2' }],
 		['Age: 0 (kept less than a second), with the listing’s Last-Modified', { Age: '0' }],
+		['CF-Cache-Status: HIT alone (Cloudflare’s header)', { 'CF-Cache-Status': 'HIT' }],
+		['Cache-Status naming a hit alone (RFC 9211)', { 'Cache-Status': 'EdgeCache; hit; ttl=50' }],
 	];
 	cases.forEach(([marks, headers], index) => {
 		it(`an answer a cache marks as kept (${marks}) is never proof: the source stays`, async () => {

@@ -62,6 +62,12 @@ describe('keptByCache: an answer a cache marks as kept', () => {
 		[{ xCache: 'TCP_HIT' }, 'X-Cache: TCP_HIT'],
 		[{ xCache: 'Hit from cloudfront' }, 'X-Cache: Hit from cloudfront'],
 		[{ age: '30', xCache: 'HIT' }, 'Age: 30, X-Cache: HIT'],
+		[{ xCache: 'STALE' }, 'X-Cache: STALE'],
+		[{ cacheStatus: ['cf-cache-status: HIT'] }, 'cf-cache-status: HIT'],
+		[{ cacheStatus: ['cf-cache-status: REVALIDATED'] }, 'cf-cache-status: REVALIDATED'],
+		[{ cacheStatus: ['cf-cache-status: UPDATING'] }, 'cf-cache-status: UPDATING'],
+		[{ cacheStatus: ['cdn-cache: HIT'] }, 'cdn-cache: HIT'],
+		[{ cacheStatus: ['cache-status: ExampleCache; hit; ttl=30'] }, 'cache-status: ExampleCache; hit; ttl=30'],
 	])('%j is kept (%s)', (headers, words) => {
 		expect(keptByCache(headers)).toBe(words);
 	});
@@ -70,7 +76,14 @@ describe('keptByCache: an answer a cache marks as kept', () => {
 		expect(keptByCache({ age: '0' })).toBe('Age: 0');
 	});
 
-	it.each([[{}], [{ age: '' }], [{ xCache: 'MISS' }], [{ age: 'soon' }]])('%j is not marked', (headers) => {
+	it.each([
+		[{}],
+		[{ age: '' }],
+		[{ xCache: 'MISS' }],
+		[{ age: 'soon' }],
+		[{ cacheStatus: ['cf-cache-status: MISS', 'cdn-cache: EXPIRED'] }],
+		[{ cacheStatus: ['cache-status: ExampleCache; fwd=uri-miss'] }],
+	])('%j is not marked', (headers) => {
 		expect(keptByCache(headers)).toBeUndefined();
 	});
 });

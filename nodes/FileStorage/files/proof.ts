@@ -26,10 +26,21 @@ export interface CdnHeaders {
 	date?: string;
 	age?: string;
 	xCache?: string;
+	/** Other headers in which a cache says how it served the answer, as `Name: value` (see CACHE_STATUS). */
+	cacheStatus?: string[];
 	cacheControl?: string;
 	lastModified?: string;
 	etag?: string;
 }
+
+/**
+ * Headers besides X-Cache in which caches say how they served an answer: RFC 9211's Cache-Status,
+ * and the CDNs' own (Cloudflare's, Bunny's, nginx's).
+ */
+const CACHE_STATUS = ['cache-status', 'cf-cache-status', 'cdn-cache', 'x-cache-status'];
+
+/** A cache status naming an answer served from what the cache kept (a hit, a stale or revalidated copy). */
+const SERVED_FROM_CACHE = /hit|stale|revalidated|updating/i;
 
 /** The CDN headers of an answer's header object (names in any case). */
 export function cdnHeadersOf(headers: Record<string, unknown> | undefined): CdnHeaders {
@@ -42,6 +53,7 @@ export function cdnHeadersOf(headers: Record<string, unknown> | undefined): CdnH
 		date: one('date'),
 		age: one('age'),
 		xCache: one('x-cache'),
+		cacheStatus: CACHE_STATUS.flatMap((name) => (one(name) === undefined ? [] : [`${name}: ${one(name)}`])),
 		cacheControl: one('cache-control'),
 		lastModified: one('last-modified'),
 		etag: one('etag'),
@@ -61,7 +73,8 @@ export function keptByCache(headers: CdnHeaders): string | undefined {
 		...(headers.age !== undefined && headers.age.trim() !== '' && Number.isFinite(age) && age >= 0
 			? [`Age: ${headers.age}`]
 			: []),
-		...(/hit/i.test(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
+		...(SERVED_FROM_CACHE.test(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
+		...(headers.cacheStatus ?? []).filter((status) => SERVED_FROM_CACHE.test(status.replace(/^[^:]*:/, ''))),
 	];
 	return marks.length > 0 ? marks.join(', ') : undefined;
 }
