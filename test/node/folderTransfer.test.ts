@@ -123,6 +123,16 @@ describe('Folder → Copy', () => {
 });
 
 describe('Folder → Move', () => {
+	it("to the top of the bucket: the files go there; the source folder's own marker stays, said so", async () => {
+		await put(api(), 'lift/', '');
+		await put(api(), 'lift/top-level.txt', 'up');
+		const result = await folder('move', 'lift/', '/');
+		expect(result.error).toBeUndefined();
+		expect(statuses(result)).toEqual({ 'lift/': 'kept', 'lift/top-level.txt': 'moved' });
+		expect((await read('top-level.txt'))?.body.toString()).toBe('up');
+		expect(await read('lift/')).toBeDefined();
+	});
+
 	it('moves every file byte-identical, markers included; the source folder is empty after', async () => {
 		const files = await tree('inbox/2026-11/', true);
 		const result = await folder('move', 'inbox/2026-11/', 'archive/2026-11/');

@@ -87,6 +87,14 @@ async function oneFile(item: Item, plan: Plan, entry: ListEntry, progress: Progr
 	const source = { key: entry.path, bucket: plan.from.bucket, region: plan.from.region };
 	let job: CopyJob | undefined;
 	try {
+		if (entry.path === plan.from.prefix && !plan.to.prefix) {
+			// The source folder's own marker, into the top of the bucket: the top has no marker to write.
+			const reason =
+				'The folder marker of the source folder has no place at the top of the bucket; it was left as it is.';
+			progress.outputs[index] = item.output({ status: 'kept', key: null, source, reason });
+			count(progress, 'kept');
+			return;
+		}
 		job = jobOf(item, plan, entry);
 		const { status, json } = await transferFile(item, job, plan.dryRun);
 		const base = { key: job.to.key, bucket: job.to.bucket, region: job.to.region, size: entry.size ?? null, source };
