@@ -9,6 +9,7 @@ import type { BenchOptions } from './args';
 import { describeProfile, type FarResult, type FarSummary } from './far';
 import { thresholdTarget, V3_ID } from './far-threshold';
 import type { RealN8nResult } from './real-n8n';
+import { folderMoveSection } from './folder-move';
 import { scaleSection } from './scale';
 import { fmt, verdict } from './stats';
 import { MANY_OPERATIONS, manyGrowthBound, nodeVsClient, type ManyResult } from './many-files';
@@ -170,6 +171,7 @@ export function renderReport(report: ReportInput): string {
 		...manyRealTargets(report.manyReal),
 		'',
 		...scaleSection(),
+		...folderMoveSection(),
 		...(findings ? [findings, ''] : []),
 	].join('\n');
 }
