@@ -195,6 +195,13 @@ describe('Folder → Copy and Move: refusals, Dry Run, failures', () => {
 		},
 	);
 
+	it('an empty Destination Folder is refused before any request, naming the field', async () => {
+		const result = await folder('move', 'nest/', '');
+		expect(result.error?.message).toBe("The parameter 'Destination Folder' is empty");
+		expect(result.error?.description).toMatch(/or \/ for the top of the bucket/);
+		expect(Object.values(emulator().stats().requests).reduce((sum, n) => sum + (n ?? 0), 0)).toBe(0);
+	});
+
 	it.each(['copy', 'move'] as const)(
 		'%s with Dry Run lists every file and what would happen, and changes nothing',
 		async (operation) => {
