@@ -195,6 +195,16 @@ describe('Folder → Copy and Move: refusals, Dry Run, failures', () => {
 		},
 	);
 
+	it('a source inside the destination (a/b/ → a/) never writes into the source folder: a file that would is kept', async () => {
+		await put(api(), 'up/b/z.txt', 'z of b');
+		await put(api(), 'up/b/b/z.txt', 'z of b/b');
+		const result = await folder('move', 'up/b/', 'up/', { replace: true });
+		expect(result.error).toBeUndefined();
+		expect(statuses(result)).toEqual({ 'up/b/z.txt': 'moved', 'up/b/b/z.txt': 'kept' });
+		expect((await read('up/z.txt'))?.body.toString()).toBe('z of b');
+		expect((await read('up/b/b/z.txt'))?.body.toString()).toBe('z of b/b');
+	});
+
 	it('an empty Destination Folder is refused before any request, naming the field', async () => {
 		const result = await folder('move', 'nest/', '');
 		expect(result.error?.message).toBe("The parameter 'Destination Folder' is empty");

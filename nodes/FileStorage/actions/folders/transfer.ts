@@ -70,6 +70,12 @@ function jobOf(item: Item, plan: Plan, entry: ListEntry): CopyJob {
 	};
 }
 
+/** Whether a file's destination is itself under the source folder: written there, it would be read as a source. */
+function writesIntoSource(plan: Plan, job: CopyJob): boolean {
+	const { from, to } = plan;
+	return to.bucket === from.bucket && to.region === from.region && job.to.key.startsWith(from.prefix);
+}
+
 /** How the run went: outputs by the order files were listed, counts by status, the first failure. */
 interface Progress {
 	outputs: INodeExecutionData[][];
@@ -96,6 +102,13 @@ async function oneFile(item: Item, plan: Plan, entry: ListEntry, progress: Progr
 			return;
 		}
 		job = jobOf(item, plan, entry);
+		if (writesIntoSource(plan, job)) {
+			// A/b/ → a/: a/b/b/x would go to a/b/x, another file this run reads (and a Move deletes).
+			const reason = `Its destination '${job.to.key}' is inside the source folder '${plan.from.prefix}', where this run reads (and a Move deletes) files: it was left as it is.`;
+			progress.outputs[index] = item.output({ status: 'kept', key: job.to.key, source, reason });
+			count(progress, 'kept');
+			return;
+		}
 		const { status, json } = await transferFile(item, job, plan.dryRun);
 		const base = { key: job.to.key, bucket: job.to.bucket, region: job.to.region, size: entry.size ?? null, source };
 		progress.outputs[index] = item.output({ status, ...base, ...json });
