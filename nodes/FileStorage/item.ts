@@ -2,6 +2,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INode, INodeExecut
 import { NodeOperationError } from 'n8n-workflow';
 
 import { keyProblem } from './files/keys';
+import { KeyTurns, type KeyRef } from './files/keyTurns';
 import type { BucketRef } from './transport/api';
 import type { RunPool } from './transport/pool';
 import { DEFAULT_SETTINGS, FileStorageClient, type TransportSettings } from './transport/request';
@@ -21,8 +22,8 @@ export function transportSettings(options: IDataObject): TransportSettings {
 export interface RunShared {
 	/** The run's request pool (version 3): every request of every item takes a slot of it. */
 	pool?: RunPool;
-	/** The destinations the run's Copy and Move items are writing, by bucket, region and key (copyFile.ts). */
-	writing: Map<string, Promise<void>>;
+	/** The keys the run's items write or delete take turns on (files/keyTurns.ts). */
+	turns: KeyTurns;
 }
 
 /**
@@ -35,11 +36,12 @@ export class Item {
 	readonly version: NodeVersion;
 	private readOptions: IDataObject | undefined;
 	private madeClient: Promise<FileStorageClient> | undefined;
+	private heldTurns: (() => void) | undefined;
 
 	constructor(
 		readonly ctx: IExecuteFunctions,
 		readonly index: number,
-		readonly run: RunShared = { writing: new Map() },
+		readonly run: RunShared = { turns: new KeyTurns() },
 	) {
 		this.version = versionOf(ctx);
 	}
@@ -81,6 +83,23 @@ export class Item {
 	/** The item's output: one item paired with this one. */
 	output(json: IDataObject, binary?: IBinaryKeyData): INodeExecutionData[] {
 		return [{ json, ...(binary ? { binary } : {}), pairedItem: { item: this.index } }];
+	}
+
+	/**
+	 * Waits for this item's turn on every key it will write or delete (all of them in one call),
+	 * and holds them until the item finishes (the router calls finish()) or asks again: an item
+	 * working through several files (a folder) gives back one file's turns before the next's, so it
+	 * never holds keys while it waits for others.
+	 */
+	async takeTurns(refs: KeyRef[]): Promise<void> {
+		this.finish();
+		this.heldTurns = await this.run.turns.take(refs);
+	}
+
+	/** Gives back the item's turns: called by the router once the item's operation has settled. */
+	finish(): void {
+		this.heldTurns?.();
+		this.heldTurns = undefined;
 	}
 
 	/** The item's client, made once from its credential and its Timeout and Max Retries options. */

@@ -293,3 +293,68 @@ describe('File → Get Browser Upload URL: bad input', () => {
 		]);
 	});
 });
+
+describe('Get Browser Upload URL: a hostile browser', () => {
+	it.each([
+		['uploadpart', 'start'],
+		// Express, which the service's SDK hints at (multer), routes without regard to case.
+		['uploadpart', 'Start'],
+		['uploadpart', '..'],
+		['completemultipart', '.'],
+		['cancelmultipart', '..'],
+	])('a %s with Upload ID "%s" is refused naming Upload ID: its path would name another call', async (type, id) => {
+		const result = await sign({ requestType: type, browserKey: 'a.bin', uploadId: id, partNumber: 1, totalParts: 2 });
+		expect(result.error?.message).toMatch(/parameter 'Upload ID'/);
+		expect(result.items).toHaveLength(0);
+	});
+
+	it('a part URL asked with Upload ID "start" cannot start an upload the workflow never signed', async () => {
+		const result = await sign({ requestType: 'uploadpart', browserKey: 'a.bin', uploadId: 'start', partNumber: 1 });
+		const url = result.items[0]?.json.url;
+		if (url !== undefined) {
+			// What the browser would do with it: the emulator takes it as a start-multipart.
+			await fetch(String(url), { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+		}
+		expect(emulator().listOpenUploads()).toEqual([]);
+	});
+
+	it.each([
+		['Key', 'an object with toString', 'browserKey', { toString: 1 }],
+		['Key', 'an empty object', 'browserKey', {}],
+		['Key', 'an array', 'browserKey', ['a', 'b']],
+		['Upload ID', 'an object', 'uploadId', { id: 'u1' }],
+	])('a %s given as %s is refused naming the field, with Continue On Fail paired', async (label, _, name, value) => {
+		const result = await runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'signedOperationUrl',
+				requestType: 'uploadpart',
+				browserKey: 'a.bin',
+				uploadId: 'u1',
+				partNumber: 1,
+				[name]: '={{ $json.value }}',
+			},
+			{ items: [{ json: { value } as never }], continueOnFail: true },
+		);
+		expect(result.items.map((i) => [String(i.json.error), i.pairedItem])).toEqual([
+			[`The parameter '${label}' is ${Array.isArray(value) ? 'an array' : 'an object'}, not text`, { item: 0 }],
+		]);
+	});
+
+	it('a Key with a lone surrogate is refused naming Key: the URL would sign another key (U+FFFD) than the output says', async () => {
+		const result = await sign({ requestType: 'upload', browserKey: '={{ "a\\ud800.txt" }}' });
+		expect(result.error?.message).toMatch(/lone UTF-16 surrogate.*parameter 'Key'/);
+		expect(result.items).toHaveLength(0);
+	});
+
+	it.each([
+		['a line break', 'text/html\r\nSet-Cookie: a=b'],
+		['no subtype', 'texthtml'],
+		['a NUL', 'text/plain\u0000'],
+	])('a MIME Type with %s is refused naming MIME Type', async (_, mimeType) => {
+		const result = await sign({ requestType: 'start-multipart', browserKey: 'a.bin', totalParts: 1, mimeType });
+		expect(result.error?.message).toMatch(/parameter 'MIME Type'/);
+		expect(result.items).toHaveLength(0);
+	});
+});

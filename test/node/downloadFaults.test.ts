@@ -288,3 +288,31 @@ describe('what the CDN says about the length', () => {
 		expect(latest.items).toEqual([]);
 	});
 });
+
+describe('File → Download from a CDN whose answer is not the whole file', () => {
+	// Answers every GET with the first 100 bytes of `whole` as a 206 Partial Content.
+	const whole = Buffer.alloc(1000, 'x');
+	let server: Server;
+	let cdn = '';
+	beforeAll(async () => {
+		server = createServer((_req, res) => {
+			res.writeHead(206, {
+				'Content-Type': 'application/octet-stream',
+				'Content-Length': '100',
+				'Content-Range': `bytes 0-99/${whole.length}`,
+			});
+			res.end(whole.subarray(0, 100));
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		cdn = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f/emulator/`;
+	});
+	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+
+	it('a download is never a part of the file: a 206 answer of 100 of 1000 bytes fails and stores nothing', async () => {
+		await storeAs('partial/file.bin', whole);
+		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${cdn}partial/file.bin` } }]);
+		const result = await download({}, 'partial/file.bin');
+		expect(result.error?.message).toMatch(/Download of 'partial\/file\.bin'/);
+		expect(result.items).toHaveLength(0);
+	});
+});

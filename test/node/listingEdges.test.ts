@@ -2,6 +2,12 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
 import { pagesOf, ScriptedFolder, startListServer, type ListAnswer, type ListServer } from './listServer';
+import { runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
+
+/** For the walks the emulator serves (its listing rewritten by a fault): a real Folder → Delete. */
+const emulator = useEmulator();
+const storeText = async (key: string, text: string) => await uploadWithNode(emulator(), key, text);
+const read = async (key: string) => await storedText(emulator(), key);
 
 const credentials = (server: ListServer) => ({
 	fileStorageApi: { accessKey: 'key', secretKey: 'secret', baseUrl: server.url },
@@ -182,5 +188,69 @@ describe('a listing that names entries outside the folder asked for', () => {
 		});
 		expect(result.error?.message).toMatch(unexpected("'top-secret.pdf'"));
 		expect(result.items).toEqual([]);
+	});
+});
+
+describe('Folder → Delete with Include Subfolders off, against the emulator', () => {
+	it('a listing that names a file deeper than the folder: nothing below a sub-folder is deleted', async () => {
+		await storeText('shallow/top.txt', 'top');
+		await storeText('shallow/sub/deep.txt', 'keep me');
+		// A service answering the one-level listing of 'shallow/' with a file of its sub-folder.
+		emulator().setFaults([
+			{
+				operation: 'list',
+				rewrite: {
+					contents: {
+						name: 'shallow',
+						type: 'folder',
+						path: 'shallow/',
+						children: [
+							{ name: 'top.txt', type: 'file', path: 'shallow/top.txt', size: 3, last_modified: null },
+							{ name: 'deep.txt', type: 'file', path: 'shallow/sub/deep.txt', size: 7, last_modified: null },
+						],
+					},
+				},
+				nth: [1],
+			},
+		]);
+		const result = await runFileStorage(emulator(), {
+			resource: 'folder',
+			operation: 'delete',
+			folder: { __rl: true, mode: 'path', value: 'shallow/' },
+			includeSubfolders: false,
+		});
+		expect(await read('shallow/sub/deep.txt')).toBe('keep me');
+		expect(result.items.map((item) => item.json.key)).not.toContain('shallow/sub/deep.txt');
+	});
+});
+
+describe('Folder → Delete and a listing whose pages shift during the walk', () => {
+	it('a folder is emptied even when a file removed during the walk pulled another onto a page already read', async () => {
+		for (const name of ['a', 'c', 'd']) await storeText(`shift/${name}.txt`, name);
+		const entry = (name: string) => ({
+			name: `${name}.txt`,
+			type: 'file',
+			path: `shift/${name}.txt`,
+			size: 1,
+			last_modified: null,
+		});
+		const page = (current: number, children: unknown[], total: number) => ({
+			contents: { name: 'shift', type: 'folder', path: 'shift/', children },
+			pagination: { current_page: current, total_pages: 2, total_items: total, items_per_page: 2 },
+		});
+		// Pages of two, as offsets: 'b' was removed between the two requests, so 'c' moved onto page 1.
+		emulator().setFaults([
+			{ operation: 'list', rewrite: page(1, [entry('a'), entry('b')], 4), nth: [1] },
+			// (A rule sees only the requests the rules before it let through: this is the second list request.)
+			{ operation: 'list', rewrite: page(2, [entry('d')], 3), nth: [1] },
+		]);
+		const result = await runFileStorage(emulator(), {
+			resource: 'folder',
+			operation: 'delete',
+			folder: { __rl: true, mode: 'path', value: 'shift/' },
+		});
+		expect(result.error).toBeUndefined();
+		expect(await read('shift/c.txt')).toBeUndefined();
+		expect(result.items.map((item) => item.json.key)).toContain('shift/c.txt');
 	});
 });

@@ -1,4 +1,6 @@
 import { constants } from 'node:buffer';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 
 import type { INodeParameters } from 'n8n-workflow';
@@ -541,5 +543,37 @@ describe('Upload from a URL that fails', () => {
 		expect(result.items[0].json.error).toMatch(/answered HTTP 404/);
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 		expect(JSON.stringify(result.items)).not.toContain('query-secret');
+	});
+});
+
+describe('a Source URL whose answer is not the whole file', () => {
+	// Answers every GET with the first 100 bytes of `whole` as a 206 Partial Content.
+	const whole = Buffer.alloc(1000, 'x');
+	let server: Server;
+	let cdn = '';
+	beforeAll(async () => {
+		server = createServer((_req, res) => {
+			res.writeHead(206, {
+				'Content-Type': 'application/octet-stream',
+				'Content-Length': '100',
+				'Content-Range': `bytes 0-99/${whole.length}`,
+			});
+			res.end(whole.subarray(0, 100));
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		cdn = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f/emulator/`;
+	});
+	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+
+	it('an upload from a Source URL is never a part of the file: a 206 answer fails and stores nothing', async () => {
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'upload',
+			source: 'url',
+			sourceUrl: `${cdn}partial/part.bin`,
+			key: 'partial/uploaded.bin',
+		});
+		expect(result.error?.message).toMatch(/answered HTTP 206 \(Partial Content/);
+		expect(await emulator().readObject(BUCKET.bucketName, BUCKET.region, 'partial/uploaded.bin')).toBeUndefined();
 	});
 });

@@ -132,3 +132,58 @@ describe('File → Transform: bad input', () => {
 		expect(emulator().stats().requests.signedUrl).toBe(0);
 	});
 });
+
+describe('Transform: a hostile CDN and raw strings', () => {
+	const bigImage = randomFile(50_000);
+	afterEach(() => emulator().setFaults([]));
+	beforeAll(async () => {
+		const stored = await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'upload', key: 'r32/cat.jpg', visibility: 'public' },
+			{ items: [fileItem(bigImage, 'cat.jpg', 'image/jpeg')] },
+		);
+		expect(stored.error).toBeUndefined();
+	});
+	const transformBig = async (parameters: INodeParameters) =>
+		await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'transform',
+			fileKey: { __rl: true, mode: 'key', value: 'r32/cat.jpg' },
+			...parameters,
+		});
+
+	it('a transformed download cut short by a close-delimited answer says sizeConfirmed: false', async () => {
+		emulator().setFaults([{ operation: 'cdn', closeDelimited: 1000 }]);
+		const result = await transformBig({ transformation: 'image', width: 10, downloadTransformed: true });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ size: 1000, sizeConfirmed: false });
+	});
+
+	it('a whole transformed download with a stated length says sizeConfirmed: true', async () => {
+		const result = await transformBig({ transformation: 'image', width: 10, downloadTransformed: true });
+		expect(result.items[0].json).toMatchObject({ size: bigImage.length, sizeConfirmed: true });
+	});
+
+	it('the URL of a key with a "." segment is refused: a URL client would fetch another file', async () => {
+		const stored = await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'upload', key: 'r32/./dot.jpg', visibility: 'public' },
+			{ items: [fileItem(bigImage, 'dot.jpg', 'image/jpeg')] },
+		);
+		expect(stored.error).toBeUndefined();
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'transform',
+			fileKey: { __rl: true, mode: 'key', value: 'r32/./dot.jpg' },
+			transformation: 'image',
+			width: 10,
+		});
+		expect(result.error?.message).toMatch(/'r32\/\.\/dot\.jpg' has a '\.' segment, which its link cannot carry/);
+		expect(result.items).toHaveLength(0);
+	});
+
+	it('a raw string with a lone surrogate is refused naming Raw Transformation', async () => {
+		const result = await transformBig({ transformation: 'raw', rawTransformation: '={{ "tr-w_1\\ud800" }}' });
+		expect(result.error?.message).toMatch(/parameter 'Raw Transformation'/);
+	});
+});

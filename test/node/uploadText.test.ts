@@ -97,3 +97,15 @@ describe('Source Text in the panel', () => {
 		expect((sourceOf('multipartUpload').options as INodePropertyOptions[]).map((o) => o.value)).not.toContain('text');
 	});
 });
+
+describe('Source Text: an expression that gives no text', () => {
+	it('an object is refused naming Text, never stored as "[object Object]"', async () => {
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'upload', source: 'text', text: '={{ $json.body }}', textFileName: 'obj.txt' },
+			{ items: [{ json: { body: { a: 1 } } }] },
+		);
+		expect(result.error?.message).toMatch(/parameter 'Text'/);
+		expect(await emulator().readObject(BUCKET.bucketName, BUCKET.region, 'obj.txt')).toBeUndefined();
+	});
+});

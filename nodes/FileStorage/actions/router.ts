@@ -20,6 +20,7 @@ import * as cancel from './multipartUpload/cancel.operation';
 import * as complete from './multipartUpload/complete.operation';
 import * as start from './multipartUpload/start.operation';
 import * as uploadPart from './multipartUpload/uploadPart.operation';
+import { KeyTurns } from '../files/keyTurns';
 import { Item, type RunShared } from '../item';
 import type { RunPool } from '../transport/pool';
 import { versionOf } from '../versions';
@@ -83,16 +84,22 @@ async function runItem(ctx: IExecuteFunctions, itemIndex: number, run: RunShared
 			itemIndex,
 		});
 	}
-	return await handler(new Item(ctx, itemIndex, run));
+	const item = new Item(ctx, itemIndex, run);
+	try {
+		return await handler(item);
+	} finally {
+		// An item keeps its turns on the keys it writes until it has finished, failed or not.
+		item.finish();
+	}
 }
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// Version 3: the items in parallel over one request pool (parallelItems.ts).
 	const { parallelItems } = versionOf(this);
-	const writing: RunShared['writing'] = new Map();
+	const turns = new KeyTurns();
 	if (parallelItems) {
 		const inPool = async (ctx: IExecuteFunctions, itemIndex: number, pool: RunPool) =>
-			await runItem(ctx, itemIndex, { pool, writing });
+			await runItem(ctx, itemIndex, { pool, turns });
 		return [await runInParallel(this, inPool, parallelItems)];
 	}
 	const items = this.getInputData();
@@ -100,7 +107,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			// One by one: spreading a list of 100,000+ entries as arguments overflows the stack.
-			for (const item of await runItem(this, itemIndex, { writing })) output.push(item);
+			for (const item of await runItem(this, itemIndex, { turns })) output.push(item);
 		} catch (error) {
 			if (this.continueOnFail()) {
 				output.push(failureItem(error, itemIndex));

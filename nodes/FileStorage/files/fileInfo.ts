@@ -2,6 +2,7 @@ import type { IDataObject, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow
 import { NodeApiError } from 'n8n-workflow';
 
 import type { Item } from '../item';
+import { cdnHeadersOf, type CdnHeaders } from './proof';
 import { getSignedUrl, type BucketRef, type Visibility } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
 
@@ -49,6 +50,15 @@ export async function readFileInfo(
 	where: BucketRef,
 	key: string,
 ): Promise<FileInfo | undefined> {
+	return (await headFile(client, where, key))?.info;
+}
+
+/** readFileInfo's answer with the CDN's headers as sent (the copy's check judges them: proof.ts). */
+export async function headFile(
+	client: FileStorageClient,
+	where: BucketRef,
+	key: string,
+): Promise<{ info: FileInfo; headers: CdnHeaders } | undefined> {
 	const link = await getSignedUrl(client, where, key, INFO_LINK_SECONDS).catch((error: unknown) => {
 		if (isNotFound(error)) return undefined;
 		throw error;
@@ -62,7 +72,7 @@ export async function readFileInfo(
 	(answer.body as { destroy?: () => void } | undefined)?.destroy?.();
 	const length = Number(header(answer, 'content-length'));
 	const contentType = (header(answer, 'content-type') ?? '').split(';')[0].trim();
-	return {
+	const info: FileInfo = {
 		key,
 		bucket: where.bucket,
 		region: where.region,
@@ -74,6 +84,7 @@ export async function readFileInfo(
 		visibility: link.is_public ? 'public' : 'private',
 		location: link.url.split(/[?#]/)[0],
 	};
+	return { info, headers: cdnHeadersOf(answer.headers) };
 }
 
 /** The error for a file that is not there, named as Download names it. */

@@ -78,7 +78,7 @@ export async function findStoredRecord(
 }
 
 /** Milliseconds since the epoch of an HTTP or ISO date, or undefined. */
-function timeOf(date: string | null | undefined): number | undefined {
+export function timeOf(date: string | null | undefined): number | undefined {
 	const time = date ? Date.parse(date) : NaN;
 	return Number.isFinite(time) ? time : undefined;
 }
@@ -87,64 +87,4 @@ function timeOf(date: string | null | undefined): number | undefined {
 export function isoSeconds(date: string | null | undefined): string | undefined {
 	const time = timeOf(date);
 	return time === undefined ? undefined : new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/** What a read through the CDN said of the file: its Content-Length, Last-Modified, and whether a cache served it. */
-export interface ReadFacts {
-	size?: number;
-	lastModified?: string;
-	fromCache?: boolean;
-}
-
-/**
- * Why an answer of the CDN is not of the version the service records, or undefined when nothing
- * that can be compared disagrees. A Last-Modified more than a second before the record's is an
- * older version (HTTP dates have whole seconds; a later one can be a CDN stamping its own time).
- */
-export function staleAnswer(read: ReadFacts, record: StoredRecord): string | undefined {
-	if (read.size !== undefined && record.size !== null && read.size !== record.size) {
-		return `the CDN answered ${read.size} bytes, the service's listing says ${record.size} bytes`;
-	}
-	const answered = timeOf(read.lastModified);
-	const recorded = timeOf(record.last_modified);
-	if (answered !== undefined && recorded !== undefined && recorded - answered > 1000) {
-		return `the CDN answered a version last modified ${isoSeconds(read.lastModified)}, the service's listing says ${isoSeconds(record.last_modified)}`;
-	}
-	return undefined;
-}
-
-/** Whether two records of one key are of the same version, as far as the listing tells. */
-export function sameVersion(a: StoredRecord, b: StoredRecord): boolean {
-	return a.size === b.size && timeOf(a.last_modified) === timeOf(b.last_modified);
-}
-
-/**
- * Whether a CDN answer, read after its cache was purged, can be taken for the recorded version
- * (sizes already agree). Its Last-Modified must be the record's (within the second HTTP dates
- * round to): a later one may be a kept answer stamped anew. An answer with no Last-Modified is
- * taken unless it says a cache served it (Age, X-Cache): after the purge a fresh answer comes from
- * the origin, and a minimal CDN need not date what it serves [ours].
- */
-export function shownAsRecord(read: ReadFacts, record: StoredRecord): boolean {
-	const answered = timeOf(read.lastModified);
-	if (answered === undefined) return read.lastModified === undefined && read.fromCache !== true;
-	const recorded = timeOf(record.last_modified);
-	return recorded !== undefined && Math.abs(recorded - answered) <= 1000;
-}
-
-/** How long after a version's listed second another write is sure to be listed with a later one. */
-const SETTLED_MS = 2000;
-
-/**
- * How long to wait before a read of a file can be told apart from a later write of the same size
- * (0: it can now). The listing dates a version to the whole second, so a replacement written in
- * the second of the version read looks the same; a read that begins a second or more after that
- * second cannot meet one. `answeredAt` is the read's answer's Date (the serving side's clock,
- * nearer the service's than ours); a margin of a second more covers their clocks' difference.
- */
-export function unsettledMs(record: StoredRecord, answeredAt: string | undefined, now = Date.now()): number {
-	const recorded = timeOf(record.last_modified);
-	if (recorded === undefined) return 0;
-	const readAt = timeOf(answeredAt) ?? now;
-	return Math.max(0, recorded + SETTLED_MS - readAt);
 }

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import type { CdnHeaders } from '../files/proof';
 import type { Item } from '../item';
 import { PartBodyPool, type FileForm, type FormEnvelope } from '../transport/formData';
 import { readParts, type BinarySource } from './binaryInput';
@@ -15,12 +16,8 @@ export interface UploadSource {
 	mimeType: string;
 	/** Undefined when it is only known once read (a URL without Content-Length). */
 	size?: number;
-	/** A URL source's Last-Modified header, when it sent one (Copy compares it with the service's record). */
-	lastModified?: string;
-	/** A URL source's Date header (the server's clock when it answered), when it sent one. */
-	answeredAt?: string;
-	/** Whether a URL source's answer says a cache served it (an Age above 0, or X-Cache: HIT). */
-	fromCache?: boolean;
+	/** A URL source's answer headers that say which version it is (Copy and Move judge them: files/proof.ts). */
+	cdnHeaders?: CdnHeaders;
 	/** The bytes as parts of exactly `partSize` (the last one shorter), in buffers `nextPart` hands out. */
 	parts(partSize: number, nextPart: () => Buffer): AsyncGenerator<Buffer>;
 	/** Lets go of a source that will not be read (a check failed after it was opened). */

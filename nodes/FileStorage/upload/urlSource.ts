@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { cdnHeadersOf } from '../files/proof';
 import type { Item } from '../item';
 import { runAttempts } from '../transport/attempts';
 import { sourceFailures, RedirectRefused } from './sourceFailures';
@@ -74,15 +75,6 @@ export function parseSourceUrl(item: Item, text: string): URL {
 function headerValue(headers: IDataObject | undefined, name: string): string | undefined {
 	const value = headers?.[name];
 	return value === undefined || value === null ? undefined : String(value);
-}
-
-/**
- * Whether a cache says it served the answer: HTTP caches send Age with what they kept (RFC 9111
- * §5.1), and CDNs commonly name a hit in X-Cache.
- */
-function servedFromCache(headers: IDataObject | undefined): boolean {
-	const age = Number(headerValue(headers, 'age'));
-	return (Number.isFinite(age) && age > 0) || /\bhit\b/i.test(headerValue(headers, 'x-cache') ?? '');
 }
 
 function destroyBody(response: IN8nHttpFullResponse): void {
@@ -245,9 +237,7 @@ async function openWithRetries(source: OpeningSource): Promise<UploadSource> {
 		fileName: fileNameOfUrl(url),
 		mimeType: mimeType || 'application/octet-stream',
 		size,
-		lastModified: headerValue(response.headers, 'last-modified'),
-		answeredAt: headerValue(response.headers, 'date'),
-		fromCache: servedFromCache(response.headers),
+		cdnHeaders: cdnHeadersOf(response.headers),
 		parts: async function* (partSize, nextPart) {
 			let complete = false;
 			try {

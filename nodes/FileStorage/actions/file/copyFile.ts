@@ -100,27 +100,6 @@ function refuseDotSegments(item: Item, verb: 'Copy' | 'Move', from: FileRef, to:
 	}
 }
 
-/**
- * Waits until no other item of this run writes `to`, then holds it until the returned release.
- * Version 3 runs items in parallel, and the API has no "only if absent" upload: two items writing
- * one destination would both find it free, and one's check would then see (and delete as faulty)
- * the other's copy, while both deleted their sources (review 29).
- */
-async function holdDestination(item: Item, to: FileRef): Promise<() => void> {
-	const locks = item.run.writing;
-	const name = JSON.stringify([to.bucket, to.region, to.key]);
-	const before = locks.get(name) ?? Promise.resolve();
-	let release: () => void = () => undefined;
-	const mine = new Promise<void>((resolve) => (release = resolve));
-	const tail = before.then(async () => await mine);
-	locks.set(name, tail);
-	await before;
-	return () => {
-		release();
-		if (locks.get(name) === tail) locks.delete(name);
-	};
-}
-
 /** One file to copy: from where, to where, with the options of its item (Replace Existing File and the upload's). */
 export interface CopyJob {
 	verb: 'Copy' | 'Move';
@@ -141,15 +120,30 @@ export async function copyFile(item: Item, verb: 'Copy' | 'Move'): Promise<Copie
 	const options = item.options();
 	const to = destinationOf(item, from, options);
 	const job: CopyJob = { verb, from, to, options };
-	return await inTurn(item, job, async () => await copyHeld(item, job));
+	refuseBeforeRequests(item, job);
+	// Both keys: the source (Move deletes it) and the destination, held until the item finishes.
+	await item.takeTurns([from, to]);
+	return await copyHeld(item, job);
 }
 
 /**
- * The path every copy takes, File → Copy and Move's and Folder → Copy and Move's for each file:
- * the refusals made before any request, then `work` while this item alone of its run writes the
- * destination.
+ * The path every copy takes, File → Copy and Move's and each file's of Folder → Copy and Move:
+ * `work` after the refusals made before any request, while the file's source and destination are
+ * this item's turn alone in its run (given back after `work`: a folder item copies several files
+ * at once, each holding only its own keys).
  */
 export async function inTurn<T>(item: Item, job: CopyJob, work: () => Promise<T>): Promise<T> {
+	refuseBeforeRequests(item, job);
+	const release = await item.run.turns.take([job.from, job.to]);
+	try {
+		return await work();
+	} finally {
+		release();
+	}
+}
+
+/** The refusals made before any request: the same file as source and destination, a '.' segment. */
+function refuseBeforeRequests(item: Item, job: CopyJob): void {
 	const { verb, from, to } = job;
 	if (to.key === from.key && to.bucket === from.bucket && to.region === from.region) {
 		throw item.fail(
@@ -158,15 +152,9 @@ export async function inTurn<T>(item: Item, job: CopyJob, work: () => Promise<T>
 		);
 	}
 	refuseDotSegments(item, verb, from, to);
-	const release = await holdDestination(item, to);
-	try {
-		return await work();
-	} finally {
-		release();
-	}
 }
 
-/** copyFile's work, while this item alone of its run writes the destination. */
+/** copyFile's work, while this item alone of its run writes the destination and its source. */
 async function copyHeld(item: Item, job: CopyJob): Promise<Copied> {
 	const { verb, from, to, options } = job;
 	const client = await item.client();

@@ -13,6 +13,8 @@ export const description: INodeProperties[] = [
 export async function execute(item: Item): Promise<INodeExecutionData[]> {
 	const where = item.bucket();
 	const key = fileKeyOf(item);
+	// After any item of the run writing the key (an Upload with Refuse Existing File, a Copy, a Move).
+	await item.takeTurns([{ ...where, key }]);
 	const result = await deleteFile(await item.client(), where, key);
 	return item.output({
 		key,

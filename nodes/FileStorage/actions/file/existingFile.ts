@@ -3,7 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { Item } from '../../item';
 import { getSignedUrl, type BucketRef } from '../../transport/api';
-import { isApiErrorAnswer } from '../../transport/apiAnswer';
+import { existenceOf } from '../../files/proof';
 import type { FileStorageClient } from '../../transport/request';
 
 /**
@@ -42,9 +42,8 @@ export async function fileExists(client: FileStorageClient, where: BucketRef, ke
 		() => true,
 		(error: unknown) => {
 			// A missing bucket is a 404 too: the upload then says so in its own words.
-			if (error instanceof NodeApiError && error.httpCode === '404' && isApiErrorAnswer(error.errorResponse)) {
-				return false;
-			}
+			const answer = error instanceof NodeApiError ? { httpCode: error.httpCode, body: error.errorResponse } : {};
+			if (existenceOf(answer) === 'absent') return false;
 			throw error;
 		},
 	);

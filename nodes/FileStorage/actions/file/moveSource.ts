@@ -1,6 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { findStoredRecord, sameVersion } from '../../files/storedRecord';
+import { sourceDeleteDecision } from '../../files/proof';
+import { findStoredRecord } from '../../files/storedRecord';
 import type { Item } from '../../item';
 import { deleteFile } from '../../transport/api';
 import { describeRef, type Copied } from './copyFile';
@@ -42,8 +43,9 @@ export async function deleteSourceAfterCopy(item: Item, copied: Copied) {
 			' The source was not deleted.',
 		);
 	}
-	if (!now) throw sourceGone(item, copied);
-	if (!sameVersion(now, copied.sourceRecord)) {
+	const decision = sourceDeleteDecision(copied.sourceRecord, now);
+	if (decision === 'gone') throw sourceGone(item, copied);
+	if (decision === 'keep') {
 		throw bothExist(
 			item,
 			copied,

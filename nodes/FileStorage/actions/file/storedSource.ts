@@ -2,18 +2,11 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { fileNotFound } from '../../files/fileInfo';
 import { linkRewritesKey, rewrittenLinkWords, transformShapedFolder, transformShapedWords } from '../../files/keys';
-import {
-	findStoredRecord,
-	shownAsRecord,
-	staleAnswer,
-	unsettledMs,
-	type ReadFacts,
-	type StoredRecord,
-} from '../../files/storedRecord';
+import { existenceOf, purgeFailure, sourceReadDecision, type SourceReadAction } from '../../files/proof';
+import { findStoredRecord, type StoredRecord } from '../../files/storedRecord';
 import type { UploadSource } from '../../upload/uploadSource';
 import { openUrlSource } from '../../upload/urlSource';
 import { getSignedUrl, purgeFile, type BucketRef, type SignedUrl } from '../../transport/api';
-import { isApiErrorAnswer } from '../../transport/apiAnswer';
 import type { FileStorageClient } from '../../transport/request';
 import { transportSettings, type Item } from '../../item';
 
@@ -54,7 +47,8 @@ async function isGone(client: FileStorageClient, from: Ref): Promise<boolean> {
 	return await getSignedUrl(client, from, from.key, 60).then(
 		() => false,
 		(error: unknown) =>
-			error instanceof NodeApiError && error.httpCode === '404' && isApiErrorAnswer(error.errorResponse),
+			error instanceof NodeApiError &&
+			existenceOf({ httpCode: error.httpCode, body: error.errorResponse }) === 'absent',
 	);
 }
 
@@ -82,7 +76,11 @@ async function purgeSource(item: Item, client: FileStorageClient, from: Ref, non
 	await purgeFile(client, from, from.key).catch((error: unknown) => {
 		// The API's own "not found": nothing of the key is cached (or the file went, which the
 		// read and the record find out). Anything else leaves the cache as it was.
-		if (error instanceof NodeApiError && error.httpCode === '404' && isApiErrorAnswer(error.errorResponse)) return;
+		if (
+			error instanceof NodeApiError &&
+			purgeFailure({ httpCode: error.httpCode, body: error.errorResponse }) === 'nothing-cached'
+		)
+			return;
 		const words = error instanceof Error ? error.message : String(error);
 		throw item.fail(
 			`Clearing the CDN cache of the public source ${where(from)} failed: ${words}`,
@@ -92,19 +90,17 @@ async function purgeSource(item: Item, client: FileStorageClient, from: Ref, non
 }
 
 /**
- * A Move deletes the source, so the bytes it copies must be shown to be the stored version. A
- * public source comes from a CDN that may keep an earlier version of the same size despite the
- * purge (spec §3.9: how long is not published): an answer dated otherwise than the listing, or one
- * a cache says it served, is not taken. Nothing is copied or deleted (Copy, which deletes nothing,
- * goes on).
+ * An answer that cannot be shown to be of the stored version (files/proof.ts, sourceReadDecision):
+ * a CDN may keep an earlier version despite the purge (spec §3.9). Nothing is copied (or deleted).
  */
-function unprovenPublicSource(item: Item, from: Ref, read: ReadFacts) {
-	const answered = read.lastModified
-		? `a Last-Modified (${read.lastModified}) that is not the listing's`
-		: 'no Last-Modified and came from its cache';
+function unprovenSource(item: Item, from: Ref, verb: 'Copy' | 'Move', why: string) {
+	const move =
+		'A CDN can keep serving an earlier version of the same size even after its cache is cleared, and Move would then delete the only copy of the newer one. Nothing was copied or deleted. Run the node again in a few minutes (once the CDN no longer keeps it), or download the file, check it, upload it to the destination and delete the source with File → Delete.';
+	const copy =
+		'A CDN can keep serving an earlier version even after its cache is cleared, and the copy would then be of a version the service no longer stores. Nothing was copied. Run the node again in a few minutes, once the CDN no longer keeps it.';
 	return item.fail(
-		`Move: the CDN's answer for the public source ${where(from)} has ${answered}, so it cannot be shown to be the version the service stores`,
-		'A CDN can keep serving an earlier version of the same size even after its cache is cleared, and Move would then delete the only copy of the newer one. Nothing was copied or deleted. Run the node again in a few minutes, or Copy the file, check the copy, and delete the source with File → Delete.',
+		`${verb}: the answer read for the source ${where(from)} cannot be shown to be the version the service stores: ${why}`,
+		verb === 'Move' ? move : copy,
 	);
 }
 
@@ -119,7 +115,7 @@ async function openOnce(
 	client: FileStorageClient,
 	from: Ref,
 	verb: 'Copy' | 'Move',
-): Promise<StoredSource> {
+): Promise<{ source: StoredSource; decision: Exclude<SourceReadAction, { action: 'refuse' }> }> {
 	const none = `Nothing was copied${verb === 'Move' ? ' or deleted' : ''}.`;
 	const link = await sourceLink(item, client, from, verb);
 	if (link.is_public) await purgeSource(item, client, from, none);
@@ -151,22 +147,26 @@ async function openOnce(
 		opened.discard();
 		throw error;
 	});
-	const read: ReadFacts = { size: opened.size, lastModified: opened.lastModified, fromCache: opened.fromCache };
-	const stale = record ? staleAnswer(read, record) : undefined;
-	if (record && stale === undefined && (verb === 'Copy' || !link.is_public || shownAsRecord(read, record))) {
-		return { link, opened, record };
-	}
-	opened.discard();
 	if (!record) {
+		opened.discard();
 		throw item.fail(
 			`${verb}: the source ${where(from)} is no longer there`,
 			`The service's listing does not show it any more: it was deleted (or moved) while it was being read. ${none}`,
 		);
 	}
-	if (stale === undefined) throw unprovenPublicSource(item, from, read);
+	const decision = sourceReadDecision({
+		verb,
+		isPublic: link.is_public === true,
+		size: opened.size,
+		headers: opened.cdnHeaders ?? {},
+		record,
+	});
+	if (decision.action !== 'refuse') return { source: { link, opened, record }, decision };
+	opened.discard();
+	if (decision.proof === 'unproven') throw unprovenSource(item, from, verb, decision.why);
 	const folder = transformShapedFolder(from.key);
 	throw item.fail(
-		`${verb}: the source ${where(from)} read through the CDN is not the version the service stores: ${stale}`,
+		`${verb}: the source ${where(from)} read through the CDN is not the version the service stores: ${decision.why}`,
 		folder
 			? `${none} ${transformShapedWords(folder)}`
 			: `The CDN answered an earlier version from its cache${link.is_public ? ', even after its cache was cleared' : ''}, or the file was replaced while it was read. ${none} Run the node again in a few minutes.`,
@@ -176,11 +176,13 @@ async function openOnce(
 /** Reads of a source written moments ago that a Move waits out before it copies. */
 const SETTLE_READS = 3;
 
+/** The longest wait between two reads: a CDN clock behind the storage's is waited out in steps. */
+const SETTLE_STEP_MS = 5000;
+
 /**
- * The source opened (see openOnce); for a Move, only once its version is settled: a source
- * written in the second it was read could be replaced in that same second by bytes of the same
- * size, which the listing (dated to the second) cannot tell apart, and the Move would delete the
- * newer version (review 29). Such a read is let go, waited out (about two seconds) and done again.
+ * The source opened (see openOnce); for a Move, only once its answer is shown to be read after
+ * any same-size rewrite in the listed second could have happened (files/proof.ts): a read too
+ * early is let go, waited out by the answer's own Date (never the n8n host's clock) and done again.
  */
 export async function openStoredSource(
 	item: Item,
@@ -191,16 +193,15 @@ export async function openStoredSource(
 	// Not a retry (nothing failed): the same read once the source's second has passed. Failures
 	// are retried by the one attempt loop (transport/attempts.ts) of each request it sends.
 	for (let read = 1; ; read++) {
-		const source = await openOnce(item, client, from, verb);
-		const waitMs = verb === 'Move' ? unsettledMs(source.record, source.opened.answeredAt) : 0;
-		if (waitMs === 0) return source;
+		const { source, decision } = await openOnce(item, client, from, verb);
+		if (decision.action === 'copy') return source;
 		source.opened.discard();
 		if (read === SETTLE_READS) {
 			throw item.fail(
 				`Move: the source ${where(from)} was written moments before it was read, so a newer version could not be told apart from it`,
-				`The service dates files to the second, and its clock is ahead of the CDN's. Nothing was copied or deleted. Run the node again in a few seconds.`,
+				`The service dates files to the second, and the CDN's clock (its answers' Date) stayed too close to that second. Nothing was copied or deleted. Run the node again in a few seconds.`,
 			);
 		}
-		await sleep(Math.min(waitMs, 5000));
+		await sleep(Math.min(decision.afterMs, SETTLE_STEP_MS));
 	}
 }

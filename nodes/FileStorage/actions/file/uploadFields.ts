@@ -250,6 +250,8 @@ export async function prepareUpload(item: Item): Promise<PreparedUpload> {
 		throw error as NodeOperationError;
 	};
 	const client = await item.client().catch(letGo);
+	// The check and the upload after it, while no other item of the run writes the key.
+	if (options.refuseExisting === true) await item.takeTurns([{ ...where, key }]).catch(letGo);
 	await refuseExistingFile(item, client, { ...where, key }).catch(letGo);
 	const contentType = String(options.contentType || source.mimeType || 'application/octet-stream');
 	return { where, source, inputs: { key, visibility, contentType } };

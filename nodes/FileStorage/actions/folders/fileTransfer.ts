@@ -72,15 +72,16 @@ async function onExisting(item: Item, job: CopyJob, client: FileStorageClient): 
  */
 export async function transferFile(item: Item, job: CopyJob, dryRun: boolean): Promise<FileOutcome> {
 	const client = await item.client();
-	const held = await inTurn(item, job, async (): Promise<Held> => {
+	// The file's source and destination stay this item's turn until its source is deleted.
+	return await inTurn(item, job, async (): Promise<FileOutcome> => {
 		const there = await exists(item, client, job.to, job.verb);
 		if (dryRun) {
 			const status = there ? 'destinationExists' : job.verb === 'Copy' ? 'wouldCopy' : 'wouldMove';
-			return { outcome: { status, json: { dryRun: true } } };
+			return { status, json: { dryRun: true } };
 		}
-		return there ? await onExisting(item, job, client) : await copyNow(item, job, client);
+		const held = there ? await onExisting(item, job, client) : await copyNow(item, job, client);
+		if (job.verb === 'Copy' || !held.copied) return held.outcome;
+		await deleteSourceAfterCopy(item, held.copied);
+		return { status: 'moved', json: { ...held.outcome.json, sourceDeleted: true } };
 	});
-	if (job.verb === 'Copy' || !held.copied) return held.outcome;
-	await deleteSourceAfterCopy(item, held.copied);
-	return { status: 'moved', json: { ...held.outcome.json, sourceDeleted: true } };
 }

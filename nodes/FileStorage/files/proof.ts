@@ -1,0 +1,259 @@
+/**
+ * The decisions of every step that deletes or replaces a file, in one place: pure functions from
+ * the evidence the API gives (listing records, what the upload reported, a CDN answer's headers,
+ * digests of the bytes sent) to an action. The rule: act on proof, otherwise keep the file and
+ * say what could not be proven. docs/reliability.md ("Destructive steps act on proof") is the
+ * table of these functions, row by row, each row with its test; the evidence is spec §3.12.
+ */
+import { isApiErrorAnswer } from '../transport/apiAnswer';
+import { etagMd5 } from '../upload/hashedSource';
+import { isoSeconds, timeOf, type StoredRecord } from './storedRecord';
+
+/** The listing dates a version to the whole second (spec §3.1): a write at T.9 is listed as T. */
+export const LISTING_SECOND_MS = 1000;
+
+/**
+ * How far the CDN's clock (its answers' Date) may be from the storage's (the listing's dates) [ours]:
+ * the spec says they need not agree and publishes no bound.
+ */
+export const CDN_CLOCK_MARGIN_MS = 3000;
+
+/** HTTP dates have whole seconds: a Last-Modified within this of the listing's is the same second. */
+const HTTP_DATE_MS = 1000;
+
+/** The headers of a CDN answer the decisions read, as sent (undefined when absent). */
+export interface CdnHeaders {
+	date?: string;
+	age?: string;
+	xCache?: string;
+	cacheControl?: string;
+	lastModified?: string;
+	etag?: string;
+}
+
+/** The CDN headers of an answer's header object (names in any case). */
+export function cdnHeadersOf(headers: Record<string, unknown> | undefined): CdnHeaders {
+	const lower = new Map(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+	const one = (name: string) => {
+		const value = lower.get(name);
+		return value === undefined || value === null ? undefined : String(value);
+	};
+	return {
+		date: one('date'),
+		age: one('age'),
+		xCache: one('x-cache'),
+		cacheControl: one('cache-control'),
+		lastModified: one('last-modified'),
+		etag: one('etag'),
+	};
+}
+
+/**
+ * What a cache says of keeping the answer, or undefined when it says nothing: `Age` above 0 (an
+ * HTTP cache sends it with what it kept, RFC 9111 §5.1), or an `X-Cache` naming a hit in any
+ * spelling (HIT, TCP_HIT, "Hit from cloudfront"). Whatever else the answer says (a Last-Modified
+ * included), such an answer may be an earlier version, so it is never proof of the stored one.
+ */
+export function keptByCache(headers: CdnHeaders): string | undefined {
+	const age = Number(headers.age);
+	const marks = [
+		...(Number.isFinite(age) && age > 0 ? [`Age: ${headers.age}`] : []),
+		...(/hit/i.test(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
+	];
+	return marks.length > 0 ? marks.join(', ') : undefined;
+}
+
+/** The Cache-Control max-age (or s-maxage, which a shared cache obeys) in seconds, or undefined. */
+function maxAgeOf(cacheControl: string | undefined): number | undefined {
+	const match =
+		/(?:^|[,\s])s-maxage\s*=\s*(\d+)/i.exec(cacheControl ?? '') ??
+		/(?:^|[,\s])max-age\s*=\s*(\d+)/i.exec(cacheControl ?? '');
+	return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * The earliest time (the CDN's clock, ms) the answer's bytes can have been fetched from the
+ * storage, by the answer's own headers: its Date for an answer no cache marks; Date − Age, or
+ * Date − max-age without an Age, for one a cache kept. Undefined when nothing bounds it (no Date;
+ * a kept answer with neither Age nor max-age). Never the n8n host's clock.
+ */
+export function fetchedNoEarlierThan(headers: CdnHeaders): number | undefined {
+	const date = timeOf(headers.date);
+	if (date === undefined) return undefined;
+	if (keptByCache(headers) === undefined) return date;
+	const age = Number(headers.age);
+	const keptSeconds = Number.isFinite(age) && age > 0 ? age : maxAgeOf(headers.cacheControl);
+	return keptSeconds === undefined ? undefined : date - keptSeconds * 1000;
+}
+
+/**
+ * Why an answer of the CDN is not of the version the service records, or undefined when nothing
+ * that can be compared disagrees: another size, or a Last-Modified more than a second before the
+ * record's (a later one can be a CDN stamping its own time).
+ */
+export function staleAnswer(read: { size?: number; lastModified?: string }, record: StoredRecord): string | undefined {
+	if (read.size !== undefined && record.size !== null && read.size !== record.size) {
+		return `the CDN answered ${read.size} bytes, the service's listing says ${record.size} bytes`;
+	}
+	const answered = timeOf(read.lastModified);
+	const recorded = timeOf(record.last_modified);
+	if (answered !== undefined && recorded !== undefined && recorded - answered > HTTP_DATE_MS) {
+		return `the CDN answered a version last modified ${isoSeconds(read.lastModified)}, the service's listing says ${isoSeconds(record.last_modified)}`;
+	}
+	return undefined;
+}
+
+/** Whether two records of one key are of the same version, as far as the listing tells. */
+export function sameVersion(a: StoredRecord, b: StoredRecord): boolean {
+	return a.size === b.size && timeOf(a.last_modified) === timeOf(b.last_modified);
+}
+
+export type SourceReadAction =
+	| { action: 'copy' }
+	| { action: 'read-again'; afterMs: number }
+	/** `other-version`: the answer is shown to be another version; `unproven`: it may be one. */
+	| { action: 'refuse'; proof: 'other-version' | 'unproven'; why: string };
+
+export interface SourceRead {
+	verb: 'Copy' | 'Move';
+	/** The source is public: read through its plain location, which a CDN caches. */
+	isPublic: boolean;
+	/** The answer's Content-Length. */
+	size?: number;
+	headers: CdnHeaders;
+	/** The listing's record of the source, read after the answer came. */
+	record: StoredRecord;
+}
+
+/**
+ * What Copy and Move do with the answer read for the source. Neither copies an answer shown to be
+ * another version, nor one a cache says it kept unless its fetch time (by its own Date and Age, or
+ * max-age) is after the listed second plus the CDN clock margin: such an answer may be a version
+ * the service no longer stores, and the copy (and its success) would be untrue. Copy takes an
+ * answer no cache marks: read from the origin, it is a version stored when it was read. Move
+ * deletes the source after, so it also waits until the answer's Date is past the listed second
+ * plus the margin, as a same-size rewrite in that second would look the same in the listing.
+ */
+export function sourceReadDecision(read: SourceRead): SourceReadAction {
+	const { headers, record } = read;
+	const stale = staleAnswer({ size: read.size, lastModified: headers.lastModified }, record);
+	if (stale) return { action: 'refuse', proof: 'other-version', why: stale };
+	const unproven = (why: string): SourceReadAction => ({ action: 'refuse', proof: 'unproven', why });
+	const kept = keptByCache(headers);
+	const recorded = timeOf(record.last_modified);
+	const fetched = fetchedNoEarlierThan(headers);
+	const settledAt = recorded === undefined ? undefined : recorded + LISTING_SECOND_MS + CDN_CLOCK_MARGIN_MS;
+	if (kept) {
+		if (fetched !== undefined && settledAt !== undefined && fetched >= settledAt) return { action: 'copy' };
+		return unproven(
+			fetched === undefined
+				? `a cache says it kept the CDN's answer (${kept}), and its headers do not say since when (Date with Age or max-age)`
+				: `a cache says it kept the CDN's answer (${kept}), from before the version the service stores may have been written`,
+		);
+	}
+	if (read.verb === 'Copy') return { action: 'copy' };
+	if (settledAt === undefined || recorded === undefined)
+		return unproven("the service's listing gives no time for the source");
+	const lastModified = timeOf(headers.lastModified);
+	if (read.isPublic && lastModified !== undefined && Math.abs(recorded - lastModified) > HTTP_DATE_MS) {
+		return unproven(`the CDN's answer has a Last-Modified (${headers.lastModified}) that is not the listing's`);
+	}
+	if (fetched === undefined) {
+		return unproven(
+			"the CDN's answer has no Date, so it cannot be shown to have been read after the version the service stores was written",
+		);
+	}
+	return fetched >= settledAt ? { action: 'copy' } : { action: 'read-again', afterMs: settledAt - fetched };
+}
+
+export interface CopyEvidence {
+	/** What was read from the source and sent. */
+	sent: { bytes: number; md5: string };
+	/** The source's Content-Length, when its answer had one. */
+	announced?: number;
+	/** The size the upload's answer reported. */
+	storedSize?: unknown;
+	/** The listing's record of the destination, read after the upload. */
+	record: StoredRecord;
+	/** The CDN's answer to a HEAD of the destination, when there was one. */
+	head?: { size: number | null; headers: CdnHeaders };
+}
+
+export type CopyCheckAction =
+	| { action: 'good'; checked: string[] }
+	/** The file at the destination is shown to be this item's faulty copy (the caller re-reads the record first). */
+	| { action: 'delete-copy'; why: string }
+	| { action: 'keep'; why: string };
+
+/** The MD5 in a HEAD of the destination that can be compared: an answer no cache marks, of the copy's size and not older. */
+function comparableMd5(evidence: CopyEvidence): string | undefined {
+	const { head, sent, record } = evidence;
+	if (!head || head.size !== sent.bytes || keptByCache(head.headers) !== undefined) return undefined;
+	if (staleAnswer({ size: head.size, lastModified: head.headers.lastModified }, record) !== undefined) return undefined;
+	return etagMd5(head.headers.etag);
+}
+
+/**
+ * The check of a copy (Copy, Move, before Move deletes its source). The file at the destination is
+ * deleted only when shown to be this item's copy and faulty: the upload's answer and the listing
+ * agree on a size other than the bytes sent, or an MD5 ETag no cache kept is of the bytes sent
+ * while those are not what the source announced. Anything else that disagrees may be a file
+ * another writer stored there since (the API has no conditional write): it is kept, and reported.
+ */
+export function copyCheckDecision(evidence: CopyEvidence): CopyCheckAction {
+	const { sent, record, storedSize, announced } = evidence;
+	const stored = typeof storedSize === 'number' ? storedSize : undefined;
+	if (record.size !== null && record.size !== sent.bytes) {
+		if (stored === record.size)
+			return { action: 'delete-copy', why: `the service stored ${stored} bytes, but ${sent.bytes} were sent` };
+		return {
+			action: 'keep',
+			why: `the file there is ${record.size} bytes, but ${sent.bytes} were sent and the upload stored ${stored ?? 'an unstated number of'}: someone else may have written it since`,
+		};
+	}
+	if (stored !== undefined && stored !== sent.bytes) {
+		return {
+			action: 'keep',
+			why: `the service stored ${stored} bytes, but ${sent.bytes} were sent, and its listing shows ${record.size ?? 'an unstated number of'} bytes: the file there cannot be shown to be this copy`,
+		};
+	}
+	const md5 = comparableMd5(evidence);
+	const short = announced !== undefined && announced !== sent.bytes;
+	const readWords = `${sent.bytes} bytes were read from the source, which announced ${announced ?? 0}`;
+	if (md5 !== undefined && md5 !== sent.md5) {
+		return {
+			action: 'keep',
+			why: `the CDN's ETag ${evidence.head?.headers.etag ?? ''} is not the MD5 of the bytes sent (${sent.md5}): the file there may be another writer's, or the upload stored other bytes`,
+		};
+	}
+	if (short) return md5 === sent.md5 ? { action: 'delete-copy', why: readWords } : { action: 'keep', why: readWords };
+	return { action: 'good', checked: md5 === undefined ? ['size'] : ['size', 'etag'] };
+}
+
+/** What the API's answer to "is a file at this key" (a signed-link request) shows. */
+export type Existence = 'exists' | 'absent' | 'unknown';
+
+/**
+ * A link given: the file exists. Only the API's own 404 (its JSON error) shows it absent; any
+ * other failure (a 5xx, a 403, a proxy's or web server's 404 page) shows nothing, and a step that
+ * must not write over a file then refuses.
+ */
+export function existenceOf(answer: { linked: true } | { httpCode?: string | null; body?: unknown }): Existence {
+	if ('linked' in answer) return 'exists';
+	return answer.httpCode === '404' && isApiErrorAnswer(answer.body) ? 'absent' : 'unknown';
+}
+
+/**
+ * A failed purge of a public source's cache: only the API's own 404 shows nothing is cached (the
+ * read goes on, its answer still judged by sourceReadDecision); anything else leaves the cache as
+ * it was, and nothing is copied.
+ */
+export function purgeFailure(answer: { httpCode?: string | null; body?: unknown }): 'nothing-cached' | 'refuse' {
+	return answer.httpCode === '404' && isApiErrorAnswer(answer.body) ? 'nothing-cached' : 'refuse';
+}
+
+/** Move's delete of its source, by the listing's record just before it and the record of the version copied. */
+export function sourceDeleteDecision(copied: StoredRecord, now: StoredRecord | undefined): 'delete' | 'gone' | 'keep' {
+	if (!now) return 'gone';
+	return sameVersion(now, copied) ? 'delete' : 'keep';
+}

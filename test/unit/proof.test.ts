@@ -1,0 +1,235 @@
+import {
+	CDN_CLOCK_MARGIN_MS,
+	LISTING_SECOND_MS,
+	copyCheckDecision,
+	existenceOf,
+	fetchedNoEarlierThan,
+	keptByCache,
+	purgeFailure,
+	sameVersion,
+	sourceDeleteDecision,
+	sourceReadDecision,
+	staleAnswer,
+	type CdnHeaders,
+	type SourceRead,
+} from '../../nodes/FileStorage/files/proof';
+
+const record = { size: 10, last_modified: '2026-03-20T10:30:05Z' };
+
+describe('staleAnswer: whether a CDN answer is of another version than the service records', () => {
+	it('another size is another version', () => {
+		expect(staleAnswer({ size: 9 }, record)).toBe("the CDN answered 9 bytes, the service's listing says 10 bytes");
+	});
+
+	it('a Last-Modified more than a second before the record is an older version', () => {
+		expect(staleAnswer({ size: 10, lastModified: 'Fri, 20 Mar 2026 10:30:03 GMT' }, record)).toBe(
+			"the CDN answered a version last modified 2026-03-20T10:30:03Z, the service's listing says 2026-03-20T10:30:05Z",
+		);
+	});
+
+	it('the same second, a second of rounding, a later date, or no date at all agree', () => {
+		for (const lastModified of [
+			'Fri, 20 Mar 2026 10:30:05 GMT',
+			'Fri, 20 Mar 2026 10:30:04 GMT',
+			'Fri, 20 Mar 2026 11:00:00 GMT',
+			undefined,
+			'not a date',
+		]) {
+			expect(staleAnswer({ size: 10, lastModified }, record)).toBeUndefined();
+		}
+		expect(staleAnswer({}, { size: null, last_modified: null })).toBeUndefined();
+	});
+});
+
+describe('sameVersion', () => {
+	it('compares size and the time of last_modified, however it is spelled', () => {
+		expect(sameVersion(record, { size: 10, last_modified: '2026-03-20T10:30:05.000Z' })).toBe(true);
+		expect(sameVersion(record, { size: 11, last_modified: record.last_modified })).toBe(false);
+		expect(sameVersion(record, { size: 10, last_modified: '2026-03-20T10:30:06Z' })).toBe(false);
+	});
+});
+
+const T = '2026-03-20T10:30:05Z';
+const at = (seconds: number) => new Date(Date.parse(T) + seconds * 1000).toUTCString();
+const listed = { size: 10, last_modified: T };
+const move = (headers: CdnHeaders, extra: Partial<SourceRead> = {}) =>
+	sourceReadDecision({ verb: 'Move', isPublic: true, size: 10, headers, record: listed, ...extra });
+
+describe('keptByCache: an answer a cache marks as kept', () => {
+	it.each([
+		[{ age: '1' }, 'Age: 1'],
+		[{ xCache: 'HIT' }, 'X-Cache: HIT'],
+		[{ xCache: 'TCP_HIT' }, 'X-Cache: TCP_HIT'],
+		[{ xCache: 'Hit from cloudfront' }, 'X-Cache: Hit from cloudfront'],
+		[{ age: '30', xCache: 'HIT' }, 'Age: 30, X-Cache: HIT'],
+	])('%j is kept (%s)', (headers, words) => {
+		expect(keptByCache(headers)).toBe(words);
+	});
+
+	it.each([[{}], [{ age: '0' }], [{ xCache: 'MISS' }], [{ age: 'soon' }]])('%j is not marked', (headers) => {
+		expect(keptByCache(headers)).toBeUndefined();
+	});
+});
+
+describe('sourceReadDecision: what Copy and Move do with the answer read for the source', () => {
+	it('another size, or a Last-Modified older than the listing: another version, refused (Copy too)', () => {
+		expect(move({ date: at(10) }, { size: 9 })).toMatchObject({ action: 'refuse', proof: 'other-version' });
+		const older = { date: at(10), lastModified: at(-5) };
+		expect(move(older, { verb: 'Copy' })).toMatchObject({ action: 'refuse', proof: 'other-version' });
+	});
+
+	it('Copy takes an answer no cache marks at once, Date or not (read from the origin, it is a stored version)', () => {
+		expect(move({}, { verb: 'Copy' })).toEqual({ action: 'copy' });
+		expect(move({ date: at(0), lastModified: at(30) }, { verb: 'Copy' })).toEqual({ action: 'copy' });
+	});
+
+	it('Copy refuses an answer a cache kept, unless fetched after the listed second plus the margin', () => {
+		expect(move({ age: '5', xCache: 'HIT' }, { verb: 'Copy' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		expect(move({ date: at(10), xCache: 'HIT' }, { verb: 'Copy' })).toMatchObject({ action: 'refuse' });
+		expect(move({ date: at(60), age: '10' }, { verb: 'Copy' })).toEqual({ action: 'copy' });
+	});
+
+	it('Move: an answer a cache kept is never proof, whatever its Last-Modified says', () => {
+		for (const headers of [
+			{ date: at(10), lastModified: at(0), age: '9', xCache: 'HIT' },
+			{ date: at(10), lastModified: at(0), xCache: 'HIT', cacheControl: 'public, max-age=60' },
+			{ date: at(10), lastModified: at(0), age: '7' },
+		]) {
+			expect(move(headers)).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		}
+		// The same for a private source read through its signed link.
+		expect(move({ date: at(10), xCache: 'HIT' }, { isPublic: false })).toMatchObject({ action: 'refuse' });
+	});
+
+	it('Move: a kept answer fetched (Date − Age, or Date − max-age) after the listed second plus the margin is proof', () => {
+		expect(move({ date: at(60), age: '10', xCache: 'HIT' })).toEqual({ action: 'copy' });
+		expect(move({ date: at(70), xCache: 'HIT', cacheControl: 'public, max-age=60' })).toEqual({ action: 'copy' });
+		expect(move({ date: at(60), age: '57', xCache: 'HIT' })).toMatchObject({ action: 'refuse' });
+		expect(move({ date: at(60), xCache: 'HIT' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+	});
+
+	it('Move: an answer with no Date is unproven (the host clock is never used)', () => {
+		expect(move({ lastModified: at(0) })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		expect(move({})).toMatchObject({ why: expect.stringMatching(/no Date/) });
+	});
+
+	it('Move: the settle wait is timed by the answer’s Date, with 1 s for the listing and the 3 s CDN clock margin', () => {
+		expect(LISTING_SECOND_MS + CDN_CLOCK_MARGIN_MS).toBe(4000);
+		// The n8n host's clock (years after T) plays no part: only Date.
+		expect(move({ date: at(0) })).toEqual({ action: 'read-again', afterMs: 4000 });
+		expect(move({ date: at(1) })).toEqual({ action: 'read-again', afterMs: 3000 });
+		expect(move({ date: at(3) })).toEqual({ action: 'read-again', afterMs: 1000 });
+		expect(move({ date: at(4) })).toEqual({ action: 'copy' });
+		expect(move({ date: at(-3) })).toEqual({ action: 'read-again', afterMs: 7000 });
+	});
+
+	it('Move of a public source: a Last-Modified other than the listing’s (a CDN’s own stamp) is unproven', () => {
+		expect(move({ date: at(60), lastModified: at(30) })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		expect(move({ date: at(60), lastModified: at(1) })).toEqual({ action: 'copy' });
+		expect(move({ date: at(60), lastModified: at(30) }, { isPublic: false })).toEqual({ action: 'copy' });
+	});
+
+	it('Move: a listing without a time is unproven', () => {
+		expect(move({ date: at(60) }, { record: { size: 10, last_modified: null } })).toMatchObject({ action: 'refuse' });
+	});
+});
+
+describe('copyCheckDecision: the check of a copy', () => {
+	const sent = { bytes: 10, md5: 'a'.repeat(32) };
+	const record = { size: 10, last_modified: T };
+	const head = (headers: CdnHeaders, size: number | null = 10) => ({ size, headers });
+
+	it('the sizes agree and no comparable ETag: good, checked by size', () => {
+		expect(copyCheckDecision({ sent, record, storedSize: 10 })).toEqual({ action: 'good', checked: ['size'] });
+		expect(copyCheckDecision({ sent, record, head: head({ etag: '"abc-2"' }) })).toEqual({
+			action: 'good',
+			checked: ['size'],
+		});
+	});
+
+	it('an MD5 ETag of the bytes sent, no cache marks: good, checked by size and ETag', () => {
+		const decision = copyCheckDecision({ sent, record, head: head({ etag: `"${sent.md5}"` }) });
+		expect(decision).toEqual({ action: 'good', checked: ['size', 'etag'] });
+	});
+
+	it('the upload and the listing agree on a size other than the bytes sent: this copy, faulty, deleted', () => {
+		const decision = copyCheckDecision({ sent, record: { size: 4, last_modified: T }, storedSize: 4 });
+		expect(decision).toEqual({ action: 'delete-copy', why: 'the service stored 4 bytes, but 10 were sent' });
+	});
+
+	it('a size that is neither the bytes sent nor what the upload stored: another writer’s, kept', () => {
+		const decision = copyCheckDecision({ sent, record: { size: 37, last_modified: T }, storedSize: 10 });
+		expect(decision).toMatchObject({ action: 'keep' });
+	});
+
+	it('the upload reported another size than the listing shows: kept (the file there is not shown to be this copy)', () => {
+		expect(copyCheckDecision({ sent, record, storedSize: 4 })).toMatchObject({
+			action: 'keep',
+			why: expect.stringMatching(/the service stored 4 bytes, but 10 were sent/),
+		});
+	});
+
+	it('an MD5 ETag of other bytes in an answer no cache marks: kept (another writer’s file of the same size?)', () => {
+		const decision = copyCheckDecision({ sent, record, head: head({ etag: `"${'b'.repeat(32)}"` }) });
+		expect(decision).toMatchObject({ action: 'keep', why: expect.stringMatching(/not the MD5 of the bytes sent/) });
+	});
+
+	it('an ETag a cache kept, or of an older answer, is no evidence: good, checked by size', () => {
+		const other = `"${'b'.repeat(32)}"`;
+		for (const headers of [
+			{ etag: other, xCache: 'HIT' },
+			{ etag: other, age: '3' },
+			{ etag: other, lastModified: at(-60) },
+		]) {
+			expect(copyCheckDecision({ sent, record, head: head(headers) })).toEqual({ action: 'good', checked: ['size'] });
+		}
+		expect(copyCheckDecision({ sent, record, head: head({ etag: other }, 9) })).toEqual({
+			action: 'good',
+			checked: ['size'],
+		});
+	});
+
+	it('fewer bytes read than the source announced: deleted only when an ETag shows the copy is this item’s', () => {
+		const short = { sent, record, announced: 12 };
+		expect(copyCheckDecision({ ...short, head: head({ etag: `"${sent.md5}"` }) })).toMatchObject({
+			action: 'delete-copy',
+		});
+		expect(copyCheckDecision(short)).toMatchObject({ action: 'keep' });
+	});
+});
+
+describe('existenceOf and purgeFailure: only the API’s own 404 means "not there" / "nothing cached"', () => {
+	const api404 = { httpCode: '404', body: { error: 'Resource not found', message: 'Bucket or file not found' } };
+	it.each([
+		[{ httpCode: '404', body: '<h1>Not Found</h1>' }],
+		[{ httpCode: '404', body: { error: 'Not Found' } }],
+		[{ httpCode: '500', body: { error: 'Internal server error' } }],
+		[{ httpCode: '403', body: { error: 'Forbidden' } }],
+		[{}],
+	])('%j shows nothing', (answer) => {
+		expect(existenceOf(answer)).toBe('unknown');
+		expect(purgeFailure(answer)).toBe('refuse');
+	});
+
+	it('the API’s own 404', () => {
+		expect(existenceOf(api404)).toBe('absent');
+		expect(purgeFailure(api404)).toBe('nothing-cached');
+		expect(existenceOf({ linked: true })).toBe('exists');
+	});
+});
+
+describe('sourceDeleteDecision: Move deletes only the version it copied', () => {
+	it('the same record: delete; another: keep; none: gone', () => {
+		expect(sourceDeleteDecision(listed, { ...listed })).toBe('delete');
+		expect(sourceDeleteDecision(listed, { size: 10, last_modified: '2026-03-20T10:30:06Z' })).toBe('keep');
+		expect(sourceDeleteDecision(listed, undefined)).toBe('gone');
+	});
+});
+
+describe('fetchedNoEarlierThan', () => {
+	it('is Date for a fresh answer, Date − Age for a kept one, undefined without a Date', () => {
+		expect(fetchedNoEarlierThan({ date: at(10) })).toBe(Date.parse(T) + 10_000);
+		expect(fetchedNoEarlierThan({ date: at(10), age: '4' })).toBe(Date.parse(T) + 6000);
+		expect(fetchedNoEarlierThan({ age: '4' })).toBeUndefined();
+	});
+});
