@@ -55,8 +55,7 @@ async function moveOnce(emulator: EmulatorProcess, files: SmallFile[], way: Way,
 		emulator.setProfile(),
 	);
 	if (run.error || run.failedItems) throw new Error(`folder move, ${way}: ${run.error ?? `${run.failedItems} failed`}`);
-	const { connections, requests } = await emulator.stats();
-	if (process.env.BENCH_DEBUG) log(JSON.stringify({ ms: run.ms, node: run.nodeExecutionMs, items: run.items, requests, connections }));
+	const { connections } = await emulator.stats();
 	for (const file of files) {
 		const expected = createHash('sha256').update(file.bytes).digest('hex');
 		if ((await emulator.sha256(`${to}${file.name}`)) !== expected) throw new Error(`${way}: ${file.name} differs`);
