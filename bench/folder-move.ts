@@ -46,8 +46,8 @@ async function moveOnce(emulator: EmulatorProcess, files: SmallFile[], way: Way,
 	await emulator.setProfile();
 	await runClient(emulator.info, 'upload', files, 16);
 	settleDisk();
-	// A Move waits out a source written in the second it reads it (api-choices.md): not what is measured.
-	await new Promise((resolve) => setTimeout(resolve, 2100));
+	// A Move waits out a source written moments before it reads it (api-choices.md): not what is measured.
+	await new Promise((resolve) => setTimeout(resolve, 5000));
 	const to = `moved-${way}-${round}/`;
 	await emulator.setProfile(FAR_DEFAULT);
 	await emulator.call('resetStats');
@@ -56,6 +56,7 @@ async function moveOnce(emulator: EmulatorProcess, files: SmallFile[], way: Way,
 	);
 	if (run.error || run.failedItems) throw new Error(`folder move, ${way}: ${run.error ?? `${run.failedItems} failed`}`);
 	const { connections } = await emulator.stats();
+	if (run.items !== files.length) throw new Error(`folder move, ${way}: ${run.items} items for ${files.length} files`);
 	for (const file of files) {
 		const expected = createHash('sha256').update(file.bytes).digest('hex');
 		if ((await emulator.sha256(`${to}${file.name}`)) !== expected) throw new Error(`${way}: ${file.name} differs`);
@@ -99,7 +100,10 @@ export function folderMoveSection(): string[] {
 async function main() {
 	const code = await restartOnCurrentNode(log);
 	if (code !== undefined) process.exit(code);
-	const flag = (name: string, fallback: number) => Number(process.argv[process.argv.indexOf(name) + 1] || fallback);
+	const flag = (name: string, fallback: number) => {
+		const at = process.argv.indexOf(name);
+		return at === -1 ? fallback : Number(process.argv[at + 1]);
+	};
 	const [count, rounds] = [flag('--count', 200), flag('--runs', 3)];
 	const dir = mkdtempSync(join(tmpdir(), 'bench-folder-move-'));
 	exitOnInterrupt(() => rmSync(dir, { recursive: true, force: true }));
