@@ -8,7 +8,7 @@
  * node -r ts-node/register/transpile-only bench/folder-move.ts [--count 200] [--runs 3]
  */
 import { mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 
@@ -120,7 +120,10 @@ async function main() {
 		}
 		const text = renderTable(table(runs, count, rounds));
 		process.stdout.write(`${text}\n`);
-		const from = `From \`node -r ts-node/register/transpile-only bench/folder-move.ts\` (${new Date().toISOString().slice(0, 10)}).`;
+		const load = loadavg()
+			.map((value) => value.toFixed(1))
+			.join(' / ');
+		const from = `From \`node -r ts-node/register/transpile-only bench/folder-move.ts\` (${new Date().toISOString().slice(0, 10)}); load average (1/5/15 min) after: ${load}.`;
 		writeFileSync(RESULTS, ['## Folder → Move', '', from, '', text, ''].join('\n'));
 		log(`wrote ${RESULTS}`);
 	} finally {

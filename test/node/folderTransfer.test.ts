@@ -251,6 +251,25 @@ describe('Folder → Copy and Move: refusals, Dry Run, failures', () => {
 		expect(result.items.filter((item) => item.json.status === 'copied')).toHaveLength(files.size - 1);
 	});
 
+	it('a listing that fails stops the run, saying so; with Continue On Fail it is an item after the files done', async () => {
+		await put(api(), 'lf/sub/x.txt', 'x');
+		// Version 2 lists 'lf/' (request 1), then its sub-folder 'lf/sub/' (request 2), before any file.
+		emulator().setFaults([{ operation: 'list', status: 500, nth: [2] }]);
+		const failed = await folder('copy', 'lf/', 'lf-to/', { options: { maxRetries: 0 } }, { typeVersion: 2 });
+		expect(failed.error?.message).toMatch(/^Copy of the folder 'lf\/' .* stopped: '\(listing of 'lf\/' .*\)' failed/);
+		emulator().setFaults([{ operation: 'list', status: 500, nth: [2] }]);
+		const items = await folder(
+			'copy',
+			'lf/',
+			'lf-to/',
+			{ options: { maxRetries: 0 } },
+			{ typeVersion: 2, continueOnFail: true },
+		);
+		expect(items.error).toBeUndefined();
+		expect(items.items.map((item) => item.json.status)).toEqual(['failed']);
+		expect(items.items[0].json.error).toMatch(/List Contents/);
+	});
+
 	it('without Continue On Fail, a failed file fails the node, saying what was done and that a run again finishes', async () => {
 		await tree('nocof/');
 		emulator().setFaults([{ operation: 'upload', status: 500, nth: [2] }]);

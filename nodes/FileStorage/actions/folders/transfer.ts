@@ -146,7 +146,14 @@ async function runFiles(item: Item, plan: Plan, progress: Progress) {
 	};
 	const worker = async () => {
 		while (!progress.failure && signal?.aborted !== true) {
-			const pulled = await next();
+			let pulled: IteratorResult<ListEntry>;
+			try {
+				pulled = await next();
+			} catch (error) {
+				// The listing failed: no further file starts, the ones under way finish (Promise.all waits).
+				progress.failure ??= { key: `(listing of ${where(plan.from)})`, error: error as Error };
+				return;
+			}
 			if (pulled.done) return;
 			const index = progress.listed++;
 			await oneFile(item, plan, pulled.value, progress, index);
@@ -168,12 +175,7 @@ function tally(progress: Progress): string {
 export async function transferFolder(item: Item, verb: Verb): Promise<INodeExecutionData[]> {
 	const plan = planOf(item, verb);
 	const progress: Progress = { outputs: [], counts: {}, listed: 0 };
-	try {
-		await runFiles(item, plan, progress);
-	} catch (error) {
-		// The listing failed: the files handled so far are said, and a run again finishes the job.
-		progress.failure ??= { key: `(listing of ${where(plan.from)})`, error: error as Error };
-	}
+	await runFiles(item, plan, progress);
 	const { failure } = progress;
 	if (failure && !item.ctx.continueOnFail()) {
 		const failed = failure.error as Error & { description?: string };
@@ -184,11 +186,11 @@ export async function transferFolder(item: Item, verb: Verb): Promise<INodeExecu
 	}
 	const output: INodeExecutionData[] = [];
 	for (const items of progress.outputs) for (const one of items ?? []) output.push(one);
-	if (failure)
-		output.push({
-			...failureItem(failure.error, item.index),
-			json: { status: 'failed', ...failureItem(failure.error, item.index).json },
-		});
+	if (failure) {
+		// With Continue On Fail only the listing's failure is here (a file's is its own item).
+		const failed = failureItem(failure.error, item.index);
+		output.push({ ...failed, json: { status: 'failed', key: null, source: failure.key, ...failed.json } });
+	}
 	if (plan.options.summary === true) {
 		const files = Object.values(progress.counts).reduce((sum, n) => sum + n, 0);
 		output.push(
