@@ -66,7 +66,11 @@ describe('keptByCache: an answer a cache marks as kept', () => {
 		expect(keptByCache(headers)).toBe(words);
 	});
 
-	it.each([[{}], [{ age: '0' }], [{ xCache: 'MISS' }], [{ age: 'soon' }]])('%j is not marked', (headers) => {
+	it('Age: 0 is kept too (less than a second): RFC 9111 has a cache send Age with all it serves', () => {
+		expect(keptByCache({ age: '0' })).toBe('Age: 0');
+	});
+
+	it.each([[{}], [{ age: '' }], [{ xCache: 'MISS' }], [{ age: 'soon' }]])('%j is not marked', (headers) => {
 		expect(keptByCache(headers)).toBeUndefined();
 	});
 });
@@ -106,6 +110,12 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 		expect(move({ date: at(70), xCache: 'HIT', cacheControl: 'public, max-age=60' })).toEqual({ action: 'copy' });
 		expect(move({ date: at(60), age: '57', xCache: 'HIT' })).toMatchObject({ action: 'refuse' });
 		expect(move({ date: at(60), xCache: 'HIT' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+	});
+
+	it('Age is whole seconds rounded down: a kept answer whose Date − Age is exactly listed + 4 s is still refused', () => {
+		// Fetched up to a second before Date − Age: possibly within the margin of the listed second.
+		expect(move({ date: at(17), age: '13', xCache: 'HIT' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		expect(move({ date: at(18), age: '13', xCache: 'HIT' })).toEqual({ action: 'copy' });
 	});
 
 	it('Move: an answer with no Date is unproven (the host clock is never used)', () => {
@@ -152,9 +162,12 @@ describe('copyCheckDecision: the check of a copy', () => {
 		expect(decision).toEqual({ action: 'good', checked: ['size', 'etag'] });
 	});
 
-	it('the upload and the listing agree on a size other than the bytes sent: this copy, faulty, deleted', () => {
+	it('the upload and the listing agree on a size other than the bytes sent: faulty, but kept (another writer’s file of that size looks the same)', () => {
 		const decision = copyCheckDecision({ sent, record: { size: 4, last_modified: T }, storedSize: 4 });
-		expect(decision).toEqual({ action: 'delete-copy', why: 'the service stored 4 bytes, but 10 were sent' });
+		expect(decision).toMatchObject({
+			action: 'keep',
+			why: expect.stringMatching(/^the service stored 4 bytes, but 10 were sent: the copy is faulty, but/),
+		});
 	});
 
 	it('a size that is neither the bytes sent nor what the upload stored: another writer’s, kept', () => {
@@ -227,9 +240,11 @@ describe('sourceDeleteDecision: Move deletes only the version it copied', () => 
 });
 
 describe('fetchedNoEarlierThan', () => {
-	it('is Date for a fresh answer, Date − Age for a kept one, undefined without a Date', () => {
+	it('is Date for a fresh answer, Date − (Age + 1 s) for a kept one, undefined without a Date', () => {
 		expect(fetchedNoEarlierThan({ date: at(10) })).toBe(Date.parse(T) + 10_000);
-		expect(fetchedNoEarlierThan({ date: at(10), age: '4' })).toBe(Date.parse(T) + 6000);
+		// Age is whole seconds rounded down: kept up to Age + 1 s.
+		expect(fetchedNoEarlierThan({ date: at(10), age: '4' })).toBe(Date.parse(T) + 5000);
+		expect(fetchedNoEarlierThan({ date: at(10), age: '0' })).toBe(Date.parse(T) + 9000);
 		expect(fetchedNoEarlierThan({ age: '4' })).toBeUndefined();
 	});
 });

@@ -29,7 +29,7 @@ export interface CopyCheck {
 function inconclusive(item: Item, facts: CopyFacts, why: string) {
 	return item.fail(
 		`${facts.verb}: the copy '${facts.to.key}' could not be checked: ${why}`,
-		`The file at the destination was kept: nothing shows it is this item's faulty copy. Check it with File → Get Info (the copy should be ${facts.digest.bytes} bytes, MD5 ${facts.digest.md5}), and delete it yourself if it is not, or run the node again.`,
+		`The file at the destination was kept: it could not be shown to be this item's copy. Check it with File → Get Info (this item's copy is ${facts.digest.bytes} bytes, MD5 ${facts.digest.md5}); unless someone else stored it, delete it yourself with File → Delete, then run the node again.`,
 	);
 }
 

@@ -49,15 +49,18 @@ export function cdnHeadersOf(headers: Record<string, unknown> | undefined): CdnH
 }
 
 /**
- * What a cache says of keeping the answer, or undefined when it says nothing: `Age` above 0 (an
- * HTTP cache sends it with what it kept, RFC 9111 §5.1), or an `X-Cache` naming a hit in any
- * spelling (HIT, TCP_HIT, "Hit from cloudfront"). Whatever else the answer says (a Last-Modified
- * included), such an answer may be an earlier version, so it is never proof of the stored one.
+ * What a cache says of keeping the answer, or undefined when it says nothing: an `Age` (an HTTP
+ * cache MUST send one with every answer it serves from what it kept, RFC 9111 §4 and §5.1; `Age: 0`
+ * too, kept less than a second), or an `X-Cache` naming a hit in any spelling (HIT, TCP_HIT, "Hit
+ * from cloudfront"). Whatever else the answer says (a Last-Modified included), such an answer may
+ * be an earlier version, so it is never proof of the stored one by itself.
  */
 export function keptByCache(headers: CdnHeaders): string | undefined {
 	const age = Number(headers.age);
 	const marks = [
-		...(Number.isFinite(age) && age > 0 ? [`Age: ${headers.age}`] : []),
+		...(headers.age !== undefined && headers.age.trim() !== '' && Number.isFinite(age) && age >= 0
+			? [`Age: ${headers.age}`]
+			: []),
 		...(/hit/i.test(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
 	];
 	return marks.length > 0 ? marks.join(', ') : undefined;
@@ -73,16 +76,18 @@ function maxAgeOf(cacheControl: string | undefined): number | undefined {
 
 /**
  * The earliest time (the CDN's clock, ms) the answer's bytes can have been fetched from the
- * storage, by the answer's own headers: its Date for an answer no cache marks; Date − Age, or
- * Date − max-age without an Age, for one a cache kept. Undefined when nothing bounds it (no Date;
- * a kept answer with neither Age nor max-age). Never the n8n host's clock.
+ * storage, by the answer's own headers: its Date for an answer no cache marks; Date − (Age + 1 s),
+ * as Age is whole seconds rounded down, or Date − max-age without an Age, for one a cache kept.
+ * Undefined when nothing bounds it (no Date; a kept answer with neither Age nor max-age). Never
+ * the n8n host's clock.
  */
 export function fetchedNoEarlierThan(headers: CdnHeaders): number | undefined {
 	const date = timeOf(headers.date);
 	if (date === undefined) return undefined;
 	if (keptByCache(headers) === undefined) return date;
 	const age = Number(headers.age);
-	const keptSeconds = Number.isFinite(age) && age > 0 ? age : maxAgeOf(headers.cacheControl);
+	const keptSeconds =
+		headers.age !== undefined && Number.isFinite(age) && age >= 0 ? age + 1 : maxAgeOf(headers.cacheControl);
 	return keptSeconds === undefined ? undefined : date - keptSeconds * 1000;
 }
 
@@ -195,17 +200,24 @@ function comparableMd5(evidence: CopyEvidence): string | undefined {
 
 /**
  * The check of a copy (Copy, Move, before Move deletes its source). The file at the destination is
- * deleted only when shown to be this item's copy and faulty: the upload's answer and the listing
- * agree on a size other than the bytes sent, or an MD5 ETag no cache kept is of the bytes sent
- * while those are not what the source announced. Anything else that disagrees may be a file
- * another writer stored there since (the API has no conditional write): it is kept, and reported.
+ * deleted only when shown to be this item's copy and faulty: an MD5 ETag no cache kept is of the
+ * bytes sent, while those are not what the source announced. Anything else that disagrees may be
+ * a file another writer stored there since (the API has no conditional write; the listing has no
+ * hash and dates to the second), even a short copy the service itself reports: it is kept, and
+ * the error says what could not be proven.
  */
 export function copyCheckDecision(evidence: CopyEvidence): CopyCheckAction {
 	const { sent, record, storedSize, announced } = evidence;
 	const stored = typeof storedSize === 'number' ? storedSize : undefined;
 	if (record.size !== null && record.size !== sent.bytes) {
-		if (stored === record.size)
-			return { action: 'delete-copy', why: `the service stored ${stored} bytes, but ${sent.bytes} were sent` };
+		if (stored === record.size) {
+			// Most likely this item's faulty copy, but the listing (no hash, whole seconds) cannot tell
+			// it from a file of that size another writer stored there in the same second.
+			return {
+				action: 'keep',
+				why: `the service stored ${stored} bytes, but ${sent.bytes} were sent: the copy is faulty, but a file of ${stored} bytes another writer stored there since could not be told apart from it, so it was not deleted`,
+			};
+		}
 		return {
 			action: 'keep',
 			why: `the file there is ${record.size} bytes, but ${sent.bytes} were sent and the upload stored ${stored ?? 'an unstated number of'}: someone else may have written it since`,
