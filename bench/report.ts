@@ -10,6 +10,7 @@ import { describeProfile, type FarResult, type FarSummary } from './far';
 import { thresholdTarget, V3_ID } from './far-threshold';
 import type { RealN8nResult } from './real-n8n';
 import { hundredThousandSection } from './hundred-thousand';
+import { folderMoveSection } from './folder-move';
 import { scaleSection } from './scale';
 import { fmt, verdict } from './stats';
 import { MANY_OPERATIONS, manyGrowthBound, nodeVsClient, type ManyResult } from './many-files';
@@ -172,6 +173,7 @@ export function renderReport(report: ReportInput): string {
 		'',
 		...scaleSection(),
 		...hundredThousandSection(),
+		...folderMoveSection(),
 		...(findings ? [findings, ''] : []),
 	].join('\n');
 }

@@ -188,11 +188,25 @@ export class FileStorage implements INodeType {
 				displayOptions: { show: { resource: ['folder'] } },
 				options: [
 					{
+						name: 'Copy',
+						value: 'copy',
+						action: 'Copy a folder',
+						description:
+							'Copy every file under a folder to another folder, each checked; a file already there with the same bytes is skipped; Dry Run lists them instead; returns one item per file',
+					},
+					{
 						name: 'Delete',
 						value: 'delete',
 						action: 'Delete a folder',
 						description:
 							'Delete every file under a folder (with its sub-folders unless turned off); Dry Run lists them instead; returns one item per file',
+					},
+					{
+						name: 'Move',
+						value: 'move',
+						action: 'Move a folder',
+						description:
+							'Move every file under a folder to another folder: each a checked copy, its source deleted only then; run again after a stop to finish; returns one item per file',
 					},
 				],
 				default: 'delete',

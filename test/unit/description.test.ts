@@ -29,8 +29,8 @@ describe('the panel reads like n8n’s own nodes', () => {
 
 	it('the Multipart Threshold the panel shows for each node version is the one the node uses when it is not set', () => {
 		const fields = withCollectionFields(properties).filter((p) => p.name === 'multipartThreshold');
-		// Upload, Copy and Move, one field per version group each.
-		expect(fields).toHaveLength(6);
+		// Upload, File → Copy and Move, Folder → Copy and Move, one field per version group each.
+		expect(fields).toHaveLength(10);
 		for (const field of fields) {
 			const versions = field.displayOptions?.show?.['@version'];
 			const shownFrom3 = JSON.stringify(versions) === JSON.stringify([{ _cnd: { gte: 3 } }]);

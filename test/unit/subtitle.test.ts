@@ -37,7 +37,7 @@ describe('canvas subtitle', () => {
 	);
 
 	it('covers every operation of every resource', () => {
-		expect(cases.length).toBe(17);
+		expect(cases.length).toBe(19);
 	});
 
 	it.each(cases)('%s / %s reads "%s", the names the panel shows', (resource, operation, expected) => {

@@ -13,7 +13,9 @@ import * as purge from './file/purge.operation';
 import * as signedOperationUrl from './file/signedOperationUrl.operation';
 import * as transform from './file/transform.operation';
 import * as upload from './file/upload.operation';
+import * as copyFolder from './folders/copy.operation';
 import * as deleteFolder from './folders/delete.operation';
+import * as moveFolder from './folders/move.operation';
 import * as cancel from './multipartUpload/cancel.operation';
 import * as complete from './multipartUpload/complete.operation';
 import * as start from './multipartUpload/start.operation';
@@ -41,7 +43,7 @@ const handlers: Record<string, Record<string, OperationHandler>> = {
 		copy: copy.execute,
 		move: move.execute,
 	},
-	folder: { delete: deleteFolder.execute },
+	folder: { copy: copyFolder.execute, delete: deleteFolder.execute, move: moveFolder.execute },
 	multipartUpload: {
 		start: start.execute,
 		uploadPart: uploadPart.execute,
@@ -63,7 +65,9 @@ export const operationDescriptions = [
 	...getInfo.description,
 	...copy.description,
 	...move.description,
+	...copyFolder.description,
 	...deleteFolder.description,
+	...moveFolder.description,
 	...start.description,
 	...uploadPart.description,
 	...complete.description,

@@ -73,11 +73,15 @@ export async function readWholeAsForm(
 	const body = new PartBodyPool(envelope, source.size, 1);
 	let form: FileForm | undefined;
 	let parts = 0;
-	for await (const bytes of source.parts(source.size, () => body.take())) {
+	// An empty file (a copy of one, a folder marker) has no part to read: its body is the envelope.
+	const spare = Buffer.alloc(1);
+	for await (const bytes of source.parts(Math.max(source.size, 1), () => (source.size ? body.take() : spare))) {
 		parts += 1;
-		form = body.form(bytes);
+		form = source.size ? body.form(bytes) : undefined;
 	}
-	if (!form || parts !== 1 || form.body.length !== envelope.head.length + source.size + envelope.tail.length) {
+	if (source.size === 0 && parts === 0) form = body.form(body.take());
+	else if (parts !== 1) form = undefined;
+	if (!form || form.body.length !== envelope.head.length + source.size + envelope.tail.length) {
 		throw item.fail(
 			`${atStart(source)} is not ${source.size} bytes long as recorded`,
 			'The data changed or is damaged; nothing was stored.',

@@ -39,7 +39,12 @@ export function describeRef(ref: FileRef): string {
 }
 
 /** Whether a file is at the destination; a check that fails leaves it unknown and copies nothing. */
-async function exists(item: Item, client: FileStorageClient, ref: FileRef, verb: 'Copy' | 'Move'): Promise<boolean> {
+export async function exists(
+	item: Item,
+	client: FileStorageClient,
+	ref: FileRef,
+	verb: 'Copy' | 'Move',
+): Promise<boolean> {
 	return await fileExists(client, ref, ref.key).catch((error: unknown) => {
 		const words = error instanceof Error ? error.message : String(error);
 		throw item.fail(
@@ -95,6 +100,14 @@ function refuseDotSegments(item: Item, verb: 'Copy' | 'Move', from: FileRef, to:
 	}
 }
 
+/** One file to copy: from where, to where, with the options of its item (Replace Existing File and the upload's). */
+export interface CopyJob {
+	verb: 'Copy' | 'Move';
+	from: FileRef;
+	to: FileRef;
+	options: IDataObject;
+}
+
 /**
  * Copies a file by streaming its signed link (a plain GET: the CDN gets no credential and no
  * signature of ours; a public source's CDN cache purged first, and the answer compared with the
@@ -106,6 +119,32 @@ export async function copyFile(item: Item, verb: 'Copy' | 'Move'): Promise<Copie
 	const from: FileRef = { ...where, key: fileKeyOf(item) };
 	const options = item.options();
 	const to = destinationOf(item, from, options);
+	const job: CopyJob = { verb, from, to, options };
+	refuseBeforeRequests(item, job);
+	// Both keys: the source (Move deletes it) and the destination, held until the item finishes.
+	await item.takeTurns([from, to]);
+	return await copyHeld(item, job);
+}
+
+/**
+ * The path every copy takes, File → Copy and Move's and each file's of Folder → Copy and Move:
+ * `work` after the refusals made before any request, while the file's source and destination are
+ * this item's turn alone in its run (given back after `work`: a folder item copies several files
+ * at once, each holding only its own keys).
+ */
+export async function inTurn<T>(item: Item, job: CopyJob, work: () => Promise<T>): Promise<T> {
+	refuseBeforeRequests(item, job);
+	const release = await item.run.turns.take([job.from, job.to]);
+	try {
+		return await work();
+	} finally {
+		release();
+	}
+}
+
+/** The refusals made before any request: the same file as source and destination, a '.' segment. */
+function refuseBeforeRequests(item: Item, job: CopyJob): void {
+	const { verb, from, to } = job;
 	if (to.key === from.key && to.bucket === from.bucket && to.region === from.region) {
 		throw item.fail(
 			`${verb}: the source and the destination are the same file`,
@@ -113,19 +152,11 @@ export async function copyFile(item: Item, verb: 'Copy' | 'Move'): Promise<Copie
 		);
 	}
 	refuseDotSegments(item, verb, from, to);
-	// Both keys: the source (Move deletes it) and the destination, held until the item finishes.
-	await item.takeTurns([from, to]);
-	return await copyHeld(item, verb, from, to, options);
 }
 
 /** copyFile's work, while this item alone of its run writes the destination and its source. */
-async function copyHeld(
-	item: Item,
-	verb: 'Copy' | 'Move',
-	from: FileRef,
-	to: FileRef,
-	options: IDataObject,
-): Promise<Copied> {
+async function copyHeld(item: Item, job: CopyJob): Promise<Copied> {
+	const { verb, from, to, options } = job;
 	const client = await item.client();
 	if (options.replace !== true && (await exists(item, client, to, verb))) {
 		// A Move run again after it succeeded finds its destination taken and its source gone:
@@ -139,6 +170,15 @@ async function copyHeld(
 			`Turn on the Replace Existing File option to overwrite it. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}.`,
 		);
 	}
+	return await copyChecked(item, job, client);
+}
+
+/**
+ * The copy itself, once the destination may be written: the source as the service stores it,
+ * stored at the destination, the copy checked.
+ */
+export async function copyChecked(item: Item, job: CopyJob, client: FileStorageClient): Promise<Copied> {
+	const { verb, from, to, options } = job;
 	const { link, opened, record } = await openStoredSource(item, client, from, verb);
 	const source = hashedSource({ ...opened, label: `the source file '${from.key}'` });
 	const visibility: Visibility =

@@ -1,0 +1,107 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { StoredRecord } from '../../files/storedRecord';
+import type { Item } from '../../item';
+import { withBodyMemory } from '../../transport/pool';
+import type { FileStorageClient } from '../../transport/request';
+import { hashedSource } from '../../upload/hashedSource';
+import { exists, type CopyJob } from '../file/copyFile';
+import { isMissingSource, openStoredSource, type StoredSource } from '../file/storedSource';
+
+/** The buffer each of the two reads of a comparison hashes through (one per read, reused). */
+const CHUNK = 256 * 1024;
+
+/**
+ * What a comparison of a source with the file already at its destination showed:
+ * - same: both were read whole, each shown to be the version the service stores (as a Move's
+ *   source must be: see storedSource.ts), and they have the same bytes (size and MD5), visibility
+ *   and content type as a copy would have;
+ * - different: the same reads show they differ (the reason says how);
+ * - unproven: a read could not be shown to be the stored version, or failed;
+ * - sourceGone: the source is no longer there (the API's own "not found").
+ */
+export type Compared =
+	| { kind: 'same'; sourceRecord: StoredRecord; md5: string; size: number }
+	| { kind: 'different' | 'unproven'; why: string }
+	| { kind: 'sourceGone' };
+
+function wordsOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** Reads an opened file to its end, hashing it through one reused buffer. */
+async function digestOf(stored: StoredSource) {
+	const hashed = hashedSource(stored.opened);
+	const buffer = Buffer.allocUnsafe(CHUNK);
+	for await (const part of hashed.parts(CHUNK, () => buffer)) void part;
+	return hashed.digest();
+}
+
+/** What a copy of the source would be given: its visibility and content type (copyFile.ts). */
+function wanted(job: CopyJob, source: StoredSource): IDataObject {
+	const { visibility } = job.options;
+	return {
+		public: visibility === 'public' || visibility === 'private' ? visibility === 'public' : source.link.is_public,
+		type: String(job.options.contentType || source.opened.mimeType || 'application/octet-stream'),
+	};
+}
+
+/** Why two opened files are not the same as a copy would make them, before reading them. */
+function differsBeforeReading(job: CopyJob, source: StoredSource, there: StoredSource): string | undefined {
+	const want = wanted(job, source);
+	if (source.record.size !== there.record.size) {
+		return `the destination is ${there.record.size} bytes, the source ${source.record.size}`;
+	}
+	if (want.public !== there.link.is_public) return `the destination is ${there.link.is_public ? 'public' : 'private'}`;
+	if (want.type !== there.opened.mimeType) return `the destination's content type is ${there.opened.mimeType}`;
+	return undefined;
+}
+
+async function openSource(item: Item, client: FileStorageClient, job: CopyJob): Promise<StoredSource | Compared> {
+	try {
+		return await openStoredSource(item, client, job.from, 'Move');
+	} catch (error) {
+		const gone = isMissingSource(error) || !(await exists(item, client, job.from, job.verb).catch(() => true));
+		if (gone) return { kind: 'sourceGone' };
+		return { kind: 'unproven', why: `the source could not be read as the version stored: ${wordsOf(error)}` };
+	}
+}
+
+/**
+ * Compares the source of `job` with the file already at its destination, by reading both whole
+ * (the listing has no hashes, spec §3.12: equal sizes and dates prove nothing). Reads only: no
+ * byte is written, and nothing is deleted here.
+ */
+export async function compareStored(item: Item, client: FileStorageClient, job: CopyJob): Promise<Compared> {
+	const source = await openSource(item, client, job);
+	if ('kind' in source) return source;
+	let there: StoredSource;
+	try {
+		there = await openStoredSource(item, client, job.to, 'Move');
+	} catch (error) {
+		source.opened.discard();
+		return { kind: 'unproven', why: `the destination could not be read as the version stored: ${wordsOf(error)}` };
+	}
+	const early = differsBeforeReading(job, source, there);
+	if (early) {
+		source.opened.discard();
+		there.opened.discard();
+		return { kind: 'different', why: early };
+	}
+	try {
+		// Both at once: a body left waiting while the other is read could time out.
+		const [mine, theirs] = await withBodyMemory(
+			item.pool,
+			2 * CHUNK,
+			async () => await Promise.all([digestOf(source), digestOf(there)]),
+		);
+		if (mine.bytes !== theirs.bytes || mine.md5 !== theirs.md5) {
+			return { kind: 'different', why: `the destination's bytes differ (MD5 ${theirs.md5}, the source's ${mine.md5})` };
+		}
+		return { kind: 'same', sourceRecord: source.record, md5: mine.md5, size: mine.bytes };
+	} catch (error) {
+		source.opened.discard();
+		there.opened.discard();
+		return { kind: 'unproven', why: `reading both files to compare them failed: ${wordsOf(error)}` };
+	}
+}

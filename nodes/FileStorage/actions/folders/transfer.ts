@@ -1,0 +1,201 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { folderPrefix } from '../../files/keys';
+import type { Item } from '../../item';
+import type { BucketRef, ListEntry } from '../../transport/api';
+import type { CopyJob } from '../file/copyFile';
+import { folderOf } from '../folder';
+import { failureItem } from '../parallelItems';
+import { transferFile, type FileStatus } from './fileTransfer';
+import { sourceFiles } from './sourceFiles';
+
+type Verb = CopyJob['verb'];
+
+/** One Folder → Copy or Move: where from, where to, and how. */
+interface Plan {
+	verb: Verb;
+	from: BucketRef & { prefix: string };
+	to: BucketRef & { prefix: string };
+	recursive: boolean;
+	dryRun: boolean;
+	options: IDataObject;
+}
+
+function where(ref: BucketRef & { prefix: string }): string {
+	return `'${ref.prefix || '/'}' in bucket '${ref.bucket}' (region ${ref.region})`;
+}
+
+/** The plan of the item, refused before any request when its destination is inside its source. */
+function planOf(item: Item, verb: Verb): Plan {
+	const source = item.bucket();
+	const options = item.options();
+	const typed = String(item.param('destinationFolder', '', true) ?? '');
+	if (!typed.trim()) {
+		throw item.fail(
+			"The parameter 'Destination Folder' is empty",
+			'Pick the folder the files go to, e.g. archive/2026-11/, or / for the top of the bucket.',
+		);
+	}
+	const plan: Plan = {
+		verb,
+		from: { ...source, prefix: folderPrefix(folderOf(item)) },
+		to: {
+			bucket: String(options.destinationBucket ?? '').trim() || source.bucket,
+			region: String(options.destinationRegion ?? '').trim() || source.region,
+			prefix: folderPrefix(typed),
+		},
+		recursive: item.param('includeSubfolders', true) as boolean,
+		dryRun: item.param('dryRun', false) as boolean,
+		options: { ...options, replace: item.param('replace', false) === true },
+	};
+	const sameBucket = plan.to.bucket === plan.from.bucket && plan.to.region === plan.from.region;
+	if (sameBucket && plan.to.prefix.startsWith(plan.from.prefix)) {
+		const same = plan.to.prefix === plan.from.prefix;
+		throw item.fail(
+			`${verb}: the destination ${where(plan.to)} is ${same ? 'the source folder itself' : `inside the source folder '${plan.from.prefix || '/'}'`}`,
+			`Its files would be ${verb === 'Copy' ? 'copied' : 'moved'} into themselves. Pick a Destination Folder outside the source folder (or another bucket in the options). Nothing was changed.`,
+		);
+	}
+	return plan;
+}
+
+/** The job of one listed file: the same path below the destination folder. */
+function jobOf(item: Item, plan: Plan, entry: ListEntry): CopyJob {
+	const key = `${plan.to.prefix}${entry.path.slice(plan.from.prefix.length)}`;
+	return {
+		verb: plan.verb,
+		from: { bucket: plan.from.bucket, region: plan.from.region, key: entry.path },
+		to: { bucket: plan.to.bucket, region: plan.to.region, key: item.validKey(key, 'Destination Folder') },
+		options: plan.options,
+	};
+}
+
+/** Whether a file's destination is itself under the source folder: written there, it would be read as a source. */
+function writesIntoSource(plan: Plan, job: CopyJob): boolean {
+	const { from, to } = plan;
+	return to.bucket === from.bucket && to.region === from.region && job.to.key.startsWith(from.prefix);
+}
+
+/** How the run went: outputs by the order files were listed, counts by status, the first failure. */
+interface Progress {
+	outputs: INodeExecutionData[][];
+	counts: Record<string, number>;
+	failure?: { key: string; error: Error };
+	listed: number;
+}
+
+function count(progress: Progress, status: FileStatus | 'failed') {
+	progress.counts[status] = (progress.counts[status] ?? 0) + 1;
+}
+
+/** One listed file, through transferFile; its failure is its own item with Continue On Fail. */
+async function oneFile(item: Item, plan: Plan, entry: ListEntry, progress: Progress, index: number) {
+	const source = { key: entry.path, bucket: plan.from.bucket, region: plan.from.region };
+	let job: CopyJob | undefined;
+	try {
+		if (entry.path === plan.from.prefix && !plan.to.prefix) {
+			// The source folder's own marker, into the top of the bucket: the top has no marker to write.
+			const reason =
+				'The folder marker of the source folder has no place at the top of the bucket; it was left as it is.';
+			progress.outputs[index] = item.output({ status: 'kept', key: null, source, reason });
+			count(progress, 'kept');
+			return;
+		}
+		job = jobOf(item, plan, entry);
+		if (writesIntoSource(plan, job)) {
+			// A/b/ → a/: a/b/b/x would go to a/b/x, another file this run reads (and a Move deletes).
+			const reason = `Its destination '${job.to.key}' is inside the source folder '${plan.from.prefix}', where this run reads (and a Move deletes) files: it was left as it is.`;
+			progress.outputs[index] = item.output({ status: 'kept', key: job.to.key, source, reason });
+			count(progress, 'kept');
+			return;
+		}
+		const { status, json } = await transferFile(item, job, plan.dryRun);
+		const base = { key: job.to.key, bucket: job.to.bucket, region: job.to.region, size: entry.size ?? null, source };
+		progress.outputs[index] = item.output({ status, ...base, ...json });
+		count(progress, status);
+	} catch (error) {
+		count(progress, 'failed');
+		if (!item.ctx.continueOnFail()) {
+			progress.failure ??= { key: entry.path, error: error as Error };
+			return;
+		}
+		const failed = failureItem(error, item.index);
+		failed.json = { status: 'failed', key: job?.to.key ?? null, source, ...failed.json };
+		progress.outputs[index] = [failed];
+	}
+}
+
+/**
+ * The files of the listing, several at once in version 3 (their requests and bodies go through
+ * the run's pool and memory budget), one by one before it. The listing is read as files are
+ * needed. A failure without Continue On Fail starts no further file; those under way finish.
+ */
+async function runFiles(item: Item, plan: Plan, progress: Progress) {
+	const client = await item.client();
+	const { bucket, region, prefix } = plan.from;
+	const walk = { where: { bucket, region }, prefix, recursive: plan.recursive, moving: plan.verb === 'Move' };
+	const files = sourceFiles(client, walk);
+	const signal = item.ctx.getExecutionCancelSignal?.();
+	const width = item.pool ? item.pool.parallel * 2 : 1;
+	let pulling: Promise<unknown> = Promise.resolve();
+	// One pull of the listing at a time: a generator is not to be advanced twice at once.
+	const next = async () => {
+		const pulled = pulling.then(async () => await files.next());
+		pulling = pulled.catch(() => undefined);
+		return await pulled;
+	};
+	const worker = async () => {
+		while (!progress.failure && signal?.aborted !== true) {
+			let pulled: IteratorResult<ListEntry>;
+			try {
+				pulled = await next();
+			} catch (error) {
+				// The listing failed: no further file starts, the ones under way finish (Promise.all waits).
+				progress.failure ??= { key: `(listing of ${where(plan.from)})`, error: error as Error };
+				return;
+			}
+			if (pulled.done) return;
+			const index = progress.listed++;
+			await oneFile(item, plan, pulled.value, progress, index);
+		}
+	};
+	await Promise.all(Array.from({ length: width }, worker));
+}
+
+function tally(progress: Progress): string {
+	const parts = Object.entries(progress.counts).map(([status, n]) => `${n} ${status}`);
+	return parts.length ? parts.join(', ') : 'no file handled';
+}
+
+/**
+ * Folder → Copy and Folder → Move: every file under the source folder through the per-file path
+ * of File → Copy and Move, to the same path below the destination folder. One item per file, and
+ * a summary item on request. Run again after a stop, it finishes the job (see fileTransfer.ts).
+ */
+export async function transferFolder(item: Item, verb: Verb): Promise<INodeExecutionData[]> {
+	const plan = planOf(item, verb);
+	const progress: Progress = { outputs: [], counts: {}, listed: 0 };
+	await runFiles(item, plan, progress);
+	const { failure } = progress;
+	if (failure && !item.ctx.continueOnFail()) {
+		const failed = failure.error as Error & { description?: string };
+		throw item.fail(
+			`${verb} of the folder ${where(plan.from)} stopped: '${failure.key}' failed: ${failed.message}`,
+			`${failed.description ? `${failed.description} ` : ''}So far: ${tally(progress)}. Files already ${verb === 'Copy' ? 'copied' : 'moved'} stay so; run the node again to finish: a file already done is not done twice.`,
+		);
+	}
+	const output: INodeExecutionData[] = [];
+	for (const items of progress.outputs) for (const one of items ?? []) output.push(one);
+	if (failure) {
+		// With Continue On Fail only the listing's failure is here (a file's is its own item).
+		const failed = failureItem(failure.error, item.index);
+		output.push({ ...failed, json: { status: 'failed', key: null, source: failure.key, ...failed.json } });
+	}
+	if (plan.options.summary === true) {
+		const files = Object.values(progress.counts).reduce((sum, n) => sum + n, 0);
+		output.push(
+			...item.output({ summary: true, operation: verb.toLowerCase(), dryRun: plan.dryRun, files, ...progress.counts }),
+		);
+	}
+	return output;
+}
