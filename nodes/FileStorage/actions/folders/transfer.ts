@@ -119,7 +119,7 @@ async function oneFile(item: Item, plan: Plan, entry: ListEntry, progress: Progr
 			progress.failure ??= { key: entry.path, error: error as Error };
 			return;
 		}
-		const failed = failureItem(error, item.index);
+		const failed = failureItem(item.ctx, error, item.index);
 		failed.json = { status: 'failed', key: job?.to.key ?? null, source, ...failed.json };
 		progress.outputs[index] = [failed];
 	}
@@ -188,7 +188,7 @@ export async function transferFolder(item: Item, verb: Verb): Promise<INodeExecu
 	for (const items of progress.outputs) for (const one of items ?? []) output.push(one);
 	if (failure) {
 		// With Continue On Fail only the listing's failure is here (a file's is its own item).
-		const failed = failureItem(failure.error, item.index);
+		const failed = failureItem(item.ctx, failure.error, item.index);
 		output.push({ ...failed, json: { status: 'failed', key: null, source: failure.key, ...failed.json } });
 	}
 	if (plan.options.summary === true) {
