@@ -75,6 +75,27 @@ describe('Move never deletes the newest version of a public file rewritten at th
 		});
 	});
 
+	const staleCases: Array<[string, Record<string, string>]> = [
+		['CF-Cache-Status: STALE', { 'CF-Cache-Status': 'STALE', 'Cache-Control': 'public, max-age=1' }],
+		[
+			'X-Cache: HIT, stale-while-revalidate',
+			{ 'X-Cache': 'HIT', 'Cache-Control': 'max-age=1, stale-while-revalidate=600' },
+		],
+	];
+	staleCases.forEach(([marks, headers], index) => {
+		it(`an answer kept past its max-age (${marks}, no Age) proves nothing: the source stays`, async () => {
+			// Written 5 s before: Date − max-age is past the listed second plus the margin, but a stale
+			// answer was kept longer than max-age, and without an Age nothing says how long.
+			const key = `rewrite/stale-${index}.txt`;
+			await storeDated(key, newer);
+			await new Promise((resolve) => setTimeout(resolve, 5100));
+			cdn().answer = () => ({ headers, body: older });
+			const result = await moveThroughCdn(key);
+			expect(result.error?.description).toMatch(/Nothing was copied or deleted\./);
+			expect(await read(key)).toBe(newer);
+		});
+	});
+
 	it('an answer with no Date cannot be placed after the write: the source stays, the error says why', async () => {
 		const key = 'rewrite/undated.txt';
 		const lastModified = await storeDated(key, newer);

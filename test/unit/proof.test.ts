@@ -125,6 +125,25 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 		expect(move({ date: at(60), xCache: 'HIT' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
 	});
 
+	it('Move: max-age never bounds a kept answer marked stale, or one its Cache-Control lets be served stale', () => {
+		// A stale answer is by definition kept past its max-age: without an Age nothing says since when.
+		for (const headers of [
+			{ date: at(70), cacheStatus: ['cf-cache-status: STALE'], cacheControl: 'public, max-age=60' },
+			{ date: at(70), cacheStatus: ['cdn-cache: UPDATING'], cacheControl: 'max-age=60' },
+			{ date: at(70), cacheStatus: ['cache-status: ExampleCDN; hit; stale'], cacheControl: 'max-age=60' },
+			{ date: at(70), xCache: 'HIT', cacheControl: 'max-age=60, stale-while-revalidate=600' },
+			{ date: at(70), xCache: 'HIT', cacheControl: 'max-age=60, stale-if-error=86400' },
+		]) {
+			expect(move(headers)).toMatchObject({ action: 'refuse', proof: 'unproven' });
+			expect(move(headers, { verb: 'Copy' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		}
+		// With an Age, the answer says how long it was kept, stale or not.
+		expect(move({ date: at(70), age: '67', cacheStatus: ['cf-cache-status: STALE'] })).toMatchObject({
+			action: 'refuse',
+		});
+		expect(move({ date: at(90), age: '61', cacheStatus: ['cf-cache-status: STALE'] })).toEqual({ action: 'copy' });
+	});
+
 	it('Age is whole seconds rounded down: a kept answer whose Date − Age is exactly listed + 4 s is still refused', () => {
 		// Fetched up to a second before Date − Age: possibly within the margin of the listed second.
 		expect(move({ date: at(17), age: '13', xCache: 'HIT' })).toMatchObject({ action: 'refuse', proof: 'unproven' });

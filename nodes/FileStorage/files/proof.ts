@@ -88,9 +88,21 @@ function maxAgeOf(cacheControl: string | undefined): number | undefined {
 }
 
 /**
+ * Whether max-age can bound how long a cache kept an answer: not when the answer is marked as served
+ * stale (kept past its max-age, by definition), nor when its Cache-Control lets a cache serve it stale
+ * (RFC 5861's stale-while-revalidate, stale-if-error).
+ */
+function maxAgeBoundsKeeping(headers: CdnHeaders): boolean {
+	const marks = [headers.xCache ?? '', ...(headers.cacheStatus ?? []).map((status) => status.replace(/^[^:]*:/, ''))];
+	if (marks.some((mark) => /stale|updating/i.test(mark))) return false;
+	return !/stale-while-revalidate|stale-if-error/i.test(headers.cacheControl ?? '');
+}
+
+/**
  * The earliest time (the CDN's clock, ms) the answer's bytes can have been fetched from the
  * storage, by the answer's own headers: its Date for an answer no cache marks; Date − (Age + 1 s),
- * as Age is whole seconds rounded down, or Date − max-age without an Age, for one a cache kept.
+ * as Age is whole seconds rounded down, or Date − max-age without an Age (unless the answer is or may be
+ * served stale), for one a cache kept.
  * Undefined when nothing bounds it (no Date; a kept answer with neither Age nor max-age). Never
  * the n8n host's clock.
  */
@@ -100,7 +112,11 @@ export function fetchedNoEarlierThan(headers: CdnHeaders): number | undefined {
 	if (keptByCache(headers) === undefined) return date;
 	const age = Number(headers.age);
 	const keptSeconds =
-		headers.age !== undefined && Number.isFinite(age) && age >= 0 ? age + 1 : maxAgeOf(headers.cacheControl);
+		headers.age !== undefined && Number.isFinite(age) && age >= 0
+			? age + 1
+			: maxAgeBoundsKeeping(headers)
+				? maxAgeOf(headers.cacheControl)
+				: undefined;
 	return keptSeconds === undefined ? undefined : date - keptSeconds * 1000;
 }
 
