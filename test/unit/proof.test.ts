@@ -118,16 +118,17 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 		expect(move({ date: at(10), xCache: 'HIT' }, { isPublic: false })).toMatchObject({ action: 'refuse' });
 	});
 
-	it('Move: a kept answer fetched (Date − Age, or Date − max-age) after the listed second plus the margin is proof', () => {
+	it('Move: a kept answer fetched (Date − Age) after the listed second plus the margin is proof', () => {
 		expect(move({ date: at(60), age: '10', xCache: 'HIT' })).toEqual({ action: 'copy' });
-		expect(move({ date: at(70), xCache: 'HIT', cacheControl: 'public, max-age=60' })).toEqual({ action: 'copy' });
 		expect(move({ date: at(60), age: '57', xCache: 'HIT' })).toMatchObject({ action: 'refuse' });
 		expect(move({ date: at(60), xCache: 'HIT' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
 	});
 
-	it('Move: max-age never bounds a kept answer marked stale, or one its Cache-Control lets be served stale', () => {
-		// A stale answer is by definition kept past its max-age: without an Age nothing says since when.
+	it('Move: max-age never bounds a kept answer with no Age (a CDN keeps it for its own time, or serves it stale)', () => {
+		// A CDN keeps an answer for its own time to live, or past it as stale: without an Age nothing says since when.
 		for (const headers of [
+			{ date: at(70), xCache: 'HIT', cacheControl: 'public, max-age=60' },
+			{ date: at(600), cacheStatus: ['cf-cache-status: HIT'], cacheControl: 's-maxage=1' },
 			{ date: at(70), cacheStatus: ['cf-cache-status: STALE'], cacheControl: 'public, max-age=60' },
 			{ date: at(70), cacheStatus: ['cdn-cache: UPDATING'], cacheControl: 'max-age=60' },
 			{ date: at(70), cacheStatus: ['cache-status: ExampleCDN; hit; stale'], cacheControl: 'max-age=60' },

@@ -79,45 +79,20 @@ export function keptByCache(headers: CdnHeaders): string | undefined {
 	return marks.length > 0 ? marks.join(', ') : undefined;
 }
 
-/** The Cache-Control max-age (or s-maxage, which a shared cache obeys) in seconds, or undefined. */
-function maxAgeOf(cacheControl: string | undefined): number | undefined {
-	const match =
-		/(?:^|[,\s])s-maxage\s*=\s*(\d+)/i.exec(cacheControl ?? '') ??
-		/(?:^|[,\s])max-age\s*=\s*(\d+)/i.exec(cacheControl ?? '');
-	return match ? Number(match[1]) : undefined;
-}
-
-/**
- * Whether max-age can bound how long a cache kept an answer: not when the answer is marked as served
- * stale (kept past its max-age, by definition), nor when its Cache-Control lets a cache serve it stale
- * (RFC 5861's stale-while-revalidate, stale-if-error).
- */
-function maxAgeBoundsKeeping(headers: CdnHeaders): boolean {
-	const marks = [headers.xCache ?? '', ...(headers.cacheStatus ?? []).map((status) => status.replace(/^[^:]*:/, ''))];
-	if (marks.some((mark) => /stale|updating/i.test(mark))) return false;
-	return !/stale-while-revalidate|stale-if-error/i.test(headers.cacheControl ?? '');
-}
-
 /**
  * The earliest time (the CDN's clock, ms) the answer's bytes can have been fetched from the
  * storage, by the answer's own headers: its Date for an answer no cache marks; Date − (Age + 1 s),
- * as Age is whole seconds rounded down, or Date − max-age without an Age (unless the answer is or may be
- * served stale), for one a cache kept.
- * Undefined when nothing bounds it (no Date; a kept answer with neither Age nor max-age). Never
- * the n8n host's clock.
+ * as Age is whole seconds rounded down, for one a cache kept. Undefined when nothing bounds it (no
+ * Date; a kept answer with no Age: the answer's max-age is no bound, as a CDN keeps answers for its
+ * own time to live and serves them stale). Never the n8n host's clock.
  */
 export function fetchedNoEarlierThan(headers: CdnHeaders): number | undefined {
 	const date = timeOf(headers.date);
 	if (date === undefined) return undefined;
 	if (keptByCache(headers) === undefined) return date;
 	const age = Number(headers.age);
-	const keptSeconds =
-		headers.age !== undefined && Number.isFinite(age) && age >= 0
-			? age + 1
-			: maxAgeBoundsKeeping(headers)
-				? maxAgeOf(headers.cacheControl)
-				: undefined;
-	return keptSeconds === undefined ? undefined : date - keptSeconds * 1000;
+	if (headers.age === undefined || headers.age.trim() === '' || !Number.isFinite(age) || age < 0) return undefined;
+	return date - (age + 1) * 1000;
 }
 
 /**
@@ -161,8 +136,8 @@ export interface SourceRead {
 
 /**
  * What Copy and Move do with the answer read for the source. Neither copies an answer shown to be
- * another version, nor one a cache says it kept unless its fetch time (by its own Date and Age, or
- * max-age) is after the listed second plus the CDN clock margin: such an answer may be a version
+ * another version, nor one a cache says it kept unless its fetch time (by its own Date and Age)
+ * is after the listed second plus the CDN clock margin: such an answer may be a version
  * the service no longer stores, and the copy (and its success) would be untrue. Copy takes an
  * answer no cache marks: read from the origin, it is a version stored when it was read. Move
  * deletes the source after, so it also waits until the answer's Date is past the listed second
@@ -181,7 +156,7 @@ export function sourceReadDecision(read: SourceRead): SourceReadAction {
 		if (fetched !== undefined && settledAt !== undefined && fetched >= settledAt) return { action: 'copy' };
 		return unproven(
 			fetched === undefined
-				? `a cache says it kept the CDN's answer (${kept}), and its headers do not say since when (Date with Age or max-age)`
+				? `a cache says it kept the CDN's answer (${kept}), and its headers do not say since when (a Date and an Age)`
 				: `a cache says it kept the CDN's answer (${kept}), from before the version the service stores may have been written`,
 		);
 	}
