@@ -59,6 +59,7 @@ describe('Move never deletes the newest version of a public file rewritten at th
 		['X-Cache: HIT alone, with the listing’s Last-Modified', { 'X-Cache': 'HIT' }],
 		['X-Cache: TCP_HIT (a proxy cache’s spelling) alone', { 'X-Cache': 'TCP_HIT' }],
 		['Age alone, with the listing’s Last-Modified', { Age: '2' }],
+		['Age as a list (RFC 9111: its first member counts), with the listing’s Last-Modified', { Age: '2, 2' }],
 		['Age: 0 (kept less than a second), with the listing’s Last-Modified', { Age: '0' }],
 		['CF-Cache-Status: HIT alone (Cloudflare’s header)', { 'CF-Cache-Status': 'HIT' }],
 		['Cache-Status naming a hit alone (RFC 9211)', { 'Cache-Status': 'EdgeCache; hit; ttl=50' }],

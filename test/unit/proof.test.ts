@@ -58,6 +58,7 @@ const move = (headers: CdnHeaders, extra: Partial<SourceRead> = {}) =>
 describe('keptByCache: an answer a cache marks as kept', () => {
 	it.each([
 		[{ age: '1' }, 'Age: 1'],
+		[{ age: '5, 7' }, 'Age: 5, 7'],
 		[{ xCache: 'HIT' }, 'X-Cache: HIT'],
 		[{ xCache: 'TCP_HIT' }, 'X-Cache: TCP_HIT'],
 		[{ xCache: 'Hit from cloudfront' }, 'X-Cache: Hit from cloudfront'],
@@ -279,5 +280,10 @@ describe('fetchedNoEarlierThan', () => {
 		expect(fetchedNoEarlierThan({ date: at(10), age: '4' })).toBe(Date.parse(T) + 5000);
 		expect(fetchedNoEarlierThan({ date: at(10), age: '0' })).toBe(Date.parse(T) + 9000);
 		expect(fetchedNoEarlierThan({ age: '4' })).toBeUndefined();
+	});
+
+	it('an Age sent as a list counts by its first member (RFC 9111 §5.1)', () => {
+		expect(fetchedNoEarlierThan({ date: at(10), age: '4, 9' })).toBe(Date.parse(T) + 5000);
+		expect(fetchedNoEarlierThan({ date: at(10), age: ' 4 ,4' })).toBe(Date.parse(T) + 5000);
 	});
 });

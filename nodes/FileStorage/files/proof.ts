@@ -61,6 +61,16 @@ export function cdnHeadersOf(headers: Record<string, unknown> | undefined): CdnH
 }
 
 /**
+ * The answer's Age in seconds, or undefined when it has none that can be read. Sent as a list (two
+ * caches' values joined), its first member counts, as RFC 9111 §5.1 has a cache do.
+ */
+function ageSeconds(headers: CdnHeaders): number | undefined {
+	const first = (headers.age ?? '').split(',')[0].trim();
+	const age = Number(first);
+	return first !== '' && Number.isFinite(age) && age >= 0 ? age : undefined;
+}
+
+/**
  * What a cache says of keeping the answer, or undefined when it says nothing: an `Age` (an HTTP
  * cache MUST send one with every answer it serves from what it kept, RFC 9111 §4 and §5.1; `Age: 0`
  * too, kept less than a second), or an `X-Cache` naming a hit in any spelling (HIT, TCP_HIT, "Hit
@@ -68,11 +78,8 @@ export function cdnHeadersOf(headers: Record<string, unknown> | undefined): CdnH
  * be an earlier version, so it is never proof of the stored one by itself.
  */
 export function keptByCache(headers: CdnHeaders): string | undefined {
-	const age = Number(headers.age);
 	const marks = [
-		...(headers.age !== undefined && headers.age.trim() !== '' && Number.isFinite(age) && age >= 0
-			? [`Age: ${headers.age}`]
-			: []),
+		...(ageSeconds(headers) === undefined ? [] : [`Age: ${headers.age ?? ''}`]),
 		...(SERVED_FROM_CACHE.test(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
 		...(headers.cacheStatus ?? []).filter((status) => SERVED_FROM_CACHE.test(status.replace(/^[^:]*:/, ''))),
 	];
@@ -90,9 +97,8 @@ export function fetchedNoEarlierThan(headers: CdnHeaders): number | undefined {
 	const date = timeOf(headers.date);
 	if (date === undefined) return undefined;
 	if (keptByCache(headers) === undefined) return date;
-	const age = Number(headers.age);
-	if (headers.age === undefined || headers.age.trim() === '' || !Number.isFinite(age) || age < 0) return undefined;
-	return date - (age + 1) * 1000;
+	const age = ageSeconds(headers);
+	return age === undefined ? undefined : date - (age + 1) * 1000;
 }
 
 /**
