@@ -59,6 +59,7 @@ describe('Move never deletes the newest version of a public file rewritten at th
 		['X-Cache: HIT alone, with the listing’s Last-Modified', { 'X-Cache': 'HIT' }],
 		['X-Cache: TCP_HIT (a proxy cache’s spelling) alone', { 'X-Cache': 'TCP_HIT' }],
 		['Age alone, with the listing’s Last-Modified', { Age: '2' }],
+		['Age as a list (RFC 9111: its first member counts), with the listing’s Last-Modified', { Age: '2, 2' }],
 		['Age: 0 (kept less than a second), with the listing’s Last-Modified', { Age: '0' }],
 		['CF-Cache-Status: HIT alone (Cloudflare’s header)', { 'CF-Cache-Status': 'HIT' }],
 		['Cache-Status naming a hit alone (RFC 9211)', { 'Cache-Status': 'EdgeCache; hit; ttl=50' }],
@@ -70,6 +71,31 @@ describe('Move never deletes the newest version of a public file rewritten at th
 			cdn().answer = () => ({ headers: { 'Last-Modified': lastModified, ...headers }, body: older });
 			const result = await moveThroughCdn(key);
 			expect([await read(key), await read(`${key}.moved`)]).toContain(newer);
+			expect(result.error?.description).toMatch(/Nothing was copied or deleted\./);
+			expect(await read(key)).toBe(newer);
+		});
+	});
+
+	const staleCases: Array<[string, Record<string, string>]> = [
+		['CF-Cache-Status: STALE', { 'CF-Cache-Status': 'STALE', 'Cache-Control': 'public, max-age=1' }],
+		[
+			'X-Cache: HIT, stale-while-revalidate',
+			{ 'X-Cache': 'HIT', 'Cache-Control': 'max-age=1, stale-while-revalidate=600' },
+		],
+		[
+			'X-Cache: HIT kept past max-age=1 by the CDN’s own TTL',
+			{ 'X-Cache': 'HIT', 'Cache-Control': 'public, max-age=1' },
+		],
+	];
+	staleCases.forEach(([marks, headers], index) => {
+		it(`an answer kept past its max-age (${marks}, no Age) proves nothing: the source stays`, async () => {
+			// Written 5 s before: Date − max-age is past the listed second plus the margin, but a stale
+			// answer was kept longer than max-age, and without an Age nothing says how long.
+			const key = `rewrite/stale-${index}.txt`;
+			await storeDated(key, newer);
+			await new Promise((resolve) => setTimeout(resolve, 5100));
+			cdn().answer = () => ({ headers, body: older });
+			const result = await moveThroughCdn(key);
 			expect(result.error?.description).toMatch(/Nothing was copied or deleted\./);
 			expect(await read(key)).toBe(newer);
 		});

@@ -58,6 +58,7 @@ const move = (headers: CdnHeaders, extra: Partial<SourceRead> = {}) =>
 describe('keptByCache: an answer a cache marks as kept', () => {
 	it.each([
 		[{ age: '1' }, 'Age: 1'],
+		[{ age: '5, 7' }, 'Age: 5, 7'],
 		[{ xCache: 'HIT' }, 'X-Cache: HIT'],
 		[{ xCache: 'TCP_HIT' }, 'X-Cache: TCP_HIT'],
 		[{ xCache: 'Hit from cloudfront' }, 'X-Cache: Hit from cloudfront'],
@@ -118,11 +119,31 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 		expect(move({ date: at(10), xCache: 'HIT' }, { isPublic: false })).toMatchObject({ action: 'refuse' });
 	});
 
-	it('Move: a kept answer fetched (Date − Age, or Date − max-age) after the listed second plus the margin is proof', () => {
+	it('Move: a kept answer fetched (Date − Age) after the listed second plus the margin is proof', () => {
 		expect(move({ date: at(60), age: '10', xCache: 'HIT' })).toEqual({ action: 'copy' });
-		expect(move({ date: at(70), xCache: 'HIT', cacheControl: 'public, max-age=60' })).toEqual({ action: 'copy' });
 		expect(move({ date: at(60), age: '57', xCache: 'HIT' })).toMatchObject({ action: 'refuse' });
 		expect(move({ date: at(60), xCache: 'HIT' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+	});
+
+	it('Move: max-age never bounds a kept answer with no Age (a CDN keeps it for its own time, or serves it stale)', () => {
+		// A CDN keeps an answer for its own time to live, or past it as stale: without an Age nothing says since when.
+		for (const headers of [
+			{ date: at(70), xCache: 'HIT', cacheControl: 'public, max-age=60' },
+			{ date: at(600), cacheStatus: ['cf-cache-status: HIT'], cacheControl: 's-maxage=1' },
+			{ date: at(70), cacheStatus: ['cf-cache-status: STALE'], cacheControl: 'public, max-age=60' },
+			{ date: at(70), cacheStatus: ['cdn-cache: UPDATING'], cacheControl: 'max-age=60' },
+			{ date: at(70), cacheStatus: ['cache-status: ExampleCDN; hit; stale'], cacheControl: 'max-age=60' },
+			{ date: at(70), xCache: 'HIT', cacheControl: 'max-age=60, stale-while-revalidate=600' },
+			{ date: at(70), xCache: 'HIT', cacheControl: 'max-age=60, stale-if-error=86400' },
+		]) {
+			expect(move(headers)).toMatchObject({ action: 'refuse', proof: 'unproven' });
+			expect(move(headers, { verb: 'Copy' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		}
+		// With an Age, the answer says how long it was kept, stale or not.
+		expect(move({ date: at(70), age: '67', cacheStatus: ['cf-cache-status: STALE'] })).toMatchObject({
+			action: 'refuse',
+		});
+		expect(move({ date: at(90), age: '61', cacheStatus: ['cf-cache-status: STALE'] })).toEqual({ action: 'copy' });
 	});
 
 	it('Age is whole seconds rounded down: a kept answer whose Date − Age is exactly listed + 4 s is still refused', () => {
@@ -259,5 +280,10 @@ describe('fetchedNoEarlierThan', () => {
 		expect(fetchedNoEarlierThan({ date: at(10), age: '4' })).toBe(Date.parse(T) + 5000);
 		expect(fetchedNoEarlierThan({ date: at(10), age: '0' })).toBe(Date.parse(T) + 9000);
 		expect(fetchedNoEarlierThan({ age: '4' })).toBeUndefined();
+	});
+
+	it('an Age sent as a list counts by its first member (RFC 9111 §5.1)', () => {
+		expect(fetchedNoEarlierThan({ date: at(10), age: '4, 9' })).toBe(Date.parse(T) + 5000);
+		expect(fetchedNoEarlierThan({ date: at(10), age: ' 4 ,4' })).toBe(Date.parse(T) + 5000);
 	});
 });

@@ -61,6 +61,16 @@ export function cdnHeadersOf(headers: Record<string, unknown> | undefined): CdnH
 }
 
 /**
+ * The answer's Age in seconds, or undefined when it has none that can be read. Sent as a list (two
+ * caches' values joined), its first member counts, as RFC 9111 §5.1 has a cache do.
+ */
+function ageSeconds(headers: CdnHeaders): number | undefined {
+	const first = (headers.age ?? '').split(',')[0].trim();
+	const age = Number(first);
+	return first !== '' && Number.isFinite(age) && age >= 0 ? age : undefined;
+}
+
+/**
  * What a cache says of keeping the answer, or undefined when it says nothing: an `Age` (an HTTP
  * cache MUST send one with every answer it serves from what it kept, RFC 9111 §4 and §5.1; `Age: 0`
  * too, kept less than a second), or an `X-Cache` naming a hit in any spelling (HIT, TCP_HIT, "Hit
@@ -68,40 +78,27 @@ export function cdnHeadersOf(headers: Record<string, unknown> | undefined): CdnH
  * be an earlier version, so it is never proof of the stored one by itself.
  */
 export function keptByCache(headers: CdnHeaders): string | undefined {
-	const age = Number(headers.age);
 	const marks = [
-		...(headers.age !== undefined && headers.age.trim() !== '' && Number.isFinite(age) && age >= 0
-			? [`Age: ${headers.age}`]
-			: []),
+		...(ageSeconds(headers) === undefined ? [] : [`Age: ${headers.age ?? ''}`]),
 		...(SERVED_FROM_CACHE.test(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
 		...(headers.cacheStatus ?? []).filter((status) => SERVED_FROM_CACHE.test(status.replace(/^[^:]*:/, ''))),
 	];
 	return marks.length > 0 ? marks.join(', ') : undefined;
 }
 
-/** The Cache-Control max-age (or s-maxage, which a shared cache obeys) in seconds, or undefined. */
-function maxAgeOf(cacheControl: string | undefined): number | undefined {
-	const match =
-		/(?:^|[,\s])s-maxage\s*=\s*(\d+)/i.exec(cacheControl ?? '') ??
-		/(?:^|[,\s])max-age\s*=\s*(\d+)/i.exec(cacheControl ?? '');
-	return match ? Number(match[1]) : undefined;
-}
-
 /**
  * The earliest time (the CDN's clock, ms) the answer's bytes can have been fetched from the
  * storage, by the answer's own headers: its Date for an answer no cache marks; Date − (Age + 1 s),
- * as Age is whole seconds rounded down, or Date − max-age without an Age, for one a cache kept.
- * Undefined when nothing bounds it (no Date; a kept answer with neither Age nor max-age). Never
- * the n8n host's clock.
+ * as Age is whole seconds rounded down, for one a cache kept. Undefined when nothing bounds it (no
+ * Date; a kept answer with no Age: the answer's max-age is no bound, as a CDN keeps answers for its
+ * own time to live and serves them stale). Never the n8n host's clock.
  */
 export function fetchedNoEarlierThan(headers: CdnHeaders): number | undefined {
 	const date = timeOf(headers.date);
 	if (date === undefined) return undefined;
 	if (keptByCache(headers) === undefined) return date;
-	const age = Number(headers.age);
-	const keptSeconds =
-		headers.age !== undefined && Number.isFinite(age) && age >= 0 ? age + 1 : maxAgeOf(headers.cacheControl);
-	return keptSeconds === undefined ? undefined : date - keptSeconds * 1000;
+	const age = ageSeconds(headers);
+	return age === undefined ? undefined : date - (age + 1) * 1000;
 }
 
 /**
@@ -145,8 +142,8 @@ export interface SourceRead {
 
 /**
  * What Copy and Move do with the answer read for the source. Neither copies an answer shown to be
- * another version, nor one a cache says it kept unless its fetch time (by its own Date and Age, or
- * max-age) is after the listed second plus the CDN clock margin: such an answer may be a version
+ * another version, nor one a cache says it kept unless its fetch time (by its own Date and Age)
+ * is after the listed second plus the CDN clock margin: such an answer may be a version
  * the service no longer stores, and the copy (and its success) would be untrue. Copy takes an
  * answer no cache marks: read from the origin, it is a version stored when it was read. Move
  * deletes the source after, so it also waits until the answer's Date is past the listed second
@@ -165,7 +162,7 @@ export function sourceReadDecision(read: SourceRead): SourceReadAction {
 		if (fetched !== undefined && settledAt !== undefined && fetched >= settledAt) return { action: 'copy' };
 		return unproven(
 			fetched === undefined
-				? `a cache says it kept the CDN's answer (${kept}), and its headers do not say since when (Date with Age or max-age)`
+				? `a cache says it kept the CDN's answer (${kept}), and its headers do not say since when (a Date and an Age)`
 				: `a cache says it kept the CDN's answer (${kept}), from before the version the service stores may have been written`,
 		);
 	}
