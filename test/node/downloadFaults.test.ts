@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 
 import type { FaultRule } from '../emulator/types';
 import { MIB, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
+import { usePartialContentServer } from './sourceServer';
 
 const emulator = useEmulator();
 const KEY = 'downloads/file.bin';
@@ -290,27 +291,12 @@ describe('what the CDN says about the length', () => {
 });
 
 describe('File → Download from a CDN whose answer is not the whole file', () => {
-	// Answers every GET with the first 100 bytes of `whole` as a 206 Partial Content.
-	const whole = Buffer.alloc(1000, 'x');
-	let server: Server;
-	let cdn = '';
-	beforeAll(async () => {
-		server = createServer((_req, res) => {
-			res.writeHead(206, {
-				'Content-Type': 'application/octet-stream',
-				'Content-Length': '100',
-				'Content-Range': `bytes 0-99/${whole.length}`,
-			});
-			res.end(whole.subarray(0, 100));
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		cdn = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f/emulator/`;
-	});
-	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+	// Answers every GET with the first 100 bytes of a 1000-byte file as a 206 Partial Content.
+	const partial = usePartialContentServer();
 
 	it('a download is never a part of the file: a 206 answer of 100 of 1000 bytes fails and stores nothing', async () => {
-		await storeAs('partial/file.bin', whole);
-		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${cdn}partial/file.bin` } }]);
+		await storeAs('partial/file.bin', Buffer.alloc(1000, 'x'));
+		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${partial()}partial/file.bin` } }]);
 		const result = await download({}, 'partial/file.bin');
 		expect(result.error?.message).toMatch(/Download of 'partial\/file\.bin'/);
 		expect(result.items).toHaveLength(0);

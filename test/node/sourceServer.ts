@@ -146,3 +146,27 @@ export async function startSourceServer(files: Record<string, Buffer>, host = '1
 		},
 	};
 }
+
+/**
+ * A server that answers every GET with the first 100 bytes of a 1000-byte file as a 206 Partial
+ * Content (a CDN or source that sends a part of the file); gives the base URL of its `/f/emulator/`.
+ */
+export function usePartialContentServer(): () => string {
+	let server: ReturnType<typeof createServer>;
+	let base = '';
+	beforeAll(async () => {
+		const whole = Buffer.alloc(1000, 'x');
+		server = createServer((_req, res) => {
+			res.writeHead(206, {
+				'Content-Type': 'application/octet-stream',
+				'Content-Length': '100',
+				'Content-Range': `bytes 0-99/${whole.length}`,
+			});
+			res.end(whole.subarray(0, 100));
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f/emulator/`;
+	});
+	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+	return () => base;
+}

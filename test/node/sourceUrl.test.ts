@@ -1,13 +1,17 @@
 import { constants } from 'node:buffer';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
 import { useProxy, viaProxy } from './proxy';
-import { SOURCE_TOKEN, redirectTo, startSourceServer, type SourceServer } from './sourceServer';
+import {
+	SOURCE_TOKEN,
+	redirectTo,
+	startSourceServer,
+	usePartialContentServer,
+	type SourceServer,
+} from './sourceServer';
 import { BUCKET, MIB, randomFile, runFileStorage, sha256, useEmulator } from './support';
 
 const emulator = useEmulator();
@@ -547,30 +551,15 @@ describe('Upload from a URL that fails', () => {
 });
 
 describe('a Source URL whose answer is not the whole file', () => {
-	// Answers every GET with the first 100 bytes of `whole` as a 206 Partial Content.
-	const whole = Buffer.alloc(1000, 'x');
-	let server: Server;
-	let cdn = '';
-	beforeAll(async () => {
-		server = createServer((_req, res) => {
-			res.writeHead(206, {
-				'Content-Type': 'application/octet-stream',
-				'Content-Length': '100',
-				'Content-Range': `bytes 0-99/${whole.length}`,
-			});
-			res.end(whole.subarray(0, 100));
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		cdn = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f/emulator/`;
-	});
-	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+	// Answers every GET with the first 100 bytes of a 1000-byte file as a 206 Partial Content.
+	const partial = usePartialContentServer();
 
 	it('an upload from a Source URL is never a part of the file: a 206 answer fails and stores nothing', async () => {
 		const result = await runFileStorage(emulator(), {
 			resource: 'file',
 			operation: 'upload',
 			source: 'url',
-			sourceUrl: `${cdn}partial/part.bin`,
+			sourceUrl: `${partial()}partial/part.bin`,
 			key: 'partial/uploaded.bin',
 		});
 		expect(result.error?.message).toMatch(/answered HTTP 206 \(Partial Content/);

@@ -53,6 +53,31 @@ function destinationPathFields(verb: string, show: Record<string, string[]>): IN
 }
 
 /** Source, destination and options of Copy and Move (the same fields, shown for `operation`). */
+/** Copy's and Folder → Copy/Move's other bucket or region, and how the bytes go (`what`: file or files). */
+export function destinationOptions(what: 'file' | 'files'): INodeProperties[] {
+	return [
+		{
+			displayName: 'Destination Bucket Name',
+			name: 'destinationBucket',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. archive-bucket',
+			description: `Bucket to put the ${what} in, with the same credential. Leave empty for the same bucket.`,
+		},
+		{
+			displayName: 'Destination Region',
+			name: 'destinationRegion',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. eu-west-1',
+			description: "Region of the destination bucket. Leave empty for the source's region.",
+		},
+		...storeSourceOptions(
+			'Files larger than this many MiB are copied in parts, a few MiB at a time; smaller ones in one request that holds the file in memory',
+		),
+	];
+}
+
 export function copyFields(operation: 'copy' | 'move'): INodeProperties[] {
 	const show = { resource: ['file'], operation: [operation] };
 	const verb = operation === 'copy' ? 'copy' : 'moved file';
@@ -77,25 +102,7 @@ export function copyFields(operation: 'copy' | 'move'): INodeProperties[] {
 				placeholder: 'e.g. application/pdf',
 				description: "MIME type of the destination. Leave empty to keep the source's.",
 			},
-			{
-				displayName: 'Destination Bucket Name',
-				name: 'destinationBucket',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. archive-bucket',
-				description: 'Bucket to put the file in, with the same credential. Leave empty for the same bucket.',
-			},
-			{
-				displayName: 'Destination Region',
-				name: 'destinationRegion',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. eu-west-1',
-				description: "Region of the destination bucket. Leave empty for the source's region.",
-			},
-			...storeSourceOptions(
-				'Files larger than this many MiB are copied in parts, a few MiB at a time; smaller ones in one request that holds the file in memory',
-			),
+			...destinationOptions('file'),
 			{
 				displayName: 'Replace Existing File',
 				name: 'replace',

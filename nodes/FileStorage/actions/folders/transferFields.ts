@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../common';
 import { folderFields, folderPicker } from '../folder';
-import { storeSourceOptions } from '../file/storeSource';
+import { destinationOptions } from '../file/copyFields';
 
 /** Folder → Copy and Folder → Move: the same fields, shown for `operation`. */
 export function transferFields(operation: 'copy' | 'move'): INodeProperties[] {
@@ -51,25 +51,7 @@ export function transferFields(operation: 'copy' | 'move'): INodeProperties[] {
 				default: false,
 				description: 'Whether to add one last item with the number of files per status',
 			},
-			{
-				displayName: 'Destination Bucket Name',
-				name: 'destinationBucket',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. archive-bucket',
-				description: 'Bucket to put the files in, with the same credential. Leave empty for the same bucket.',
-			},
-			{
-				displayName: 'Destination Region',
-				name: 'destinationRegion',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. eu-west-1',
-				description: "Region of the destination bucket. Leave empty for the source's region.",
-			},
-			...storeSourceOptions(
-				'Files larger than this many MiB are copied in parts, a few MiB at a time; smaller ones in one request that holds the file in memory',
-			),
+			...destinationOptions('files'),
 		]),
 	];
 }
