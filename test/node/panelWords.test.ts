@@ -1,10 +1,11 @@
 /**
  * What the panel says and what the node then does agree: the expression Get Browser Upload URL
  * suggests reads a Webhook's item; Source Text has one name for its file and its errors name the
- * field the user filled; Folder → Delete says what a run deletes; Copy and Move's Destination Path
- * reads as what it means next to a Destination Folder; an empty folder picker names the top of the
- * bucket; a Base URL error keeps its sentences apart. Panels are judged with n8n-workflow's own
- * display rules, runs through n8n-core against the emulator.
+ * field the user filled; Folder → Delete, Copy and Move say what a run changes; Copy and Move's
+ * Destination Path reads as what it means next to a Destination Folder; an empty folder picker
+ * names the top of the bucket, or asks for a folder where a run refuses an empty one; a Base URL
+ * error keeps its sentences apart. Panels are judged with n8n-workflow's own display rules, runs
+ * through n8n-core against the emulator.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -172,6 +173,48 @@ describe('an empty folder picker names what it means', () => {
 		const [picker] = shownNamed(parameters, name);
 		const list = picker.modes?.find((mode) => mode.name === 'list');
 		expect(list?.placeholder).toBe('/ (Top of the Bucket)');
+	});
+});
+
+describe('Folder → Copy and Move: an empty Destination Folder reads as the choice it asks for', () => {
+	it.each(['copy', 'move'])('%s: the empty picker asks for a folder, / for the top', (operation) => {
+		const [picker] = shownNamed({ resource: 'folder', operation }, 'destinationFolder');
+		const list = picker.modes?.find((mode) => mode.name === 'list');
+		const path = picker.modes?.find((mode) => mode.name === 'path');
+		// Empty is refused by a run ("The parameter 'Destination Folder' is empty"): the panel says so.
+		expect(list?.placeholder).toMatch(/^Pick a folder.*\/ \(Top of the Bucket\)/);
+		expect(path?.hint).not.toMatch(/Empty: the top/);
+		expect(path?.hint).toMatch(/\/ for the top of the bucket/);
+	});
+
+	it("Folder → Delete's typed path says an empty Folder needs Allow Whole Bucket", () => {
+		const [picker] = shownNamed({ resource: 'folder', operation: 'delete' }, 'folder');
+		expect(picker.modes?.find((mode) => mode.name === 'path')?.hint).toMatch(/Allow Whole Bucket/);
+	});
+});
+
+describe('Folder → Copy and Move say in the panel what a run will change', () => {
+	const notices = (parameters: INodeParameters) =>
+		shown({ resource: 'folder', ...parameters })
+			.filter((field) => field.type === 'notice')
+			.map((field) => field.displayName)
+			.join(' ');
+
+	it('Move: every file, each copy checked before its source is deleted, and how to look first', () => {
+		const text = notices({ operation: 'move' });
+		expect(text).toMatch(/A run moves every file under Folder, in all its sub-folders too/);
+		expect(text).toMatch(/deleted from Folder only after its copy is checked/);
+		expect(text).toMatch(/Turn on Dry Run/);
+	});
+
+	it('Copy with Include Subfolders off: the folder’s own files only, and checked explained', () => {
+		const text = notices({ operation: 'copy', includeSubfolders: false });
+		expect(text).toMatch(/A run copies every file directly in Folder \(not its sub-folders\)/);
+		expect(text).toMatch(/checked/);
+	});
+
+	it.each(['copy', 'move'])('%s with Dry Run on: nothing is changed', (operation) => {
+		expect(notices({ operation, dryRun: true })).toMatch(/^Dry Run: a run lists the files .* and changes nothing\.$/);
 	});
 });
 

@@ -8,10 +8,14 @@ import { NODE_VERSIONS, perVersion } from '../versions';
  * The Folder parameter: typed text or a picker (from the bucket's folders, or by path), as the
  * version's row says. Both are read the same way, so an operation does not care which it got.
  */
-export function folderFields(show: Record<string, string[]>, description: string): INodeProperties[] {
+export function folderFields(
+	show: Record<string, string[]>,
+	description: string,
+	empty?: EmptyFolderWords,
+): INodeProperties[] {
 	return perVersion(NODE_VERSIONS, (row) => [
 		row.folderPicker
-			? folderPicker(description, { show })
+			? folderPicker(description, { show }, empty)
 			: {
 					displayName: 'Folder',
 					name: 'folder',
@@ -24,11 +28,25 @@ export function folderFields(show: Record<string, string[]>, description: string
 	]);
 }
 
+/** What an empty picker shows (From List) and says under a typed path (By Path). */
+export interface EmptyFolderWords {
+	placeholder: string;
+	hint: string;
+}
+
+/** Empty is the top of the bucket for most folder parameters. */
+const EMPTY_IS_TOP: EmptyFolderWords = { placeholder: TOP_OF_BUCKET_NAME, hint: 'Empty: the top of the bucket' };
+
 /**
  * The Folder picker: the bucket's folders (navigable by typing a path), or a path typed in. Empty
- * is the top of the bucket, so the empty picker says so instead of asking to select a folder.
+ * is the top of the bucket, so the empty picker says so instead of asking to select a folder;
+ * where a run refuses an empty one, `empty` says what to pick instead.
  */
-export function folderPicker(description: string, displayOptions?: INodeProperties['displayOptions']): INodeProperties {
+export function folderPicker(
+	description: string,
+	displayOptions?: INodeProperties['displayOptions'],
+	empty: EmptyFolderWords = EMPTY_IS_TOP,
+): INodeProperties {
 	return {
 		displayName: 'Folder',
 		name: 'folder',
@@ -41,7 +59,7 @@ export function folderPicker(description: string, displayOptions?: INodeProperti
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				placeholder: TOP_OF_BUCKET_NAME,
+				placeholder: empty.placeholder,
 				typeOptions: { searchListMethod: 'searchFolders', searchable: true, searchFilterRequired: false },
 			},
 			{
@@ -49,7 +67,7 @@ export function folderPicker(description: string, displayOptions?: INodeProperti
 				name: 'path',
 				type: 'string',
 				placeholder: 'e.g. reports/2026/',
-				hint: 'Empty: the top of the bucket',
+				hint: empty.hint,
 			},
 		],
 	};

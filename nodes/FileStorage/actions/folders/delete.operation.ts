@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { folderPrefix } from '../../files/keys';
 import { checkUnder, MAX_PAGE_SIZE, walkEntries, type FolderListing } from '../../listing/listing';
 import { stillStored } from '../../listing/stillStored';
+import { TOP_OF_BUCKET_NAME } from '../../methods/listSearch';
 import type { Item } from '../../item';
 import { deleteFile, listContents, type BucketRef, type ListEntry } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
@@ -16,7 +17,10 @@ const show = { resource: ['folder'], operation: ['delete'] };
 const PARALLEL_DELETES = 4;
 
 export const description: INodeProperties[] = [
-	...folderFields(show, 'Folder whose files are deleted, e.g. reports/2025/'),
+	...folderFields(show, 'Folder whose files are deleted, e.g. reports/2025/', {
+		placeholder: TOP_OF_BUCKET_NAME,
+		hint: 'Empty: the whole bucket, only with the option Allow Whole Bucket',
+	}),
 	{
 		displayName: 'Include Subfolders',
 		name: 'includeSubfolders',
