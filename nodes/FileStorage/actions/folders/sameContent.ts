@@ -57,6 +57,11 @@ function differsBeforeReading(job: CopyJob, source: StoredSource, there: StoredS
 	return undefined;
 }
 
+/** Where a link reads, without its signature: one key in two buckets has one CDN location (spec §3.9). */
+function placeOf(url: string): string {
+	return url.split(/[?#]/)[0];
+}
+
 async function openSource(item: Item, client: FileStorageClient, job: CopyJob): Promise<StoredSource | Compared> {
 	try {
 		return await openStoredSource(item, client, job.from, 'Move');
@@ -81,6 +86,13 @@ export async function compareStored(item: Item, client: FileStorageClient, job: 
 	} catch (error) {
 		source.opened.discard();
 		return { kind: 'unproven', why: `the destination could not be read as the version stored: ${wordsOf(error)}` };
+	}
+	if (placeOf(source.link.url) === placeOf(there.link.url)) {
+		// The location names the key, not the bucket: both reads may answer one file, which is not a comparison.
+		source.opened.discard();
+		there.opened.discard();
+		const why = `the source and the destination have one CDN location (${placeOf(there.link.url)}), which names their key but not their bucket, so reading both could read one file twice`;
+		return { kind: 'unproven', why };
 	}
 	const early = differsBeforeReading(job, source, there);
 	if (early) {
