@@ -14,10 +14,14 @@ const path = (value: string) => ({ __rl: true, mode: 'path', value });
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the same folder in another bucket of the account', () => {
-	it.each(['move', 'copy'] as const)(
-		'%s: a destination with other bytes of the same size is never taken for the copy, the source stays',
-		async (operation) => {
-			const key = `same-${operation}/x.txt`;
+	it.each([
+		['move', false],
+		['copy', false],
+		['move', true],
+	] as const)(
+		'%s (Replace Existing Files %s): a destination with other bytes of the same size is never taken for the copy, the source stays',
+		async (operation, replace) => {
+			const key = `same-${operation}-${replace}/x.txt`;
 			const mine = Buffer.from('AAAA source');
 			const theirs = Buffer.from('BBBB theirs');
 			const options = { visibility: 'public' as const, contentType: 'text/plain', writer: 'setup' };
@@ -31,17 +35,19 @@ describe('the same folder in another bucket of the account', () => {
 					...BUCKET,
 					resource: 'folder',
 					operation,
-					folder: path(`same-${operation}/`),
-					destinationFolder: path(`same-${operation}/`),
+					folder: path(`same-${operation}-${replace}/`),
+					destinationFolder: path(`same-${operation}-${replace}/`),
+					replace,
 					options: { destinationBucket: OTHER.name, destinationRegion: OTHER.region },
 				},
 				continueOnFail: true,
 			});
 			const source = await emulator().readObject(SOURCE.name, SOURCE.region, key);
 			const destination = await emulator().readObject(OTHER.name, OTHER.region, key);
-			// The source's bytes are somewhere, and the other bucket's file was not replaced unasked.
-			expect(source && sha256(source.body)).toBe(sha256(mine));
-			expect(destination && sha256(destination.body)).toBe(sha256(theirs));
+			// The source's bytes are still somewhere, and the other bucket's file was not replaced unasked.
+			const holds = [source, destination].map((stored) => stored && sha256(stored.body));
+			expect(holds).toContain(sha256(mine));
+			if (!replace) expect(holds[1]).toBe(sha256(theirs));
 			const statuses = result.items.map((item) => item.json.status);
 			expect(statuses).not.toContain('skipped');
 			expect(statuses).not.toContain('moved');
