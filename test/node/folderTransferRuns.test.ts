@@ -228,3 +228,48 @@ describe('a writer changing the source folder while it is moved or copied', () =
 		60_000,
 	);
 });
+
+describe('another writer deleting files of the source folder while it is copied (over 1,000 files)', () => {
+	it.each([2, 3])(
+		'version %d: every file that stayed in the source the whole run is copied, none missed at a page boundary',
+		async (version) => {
+			const root = `gap${version}/`;
+			const to = `gap${version}-to/`;
+			const files = new Map<string, Buffer>();
+			for (let n = 0; n < 1005; n++) files.set(`${root}f${String(n).padStart(4, '0')}.txt`, Buffer.from(`${n} `));
+			const keys = [...files.keys()];
+			await Promise.all(
+				Array.from({ length: 8 }, async (_, lane) => {
+					for (let n = lane; n < keys.length; n += 8) await put(api(), keys[n], files.get(keys[n]));
+				}),
+			);
+			// Once page 1 of the source is read, another writer deletes ten files of it: page 2 starts ten later.
+			const deleted = keys.slice(0, 10);
+			let struck = false;
+			emulator().adversary.setHooks({
+				before: async (call) => {
+					if (call.op === 'list' && call.query.get('prefix') === root && call.query.get('page') === '2' && !struck) {
+						struck = true;
+						for (const key of deleted)
+							await emulator().adversary.remove({ name: BUCKET.bucketName, region: BUCKET.region }, key, 'other');
+					}
+					return undefined;
+				},
+			});
+			let result;
+			try {
+				result = await runFileStorage(emulator(), parameters('copy', root, to), { typeVersion: version });
+			} finally {
+				emulator().adversary.setHooks(undefined);
+			}
+			expect(struck).toBe(true);
+			expect(result.error).toBeUndefined();
+			const missed: string[] = [];
+			for (const key of keys.slice(10)) {
+				if (!(await read(`${to}${key.slice(root.length)}`))) missed.push(key);
+			}
+			expect(missed).toEqual([]);
+		},
+		120_000,
+	);
+});

@@ -55,12 +55,15 @@ async function onExisting(item: Item, job: CopyJob, client: FileStorageClient): 
 		const copied: Copied = { from, to, client, sourceRecord: compared.sourceRecord, json };
 		return { outcome: { status: 'moved', json }, copied };
 	}
-	if (job.options.replace === true) return await copyNow(item, job, client, { replaced: true });
+	// One location for both: a copy would read the source there, and may be given the destination.
+	if (job.options.replace === true && compared.kind !== 'oneLocation') {
+		return await copyNow(item, job, client, { replaced: true });
+	}
 	const status = compared.kind === 'different' ? 'exists' : 'kept';
 	const reason =
 		compared.kind === 'different'
 			? `The destination ${describeRef(to)} already exists and is not the same file: ${compared.why}. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}; turn on Replace Existing Files to replace it.`
-			: `The destination ${describeRef(to)} already exists, and whether it holds the source's bytes could not be shown: ${compared.why}. Nothing was changed; run the node again later.`;
+			: `The destination ${describeRef(to)} already exists, and whether it holds the source's bytes could not be shown: ${compared.why}. Nothing was changed; ${compared.kind === 'oneLocation' ? 'pick another Destination Folder' : 'run the node again later'}.`;
 	return { outcome: { status, json: { reason } } };
 }
 

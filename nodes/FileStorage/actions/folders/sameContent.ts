@@ -18,11 +18,12 @@ const CHUNK = 256 * 1024;
  *   and content type as a copy would have;
  * - different: the same reads show they differ (the reason says how);
  * - unproven: a read could not be shown to be the stored version, or failed;
- * - sourceGone: the source is no longer there (the API's own "not found").
+ * - sourceGone: the source is no longer there (the API's own "not found");
+ * - oneLocation: both have one CDN location (one key in two buckets), so no read tells them apart.
  */
 export type Compared =
 	| { kind: 'same'; sourceRecord: StoredRecord; md5: string; size: number }
-	| { kind: 'different' | 'unproven'; why: string }
+	| { kind: 'different' | 'unproven' | 'oneLocation'; why: string }
 	| { kind: 'sourceGone' };
 
 function wordsOf(error: unknown): string {
@@ -57,6 +58,11 @@ function differsBeforeReading(job: CopyJob, source: StoredSource, there: StoredS
 	return undefined;
 }
 
+/** Where a link reads, without its signature: one key in two buckets has one CDN location (spec §3.9). */
+function placeOf(url: string): string {
+	return url.split(/[?#]/)[0];
+}
+
 async function openSource(item: Item, client: FileStorageClient, job: CopyJob): Promise<StoredSource | Compared> {
 	try {
 		return await openStoredSource(item, client, job.from, 'Move');
@@ -81,6 +87,13 @@ export async function compareStored(item: Item, client: FileStorageClient, job: 
 	} catch (error) {
 		source.opened.discard();
 		return { kind: 'unproven', why: `the destination could not be read as the version stored: ${wordsOf(error)}` };
+	}
+	if (placeOf(source.link.url) === placeOf(there.link.url)) {
+		// The location names the key, not the bucket: both reads may answer one file, which is not a comparison.
+		source.opened.discard();
+		there.opened.discard();
+		const why = `the source and the destination have one CDN location (${placeOf(there.link.url)}), which names their key but not their bucket, so reading both could read one file twice`;
+		return { kind: 'oneLocation', why };
 	}
 	const early = differsBeforeReading(job, source, there);
 	if (early) {

@@ -2,7 +2,7 @@ import { MAX_PAGE_SIZE, walkEntries, type FolderListing } from '../../listing/li
 import type { BucketRef, ListEntry } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 
-/** Walks of the source a Move makes at most; each finds the files its page shifts hid from the last. */
+/** Walks of the source at most; each finds the files the page shifts hid from the last. */
 const MAX_ROUNDS = 20;
 
 export interface SourceWalk {
@@ -21,26 +21,27 @@ export interface SourceWalk {
  * pages, see walkEntries): a walk that took several pages for some folder may have missed files.
  * So it walks again, skipping the files it already gave, until a walk of one page per folder, or
  * one that finds nothing new. The keys given are kept for that (keys only, not their entries).
+ * A Copy's pages shift only by other writers, yet a file they delete before a boundary hides a
+ * file that stays: so its page boundaries are checked (boundary.ts), and one not proven walks again.
  */
 export async function* sourceFiles(client: FileStorageClient, walk: SourceWalk): AsyncGenerator<ListEntry> {
 	const { where, prefix, recursive, moving } = walk;
 	const given = new Set<string>();
 	for (let round = 1; ; round++) {
-		let paged = false;
+		let missable = false;
 		let fresh = 0;
-		const onFolder = (listing: FolderListing) => (paged ||= listing.pages > 1);
-		for await (const entry of walkEntries(client, { where, prefix, pageSize: MAX_PAGE_SIZE, recursive, onFolder })) {
+		const onFolder = (listing: FolderListing) => (missable ||= moving ? listing.pages > 1 : !listing.settled);
+		const pages = { where, prefix, pageSize: MAX_PAGE_SIZE, recursive, onFolder, proveBoundaries: !moving };
+		for await (const entry of walkEntries(client, pages)) {
 			if (entry.type !== 'file') continue;
 			// Without sub-folders only the folder's own files (as Folder → Delete): a service that
 			// lists deeper files must not widen the operation.
 			if (!recursive && entry.path.slice(prefix.length).includes('/')) continue;
-			if (moving) {
-				if (given.has(entry.path)) continue;
-				given.add(entry.path);
-			}
+			if (given.has(entry.path)) continue;
+			given.add(entry.path);
 			fresh += 1;
 			yield entry;
 		}
-		if (!moving || !paged || fresh === 0 || round === MAX_ROUNDS) return;
+		if (!missable || fresh === 0 || round === MAX_ROUNDS) return;
 	}
 }

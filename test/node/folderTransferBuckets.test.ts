@@ -1,0 +1,57 @@
+/**
+ * Folder → Copy and Folder → Move between two buckets of one account holding the same keys,
+ * through n8n-core's engine over real HTTP to the emulator. The CDN location of a file names its
+ * key, not its bucket (spec §3.9): reading one bucket's file may answer the other's.
+ */
+import { runNode } from '../harness';
+import { BUCKET, credentialsFor, sha256, useEmulator } from './support';
+
+const OTHER = { name: 'first-bucket', region: 'eu-west-1' };
+const SOURCE = { name: BUCKET.bucketName, region: BUCKET.region };
+// The other bucket first: the emulator's CDN answers a key from the first bucket holding it.
+const emulator = useEmulator({ buckets: [OTHER, SOURCE] });
+const path = (value: string) => ({ __rl: true, mode: 'path', value });
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the same folder in another bucket of the account', () => {
+	it.each([
+		['move', false],
+		['copy', false],
+		['move', true],
+	] as const)(
+		'%s (Replace Existing Files %s): a destination with other bytes of the same size is never taken for the copy, the source stays',
+		async (operation, replace) => {
+			const key = `same-${operation}-${replace}/x.txt`;
+			const mine = Buffer.from('AAAA source');
+			const theirs = Buffer.from('BBBB theirs');
+			const options = { visibility: 'public' as const, contentType: 'text/plain', writer: 'setup' };
+			await emulator().adversary.put(SOURCE, key, mine, options);
+			await emulator().adversary.put(OTHER, key, theirs, options);
+			// Both settled: no read waits for a file written moments before.
+			await sleep(6000);
+			const result = await runNode({
+				credentials: credentialsFor(emulator()),
+				parameters: {
+					...BUCKET,
+					resource: 'folder',
+					operation,
+					folder: path(`same-${operation}-${replace}/`),
+					destinationFolder: path(`same-${operation}-${replace}/`),
+					replace,
+					options: { destinationBucket: OTHER.name, destinationRegion: OTHER.region },
+				},
+				continueOnFail: true,
+			});
+			const source = await emulator().readObject(SOURCE.name, SOURCE.region, key);
+			const destination = await emulator().readObject(OTHER.name, OTHER.region, key);
+			// The source's bytes are still somewhere, and the other bucket's file was not replaced unasked.
+			const holds = [source, destination].map((stored) => stored && sha256(stored.body));
+			expect(holds).toContain(sha256(mine));
+			if (!replace) expect(holds[1]).toBe(sha256(theirs));
+			const statuses = result.items.map((item) => item.json.status);
+			expect(statuses).not.toContain('skipped');
+			expect(statuses).not.toContain('moved');
+		},
+		60_000,
+	);
+});
