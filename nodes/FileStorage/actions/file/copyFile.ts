@@ -5,7 +5,7 @@ import { fileInfoAfterCopy, type CopyCheck } from '../../files/copyCheck';
 import { hashedSource } from '../../upload/hashedSource';
 import { hasDotSegment, joinKey } from '../../files/keys';
 import type { StoredRecord } from '../../files/storedRecord';
-import type { BucketRef, Visibility } from '../../transport/api';
+import { getSignedUrl, type BucketRef, type Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import type { Item } from '../../item';
 import { readDestinationPath } from './copyFields';
@@ -155,9 +155,30 @@ function refuseBeforeRequests(item: Item, job: CopyJob): void {
 }
 
 /** copyFile's work, while this item alone of its run writes the destination and its source. */
+/**
+ * Refuses a copy onto the same key in another bucket that has a file with the source's CDN location:
+ * the location names the key, not the bucket (spec §3.9), so the source's read could be answered
+ * with the destination's bytes, and a Move would delete a source it never copied. A link that
+ * cannot be had is left to the copy's own words.
+ */
+async function refuseOneLocation(item: Item, client: FileStorageClient, job: CopyJob): Promise<void> {
+	const { verb, from, to } = job;
+	const place = (url: string) => url.split(/[?#]/)[0];
+	if (!(await fileExists(client, to, to.key).catch(() => false))) return;
+	const [source, destination] = await Promise.all(
+		[from, to].map(async (ref) => await getSignedUrl(client, ref, ref.key, 60).catch(() => undefined)),
+	);
+	if (!source || !destination || place(source.url) !== place(destination.url)) return;
+	throw item.fail(
+		`${verb}: the source ${describeRef(from)} and the destination ${describeRef(to)} have one CDN location`,
+		`Their location (${place(source.url)}) names the key but not the bucket, so reading the source could read the file at the destination. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Copy to another path, or delete the destination first.`,
+	);
+}
+
 async function copyHeld(item: Item, job: CopyJob): Promise<Copied> {
 	const { verb, from, to, options } = job;
 	const client = await item.client();
+	if (options.replace === true && to.key === from.key) await refuseOneLocation(item, client, job);
 	if (options.replace !== true && (await exists(item, client, to, verb))) {
 		// A Move run again after it succeeded finds its destination taken and its source gone:
 		// that is said as it is (a source that cannot be looked up is left to the usual words).
