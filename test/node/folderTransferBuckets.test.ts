@@ -55,3 +55,34 @@ describe('the same folder in another bucket of the account', () => {
 		60_000,
 	);
 });
+
+describe('Folder → Move of the whole bucket', () => {
+	it('an empty Folder is refused before any request unless Allow Whole Bucket is on, and nothing moves', async () => {
+		await emulator().adversary.put(SOURCE, 'whole/kept.txt', Buffer.from('stays'), {
+			visibility: 'private',
+			writer: 'setup',
+		});
+		const run = async (options: Record<string, unknown>, dryRun = false) =>
+			await runNode({
+				credentials: credentialsFor(emulator()),
+				parameters: {
+					...BUCKET,
+					resource: 'folder',
+					operation: 'move',
+					folder: path(''),
+					destinationFolder: path('/'),
+					dryRun,
+					options: { destinationBucket: OTHER.name, destinationRegion: OTHER.region, ...options },
+				},
+			});
+		const refused = await run({});
+		expect(refused.error?.message).toMatch(/'Folder' is empty: that would move every file of the bucket/);
+		expect(refused.error?.description).toMatch(/Allow Whole Bucket/);
+		expect((await emulator().readObject(SOURCE.name, SOURCE.region, 'whole/kept.txt'))?.body.toString()).toBe('stays');
+		// Allowed (as a Dry Run here): the whole bucket is listed, nothing moved.
+		const dry = await run({ allowWholeBucket: true }, true);
+		expect(dry.error).toBeUndefined();
+		expect(dry.items.map((item) => (item.json.source as { key?: string } | null)?.key)).toContain('whole/kept.txt');
+		expect((await emulator().readObject(SOURCE.name, SOURCE.region, 'whole/kept.txt'))?.body.toString()).toBe('stays');
+	}, 60_000);
+});

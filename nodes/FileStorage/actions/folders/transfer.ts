@@ -48,6 +48,12 @@ function planOf(item: Item, verb: Verb): Plan {
 		dryRun: item.param('dryRun', false) as boolean,
 		options: { ...options, replace: item.param('replace', false) === true },
 	};
+	if (verb === 'Move' && !plan.from.prefix && options.allowWholeBucket !== true) {
+		throw item.fail(
+			"The parameter 'Folder' is empty: that would move every file of the bucket",
+			'Pick the folder to move. To move the whole bucket on purpose, turn on the Allow Whole Bucket option (try Dry Run first). Nothing was changed.',
+		);
+	}
 	const sameBucket = plan.to.bucket === plan.from.bucket && plan.to.region === plan.from.region;
 	if (sameBucket && plan.to.prefix.startsWith(plan.from.prefix)) {
 		const same = plan.to.prefix === plan.from.prefix;

@@ -60,6 +60,18 @@ export function transferFields(operation: 'copy' | 'move'): INodeProperties[] {
 				default: false,
 				description: 'Whether to add one last item with the number of files per status',
 			},
+			...(operation === 'move'
+				? [
+						{
+							displayName: 'Allow Whole Bucket',
+							name: 'allowWholeBucket',
+							type: 'boolean' as const,
+							default: false,
+							description:
+								'Whether an empty Folder may move every file of the bucket. Off: an empty Folder fails and nothing is moved.',
+						},
+					]
+				: []),
 			...destinationOptions('files'),
 		]),
 	];
