@@ -1,5 +1,5 @@
 /**
- * Folder → Copy and Folder → Move between two buckets of one account holding the same keys,
+ * Folder → Copy and Folder → Move (and File → Move) between two buckets of one account holding the same keys,
  * through n8n-core's engine over real HTTP to the emulator. The CDN location of a file names its
  * key, not its bucket (spec §3.9): reading one bucket's file may answer the other's.
  */
@@ -84,5 +84,34 @@ describe('Folder → Move of the whole bucket', () => {
 		expect(dry.error).toBeUndefined();
 		expect(dry.items.map((item) => (item.json.source as { key?: string } | null)?.key)).toContain('whole/kept.txt');
 		expect((await emulator().readObject(SOURCE.name, SOURCE.region, 'whole/kept.txt'))?.body.toString()).toBe('stays');
+	}, 60_000);
+});
+
+describe('File → Move to the same key in another bucket of the account', () => {
+	it('with Replace Existing File on, onto a file with the same CDN location: refused, both files kept as they were', async () => {
+		const key = 'file-move/x.txt';
+		const mine = Buffer.from('AAAA source');
+		const theirs = Buffer.from('BBBB theirs');
+		const options = { visibility: 'public' as const, contentType: 'text/plain', writer: 'setup' };
+		await emulator().adversary.put(SOURCE, key, mine, options);
+		await emulator().adversary.put(OTHER, key, theirs, options);
+		await sleep(6000);
+		const result = await runNode({
+			credentials: credentialsFor(emulator()),
+			parameters: {
+				...BUCKET,
+				resource: 'file',
+				operation: 'move',
+				fileKey: { __rl: true, mode: 'key', value: key },
+				destinationKey: key,
+				options: { destinationBucket: OTHER.name, destinationRegion: OTHER.region, replace: true },
+			},
+			continueOnFail: true,
+		});
+		const source = await emulator().readObject(SOURCE.name, SOURCE.region, key);
+		const destination = await emulator().readObject(OTHER.name, OTHER.region, key);
+		const holds = [source, destination].map((stored) => stored && sha256(stored.body));
+		expect(holds).toEqual([sha256(mine), sha256(theirs)]);
+		expect(String(result.items[0]?.json.error)).toMatch(/have one CDN location/);
 	}, 60_000);
 });
