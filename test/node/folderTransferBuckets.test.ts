@@ -13,6 +13,17 @@ const emulator = useEmulator({ buckets: [OTHER, SOURCE] });
 const path = (value: string) => ({ __rl: true, mode: 'path', value });
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
+const mine = Buffer.from('AAAA source');
+const theirs = Buffer.from('BBBB theirs');
+
+/** `mine` at `key` in the source bucket, `theirs` in the other, both public and settled (no read waits). */
+async function storeInBoth(key: string) {
+	const options = { visibility: 'public' as const, contentType: 'text/plain', writer: 'setup' };
+	await emulator().adversary.put(SOURCE, key, mine, options);
+	await emulator().adversary.put(OTHER, key, theirs, options);
+	await sleep(6000);
+}
+
 describe('the same folder in another bucket of the account', () => {
 	it.each([
 		['move', false],
@@ -22,13 +33,7 @@ describe('the same folder in another bucket of the account', () => {
 		'%s (Replace Existing Files %s): a destination with other bytes of the same size is never taken for the copy, the source stays',
 		async (operation, replace) => {
 			const key = `same-${operation}-${replace}/x.txt`;
-			const mine = Buffer.from('AAAA source');
-			const theirs = Buffer.from('BBBB theirs');
-			const options = { visibility: 'public' as const, contentType: 'text/plain', writer: 'setup' };
-			await emulator().adversary.put(SOURCE, key, mine, options);
-			await emulator().adversary.put(OTHER, key, theirs, options);
-			// Both settled: no read waits for a file written moments before.
-			await sleep(6000);
+			await storeInBoth(key);
 			const result = await runNode({
 				credentials: credentialsFor(emulator()),
 				parameters: {
@@ -90,12 +95,7 @@ describe('Folder → Move of the whole bucket', () => {
 describe('File → Move to the same key in another bucket of the account', () => {
 	it('with Replace Existing File on, onto a file with the same CDN location: refused, both files kept as they were', async () => {
 		const key = 'file-move/x.txt';
-		const mine = Buffer.from('AAAA source');
-		const theirs = Buffer.from('BBBB theirs');
-		const options = { visibility: 'public' as const, contentType: 'text/plain', writer: 'setup' };
-		await emulator().adversary.put(SOURCE, key, mine, options);
-		await emulator().adversary.put(OTHER, key, theirs, options);
-		await sleep(6000);
+		await storeInBoth(key);
 		const result = await runNode({
 			credentials: credentialsFor(emulator()),
 			parameters: {
