@@ -149,8 +149,9 @@ async function openOnce(
 	});
 	if (!record) {
 		opened.discard();
-		throw item.fail(
-			`${verb}: the source ${where(from)} is no longer there`,
+		throw missingSource(
+			item,
+			from,
 			`The service's listing does not show it any more: it was deleted (or moved) while it was being read. ${none}`,
 		);
 	}

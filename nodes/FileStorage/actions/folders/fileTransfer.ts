@@ -4,6 +4,7 @@ import type { Item } from '../../item';
 import type { FileStorageClient } from '../../transport/request';
 import { copyChecked, describeRef, exists, inTurn, type Copied, type CopyJob } from '../file/copyFile';
 import { deleteSourceAfterCopy } from '../file/moveSource';
+import { isMissingSource } from '../file/storedSource';
 import { compareStored } from './sameContent';
 
 /**
@@ -11,11 +12,20 @@ import { compareStored } from './sameContent';
  * copied, moved; skipped (done before: the destination holds the source's bytes, or a Move's
  * source is gone and its destination there); exists (refused: the destination holds other bytes
  * and Replace Existing Files is off); kept (whether the destination holds the source's bytes
- * could not be shown, and Replace Existing Files is off: nothing was changed).
+ * could not be shown, and Replace Existing Files is off: nothing was changed); gone (the source
+ * was listed, then deleted by someone else before it was read: nothing was changed).
  * Dry Run: wouldCopy, wouldMove, or destinationExists (a real run compares it first).
  */
 export type FileStatus =
-	'copied' | 'moved' | 'skipped' | 'exists' | 'kept' | 'wouldCopy' | 'wouldMove' | 'destinationExists';
+	| 'copied'
+	| 'moved'
+	| 'skipped'
+	| 'exists'
+	| 'kept'
+	| 'gone'
+	| 'wouldCopy'
+	| 'wouldMove'
+	| 'destinationExists';
 
 export interface FileOutcome {
 	status: FileStatus;
@@ -30,21 +40,40 @@ interface Held {
 
 const done = (verb: CopyJob['verb']): FileStatus => (verb === 'Copy' ? 'copied' : 'moved');
 
+/**
+ * A source this run listed and then found deleted. It was there at the listing, so no earlier
+ * run moved it: someone else deleted (or moved) it since. Nothing is written or deleted for it.
+ */
+function gone(job: CopyJob, destinationThere: boolean): Held {
+	const left = destinationThere
+		? `the file already at the destination ${describeRef(job.to)} was left as it was (whether it holds the source's bytes is unknown)`
+		: 'nothing was copied';
+	const reason = `The source was deleted after the folder was listed (by another workflow or user): ${left}.`;
+	return { outcome: { status: 'gone', json: { reason } } };
+}
+
 /** The copy of File → Copy and Move, its source deleted later for a Move. */
 async function copyNow(item: Item, job: CopyJob, client: FileStorageClient, json: IDataObject = {}): Promise<Held> {
 	const copied = await copyChecked(item, job, client);
 	return { outcome: { status: done(job.verb), json: { ...copied.json, ...json } }, copied };
 }
 
+/** A destination not there: copied, or the source found deleted before it was read. */
+async function copyAbsent(item: Item, job: CopyJob, client: FileStorageClient): Promise<Held> {
+	try {
+		return await copyNow(item, job, client);
+	} catch (error) {
+		// Only a source missing before anything was stored (storedSource.ts marks it so).
+		if (isMissingSource(error)) return gone(job, false);
+		throw error;
+	}
+}
+
 /** A destination already there: compared, then skipped, finished, replaced or left as it is. */
 async function onExisting(item: Item, job: CopyJob, client: FileStorageClient): Promise<Held> {
 	const compared = await compareStored(item, client, job);
 	const { verb, to, from } = job;
-	if (compared.kind === 'sourceGone') {
-		if (verb === 'Copy') throw item.fail(`Copy: the source ${describeRef(from)} is no longer there`);
-		const reason = 'The source is gone and the destination is there: moved before (by an earlier run, perhaps).';
-		return { outcome: { status: 'skipped', json: { reason } } };
-	}
+	if (compared.kind === 'sourceGone') return gone(job, true);
 	if (compared.kind === 'same') {
 		const json = { size: compared.size, md5: compared.md5, checked: ['size', 'md5'], destinationWasThere: true };
 		if (verb === 'Copy') {
@@ -82,7 +111,7 @@ export async function transferFile(item: Item, job: CopyJob, dryRun: boolean): P
 			const status = there ? 'destinationExists' : job.verb === 'Copy' ? 'wouldCopy' : 'wouldMove';
 			return { status, json: { dryRun: true } };
 		}
-		const held = there ? await onExisting(item, job, client) : await copyNow(item, job, client);
+		const held = there ? await onExisting(item, job, client) : await copyAbsent(item, job, client);
 		if (job.verb === 'Copy' || !held.copied) return held.outcome;
 		await deleteSourceAfterCopy(item, held.copied);
 		return { status: 'moved', json: { ...held.outcome.json, sourceDeleted: true } };

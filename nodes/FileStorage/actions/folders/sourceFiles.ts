@@ -5,6 +5,13 @@ import type { FileStorageClient } from '../../transport/request';
 /** Walks of the source at most; each finds the files the page shifts hid from the last. */
 const MAX_ROUNDS = 20;
 
+function notFinished(moving: boolean): string {
+	const why = moving
+		? 'files are deleted as they are moved, and pages shift'
+		: 'a page boundary could not be shown to hide nothing';
+	return `after ${MAX_ROUNDS} walks the source folder still finds files it had not listed (the folder takes several list pages and another writer keeps changing it; ${why})`;
+}
+
 export interface SourceWalk {
 	where: BucketRef;
 	prefix: string;
@@ -42,6 +49,8 @@ export async function* sourceFiles(client: FileStorageClient, walk: SourceWalk):
 			fresh += 1;
 			yield entry;
 		}
-		if (!missable || fresh === 0 || round === MAX_ROUNDS) return;
+		if (!missable || fresh === 0) return;
+		// Never a plain end while a walk may have missed files: the caller reports what it did.
+		if (round === MAX_ROUNDS) throw new Error(notFinished(moving));
 	}
 }
