@@ -115,3 +115,91 @@ describe('File → Move to the same key in another bucket of the account', () =>
 		expect(String(result.items[0]?.json.error)).toMatch(/have one CDN location/);
 	}, 60_000);
 });
+
+describe('File → Move to the same key in another bucket, a file stored there while the source is read', () => {
+	it('is refused once the source has answered: the source stays, the other writer’s file stays', async () => {
+		const key = 'file-appear/x.txt';
+		await emulator().adversary.put(SOURCE, key, mine, {
+			visibility: 'private',
+			contentType: 'text/plain',
+			writer: 'setup',
+		});
+		await sleep(5000);
+		let struck = false;
+		emulator().adversary.setHooks({
+			before: async (call) => {
+				// After the node found the destination free, before the source's bytes are read.
+				if (call.op !== 'cdn' || struck) return undefined;
+				struck = true;
+				await emulator().adversary.put(OTHER, key, theirs, {
+					visibility: 'private',
+					contentType: 'text/plain',
+					writer: 'other',
+				});
+				return undefined;
+			},
+		});
+		const result = await runNode({
+			credentials: credentialsFor(emulator()),
+			parameters: {
+				...BUCKET,
+				resource: 'file',
+				operation: 'move',
+				fileKey: { __rl: true, mode: 'key', value: key },
+				destinationKey: key,
+				options: { destinationBucket: OTHER.name, destinationRegion: OTHER.region },
+			},
+			continueOnFail: true,
+		});
+		emulator().adversary.setHooks(undefined);
+		expect(struck).toBe(true);
+		const source = await emulator().readObject(SOURCE.name, SOURCE.region, key);
+		const destination = await emulator().readObject(OTHER.name, OTHER.region, key);
+		expect([source, destination].map((stored) => stored && sha256(stored.body))).toEqual([
+			sha256(mine),
+			sha256(theirs),
+		]);
+		expect(String(result.items[0]?.json.error)).toMatch(/a file is at the destination .* now, which was not there/);
+	}, 60_000);
+});
+
+/** A third bucket of the account holding the key: the CDN answers it first (the location names no bucket). */
+const THIRD = { name: 'a-third-bucket', region: 'eu-west-1' };
+const threeBuckets = useEmulator({ buckets: [THIRD, SOURCE, OTHER] });
+
+describe('Folder → Move between two buckets while a third holds the same key', () => {
+	it.each([
+		['another size', Buffer.from('CCCC third bucket, longer')],
+		['the same size, stored seconds before the source', Buffer.from('CCCC source')],
+	])(
+		'with %s there: the third bucket’s bytes are never taken for the source, which stays',
+		async (_, third) => {
+			const key = `third-${third.length}/x.txt`;
+			const options = { visibility: 'private' as const, contentType: 'text/plain', writer: 'setup' };
+			await threeBuckets().adversary.put(THIRD, key, third, options);
+			await sleep(2100);
+			await threeBuckets().adversary.put(SOURCE, key, mine, options);
+			await sleep(5000);
+			const result = await runNode({
+				credentials: credentialsFor(threeBuckets()),
+				parameters: {
+					...BUCKET,
+					resource: 'folder',
+					operation: 'move',
+					folder: path(`third-${third.length}/`),
+					destinationFolder: path(`third-${third.length}/`),
+					options: { destinationBucket: OTHER.name, destinationRegion: OTHER.region },
+				},
+				continueOnFail: true,
+			});
+			const [source, destination] = await Promise.all(
+				[SOURCE, OTHER].map(async (bucket) => await threeBuckets().readObject(bucket.name, bucket.region, key)),
+			);
+			expect(source && sha256(source.body)).toBe(sha256(mine));
+			expect(destination).toBeUndefined();
+			expect(result.items.map((item) => item.json.status)).toEqual(['failed']);
+			expect(String(result.items[0]?.json.error)).toMatch(/not the version the service stores/);
+		},
+		60_000,
+	);
+});

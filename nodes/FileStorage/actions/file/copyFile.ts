@@ -12,6 +12,7 @@ import { readDestinationPath } from './copyFields';
 import { fileExists } from './existingFile';
 import { fileKeyOf, fileNameOf } from './fileKey';
 import { storeSource } from './storeSource';
+import type { UploadSource } from '../../upload/uploadSource';
 import { isMissingSource, missingSource, openStoredSource } from './storedSource';
 
 export interface FileRef extends BucketRef {
@@ -38,18 +39,26 @@ export function describeRef(ref: FileRef): string {
 	return `'${ref.key}' in bucket '${ref.bucket}' (region ${ref.region})`;
 }
 
-/** Whether a file is at the destination; a check that fails leaves it unknown and copies nothing. */
+/**
+ * Whether a file is at the destination; a check that fails leaves it unknown and copies nothing.
+ * `replacing`: Replace Existing File(s) is on (the check then decides whether a file there is
+ * compared first, Folder → Copy and Move), so the words do not offer it.
+ */
 export async function exists(
 	item: Item,
 	client: FileStorageClient,
 	ref: FileRef,
 	verb: 'Copy' | 'Move',
+	replacing = false,
 ): Promise<boolean> {
 	return await fileExists(client, ref, ref.key).catch((error: unknown) => {
 		const words = error instanceof Error ? error.message : String(error);
+		const none = `Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Run the node again later`;
 		throw item.fail(
 			`${verb}: could not tell whether the destination ${describeRef(ref)} already exists: ${words}`,
-			`Replace Existing File is off, so a file that may be there is not written over. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Run the node again later, or turn on Replace Existing File if overwriting is fine.`,
+			replacing
+				? `What is done with a file at the destination depends on whether one is there. ${none}.`
+				: `Replace Existing File is off, so a file that may be there is not written over. ${none}, or turn on Replace Existing File if overwriting is fine.`,
 		);
 	});
 }
@@ -154,7 +163,6 @@ function refuseBeforeRequests(item: Item, job: CopyJob): void {
 	refuseDotSegments(item, verb, from, to);
 }
 
-/** copyFile's work, while this item alone of its run writes the destination and its source. */
 /**
  * Refuses a copy onto the same key in another bucket that has a file with the source's CDN location:
  * the location names the key, not the bucket (spec §3.9), so the source's read could be answered
@@ -172,6 +180,22 @@ async function refuseOneLocation(item: Item, client: FileStorageClient, job: Cop
 	throw item.fail(
 		`${verb}: the source ${describeRef(from)} and the destination ${describeRef(to)} have one CDN location`,
 		`Their location (${place(source.url)}) names the key but not the bucket, so reading the source could read the file at the destination. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Copy to another path, or delete the destination first.`,
+	);
+}
+
+/**
+ * The same key in another bucket: the destination was free when checked, but a file another writer
+ * stored there while the source was opened has the source's CDN location, and may be what was read
+ * (spec §3.9). So it must still be free once the source's answer came; else nothing is copied.
+ */
+async function refuseAppearedAtOneLocation(item: Item, client: FileStorageClient, job: CopyJob, opened: UploadSource) {
+	const { verb, from, to } = job;
+	if (to.key !== from.key || (to.bucket === from.bucket && to.region === from.region)) return;
+	if ((await fileExists(client, to, to.key).catch(() => true)) === false) return;
+	opened.discard();
+	throw item.fail(
+		`${verb}: a file is at the destination ${describeRef(to)} now, which was not there when the copy began`,
+		`Another writer stored it while the source was being read. It has the source's CDN location (the location names the key, not the bucket), so the bytes read may be that file's rather than the source's. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Check the destination, then run the node again.`,
 	);
 }
 
@@ -201,6 +225,7 @@ async function copyHeld(item: Item, job: CopyJob): Promise<Copied> {
 export async function copyChecked(item: Item, job: CopyJob, client: FileStorageClient): Promise<Copied> {
 	const { verb, from, to, options } = job;
 	const { link, opened, record } = await openStoredSource(item, client, from, verb);
+	await refuseAppearedAtOneLocation(item, client, job, opened);
 	const source = hashedSource({ ...opened, label: `the source file '${from.key}'` });
 	const visibility: Visibility =
 		options.visibility === 'public' || options.visibility === 'private'

@@ -54,7 +54,9 @@ async function isGone(client: FileStorageClient, from: Ref): Promise<boolean> {
 
 async function sourceLink(item: Item, client: FileStorageClient, from: Ref, verb: string) {
 	const link = await getSignedUrl(client, from, from.key, SOURCE_LINK_SECONDS).catch((error: unknown) => {
-		if (!(error instanceof NodeApiError && error.httpCode === '404')) throw error;
+		// Only the API's own 404 shows the source missing; a proxy's or web server's 404 page shows nothing.
+		const answer = error instanceof NodeApiError ? { httpCode: error.httpCode, body: error.errorResponse } : {};
+		if (existenceOf(answer) !== 'absent') throw error;
 		throw missingSource(item, from);
 	});
 	// The link as the service spelled it (another encoding of a '.' segment included) must still

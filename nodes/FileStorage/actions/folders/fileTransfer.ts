@@ -106,7 +106,7 @@ export async function transferFile(item: Item, job: CopyJob, dryRun: boolean): P
 	const client = await item.client();
 	// The file's source and destination stay this item's turn until its source is deleted.
 	return await inTurn(item, job, async (): Promise<FileOutcome> => {
-		const there = await exists(item, client, job.to, job.verb);
+		const there = await exists(item, client, job.to, job.verb, job.options.replace === true);
 		if (dryRun) {
 			const status = there ? 'destinationExists' : job.verb === 'Copy' ? 'wouldCopy' : 'wouldMove';
 			return { status, json: { dryRun: true } };
