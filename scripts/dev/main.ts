@@ -121,7 +121,8 @@ async function main(): Promise<void> {
 			`  credential   "File Storage (local emulator)"`,
 			...bannerWorkflowLines(queue),
 			`  browser      ${dev.pageUrl} uploads a file through the browser SDK (examples/browser-upload/)`,
-			`  webhook      curl -H 'content-type: application/octet-stream' --data-binary @some-file '${dev.editorUrl}/webhook/file-storage-upload?key=some-file'`,
+			// As the examples README shows it: a form names the file itself, no ?key= needed.
+			`  webhook      curl -F file=@some-file '${dev.editorUrl}/webhook/file-storage-upload'`,
 			`  logs         ${logDir}/${logs}`,
 			queue
 				? `  ready after ${seconds} s. No hot reload in queue mode: restart to load a rebuilt node. Ctrl-C stops everything.`

@@ -236,6 +236,28 @@ it('the panels of Get Browser Upload URL, Upload from Text and Transform', async
 	}
 });
 
+it('Source Text names its file in one field, Path in Folder, also with an expression there; a saved File Name still shows', async () => {
+	const text = { operation: 'upload', source: 'text', text: 'Hello' };
+	const id = await saveWorkflow('Source Text names', [
+		{ name: 'New text', parameters: text },
+		{ name: 'Text named by expression', parameters: { ...text, key: '={{ $json.name }}' } },
+		{ name: 'Text saved with File Name', parameters: { ...text, textFileName: 'notes.txt' } },
+	]);
+	const fields = async (node: string) => {
+		await page.goto(`${stack!.editorUrl}/workflow/${id}`);
+		await page.dblclick(canvasNode(node));
+		const ndv = page.locator('[data-test-id="ndv"]');
+		await ndv.locator('[data-test-id="parameter-input-key"]').waitFor();
+		const count = await ndv.locator('[data-test-id="parameter-input-textFileName"]').count();
+		await page.keyboard.press('Escape');
+		return count;
+	};
+	await expect(fields('New text')).resolves.toBe(0);
+	await expect(fields('Text named by expression')).resolves.toBe(0);
+	// A workflow saved with File Name still names its file by it, so the panel shows it.
+	await expect(fields('Text saved with File Name')).resolves.toBe(1);
+});
+
 it('the Download panel picks the file By URL, from the location Upload returned', async () => {
 	await openNode(EXAMPLE_IDS.upload, 'Download it again');
 	const file = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-fileKey"]');

@@ -154,6 +154,8 @@ describe('Copy and Move: the Destination Folder picker', () => {
 		});
 		expect(neither.error?.message).toMatch(/'Destination Path' is empty/);
 		expect(neither.error?.description).toMatch(/Destination Folder/);
+		// The empty picker reads "/ (Top of the Bucket)": the fix says that / must be picked for it.
+		expect(neither.error?.description).toMatch(/pick \/ for the top of the bucket/);
 	});
 });
 

@@ -71,12 +71,21 @@ describe('Source Text: one name for the file, errors in the words of the field f
 	const upload = async (parameters: INodeParameters) =>
 		await runFileStorage(emulator(), { ...text, text: 'hello', ...parameters });
 
-	it('File Name says Path in Folder wins, and leaves the panel once Path in Folder names the file', () => {
-		const [fileName] = shownNamed(text, 'textFileName');
-		expect(fileName.hint).toMatch(/^Used only when Path in Folder \(below\) is empty/);
-		expect(shownNamed({ ...text, key: 'notes/hello.txt' }, 'textFileName')).toHaveLength(0);
-		expect(shownNamed({ ...text, key: 'notes/hello.txt' }, 'key')).toHaveLength(1);
-		// An expression may give no name at run time: File Name then stands in, so it stays.
+	it('a new panel names the file in one place, Path in Folder: File Name is not offered', () => {
+		expect(shownNamed(text, 'textFileName')).toHaveLength(0);
+		expect(shownNamed(text, 'key')).toHaveLength(1);
+		// Not with an expression in Path in Folder either: nothing else can name the file.
+		expect(shownNamed({ ...text, key: '={{ $json.name }}' }, 'textFileName')).toHaveLength(0);
+	});
+
+	it('a saved File Name stays in the panel (it still names the file), saying to move it into Path in Folder', () => {
+		const [fileName] = shownNamed({ ...text, textFileName: 'a.txt' }, 'textFileName');
+		expect(fileName.hint).toMatch(/^From an earlier release/);
+		expect(fileName.hint).toMatch(/Path in Folder/);
+		expect(shownNamed({ ...text, textFileName: '={{ $json.name }}' }, 'textFileName')).toHaveLength(1);
+		// Typing a path in Path in Folder takes its place.
+		expect(shownNamed({ ...text, key: 'notes/hello.txt', textFileName: 'a.txt' }, 'textFileName')).toHaveLength(0);
+		// An expression may give no name at run time: the saved File Name then stands in, so it stays.
 		expect(shownNamed({ ...text, key: '={{ $json.name }}', textFileName: 'a.txt' }, 'textFileName')).toHaveLength(1);
 	});
 

@@ -139,7 +139,7 @@ export function readDestinationPath(item: Item): string {
 		if (typed.trim()) return typed;
 		throw item.fail(
 			"The parameter 'Destination Path' is empty",
-			'Pick a Destination Folder (the file keeps its name there), or enter a Destination Path such as done/report.pdf, or a folder ending in "/" such as done/.',
+			'Pick a Destination Folder (the file keeps its name there; pick / for the top of the bucket), or enter a Destination Path such as done/report.pdf, or a folder ending in "/" such as done/.',
 		);
 	}
 	const prefix = folderPrefix(folder);

@@ -24,18 +24,23 @@ export const textFields: INodeProperties[] = [
 		description: 'The content of the file, stored as UTF-8',
 		displayOptions: { show: { textItemJson: [false] } },
 	},
-	// Path in Folder names a text's file when set, as for every source; File Name only stands in
-	// for an empty one. So the panel shows File Name only while Path in Folder holds no typed name
-	// (an expression may give none at run time, and File Name is then used).
+	// One name: Path in Folder names a text's file, as for every source. File Name, which once stood
+	// in for an empty Path in Folder, is offered only where a saved workflow filled it (it still
+	// names the file there: a hidden parameter's value is dropped at run time). Typing a path in
+	// Path in Folder takes its place; with an expression there, the saved File Name is kept, as the
+	// expression may give no name at run time.
 	{
 		displayName: TEXT_FILE_NAME_FIELD,
 		name: 'textFileName',
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. notes.txt',
-		hint: 'Used only when Path in Folder (below) is empty: typing a path there names the file instead',
+		hint: 'From an earlier release: names the file only while Path in Folder (below) is empty. Type the name in Path in Folder instead and this field goes away.',
 		description: "The file's name and path under Folder when Path in Folder is empty",
-		displayOptions: { hide: { key: [{ _cnd: { regex: '^[^=]' } }] } },
+		displayOptions: {
+			show: { textFileName: [{ _cnd: { exists: true } }] },
+			hide: { key: [{ _cnd: { regex: '^[^=]' } }] },
+		},
 	},
 	{
 		displayName: 'MIME Type',

@@ -139,7 +139,9 @@ export function uploadFields(operation: string): INodeProperties[] {
 		removedFilePathNotice('source', show),
 		shownFor(binaryField, show, { source: ['binary'] }),
 		shownFor(urlField, show, { source: ['url'] }),
-		...textFields.map((field) => ({
+		// Upload only, as Source Text is: File Name's display depends on its own value, which n8n can
+		// read only for a parameter whose name no other operation shares.
+		...(operation === 'upload' ? textFields : []).map((field) => ({
 			...field,
 			displayOptions: {
 				...field.displayOptions,
