@@ -61,3 +61,9 @@ it("a proxy's 404 page in answer to the purge of the source copies nothing the C
 		expect(outcome.items[0].ok).toBe(false);
 	}
 });
+
+// Open (folder seeds 83 and 99, left out in openSeeds.ts): the fix is under way in fileTransfer.ts; drop `.failing` when it lands.
+it.failing('Folder → Move never reports a source another writer deleted after its listing as "moved before"', async () => {
+	const outcome = await holds(cases.folderMoveSourceDeletedByOtherWriter);
+	expect(outcome.items.map((item) => item.json.status)).not.toContain('skipped');
+});
