@@ -8,7 +8,6 @@ export const OPEN_SEEDS: number[] = [];
 /**
  * The same for the Folder → Copy and Move schedules (folders.ts): a source another writer deletes after the listing,
  * its destination there, is reported "skipped: moved before" (named case: counterexamples.test.ts, "a source another
- * writer deleted after its listing"); its fix is under way. Seed 56: a proxy's 404 page to the signed-URL call of a
- * source is read as the source gone, and reported "skipped: moved before" while the source stays.
+ * writer deleted after its listing"); its fix is under way.
  */
-export const OPEN_FOLDER_SEEDS: number[] = [56, 83, 99];
+export const OPEN_FOLDER_SEEDS: number[] = [83, 99];

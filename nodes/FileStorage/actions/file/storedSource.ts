@@ -54,7 +54,10 @@ async function isGone(client: FileStorageClient, from: Ref): Promise<boolean> {
 
 async function sourceLink(item: Item, client: FileStorageClient, from: Ref, verb: string) {
 	const link = await getSignedUrl(client, from, from.key, SOURCE_LINK_SECONDS).catch((error: unknown) => {
-		if (!(error instanceof NodeApiError && error.httpCode === '404')) throw error;
+		// Only the API's own 404 says the source is not there: a proxy's or web server's 404 page says nothing of it.
+		const absent =
+			error instanceof NodeApiError && existenceOf({ httpCode: error.httpCode, body: error.errorResponse }) === 'absent';
+		if (!absent) throw error;
 		throw missingSource(item, from);
 	});
 	// The link as the service spelled it (another encoding of a '.' segment included) must still
