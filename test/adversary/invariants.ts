@@ -159,8 +159,14 @@ export class Judge {
 			return 'its own copy';
 		}
 		if (end.kind === 'delete' && this.moving && this.sources.has(end.key)) {
+			// A copy the storage then kept short (its upload's fault, before the node's check) holds nothing to move.
 			const copied = this.versions.some(
-				(v) => isNodeAct(v.put) && v.put.seq < end.seq && v.put.sha256 === version.put.sha256 && v.put.key !== end.key,
+				(v) =>
+					isNodeAct(v.put) &&
+					v.put.seq < end.seq &&
+					v.put.sha256 === version.put.sha256 &&
+					v.put.key !== end.key &&
+					v.end?.writer !== 'client-short',
 			);
 			if (copied) return 'moved';
 		}
@@ -174,7 +180,8 @@ export class Judge {
 		for (const sha of new Set(live.map((v) => v.put.sha256))) {
 			if (kept.has(sha)) continue;
 			const holders = live.filter((v) => v.put.sha256 === sha);
-			if (holders.some((v) => v.end && !isNodeAct(v.end))) continue;
+			// Ended by another writer: not the node's loss. A short store is the node's own upload as the storage kept it.
+			if (holders.some((v) => v.end && !isNodeAct(v.end) && v.end.writer !== 'client-short')) continue;
 			for (const version of holders) {
 				if (this.excuse(version) !== undefined) continue;
 				const { end, put } = version;
