@@ -102,11 +102,11 @@ describe('the seeded adversary of Folder → Copy and Move', () => {
 		if (anyChosen) for (const example of found) console.log(described(example));
 	}, 600_000);
 
-	it('explores its fixed seeds: after every schedule, every invariant holds (both runs of a stopped one)', () => {
+	it('Folder → Copy and Move, its fixed seeds: after every schedule (both runs of a stopped one), every invariant holds', () => {
 		expect(found.map(described)).toEqual([]);
 	});
 
-	it('really acts in those schedules: stops and runs again, rewrites and deletes in the folder, files added, every status', () => {
+	it('Folder → Copy and Move schedules act: stops and runs again, rewrites and deletes in the folder, files added, every status', () => {
 		if (anyChosen) return;
 		expect(seen.stopped).toBeGreaterThan(0);
 		expect(seen.runAgain).toBeGreaterThan(seen.stopped);
