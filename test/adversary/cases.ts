@@ -187,3 +187,39 @@ export const purgesAnsweredByProxyPage: Schedule[] = (['move', 'copy'] as const)
 		{ lastModified: 'none', keepAfterPurgeMs: FOREVER_MS, proxyPage: { purge: 1, exists: 0, head: 0 } },
 	),
 );
+
+/**
+ * Folder → Move of a source whose destination is there with other bytes, when a proxy answers the signed-URL call of
+ * the source with its own 404 page: the page is not the API's "not found", so the source is not gone.
+ */
+export const folderMoveSourceLinkAnsweredByProxyPage = schedule(
+	9300,
+	{
+		...plain,
+		version: 2,
+		operation: 'folderMove',
+		items: [],
+		setup: [
+			{ role: 'fa', visibility: 'public', viewed: false },
+			{ role: 'ta', visibility: 'public', viewed: false },
+		],
+	},
+	{ pageForKeys: ['from/a.txt'] },
+);
+
+/** Folder → Move of a source another writer deletes after the listing, its destination there with other bytes. */
+export const folderMoveSourceDeletedByOtherWriter = schedule(
+	9301,
+	{
+		...plain,
+		version: 2,
+		operation: 'folderMove',
+		items: [],
+		setup: [
+			{ role: 'fa', visibility: 'public', viewed: false },
+			{ role: 'ta', visibility: 'public', viewed: false },
+		],
+	},
+	{},
+	[{ op: 'signedUrl', nth: 1, phase: 'after', action: 'delete', role: 'fa' }],
+);

@@ -35,6 +35,8 @@ export interface CdnPolicy {
 	 * saying so (docs/api-choices.md, what the node cannot prove); named cases show what such a CDN does.
 	 */
 	silentAfterPurge?: boolean;
+	/** Named cases: keys (their path in the schedule's folder) whose signed-URL call the proxy always answers with its page. */
+	pageForKeys?: string[];
 }
 
 export function drawCdnPolicy(random: Random): CdnPolicy {
@@ -112,7 +114,8 @@ export class AdversaryCdn {
 
 	/** The existence check and the source's link (the signed-URL call): a proxy page, or the API. */
 	signedUrl(key: string): HookAnswer | undefined {
-		if (!this.random.chance(this.policy.proxyPage.exists)) return undefined;
+		const drawn = this.random.chance(this.policy.proxyPage.exists);
+		if (!drawn && !this.policy.pageForKeys?.some((path) => key.endsWith(`/${path}`))) return undefined;
 		this.log.push(`signed-url ${key}: proxy page ${this.policy.pageStatus}`);
 		return this.page();
 	}

@@ -61,3 +61,15 @@ it("a proxy's 404 page in answer to the purge of the source copies nothing the C
 		expect(outcome.items[0].ok).toBe(false);
 	}
 });
+
+it("Folder → Move never reports a file moved before when a proxy's 404 page answers the signed-URL call of its source: the source is there", async () => {
+	const outcome = await holds(cases.folderMoveSourceLinkAnsweredByProxyPage);
+	expect(outcome.items.map((item) => item.json.status)).toEqual(['kept']);
+	expect(outcome.events.filter((event) => event.writer === 'client')).toEqual([]);
+});
+
+it('Folder → Move reports a source another writer deleted after its listing as gone, never as moved before', async () => {
+	const outcome = await holds(cases.folderMoveSourceDeletedByOtherWriter);
+	expect(outcome.items.map((item) => item.json.status)).toContain('gone');
+	expect(outcome.items.map((item) => item.json.status)).not.toContain('skipped');
+});

@@ -3,7 +3,8 @@
  * collects the counterexamples: schedules after which an invariant does not hold.
  */
 import { checkInvariants, type Violation } from './invariants';
-import { drawSchedule, runSchedule, startAdversaryEnv, type Outcome, type Schedule } from './schedule';
+import { runSchedule, startAdversaryEnv } from './run';
+import { drawSchedule, type Outcome, type Schedule } from './schedule';
 
 export interface Counterexample {
 	seed: number;
@@ -12,17 +13,26 @@ export interface Counterexample {
 	outcome: Outcome;
 }
 
+/** An item as the report shows it: a folder file's status and key, or ok / the failure. */
+function itemWords(item: Outcome['items'][number]): string {
+	const { status, source, reason } = item.json as { status?: string; source?: { key?: string }; reason?: string };
+	const words = item.ok ? 'ok' : `failed: ${String(item.json.error)}`;
+	if (status === undefined) return words;
+	return `${status} ${source?.key?.split('/').slice(1).join('/') ?? ''}${reason ? ` (${reason})` : ''}${item.ok ? '' : ` ${words}`}`;
+}
+
 /** A counterexample as a reader needs it: the seed, what was drawn, what the node and the adversary did. */
 export function describe(example: Counterexample): string {
 	const { schedule, outcome } = example;
+	const { scenario } = schedule;
 	return [
-		`seed ${example.seed}: ${schedule.scenario.operation} v${schedule.scenario.version} ${JSON.stringify(schedule.scenario.items)} replace=${schedule.scenario.replace}`,
+		`seed ${example.seed}: ${scenario.operation} v${scenario.version} ${JSON.stringify(scenario.items)} replace=${scenario.replace} subfolders=${scenario.includeSubfolders} dryRun=${scenario.dryRun}${scenario.parallelRequests ? ` parallelRequests=${scenario.parallelRequests}` : ''}`,
 		...example.violations.map((v) => `  VIOLATED ${v.invariant}: ${v.detail}`),
 		`  setup ${JSON.stringify(schedule.scenario.setup)}`,
 		`  storage clock ${schedule.storageSkewMs} ms from the host's; CDN ${JSON.stringify(schedule.cdn)}`,
-		`  triggers ${JSON.stringify(schedule.triggers)}`,
+		`  triggers ${JSON.stringify(schedule.triggers)}${schedule.stop ? `; stop at request ${schedule.stop.nth} (${schedule.stop.phase})` : ''}`,
 		`  adversary: ${outcome.log.join(' | ')}`,
-		`  node: ${outcome.items.map((i) => (i.ok ? 'ok' : `failed: ${String(i.json.error)}`)).join(' / ')}`,
+		`  node: ${outcome.items.map(itemWords).join(' / ')}`,
 		`  requests: ${outcome.requests.map((r) => `${r.seq} ${r.op} ${r.subject.split('/').slice(1).join('/')}`).join('; ')}`,
 		`  history: ${outcome.events.map((e) => `${e.seq} ${e.kind} ${e.key.split('/').slice(1).join('/')} by ${e.writer}${e.size === undefined ? '' : ` ${e.size}B ${e.lastModified}`}`).join('; ')}`,
 	].join('\n');
@@ -34,10 +44,13 @@ export async function explore(
 		concurrency = 4,
 		onResult,
 		onOutcome,
+		draw = drawSchedule,
 	}: {
 		concurrency?: number;
 		onResult?: (seed: number, found?: Counterexample) => void;
 		onOutcome?: (outcome: Outcome) => void;
+		/** How a seed draws its schedule: schedule.ts's, or folders.ts's. */
+		draw?: (seed: number) => Schedule;
 	} = {},
 ): Promise<Counterexample[]> {
 	const found: Counterexample[] = [];
@@ -47,7 +60,7 @@ export async function explore(
 		try {
 			while (next < seeds.length) {
 				const seed = seeds[next++];
-				const schedule = drawSchedule(seed);
+				const schedule = draw(seed);
 				const outcome = await runSchedule(env, schedule);
 				onOutcome?.(outcome);
 				const violations = checkInvariants(outcome);

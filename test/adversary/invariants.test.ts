@@ -196,3 +196,60 @@ it('a file another writer stores over the short copy, of its size and in its sec
 	);
 	expect(invariantsOf(otherSize)).toContain('nothing the node did not write is deleted');
 });
+
+it('a Move that deleted its source after a copy the storage kept short loses a version', () => {
+	const events = [put(keys.src1, 'setup', 'A', 1)];
+	const requests = [look('cdn', keys.src1), look('list', keys.src1)];
+	events.push(put(keys.dst, 'client', 'A'), put(keys.dst, 'client-short', 'A-short'));
+	requests.push(look('list', keys.src1));
+	events.push(del(keys.src1, 'client'));
+	const failed = [{ ok: false, json: { error: 'the copy is faulty' } }];
+	expect(invariantsOf(outcome({}, events, requests, failed))).toContain('no stored version is lost');
+});
+
+describe('Folder → Copy and Move', () => {
+	const [from, to] = ['t/from/a.txt', 't/to/a.txt'];
+	const listing = (at = ++seq): NodeRequest => ({ ...look('list', 't/from/', at), listed: [from] });
+	const item = (status: string, json: Record<string, unknown> = {}) => ({
+		ok: status !== 'failed',
+		json: { status, key: to, source: { key: from }, ...json },
+	});
+
+	it('"skipped" (moved before) for a source the run listed and another writer then deleted is not true; "gone" is', () => {
+		const events = [put(from, 'setup', 'A', 1), put(to, 'setup', 'X', 2)];
+		const requests = [listing(), look('signedUrl', to)];
+		events.push(del(from, 'other'));
+		const folderMove = { operation: 'folderMove' as const, items: [] };
+		expect(invariantsOf(outcome(folderMove, events, requests, [item('skipped')]))).toEqual([
+			"each file's status tells the truth",
+		]);
+		expect(invariantsOf(outcome(folderMove, events, requests, [item('gone')]))).toEqual([]);
+	});
+
+	it('a file the folder held the whole run without an item, or an item for a file outside it, is flagged', () => {
+		const events = [put(from, 'setup', 'A', 1), put('t/from/sub/c.txt', 'setup', 'C', 2)];
+		const requests = [listing()];
+		const items = [{ ok: true, json: { status: 'copied', key: 't/to/sub/c.txt', source: { key: 't/from/sub/c.txt' } } }];
+		const scenario = { operation: 'folderCopy' as const, items: [], includeSubfolders: false };
+		expect(invariantsOf(outcome(scenario, events, requests, items))).toEqual([
+			"only the folder's files are handled, each to its own path",
+			'every file of the folder is handled',
+		]);
+	});
+
+	it('run again after a stop, a Move that leaves its source and reports it moved is flagged', () => {
+		const events = [put(from, 'setup', 'A', 1)];
+		const requests = [listing(), look('cdn', from)];
+		events.push(put(to, 'client', 'A'));
+		const again = [item('moved', { md5: 'md5-A', destinationWasThere: true })];
+		const o = outcome({ operation: 'folderMove', items: [] }, events, [...requests, listing(30)], again);
+		o.runs = [
+			{ startSeq: 2, endSeq: 20, items: [], stopped: true },
+			{ startSeq: 25, endSeq: 1000, items: again, stopped: false },
+		];
+		expect(invariantsOf(o)).toEqual([
+			"each file's status tells the truth",
+			'run again with nothing else acting, every file is done',
+		]);
+	});
+});

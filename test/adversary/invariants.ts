@@ -7,6 +7,8 @@
  * spec §3.12): such races are not held against it.
  */
 import type { HistoryEvent } from '../emulator/history';
+import { checkFolderTransfer } from './folderInvariants';
+import { destinationOf, inScope, isFolderTransfer } from './folders';
 import type { NodeRequest, Outcome, Role } from './schedule';
 
 export interface Violation {
@@ -14,13 +16,13 @@ export interface Violation {
 	detail: string;
 }
 
-interface Version {
+export interface Version {
 	put: HistoryEvent;
 	/** The change that ended it, if any. */
 	end?: HistoryEvent;
 }
 
-const isNodeAct = (event: HistoryEvent) => event.writer === 'client';
+export const isNodeAct = (event: HistoryEvent) => event.writer === 'client';
 
 function versionsOf(events: HistoryEvent[]): Version[] {
 	const versions: Version[] = [];
@@ -44,12 +46,12 @@ function observes(request: NodeRequest, key: string): boolean {
 	return ['signedUrl', 'cdn', 'purge'].includes(request.op) && request.subject === key;
 }
 
-class Judge {
+export class Judge {
 	readonly violations: Violation[] = [];
 	readonly versions: Version[];
-	private readonly scenario;
+	readonly scenario;
 
-	constructor(private readonly outcome: Outcome) {
+	constructor(readonly outcome: Outcome) {
 		this.versions = versionsOf(outcome.events);
 		this.scenario = outcome.schedule.scenario;
 	}
@@ -115,12 +117,23 @@ class Judge {
 	}
 
 	get destinations(): Set<string> {
+		if (isFolderTransfer(this.scenario)) return new Set([...this.sources].map(destinationOf));
 		return new Set(this.scenario.items.map((item) => this.key(item[item.length - 1])));
 	}
 
+	/** Copy and Move: the items' sources; Folder → Copy and Move: every key of the schedule its folder operation handles. */
 	get sources(): Set<string> {
+		if (isFolderTransfer(this.scenario)) {
+			const keys = [...Object.values(this.outcome.keys), ...this.outcome.events.map((e) => e.key)];
+			return new Set(keys.filter((key) => inScope(this.scenario, key)));
+		}
 		const copying = this.scenario.operation === 'copy' || this.scenario.operation === 'move';
 		return new Set(copying ? this.scenario.items.map((item) => this.key(item[0])) : []);
+	}
+
+	/** Move or Folder → Move: a source's delete is what the operation means, once its bytes are copied. */
+	get moving(): boolean {
+		return this.scenario.operation === 'move' || this.scenario.operation === 'folderMove';
 	}
 
 	replaceAllowed(key: string): boolean {
@@ -145,9 +158,15 @@ class Judge {
 		if (end.kind === 'delete' && version.put.writer.startsWith('client') && this.destinations.has(end.key)) {
 			return 'its own copy';
 		}
-		if (end.kind === 'delete' && this.scenario.operation === 'move' && this.sources.has(end.key)) {
+		if (end.kind === 'delete' && this.moving && this.sources.has(end.key)) {
+			// A copy the storage then kept short (its upload's fault, before the node's check) holds nothing to move.
 			const copied = this.versions.some(
-				(v) => isNodeAct(v.put) && v.put.seq < end.seq && v.put.sha256 === version.put.sha256 && v.put.key !== end.key,
+				(v) =>
+					isNodeAct(v.put) &&
+					v.put.seq < end.seq &&
+					v.put.sha256 === version.put.sha256 &&
+					v.put.key !== end.key &&
+					v.end?.writer !== 'client-short',
 			);
 			if (copied) return 'moved';
 		}
@@ -161,7 +180,8 @@ class Judge {
 		for (const sha of new Set(live.map((v) => v.put.sha256))) {
 			if (kept.has(sha)) continue;
 			const holders = live.filter((v) => v.put.sha256 === sha);
-			if (holders.some((v) => v.end && !isNodeAct(v.end))) continue;
+			// Ended by another writer: not the node's loss. A short store is the node's own upload as the storage kept it.
+			if (holders.some((v) => v.end && !isNodeAct(v.end) && v.end.writer !== 'client-short')) continue;
 			for (const version of holders) {
 				if (this.excuse(version) !== undefined) continue;
 				const { end, put } = version;
@@ -178,7 +198,7 @@ class Judge {
 		for (const version of this.versions) {
 			const { end, put } = version;
 			if (!end || end.kind !== 'delete' || !isNodeAct(end) || put.writer.startsWith('client')) continue;
-			if (this.scenario.operation === 'move' && this.sources.has(put.key)) continue;
+			if (this.moving && this.sources.has(put.key)) continue;
 			if (this.scenario.operation === 'folderDelete' && this.listed.has(put.key)) continue;
 			if (this.unseen(version) || this.lookalike(version)) continue;
 			this.fail(
@@ -216,7 +236,8 @@ class Judge {
 			const { end, put } = version;
 			if (!end || end.kind !== 'delete' || !isNodeAct(end) || !isNodeAct(put) || !this.destinations.has(put.key))
 				continue;
-			if (this.scenario.operation !== 'copy' && this.scenario.operation !== 'move') continue;
+			if (this.scenario.operation !== 'copy' && this.scenario.operation !== 'move' && !isFolderTransfer(this.scenario))
+				continue;
 			const good = [...this.sources].some((source) => this.sourceMd5s(source, put.seq).has(put.md5));
 			if (good)
 				this.fail(
@@ -234,8 +255,11 @@ class Judge {
 		const named = this.outcome.items.some(
 			(item) => !item.ok && /faulty/i.test(`${String(item.json.error)} ${String(item.json.description ?? '')}`),
 		);
+		// A run stopped before its check of a copy cannot have named it; the run again compares it as any other file.
+		const stopped = (this.outcome.runs ?? []).filter((run) => run.stopped);
+		const unchecked = (seq: number) => stopped.some((run) => seq > run.startSeq && seq < run.endSeq);
 		for (const version of this.currentAtEnd()) {
-			if (version.put.writer === 'client-short' && !named) {
+			if (version.put.writer === 'client-short' && !named && !unchecked(version.put.seq)) {
 				this.fail(
 					'a faulty copy is not kept unreported',
 					`the copy at '${version.put.key}' the storage kept short (${version.put.size} bytes) is still there, and no failure names it faulty`,
@@ -313,5 +337,6 @@ export function checkInvariants(outcome: Outcome): Violation[] {
 	judge.noFaultyCopyKept();
 	judge.successIsTrue();
 	judge.folderDelete();
+	checkFolderTransfer(judge);
 	return judge.violations;
 }

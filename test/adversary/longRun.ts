@@ -9,8 +9,11 @@
  *
  * To measure a planted bug against a baseline: ADVERSARY_KNOWN=<seeds the baseline fails, comma-separated>
  * ADVERSARY_STOP=1 stops at the first counterexample outside that list and says after how many schedules.
+ * ADVERSARY_FAMILY=folders draws Folder → Copy and Move schedules (folders.ts) instead.
  */
 import { describe, explore } from './explore';
+import { drawFolderSchedule } from './folders';
+import { drawSchedule } from './schedule';
 
 async function main() {
 	const [first = 1, count = 10_000, concurrency = 6] = process.argv.slice(2).map(Number);
@@ -19,8 +22,10 @@ async function main() {
 	let done = 0;
 	let found = 0;
 	const known = new Set((process.env.ADVERSARY_KNOWN ?? '').split(',').filter(Boolean).map(Number));
+	const folders = process.env.ADVERSARY_FAMILY === 'folders';
 	const examples = await explore(seeds, {
 		concurrency,
+		draw: folders ? drawFolderSchedule : drawSchedule,
 		onResult: (seed, example) => {
 			done += 1;
 			if (example) {
@@ -31,7 +36,7 @@ async function main() {
 					process.exit(1);
 				}
 			}
-			if (done % 500 === 0)
+			if (done % (folders ? 100 : 500) === 0)
 				console.log(`${done} schedules, ${found} counterexamples, ${Math.round((Date.now() - started) / 1000)} s`);
 		},
 	});

@@ -4,3 +4,6 @@
  * it lands). None now.
  */
 export const OPEN_SEEDS: number[] = [];
+
+/** The same for the Folder → Copy and Move schedules (folders.ts). None now. */
+export const OPEN_FOLDER_SEEDS: number[] = [];

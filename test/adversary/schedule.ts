@@ -1,25 +1,23 @@
 /**
  * One schedule of the seeded adversary: a composite operation of the node (Copy, Move, Upload
- * with Refuse Existing File, Folder → Delete; versions 2 and 3, one to three items), the files
+ * with Refuse Existing File, Folder → Delete; versions 2 and 3, one to three items; Folder → Copy
+ * and Move are drawn apart, in folders.ts, with a stop and a run again), the files
  * there before it, the CDN's behaviour (cdn.ts), the storage's clock, and other writers acting
  * at chosen points of the node's requests. Everything is drawn from the seed; the node runs
  * through n8n-core's engine against the in-process emulator, whose history of stored versions
- * the invariants (invariants.ts) are checked against.
+ * the invariants (invariants.ts) are checked against. run.ts runs a schedule.
  */
-import type { INodeParameters } from 'n8n-workflow';
-
-import { start, type Emulator } from '../emulator';
-import type { HistoryEvent, HookAnswer, HookCall } from '../emulator/history';
-import { runNode, type HarnessItem } from '../harness';
-import { credentialsFor } from '../node/support';
-import { AdversaryCdn, drawCdnPolicy, type CdnPolicy } from './cdn';
+import type { HistoryEvent } from '../emulator/history';
+import { drawCdnPolicy, type CdnPolicy } from './cdn';
 import { Random } from './random';
 
 export const BUCKET = { name: 'my-bucket', region: 'us-east-1' };
-const SIZE = 16;
+export const SIZE = 16;
 
-export type Operation = 'copy' | 'move' | 'upload' | 'folderDelete';
-export type Role = 'src1' | 'src2' | 'src3' | 'dst' | 'dirA' | 'dirB' | 'dirSub' | 'outside' | 'dirNew';
+export type Operation = 'copy' | 'move' | 'upload' | 'folderDelete' | 'folderCopy' | 'folderMove';
+/** Folder → Copy and Move (folders.ts): `f…` are files of the source folder `from/` (`fc` in its sub-folder), `t…` the same paths below `to/`. */
+export type FolderRole = 'fa' | 'fb' | 'fc' | 'fd' | 'fnew' | 'ta' | 'tb' | 'tc' | 'td' | 'tnew';
+export type Role = 'src1' | 'src2' | 'src3' | 'dst' | 'dirA' | 'dirB' | 'dirSub' | 'outside' | 'dirNew' | FolderRole;
 export type Action = 'rewriteSame' | 'rewriteOther' | 'delete' | 'view' | 'shortStore';
 
 /** Another writer's act, at the `nth` request of the node of kind `op`, before or after it is handled. */
@@ -42,6 +40,10 @@ export interface SetupFile {
 	fresh?: boolean;
 	/** Written late in a second of the storage's clock (named cases that need it). */
 	lateInSecond?: boolean;
+	/** Written with the bytes (and visibility) another role holds once that is set up: a copy made before. */
+	sameAs?: Role;
+	/** Its size, when not the usual. */
+	size?: number;
 }
 
 export interface Scenario {
@@ -65,6 +67,17 @@ export interface Schedule {
 	scenario: Scenario;
 	cdn: CdnPolicy;
 	triggers: Trigger[];
+	/** A stop of the run, then a run again with no other writer and a CDN that keeps nothing (folders.ts). */
+	stop?: Stop;
+}
+
+/**
+ * From the `nth` request of the node (any kind) on, no request is answered and the execution is
+ * cancelled; the `nth` itself is carried out first ('after') or not at all ('before').
+ */
+export interface Stop {
+	nth: number;
+	phase: 'before' | 'after';
 }
 
 function drawScenario(random: Random): Scenario {
@@ -135,7 +148,7 @@ function drawTriggers(random: Random, scenario: Scenario): Trigger[] {
  * The storage's clock minus the n8n host's, from one draw: mostly within ±3 s, sometimes up to ±30 s
  * (the signature allows ±300 s). Only the answers' own dates may time the settle wait.
  */
-function hostSkew(u: number): number {
+export function hostSkew(u: number): number {
 	return u < 0.7 ? Math.round((u / 0.7) * 6000 - 3000) : Math.round(((u - 0.7) / 0.3) * 60_000 - 30_000);
 }
 
@@ -178,25 +191,20 @@ export interface Outcome {
 	items: ItemOutcome[];
 	/** What the adversary did, in order. */
 	log: string[];
+	/** With a stop: the stopped run, then the run again (each with its items and its span of seqs). */
+	runs?: RunOutcome[];
 }
 
-/** One emulator, reused by schedule after schedule (each in its own folder of keys). */
-export interface AdversaryEnv {
-	emulator: Emulator;
-	/** Added to the host's clock to give the storage's. */
-	clock: { offsetMs: number };
-	runs: number;
-	stop(): Promise<void>;
+export interface RunOutcome {
+	startSeq: number;
+	endSeq: number;
+	items: ItemOutcome[];
+	/** Stopped before it ended: it gave no items. */
+	stopped: boolean;
 }
 
-export async function startAdversaryEnv(): Promise<AdversaryEnv> {
-	const clock = { offsetMs: 0 };
-	const emulator = await start({ port: 0, now: () => Date.now() + clock.offsetMs });
-	emulator.adversary.recordHistory(true);
-	return { emulator, clock, runs: 0, stop: async () => await emulator.stop() };
-}
-
-function keysFor(folder: string): Record<Role, string> {
+/** The keys of a schedule's roles, under its own folder. */
+export function keysFor(folder: string): Record<Role, string> {
 	return {
 		src1: `${folder}src1.txt`,
 		src2: `${folder}src2.txt`,
@@ -207,224 +215,14 @@ function keysFor(folder: string): Record<Role, string> {
 		dirSub: `${folder}dir/sub/c.txt`,
 		outside: `${folder}dirt.txt`,
 		dirNew: `${folder}dir/new.txt`,
-	};
-}
-
-const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The node's parameters and input items for the scenario. */
-function nodeRun(scenario: Scenario, keys: Record<Role, string>, folder: string, random: Random) {
-	const options = {
-		maxRetries: 0,
-		...(scenario.parallelRequests ? { parallelRequests: scenario.parallelRequests } : {}),
-	};
-	if (scenario.operation === 'folderDelete') {
-		const parameters: INodeParameters = {
-			resource: 'folder',
-			operation: 'delete',
-			folder: { __rl: true, mode: 'path', value: `${folder}dir/` },
-			includeSubfolders: scenario.includeSubfolders,
-			dryRun: scenario.dryRun,
-			options,
-		};
-		return { parameters, items: [{ json: {} }] as HarnessItem[] };
-	}
-	if (scenario.operation === 'upload') {
-		const items: HarnessItem[] = scenario.items.map(([role]) => {
-			const data = random.bytes(SIZE);
-			return { json: { key: keys[role] }, binary: { data: { data, fileName: 'u.txt', mimeType: 'text/plain' } } };
-		});
-		const parameters: INodeParameters = {
-			resource: 'file',
-			operation: 'upload',
-			key: '={{ $json.key }}',
-			visibility: 'public',
-			options: { ...options, refuseExisting: !scenario.replace },
-		};
-		return { parameters, items };
-	}
-	const parameters: INodeParameters = {
-		resource: 'file',
-		operation: scenario.operation,
-		fileKey: { __rl: true, mode: 'key', value: '={{ $json.source }}' },
-		destinationKey: '={{ $json.destination }}',
-		options: { ...options, replace: scenario.replace },
-	};
-	const items = scenario.items.map(([source, destination]) => ({
-		json: { source: keys[source], destination: keys[destination] },
-	}));
-	return { parameters, items };
-}
-
-/** The key a request names: its `key`, a listing's `prefix`, or the CDN path's key. */
-function subjectOf(call: HookCall, accessId: string): string {
-	if (call.op === 'cdn') {
-		const rest = call.path.split('/').slice(3);
-		return call.path.startsWith(`/f/${accessId}/`) ? rest.map((s) => decodeURIComponent(s)).join('/') : '';
-	}
-	if (call.op === 'list') return call.query.get('prefix') ?? '';
-	return call.query.get('key') ?? '';
-}
-
-class Adversary {
-	readonly requests: NodeRequest[] = [];
-	private readonly counts = new Map<string, number>();
-
-	constructor(
-		private readonly env: AdversaryEnv,
-		private readonly schedule: Schedule,
-		private readonly keys: Record<Role, string>,
-		readonly cdn: AdversaryCdn,
-		private readonly random: Random,
-		readonly log: string[],
-	) {}
-
-	private get emulator() {
-		return this.env.emulator;
-	}
-
-	async act(action: Action, role: Role, call?: HookCall, reply?: { body: unknown }): Promise<void> {
-		const key = this.keys[role];
-		const { adversary } = this.emulator;
-		const current = await adversary.current(key);
-		const visibility = current?.visibility ?? 'public';
-		this.log.push(`${call ? `${call.op} ${subjectOf(call, this.emulator.accessId)}: ` : ''}${action} ${role}`);
-		if (action === 'view') return await this.cdn.view(key);
-		if (action === 'delete') {
-			await adversary.remove(BUCKET, key, 'other');
-			return;
-		}
-		if (action === 'shortStore') {
-			if (!current || current.size < 2) return;
-			const body = current.body.subarray(0, current.size - 3);
-			await adversary.put(BUCKET, key, body, { visibility, contentType: current.contentType, writer: 'client-short' });
-			const data = (reply?.body as { data?: { size?: number } } | undefined)?.data;
-			if (data) data.size = body.length;
-			return;
-		}
-		const size = action === 'rewriteSame' ? (current?.size ?? SIZE) : (current?.size ?? SIZE) + 5;
-		await adversary.put(BUCKET, key, this.random.bytes(size), { visibility, writer: 'other' });
-	}
-
-	private async fire(call: HookCall, phase: 'before' | 'after', reply?: { body: unknown }): Promise<void> {
-		const nth = this.counts.get(call.op) ?? 0;
-		for (const trigger of this.schedule.triggers) {
-			if (trigger.op !== call.op || trigger.nth !== nth || trigger.phase !== phase) continue;
-			if (trigger.action === 'shortStore' && subjectOf(call, this.emulator.accessId) !== this.keys.dst) continue;
-			await this.act(trigger.action, trigger.role, call, reply);
-		}
-	}
-
-	async before(call: HookCall): Promise<HookAnswer | undefined> {
-		this.counts.set(call.op, (this.counts.get(call.op) ?? 0) + 1);
-		await this.fire(call, 'before');
-		const subject = subjectOf(call, this.emulator.accessId);
-		let answer: HookAnswer | undefined;
-		if (call.op === 'cdn') {
-			this.record(call, subject);
-			answer = await this.cdn.serve(call, subject);
-			await this.fire(call, 'after');
-		} else if (call.op === 'purge') answer = this.cdn.purge(subject);
-		else if (call.op === 'signedUrl') answer = this.cdn.signedUrl(subject);
-		if (answer && call.op !== 'cdn') {
-			this.record(call, subject);
-			await this.fire(call, 'after');
-		}
-		return answer;
-	}
-
-	async after(call: HookCall, reply: { status: number; body: unknown }): Promise<void> {
-		const request = this.record(call, subjectOf(call, this.emulator.accessId));
-		if (call.op === 'list' && reply.status === 200) {
-			const children = (reply.body as { data?: { contents?: { children?: { path: string; type: string }[] } } }).data
-				?.contents?.children;
-			request.listed = (children ?? []).filter((c) => c.type === 'file').map((c) => c.path);
-		}
-		await this.fire(call, 'after', reply);
-	}
-
-	/** The request as handled now: after its 'before' acts, so it sees them. */
-	private record(call: HookCall, subject: string): NodeRequest {
-		const request = { seq: this.emulator.adversary.tick(), op: call.op, method: call.method, subject };
-		this.requests.push(request);
-		return request;
-	}
-}
-
-async function setUp(
-	env: AdversaryEnv,
-	adversary: Adversary,
-	schedule: Schedule,
-	keys: Record<Role, string>,
-	random: Random,
-) {
-	const { emulator, clock } = env;
-	// Files there before the run are ten seconds old (the storage's clock), unless rewritten later.
-	clock.offsetMs = schedule.storageSkewMs - 10_000;
-	for (const file of schedule.scenario.setup) {
-		if (file.fresh) clock.offsetMs = schedule.storageSkewMs;
-		while (file.lateInSecond && (Date.now() + clock.offsetMs) % 1000 < 850) await sleep(10);
-		await emulator.adversary.put(BUCKET, keys[file.role], random.bytes(SIZE), {
-			visibility: file.visibility,
-			writer: 'setup',
-		});
-		if (file.viewed) await adversary.cdn.view(keys[file.role]);
-		if (file.rewritten === 'later') clock.offsetMs += 2000;
-		if (file.rewritten) {
-			await emulator.adversary.put(BUCKET, keys[file.role], random.bytes(SIZE), {
-				visibility: file.visibility,
-				writer: 'setup',
-			});
-		}
-		clock.offsetMs = schedule.storageSkewMs - 10_000;
-	}
-	clock.offsetMs = schedule.storageSkewMs;
-	await sleep(0);
-}
-
-export async function runSchedule(env: AdversaryEnv, schedule: Schedule): Promise<Outcome> {
-	const random = new Random(schedule.seed ^ 0x5bd1e995);
-	const folder = `s${schedule.seed}-${++env.runs}/`;
-	const keys = keysFor(folder);
-	const { emulator } = env;
-	const log: string[] = [];
-	const cdn = new AdversaryCdn(emulator, schedule.cdn, random, () => Date.now() + env.clock.offsetMs, log);
-	const adversary = new Adversary(env, schedule, keys, cdn, random, log);
-	emulator.adversary.clearHistory();
-	await setUp(env, adversary, schedule, keys, random);
-	const { parameters, items } = nodeRun(schedule.scenario, keys, folder, random);
-	emulator.adversary.setHooks({
-		before: (call) => adversary.before(call),
-		after: (call, reply) => adversary.after(call, reply),
-	});
-	const startSeq = emulator.adversary.tick();
-	let result;
-	try {
-		result = await runNode({
-			credentials: credentialsFor(emulator),
-			parameters: { bucketName: BUCKET.name, region: BUCKET.region, ...parameters },
-			typeVersion: schedule.scenario.version,
-			items,
-			continueOnFail: true,
-			timeoutMs: 60_000,
-		});
-	} finally {
-		emulator.adversary.setHooks(undefined);
-	}
-	const endSeq = emulator.adversary.tick();
-	const outcomes: ItemOutcome[] = result.items.map((item) => ({
-		ok: !('error' in item.json),
-		json: item.json as Record<string, unknown>,
-	}));
-	if (result.error && outcomes.length === 0) outcomes.push({ ok: false, json: { error: result.error.message } });
-	return {
-		schedule,
-		keys,
-		startSeq,
-		endSeq,
-		events: emulator.adversary.history().filter((e) => e.key.startsWith(folder)),
-		requests: adversary.requests,
-		items: outcomes,
-		log,
-	};
+		...Object.fromEntries(
+			(['a', 'b', 'sub/c', 'd', 'new'] as const).flatMap((name) => {
+				const role = name.slice(-1) === 'w' ? 'new' : name.slice(-1);
+				return [
+					[`f${role}`, `${folder}from/${name}.txt`],
+					[`t${role}`, `${folder}to/${name}.txt`],
+				];
+			}),
+		),
+	} as Record<Role, string>;
 }

@@ -150,11 +150,14 @@ function dropResponse(res: ServerResponse): void {
 /** A hook's answer (history.ts), once the request's body, if any, has been taken. */
 async function answerInstead(req: IncomingMessage, res: ServerResponse, answer: HookAnswer): Promise<void> {
 	continueBody(req, res);
-	await new Promise<void>((resolve) => {
-		req.once('end', resolve);
-		req.once('close', resolve);
-		req.resume();
-	});
+	// A hook may answer late (a held request): by then its client may be gone, and 'close' already past.
+	if (!req.destroyed && !req.readableEnded) {
+		await new Promise<void>((resolve) => {
+			req.once('end', resolve);
+			req.once('close', resolve);
+			req.resume();
+		});
+	}
 	if (res.headersSent || res.destroyed) return;
 	const body = answer.body === undefined ? undefined : Buffer.from(answer.body);
 	res.writeHead(answer.status, { ...answer.headers, ...(body ? { 'Content-Length': String(body.length) } : {}) });

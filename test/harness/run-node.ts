@@ -183,6 +183,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		executionId,
 		credentialsHelper,
 		timeoutMs: options.timeoutMs,
+		stop: options.stop,
 	});
 
 	const taskData = run.data.resultData.runData[node.name]?.[0];
@@ -212,6 +213,7 @@ export async function executeNode(
 		executionId: string;
 		credentialsHelper: HarnessCredentialsHelper;
 		timeoutMs?: number;
+		stop?: Promise<unknown>;
 	},
 ): Promise<IRun> {
 	const workflowData = {
@@ -241,7 +243,13 @@ export async function executeNode(
 	// The run counts as done once n8n fired workflowExecuteAfter (where n8n persists a run) and
 	// the engine's promise settled, so nothing of it is left running when the test goes on.
 	const done = Promise.all([afterHook, execution]).then(([result]) => result);
-	return await withTimeout(done, run.timeoutMs, () => execution.cancel());
+	const stopped = run.stop?.then(() => {
+		execution.cancel();
+		throw new Error('runNode: the execution was stopped');
+	});
+	// A stop that comes after the run ended changes nothing and is no unhandled rejection.
+	stopped?.catch(() => undefined);
+	return await withTimeout(stopped ? Promise.race([done, stopped]) : done, run.timeoutMs, () => execution.cancel());
 }
 
 /**

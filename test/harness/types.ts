@@ -47,6 +47,8 @@ export interface RunNodeOptions {
 	onError?: 'continueRegularOutput' | 'continueErrorOutput';
 	/** Cancel the execution and reject when it takes longer than this. */
 	timeoutMs?: number;
+	/** Cancel the execution (as the editor's Stop button does) and reject when this settles. */
+	stop?: Promise<unknown>;
 	/**
 	 * The workflow setting `binaryMode` (n8n 2.x). `'combined'`: the input items arrive as an
 	 * upstream node's output does in that mode (n8n-core's own conversion moves every binary to
