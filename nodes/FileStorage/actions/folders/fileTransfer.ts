@@ -9,8 +9,8 @@ import { compareStored } from './sameContent';
 
 /**
  * What happened to one file of a Folder → Copy or Move:
- * copied, moved; skipped (done before: the destination holds the source's bytes, or a Move's
- * source is gone and its destination there); exists (refused: the destination holds other bytes
+ * copied, moved; skipped (a Copy done before: the destination holds the source's bytes; a Move
+ * done before is not listed, its source being gone); exists (refused: the destination holds other bytes
  * and Replace Existing Files is off); kept (whether the destination holds the source's bytes
  * could not be shown, and Replace Existing Files is off: nothing was changed); gone (the source
  * was listed, then deleted by someone else before it was read: nothing was changed).
