@@ -1,11 +1,13 @@
 import {
 	CDN_CLOCK_MARGIN_MS,
 	LISTING_SECOND_MS,
+	copyChangedBeforeDelete,
 	copyCheckDecision,
 	existenceOf,
 	fetchedNoEarlierThan,
 	keptByCache,
 	purgeFailure,
+	readBackDecision,
 	sameVersion,
 	sourceDeleteDecision,
 	sourceReadDecision,
@@ -270,6 +272,63 @@ describe('sourceDeleteDecision: Move deletes only the version it copied', () => 
 		expect(sourceDeleteDecision(listed, { ...listed })).toBe('delete');
 		expect(sourceDeleteDecision(listed, { size: 10, last_modified: '2026-03-20T10:30:06Z' })).toBe('keep');
 		expect(sourceDeleteDecision(listed, undefined)).toBe('gone');
+	});
+});
+
+describe('copyChangedBeforeDelete: Move deletes its source only while the destination is the copy proved', () => {
+	it('the same record: nothing changed; another size or second, or none: why the source stays', () => {
+		expect(copyChangedBeforeDelete(listed, { ...listed })).toBeUndefined();
+		expect(copyChangedBeforeDelete(listed, { size: 11, last_modified: listed.last_modified })).toMatch(
+			/changed after the copy was checked .*now 11 bytes/,
+		);
+		expect(copyChangedBeforeDelete(listed, { size: 10, last_modified: '2026-03-20T10:30:06Z' })).toMatch(
+			/another writer stored it/,
+		);
+		expect(copyChangedBeforeDelete(listed, undefined)).toBe('the copy is no longer at the destination');
+	});
+});
+
+describe('readBackDecision: a Move proves its copy by reading it back when the CDN sends no MD5', () => {
+	const sent = { bytes: 18, md5: 'a'.repeat(32) };
+	const answer = (headers: CdnHeaders, digest = sent, size: number | undefined = digest.bytes) => ({
+		sent,
+		answer: { size, headers, digest },
+	});
+
+	it('an answer no cache marks, of the size and MD5 sent, is proof', () => {
+		expect(readBackDecision(answer({ date: T, xCache: 'MISS' }))).toEqual({ action: 'good' });
+		// No Content-Length: the bytes hashed are the size.
+		expect(readBackDecision(answer({}, sent, undefined))).toEqual({ action: 'good' });
+	});
+
+	it('another MD5 at the same size is another writer’s file: keep, naming both MD5s', () => {
+		const other = { bytes: 18, md5: 'b'.repeat(32) };
+		const decision = readBackDecision(answer({}, other));
+		expect(decision).toEqual({
+			action: 'keep',
+			why: expect.stringMatching(/MD5 is b{32}, not the MD5 of the bytes sent \(a{32}\)/),
+		});
+	});
+
+	it('another size, announced or read, is no proof', () => {
+		expect(readBackDecision(answer({}, sent, 19)).action).toBe('keep');
+		expect(readBackDecision(answer({}, { bytes: 17, md5: sent.md5 })).action).toBe('keep');
+	});
+
+	it('an answer a cache marks as kept is no proof, even with the MD5 sent', () => {
+		for (const headers of [{ age: '0' }, { xCache: 'HIT' }, { cacheStatus: ['cf-cache-status: HIT'] }]) {
+			expect(readBackDecision(answer(headers))).toEqual({
+				action: 'keep',
+				why: expect.stringMatching(/a cache says it kept/),
+			});
+		}
+	});
+
+	it('a read that failed is no proof, and says why', () => {
+		expect(readBackDecision({ sent, answer: { failed: 'HTTP 503' } })).toEqual({
+			action: 'keep',
+			why: 'read back through its link, it could not be read: HTTP 503',
+		});
 	});
 });
 

@@ -2,7 +2,8 @@ import type { Item } from '../item';
 import { deleteFile, purgeFile, type BucketRef, type Visibility } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
 import { headFile } from './fileInfo';
-import { copyCheckDecision, sameVersion, type CopyEvidence } from './proof';
+import { copyCheckDecision, readBackDecision, sameVersion, type CopyEvidence } from './proof';
+import { readBackCopy } from './readBack';
 import { findStoredRecord, type StoredRecord } from './storedRecord';
 
 export interface CopyFacts {
@@ -21,8 +22,13 @@ export interface CopyFacts {
 export interface CopyCheck {
 	size: number;
 	md5: string;
-	/** What the copy was compared on: always size; etag when the CDN gives an MD5 ETag. */
+	/**
+	 * What the copy was compared on: always size; etag when the CDN gives an MD5 ETag; md5 when a
+	 * Move read the copy back (no MD5 ETag) and hashed it.
+	 */
 	checked: string[];
+	/** The listing's record of the copy the check proved: Move lists it again before its delete. */
+	record: StoredRecord;
 }
 
 /** A check that could not be made, or could not show the file there to be this copy: it is kept, the error says so. */
@@ -73,7 +79,8 @@ async function deleteFaultyCopy(
  * files/proof.ts (copyCheckDecision) on the service's own answers (the upload's, the listing's)
  * and the CDN's HEAD of the copy. A public copy is purged from the CDN first, so its location
  * serves it. Only a copy shown to be this item's and faulty is deleted; anything else that
- * disagrees is kept and reported.
+ * disagrees is kept and reported. A Move's copy the HEAD gave no MD5 for is read back and hashed
+ * (readBack.ts): its source is deleted only on that proof.
  */
 export async function fileInfoAfterCopy(item: Item, client: FileStorageClient, facts: CopyFacts): Promise<CopyCheck> {
 	const { to } = facts;
@@ -94,7 +101,12 @@ export async function fileInfoAfterCopy(item: Item, client: FileStorageClient, f
 		if (head) evidence.head = { size: head.info.size, headers: head.headers };
 	}
 	const decision = evidence.head ? copyCheckDecision(evidence) : bySize;
-	if (decision.action === 'good') return { size: facts.digest.bytes, md5: facts.digest.md5, checked: decision.checked };
 	if (decision.action === 'keep') throw inconclusive(item, facts, decision.why);
-	return await deleteFaultyCopy(item, client, facts, record, decision.why);
+	if (decision.action === 'delete-copy') return await deleteFaultyCopy(item, client, facts, record, decision.why);
+	const checked = { size: facts.digest.bytes, md5: facts.digest.md5, checked: decision.checked, record };
+	if (facts.verb === 'Copy' || decision.checked.includes('etag')) return checked;
+	// Size is no proof (spec §3.12): a Move deletes its source, so the copy is read back and hashed.
+	const readBack = readBackDecision(await readBackCopy(item, client, to, facts.digest));
+	if (readBack.action === 'keep') throw inconclusive(item, facts, readBack.why);
+	return { ...checked, checked: [...decision.checked, 'md5'] };
 }

@@ -279,3 +279,45 @@ export function sourceDeleteDecision(copied: StoredRecord, now: StoredRecord | u
 	if (!now) return 'gone';
 	return sameVersion(now, copied) ? 'delete' : 'keep';
 }
+
+/**
+ * Why the destination, listed just before Move deletes its source, is not shown to still hold the
+ * source's bytes, or undefined when its record is the one the copy's check (or comparison) proved:
+ * a file written there since is another writer's, and the source stays.
+ */
+export function copyChangedBeforeDelete(proved: StoredRecord, now: StoredRecord | undefined): string | undefined {
+	if (!now) return 'the copy is no longer at the destination';
+	if (sameVersion(now, proved)) return undefined;
+	return `the file at the destination changed after the copy was checked (the listing said ${proved.size ?? '?'} bytes, ${isoSeconds(proved.last_modified) ?? 'undated'}; now ${now.size ?? '?'} bytes, ${isoSeconds(now.last_modified) ?? 'undated'}): another writer stored it`;
+}
+
+/** Move's read of its copy back through the copy's link (when the check had no MD5 to compare). */
+export interface ReadBack {
+	/** What was read from the source and sent. */
+	sent: { bytes: number; md5: string };
+	/** The answer's Content-Length, its headers, and what its body hashed to; or why it could not be read. */
+	answer: { size?: number; headers: CdnHeaders; digest: { bytes: number; md5: string } } | { failed: string };
+}
+
+/**
+ * Whether the copy read back proves the destination holds the source's bytes: an answer no cache
+ * marks (the origin's version when it was read), of the copy's size, whose MD5 is the MD5 of the
+ * bytes sent. Anything else is no proof, and Move keeps its source.
+ */
+export function readBackDecision(read: ReadBack): { action: 'good' } | { action: 'keep'; why: string } {
+	const { sent, answer } = read;
+	const keep = (why: string) => ({ action: 'keep' as const, why: `read back through its link, ${why}` });
+	if ('failed' in answer) return keep(`it could not be read: ${answer.failed}`);
+	const kept = keptByCache(answer.headers);
+	if (kept) return keep(`a cache says it kept the answer (${kept}), which may be an earlier version`);
+	const size = answer.size ?? answer.digest.bytes;
+	if (size !== sent.bytes || answer.digest.bytes !== sent.bytes) {
+		return keep(`it is ${answer.digest.bytes} bytes, but ${sent.bytes} were sent: another writer may have stored it`);
+	}
+	if (answer.digest.md5 !== sent.md5) {
+		return keep(
+			`its MD5 is ${answer.digest.md5}, not the MD5 of the bytes sent (${sent.md5}): another writer stored it`,
+		);
+	}
+	return { action: 'good' };
+}

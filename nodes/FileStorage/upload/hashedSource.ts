@@ -40,3 +40,11 @@ export function etagMd5(etag: string | null | undefined): string | undefined {
 	const match = /^(?:W\/)?"?([0-9a-f]{32})"?$/i.exec(String(etag ?? '').trim());
 	return match && !String(etag).startsWith('W/') ? match[1].toLowerCase() : undefined;
 }
+
+/** Reads a source to its end, hashing it through one reused buffer of `chunkBytes` (bounded memory). */
+export async function digestWhole(source: UploadSource, chunkBytes: number): Promise<{ bytes: number; md5: string }> {
+	const hashed = hashedSource(source);
+	const buffer = Buffer.allocUnsafe(chunkBytes);
+	for await (const part of hashed.parts(chunkBytes, () => buffer)) void part;
+	return hashed.digest();
+}

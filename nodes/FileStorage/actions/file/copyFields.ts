@@ -87,7 +87,7 @@ export function copyFields(operation: 'copy' | 'move'): INodeProperties[] {
 		...destinationPathFields(verb, show),
 		{
 			displayName:
-				'Before success the copy is checked; the output\'s checked lists what was: "size" always, and "etag" when the CDN\'s ETag of the copy is the MD5 of the bytes sent',
+				'Before success the copy is checked; the output\'s checked lists what was: "size" always, "etag" when the CDN\'s ETag of the copy is the MD5 of the bytes sent, and for a Move without one "md5" (the copy read back and hashed)',
 			name: 'checkedNotice',
 			type: 'notice',
 			default: '',

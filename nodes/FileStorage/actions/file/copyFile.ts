@@ -69,6 +69,8 @@ export interface Copied {
 	client: FileStorageClient;
 	/** The service's record of the source when it was read: Move deletes only that version. */
 	sourceRecord: StoredRecord;
+	/** The listing's record of the copy its check proved: Move deletes the source only while it is unchanged. */
+	destinationRecord: StoredRecord;
 	json: IDataObject;
 }
 
@@ -248,6 +250,7 @@ export async function copyChecked(item: Item, job: CopyJob, client: FileStorageC
 		to,
 		client,
 		sourceRecord: record,
+		destinationRecord: check.record,
 		json: {
 			key: to.key,
 			bucket: to.bucket,

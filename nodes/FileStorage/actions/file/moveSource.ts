@@ -1,6 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { sourceDeleteDecision } from '../../files/proof';
+import { copyChangedBeforeDelete, existenceOf, sourceDeleteDecision } from '../../files/proof';
 import { findStoredRecord } from '../../files/storedRecord';
 import type { Item } from '../../item';
 import { deleteFile } from '../../transport/api';
@@ -18,17 +18,57 @@ function sourceGone(item: Item, copied: Copied) {
 	);
 }
 
-function bothExist(item: Item, copied: Copied, message: string, why = '') {
+const DELETE_IT = ' Delete the source yourself, or run File → Delete on it.';
+
+function bothExist(item: Item, copied: Copied, message: string, why = '', next = DELETE_IT) {
 	return item.fail(
 		message,
-		`Both files exist now: the source ${describeRef(copied.from)} and the copy ${describeRef(copied.to)}.${why} Delete the source yourself, or run File → Delete on it.`,
+		`Both files exist now: the source ${describeRef(copied.from)} and the copy ${describeRef(copied.to)}.${why}${next}`,
 	);
 }
 
 /**
- * Move's last step: the source goes only after a checked copy, and only while the service still
+ * The destination listed again just before the delete: it must still be the record the copy's
+ * check (or a re-run's comparison) proved to hold the source's bytes. A write there after this
+ * listing, or one of the same size in the same second, cannot be seen: the API has no conditional
+ * delete (docs/api-choices.md, "What the node cannot prove").
+ */
+async function refuseChangedCopy(item: Item, copied: Copied): Promise<void> {
+	const { to } = copied;
+	let now;
+	try {
+		now = await findStoredRecord(copied.client, to, to.key);
+	} catch (error) {
+		throw bothExist(
+			item,
+			copied,
+			`Move: the copy is complete and checked, but whether it is still at the destination unchanged could not be asked: ${wordsOf(error)}`,
+			' The source was not deleted.',
+		);
+	}
+	const changed = copyChangedBeforeDelete(copied.destinationRecord, now);
+	if (!changed) return;
+	throw bothExist(
+		item,
+		copied,
+		`Move: the source ${describeRef(copied.from)} was not deleted: ${changed}`,
+		" The destination may no longer hold the source's bytes, so the source was kept.",
+		' Check the destination (File → Get Info, or Download) before deleting either; run the Move again with Replace Existing File on to move the source.',
+	);
+}
+
+/** Whether a failed delete is the API's own "not found" (its JSON error), not a proxy's page or anything else. */
+function deletedAlready(error: unknown): boolean {
+	return (
+		error instanceof NodeApiError && existenceOf({ httpCode: error.httpCode, body: error.errorResponse }) === 'absent'
+	);
+}
+
+/**
+ * Move's last step: the source goes only after a checked copy, only while the service still
  * records the version that was copied (a file replaced during the copy is a newer version, which
- * the copy does not hold). A failed delete says both exist; a source already gone says so.
+ * the copy does not hold), and only while the destination is still the copy that was checked.
+ * A failed delete says both exist; a source already gone (the API's own 404) says so.
  */
 export async function deleteSourceAfterCopy(item: Item, copied: Copied) {
 	const { from } = copied;
@@ -53,10 +93,11 @@ export async function deleteSourceAfterCopy(item: Item, copied: Copied) {
 			' The copy holds the version that was read, the source the newer one. Run the Move again to move the newer version (with Replace Existing File on).',
 		);
 	}
+	await refuseChangedCopy(item, copied);
 	try {
 		return await deleteFile(copied.client, from, from.key);
 	} catch (error) {
-		if (error instanceof NodeApiError && error.httpCode === '404') throw sourceGone(item, copied);
+		if (deletedAlready(error)) throw sourceGone(item, copied);
 		throw bothExist(
 			item,
 			copied,

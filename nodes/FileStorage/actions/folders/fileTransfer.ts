@@ -81,7 +81,8 @@ async function onExisting(item: Item, job: CopyJob, client: FileStorageClient): 
 			return { outcome: { status: 'skipped', json: { ...json, reason } } };
 		}
 		// A Move stopped between its copy and its delete: the copy is there, proven, so the source goes.
-		const copied: Copied = { from, to, client, sourceRecord: compared.sourceRecord, json };
+		const { sourceRecord, destinationRecord } = compared;
+		const copied: Copied = { from, to, client, sourceRecord, destinationRecord, json };
 		return { outcome: { status: 'moved', json }, copied };
 	}
 	// One location for both: a copy would read the source there, and may be given the destination.

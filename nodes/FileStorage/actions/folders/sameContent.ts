@@ -4,7 +4,7 @@ import type { StoredRecord } from '../../files/storedRecord';
 import type { Item } from '../../item';
 import { withBodyMemory } from '../../transport/pool';
 import type { FileStorageClient } from '../../transport/request';
-import { hashedSource } from '../../upload/hashedSource';
+import { digestWhole } from '../../upload/hashedSource';
 import { exists, type CopyJob } from '../file/copyFile';
 import { isMissingSource, openStoredSource, type StoredSource } from '../file/storedSource';
 
@@ -15,14 +15,15 @@ const CHUNK = 256 * 1024;
  * What a comparison of a source with the file already at its destination showed:
  * - same: both were read whole, each shown to be the version the service stores (as a Move's
  *   source must be: see storedSource.ts), and they have the same bytes (size and MD5), visibility
- *   and content type as a copy would have;
+ *   and content type as a copy would have (with both records: a Move lists the destination again
+ *   before its delete, see moveSource.ts);
  * - different: the same reads show they differ (the reason says how);
  * - unproven: a read could not be shown to be the stored version, or failed;
  * - sourceGone: the source is no longer there (the API's own "not found");
  * - oneLocation: both have one CDN location (one key in two buckets), so no read tells them apart.
  */
 export type Compared =
-	| { kind: 'same'; sourceRecord: StoredRecord; md5: string; size: number }
+	| { kind: 'same'; sourceRecord: StoredRecord; destinationRecord: StoredRecord; md5: string; size: number }
 	| { kind: 'different' | 'unproven' | 'oneLocation'; why: string }
 	| { kind: 'sourceGone' };
 
@@ -32,10 +33,7 @@ function wordsOf(error: unknown): string {
 
 /** Reads an opened file to its end, hashing it through one reused buffer. */
 async function digestOf(stored: StoredSource) {
-	const hashed = hashedSource(stored.opened);
-	const buffer = Buffer.allocUnsafe(CHUNK);
-	for await (const part of hashed.parts(CHUNK, () => buffer)) void part;
-	return hashed.digest();
+	return await digestWhole(stored.opened, CHUNK);
 }
 
 /** What a copy of the source would be given: its visibility and content type (copyFile.ts). */
@@ -111,7 +109,13 @@ export async function compareStored(item: Item, client: FileStorageClient, job: 
 		if (mine.bytes !== theirs.bytes || mine.md5 !== theirs.md5) {
 			return { kind: 'different', why: `the destination's bytes differ (MD5 ${theirs.md5}, the source's ${mine.md5})` };
 		}
-		return { kind: 'same', sourceRecord: source.record, md5: mine.md5, size: mine.bytes };
+		return {
+			kind: 'same',
+			sourceRecord: source.record,
+			destinationRecord: there.record,
+			md5: mine.md5,
+			size: mine.bytes,
+		};
 	} catch (error) {
 		source.opened.discard();
 		there.opened.discard();
