@@ -21,7 +21,11 @@ export function subjectOf(call: HookCall, accessId: string): string {
 }
 
 /** What a request that is never answered gets once the stop is over: nothing (its client is gone), else a 503. */
-const NO_ANSWER: HookAnswer = { status: 503, headers: { 'Content-Type': 'application/json' }, body: '{"error":"stopped"}' };
+const NO_ANSWER: HookAnswer = {
+	status: 503,
+	headers: { 'Content-Type': 'application/json' },
+	body: '{"error":"stopped"}',
+};
 
 /** The stop of a schedule: requests from the drawn one on are held; `reached` settles when the first is. */
 class StopPoint {
@@ -155,7 +159,9 @@ export class Adversary {
 	/** The stop's own request, drawn 'after': carried out, its answer never sent. */
 	private async holdAnswer(call: HookCall, n: number): Promise<void> {
 		if (!this.stop || n !== this.stop.at.nth || this.stop.at.phase !== 'after') return;
-		this.log.push(`stop: request ${n} (${call.op} ${subjectOf(call, this.emulator.accessId)}) carried out, never answered`);
+		this.log.push(
+			`stop: request ${n} (${call.op} ${subjectOf(call, this.emulator.accessId)}) carried out, never answered`,
+		);
 		await this.stop.hold();
 	}
 

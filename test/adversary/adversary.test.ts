@@ -91,7 +91,11 @@ describe('the seeded adversary of Folder → Copy and Move', () => {
 				for (const item of outcome.items) count(seen.statuses, String(item.json.status));
 				for (const line of outcome.log) {
 					const act = /: (rewriteSame|rewriteOther|delete|shortStore|view) (\w+)$/.exec(line);
-					if (act) count(seen.acts, `${act[1]} ${act[2] === 'fnew' ? 'added file' : act[2].startsWith('f') ? 'source' : 'destination'}`);
+					if (act)
+						count(
+							seen.acts,
+							`${act[1]} ${act[2] === 'fnew' ? 'added file' : act[2].startsWith('f') ? 'source' : 'destination'}`,
+						);
 					if (/: HIT of/.test(line)) count(seen.acts, 'CDN kept answer');
 				}
 			},
@@ -110,7 +114,13 @@ describe('the seeded adversary of Folder → Copy and Move', () => {
 		if (anyChosen) return;
 		expect(seen.stopped).toBeGreaterThan(0);
 		expect(seen.runAgain).toBeGreaterThan(seen.stopped);
-		const kinds = ['rewriteSame source', 'rewriteOther source', 'delete source', 'rewriteSame destination', 'shortStore destination'];
+		const kinds = [
+			'rewriteSame source',
+			'rewriteOther source',
+			'delete source',
+			'rewriteSame destination',
+			'shortStore destination',
+		];
 		for (const kind of [...kinds, 'CDN kept answer']) {
 			expect([kind, (seen.acts.get(kind) ?? 0) > 0]).toEqual([kind, true]);
 		}

@@ -86,30 +86,41 @@ function copiedOrMoved(judge: Judge, view: RunView, item: FileItem): string | un
 			(v) => isNodeAct(v.put) && v.put.key === destination && inWindow(v.put.seq, view.run) && v.put.md5 === json.md5,
 		);
 		if (!copy) return `reports a copy (md5 ${String(json.md5)}) the node never stored at '${tail(destination)}'`;
-		if (!judge.sourceMd5s(source, copy.put.seq).has(copy.put.md5)) return 'copied bytes the source never held during the run';
+		if (!judge.sourceMd5s(source, copy.put.seq).has(copy.put.md5))
+			return 'copied bytes the source never held during the run';
 		if (copy.end && isNodeAct(copy.end)) return 'reports a copy the node itself deleted';
 	}
 	if (item.status !== 'moved') return undefined;
 	const deleted = view.nodeChanges(source).find((e) => e.kind === 'delete');
 	if (!deleted) return 'reports the file moved, but the node never deleted its source';
 	const gone = judge.versions.find((v) => v.end?.seq === deleted.seq);
-	if (gone && gone.put.md5 !== json.md5 && !judge.unseen(gone)) return 'deleted a source version other than the one it reports at the destination';
+	if (gone && gone.put.md5 !== json.md5 && !judge.unseen(gone))
+		return 'deleted a source version other than the one it reports at the destination';
 	// Another writer's change of the destination since the run began is not held against it here: the node cannot
 	// always tell a same-size file written in the copy's second from its copy (spec §3.12); noLoss judges the loss.
 	const there = view.at(destination, deleted.seq);
 	const byOther = judge.outcome.events.some(
 		(e) => e.key === destination && !byNode(e) && e.seq > view.run.startSeq && e.seq < deleted.seq,
 	);
-	if (there?.put.md5 !== json.md5 && !byOther) return 'the destination did not hold the reported bytes when the source was deleted';
+	if (there?.put.md5 !== json.md5 && !byOther)
+		return 'the destination did not hold the reported bytes when the source was deleted';
 	return undefined;
 }
 
 /** Copy's 'skipped': the destination held the source's bytes (both newest at one moment); nothing changed. */
 function skippedCopy(view: RunView, item: FileItem): string | undefined {
-	const both = view.live(item.destination).some((d) =>
-		view.live(item.source).some((s) => s.put.md5 === d.put.md5 && s.put.seq < (d.end?.seq ?? Infinity) && d.put.seq < (s.end?.seq ?? Infinity)),
-	);
-	if (!both) return 'reports the destination holding the source\'s bytes ("copied before"), which it never did during the run';
+	const both = view
+		.live(item.destination)
+		.some((d) =>
+			view
+				.live(item.source)
+				.some(
+					(s) =>
+						s.put.md5 === d.put.md5 && s.put.seq < (d.end?.seq ?? Infinity) && d.put.seq < (s.end?.seq ?? Infinity),
+				),
+		);
+	if (!both)
+		return 'reports the destination holding the source\'s bytes ("copied before"), which it never did during the run';
 	return undefined;
 }
 
@@ -127,7 +138,9 @@ function skippedMove(view: RunView, item: FileItem): string | undefined {
 function statusLie(judge: Judge, view: RunView, item: FileItem): string | undefined {
 	const { scenario } = judge;
 	const unchanged = () =>
-		[...view.nodeChanges(item.source), ...view.nodeChanges(item.destination)].length === 0 ? undefined : 'yet the node changed the source or the destination';
+		[...view.nodeChanges(item.source), ...view.nodeChanges(item.destination)].length === 0
+			? undefined
+			: 'yet the node changed the source or the destination';
 	switch (item.status) {
 		case 'copied':
 		case 'moved':
@@ -136,11 +149,14 @@ function statusLie(judge: Judge, view: RunView, item: FileItem): string | undefi
 			return (scenario.operation === 'folderCopy' ? skippedCopy(view, item) : skippedMove(view, item)) ?? unchanged();
 		case 'exists':
 			if (scenario.replace) return 'reports the destination kept, though Replace Existing Files is on';
-			if (!view.live(item.destination).length) return 'reports the destination there, which it never was during the run';
+			if (!view.live(item.destination).length)
+				return 'reports the destination there, which it never was during the run';
 			return unchanged();
 		case 'gone':
 			// A source another writer deleted after the listing, said as such.
-			return view.deletedByOtherAfterListing(item.source) ? unchanged() : 'reports the source gone, which no other writer deleted';
+			return view.deletedByOtherAfterListing(item.source)
+				? unchanged()
+				: 'reports the source gone, which no other writer deleted';
 		case 'kept':
 		case 'failed':
 			return item.status === 'kept' ? unchanged() : undefined;
@@ -148,7 +164,9 @@ function statusLie(judge: Judge, view: RunView, item: FileItem): string | undefi
 			return view.live(item.destination).length ? undefined : 'a dry run reports a destination that was never there';
 		case 'wouldCopy':
 		case 'wouldMove':
-			return view.absentSometime(item.destination) ? undefined : 'a dry run reports a destination free that was there all along';
+			return view.absentSometime(item.destination)
+				? undefined
+				: 'a dry run reports a destination free that was there all along';
 		default:
 			return `an unknown status '${item.status}'`;
 	}
@@ -161,7 +179,10 @@ function checkRunItems(judge: Judge, run: RunOutcome) {
 	const named = new Set<string>();
 	for (const item of items) {
 		if (!inScope(judge.scenario, item.source) || item.destination !== destinationOf(item.source)) {
-			judge.fail('only the folder\'s files are handled, each to its own path', `an item for '${tail(item.source)}' → '${tail(item.destination)}'`);
+			judge.fail(
+				"only the folder's files are handled, each to its own path",
+				`an item for '${tail(item.source)}' → '${tail(item.destination)}'`,
+			);
 			continue;
 		}
 		if (named.has(item.source)) judge.fail('each file has one item', `'${tail(item.source)}' has several`);
@@ -176,9 +197,14 @@ function checkRunItems(judge: Judge, run: RunOutcome) {
 	if (run.items.some((item) => typeof item.json.source === 'string')) return;
 	for (const key of judge.sources) {
 		const there = view.at(key, run.startSeq + 0.5);
-		const goneByOther = judge.outcome.events.some((e) => e.key === key && e.kind === 'delete' && !byNode(e) && inWindow(e.seq, run));
+		const goneByOther = judge.outcome.events.some(
+			(e) => e.key === key && e.kind === 'delete' && !byNode(e) && inWindow(e.seq, run),
+		);
 		if (there && !goneByOther && !named.has(key)) {
-			judge.fail('every file of the folder is handled', `'${tail(key)}' was in the folder the whole run, and no item names it`);
+			judge.fail(
+				'every file of the folder is handled',
+				`'${tail(key)}' was in the folder the whole run, and no item names it`,
+			);
 		}
 	}
 }
@@ -193,7 +219,10 @@ function checkRunAgain(judge: Judge, run: RunOutcome) {
 	for (const put of judge.outcome.events.filter((e) => isNodeAct(e) && e.kind === 'put' && inWindow(e.seq, run))) {
 		const before = view.at(put.key, put.seq);
 		if (before && before.put.md5 === put.md5 && before.put.visibility === put.visibility) {
-			judge.fail('nothing is copied twice', `run again, the node copied '${tail(put.key)}' over the same bytes already there`);
+			judge.fail(
+				'nothing is copied twice',
+				`run again, the node copied '${tail(put.key)}' over the same bytes already there`,
+			);
 		}
 	}
 	if (scenario.dryRun) return;
@@ -226,8 +255,11 @@ function checkRunAgain(judge: Judge, run: RunOutcome) {
 
 export function checkFolderTransfer(judge: Judge) {
 	const { outcome } = judge;
-	if (outcome.schedule.scenario.operation !== 'folderCopy' && outcome.schedule.scenario.operation !== 'folderMove') return;
-	const runs = outcome.runs ?? [{ startSeq: outcome.startSeq, endSeq: outcome.endSeq, items: outcome.items, stopped: false }];
+	if (outcome.schedule.scenario.operation !== 'folderCopy' && outcome.schedule.scenario.operation !== 'folderMove')
+		return;
+	const runs = outcome.runs ?? [
+		{ startSeq: outcome.startSeq, endSeq: outcome.endSeq, items: outcome.items, stopped: false },
+	];
 	for (const run of runs) if (!run.stopped) checkRunItems(judge, run);
 	if (outcome.runs) checkRunAgain(judge, runs[runs.length - 1]);
 }

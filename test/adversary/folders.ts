@@ -13,7 +13,16 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { drawCdnPolicy, type CdnPolicy } from './cdn';
 import { Random } from './random';
-import { hostSkew, SIZE, type Action, type Role, type Scenario, type Schedule, type SetupFile, type Trigger } from './schedule';
+import {
+	hostSkew,
+	SIZE,
+	type Action,
+	type Role,
+	type Scenario,
+	type Schedule,
+	type SetupFile,
+	type Trigger,
+} from './schedule';
 
 export const FROM = 'from/';
 export const TO = 'to/';
@@ -112,7 +121,17 @@ function drawFolderTriggers(random: Random, scenario: Scenario): Trigger[] {
 	}
 	return triggers.concat(
 		Array.from({ length: random.int(0, 4) }, (): Trigger => {
-			const op = random.pick(['signedUrl', 'signedUrl', 'purge', 'cdn', 'cdn', 'list', 'list', 'upload', 'delete'] as const);
+			const op = random.pick([
+				'signedUrl',
+				'signedUrl',
+				'purge',
+				'cdn',
+				'cdn',
+				'list',
+				'list',
+				'upload',
+				'delete',
+			] as const);
 			const short = op === 'upload' && random.chance(0.25);
 			return {
 				op,
@@ -132,6 +151,8 @@ export function drawFolderSchedule(seed: number): Schedule {
 	const storageSkewMs = hostSkew(random.next());
 	const cdn = drawCdnPolicy(random);
 	const triggers = drawFolderTriggers(random, scenario);
-	const stop = random.chance(0.5) ? { nth: random.int(2, 28), phase: random.pick(['before', 'after'] as const) } : undefined;
+	const stop = random.chance(0.5)
+		? { nth: random.int(2, 28), phase: random.pick(['before', 'after'] as const) }
+		: undefined;
 	return { seed, storageSkewMs, scenario, cdn, triggers, ...(stop ? { stop } : {}) };
 }

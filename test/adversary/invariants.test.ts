@@ -229,7 +229,9 @@ describe('Folder → Copy and Move', () => {
 	it('a file the folder held the whole run without an item, or an item for a file outside it, is flagged', () => {
 		const events = [put(from, 'setup', 'A', 1), put('t/from/sub/c.txt', 'setup', 'C', 2)];
 		const requests = [listing()];
-		const items = [{ ok: true, json: { status: 'copied', key: 't/to/sub/c.txt', source: { key: 't/from/sub/c.txt' } } }];
+		const items = [
+			{ ok: true, json: { status: 'copied', key: 't/to/sub/c.txt', source: { key: 't/from/sub/c.txt' } } },
+		];
 		const scenario = { operation: 'folderCopy' as const, items: [], includeSubfolders: false };
 		expect(invariantsOf(outcome(scenario, events, requests, items))).toEqual([
 			"only the folder's files are handled, each to its own path",

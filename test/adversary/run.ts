@@ -90,7 +90,13 @@ function nodeRun(scenario: Scenario, keys: Record<Role, string>, folder: string,
 	return { parameters, items };
 }
 
-async function setUp(env: AdversaryEnv, adversary: Adversary, schedule: Schedule, keys: Record<Role, string>, random: Random) {
+async function setUp(
+	env: AdversaryEnv,
+	adversary: Adversary,
+	schedule: Schedule,
+	keys: Record<Role, string>,
+	random: Random,
+) {
 	const { emulator, clock } = env;
 	// Files there before the run are ten seconds old (the storage's clock), unless rewritten later.
 	clock.offsetMs = schedule.storageSkewMs - 10_000;
@@ -146,7 +152,9 @@ async function runOnce(env: AdversaryEnv, schedule: Schedule, run: OneRun): Prom
 			timeoutMs: 60_000,
 			stop: adversary.stop?.reached,
 		});
-		items.push(...result.items.map((item) => ({ ok: !('error' in item.json), json: item.json as Record<string, unknown> })));
+		items.push(
+			...result.items.map((item) => ({ ok: !('error' in item.json), json: item.json as Record<string, unknown> })),
+		);
 		if (result.error && items.length === 0) items.push({ ok: false, json: { error: result.error.message } });
 	} catch (error) {
 		if (!adversary.stop?.held) throw error;

@@ -96,7 +96,9 @@ describe('a source file another writer deletes after the listing', () => {
 			});
 			const result = await run(operation, from, to);
 			expect(result.error).toBeUndefined();
-			const byKey = new Map(result.items.map((item) => [(item.json.source as { key?: string } | null)?.key, item.json]));
+			const byKey = new Map(
+				result.items.map((item) => [(item.json.source as { key?: string } | null)?.key, item.json]),
+			);
 			for (const name of ['a.txt', 'b.txt']) {
 				expect(byKey.get(`${from}${name}`)).toMatchObject({ status: 'gone' });
 				expect(byKey.get(`${from}${name}`)?.reason).toMatch(/deleted after the folder was listed/);

@@ -17,15 +17,7 @@ import { compareStored } from './sameContent';
  * Dry Run: wouldCopy, wouldMove, or destinationExists (a real run compares it first).
  */
 export type FileStatus =
-	| 'copied'
-	| 'moved'
-	| 'skipped'
-	| 'exists'
-	| 'kept'
-	| 'gone'
-	| 'wouldCopy'
-	| 'wouldMove'
-	| 'destinationExists';
+	'copied' | 'moved' | 'skipped' | 'exists' | 'kept' | 'gone' | 'wouldCopy' | 'wouldMove' | 'destinationExists';
 
 export interface FileOutcome {
 	status: FileStatus;
@@ -60,13 +52,11 @@ async function copyNow(item: Item, job: CopyJob, client: FileStorageClient, json
 
 /** A destination not there: copied, or the source found deleted before it was read. */
 async function copyAbsent(item: Item, job: CopyJob, client: FileStorageClient): Promise<Held> {
-	try {
-		return await copyNow(item, job, client);
-	} catch (error) {
+	return await copyNow(item, job, client).catch((error: unknown) => {
 		// Only a source missing before anything was stored (storedSource.ts marks it so).
 		if (isMissingSource(error)) return gone(job, false);
 		throw error;
-	}
+	});
 }
 
 /** A destination already there: compared, then skipped, finished, replaced or left as it is. */
