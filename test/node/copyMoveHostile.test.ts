@@ -175,3 +175,30 @@ describe('a gateway\'s JSON 404 is not the API\'s "not found"', () => {
 		expect(JSON.stringify(result.items[0]?.json)).toMatch(/error/);
 	}, 60_000);
 });
+
+describe("Folder → Move says 'gone' only of a source that was deleted", () => {
+	it("a gateway's JSON 404 for the source's link: the source is still there, so the file is never reported 'gone'", async () => {
+		const source = 'gw-folder/a.txt';
+		await put(HERE, source, 'still here');
+		await sleep(5000);
+		let blipped = false;
+		emulator().adversary.setHooks({
+			before: async (call: HookCall) => {
+				if (blipped || call.op !== 'signedUrl' || call.query.get('key') !== source) return undefined;
+				blipped = true;
+				return GATEWAY_404;
+			},
+		});
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'folder', operation: 'move', folder: path('gw-folder/'), destinationFolder: path('gw-folder-to/') },
+			{ continueOnFail: true },
+		);
+		emulator().adversary.setHooks(undefined);
+		expect(blipped).toBe(true);
+		const stillThere = (await read(HERE, source)) === 'still here';
+		const statuses = result.items.map((item) => item.json.status);
+		// Either it was moved, or its status does not claim someone deleted it.
+		if (stillThere) expect(statuses).not.toContain('gone');
+	}, 60_000);
+});
