@@ -254,6 +254,9 @@ describe('existenceOf and purgeFailure: only the API’s own 404 means "not ther
 		[{ httpCode: '404', body: { error: 'Not Found' } }],
 		[{ httpCode: '500', body: { error: 'Internal server error' } }],
 		[{ httpCode: '403', body: { error: 'Forbidden' } }],
+		[{ httpCode: '404', body: { message: 'no Route matched with those values' } }],
+		[{ httpCode: '404', body: { message: 'Bucket or file not found' } }],
+		[{ httpCode: '404', body: { error: 'Unauthorized route', message: 'not here' } }],
 		[{}],
 	])('%j shows nothing', (answer) => {
 		expect(existenceOf(answer)).toBe('unknown');

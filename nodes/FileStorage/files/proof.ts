@@ -5,7 +5,7 @@
  * say what could not be proven. docs/reliability.md ("Destructive steps act on proof") is the
  * table of these functions, row by row, each row with its test; the evidence is spec §3.12.
  */
-import { isApiErrorAnswer } from '../transport/apiAnswer';
+import { isApiNotFoundAnswer } from '../transport/apiAnswer';
 import { etagMd5 } from '../upload/hashedSource';
 import { isoSeconds, timeOf, type StoredRecord } from './storedRecord';
 
@@ -262,7 +262,7 @@ export type Existence = 'exists' | 'absent' | 'unknown';
  */
 export function existenceOf(answer: { linked: true } | { httpCode?: string | null; body?: unknown }): Existence {
 	if ('linked' in answer) return 'exists';
-	return answer.httpCode === '404' && isApiErrorAnswer(answer.body) ? 'absent' : 'unknown';
+	return answer.httpCode === '404' && isApiNotFoundAnswer(answer.body) ? 'absent' : 'unknown';
 }
 
 /**
@@ -271,7 +271,7 @@ export function existenceOf(answer: { linked: true } | { httpCode?: string | nul
  * it was, and nothing is copied.
  */
 export function purgeFailure(answer: { httpCode?: string | null; body?: unknown }): 'nothing-cached' | 'refuse' {
-	return answer.httpCode === '404' && isApiErrorAnswer(answer.body) ? 'nothing-cached' : 'refuse';
+	return answer.httpCode === '404' && isApiNotFoundAnswer(answer.body) ? 'nothing-cached' : 'refuse';
 }
 
 /** Move's delete of its source, by the listing's record just before it and the record of the version copied. */

@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 
 import { getSignedUrl, type BucketRef } from '../transport/api';
-import { isApiErrorAnswer } from '../transport/apiAnswer';
+import { isApiNotFoundAnswer } from '../transport/apiAnswer';
 import type { FileStorageClient } from '../transport/request';
 
 /** The link is never used: the answer itself is what counts. */
@@ -15,7 +15,7 @@ const LINK_LIFETIME_SECONDS = 60;
  */
 export async function stillStored(client: FileStorageClient, where: BucketRef, key: string): Promise<boolean> {
 	const gone = (error: unknown): false => {
-		if (error instanceof NodeApiError && error.httpCode === '404' && isApiErrorAnswer(error.errorResponse)) {
+		if (error instanceof NodeApiError && error.httpCode === '404' && isApiNotFoundAnswer(error.errorResponse)) {
 			return false;
 		}
 		throw error;

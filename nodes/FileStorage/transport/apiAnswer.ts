@@ -57,6 +57,18 @@ export function isApiErrorAnswer(body: unknown): boolean {
 	return words.length > 0 && !words.some(isGenericNotFound);
 }
 
+/**
+ * True when a 404's body is the API's own "not found" of a file or bucket, the only answer that
+ * shows something absent: the spec's body names what was not found in `error` ("Resource not
+ * found"). A gateway's JSON ("no Route matched with those values" in `message` alone), a web
+ * server's bare "Not Found", or any other API error body shows nothing of the file.
+ */
+export function isApiNotFoundAnswer(body: unknown): boolean {
+	if (!isApiErrorAnswer(body)) return false;
+	const { error } = parsedBody(body) as Record<string, unknown>;
+	return typeof error === 'string' && /\bnot found\b/i.test(error);
+}
+
 /** Names a Base URL that is not the API, and the fix: the credential's Test and the node's errors say it alike. */
 export function notTheApi(why: string): string {
 	// A whole sentence, ended: the server's own words may follow it.
