@@ -164,7 +164,7 @@ describe('Folder → Copy and Move: errors say what the user set', () => {
 const OTHER = { name: 'first-bucket', region: 'eu-west-1' };
 const twoBuckets = useEmulator({ buckets: [OTHER, HERE] });
 
-describe('Folder → Move to the same folder in another bucket, a file written there during the Move', () => {
+describe('Folder → Copy to the same folder in another bucket, a file written there during the Copy', () => {
 	it("another writer's file appearing at the destination before the source is read: the source is not deleted for it", async () => {
 		const source = 'shared/f.txt';
 		await twoBuckets().adversary.put(HERE, source, Buffer.from('MINE: the only copy'), {
@@ -192,7 +192,7 @@ describe('Folder → Move to the same folder in another bucket, a file written t
 			twoBuckets(),
 			{
 				resource: 'folder',
-				operation: 'move',
+				operation: 'copy',
 				folder: path('shared/'),
 				destinationFolder: path('shared/'),
 				options: { destinationBucket: OTHER.name, destinationRegion: OTHER.region },
@@ -209,6 +209,6 @@ describe('Folder → Move to the same folder in another bucket, a file written t
 		);
 		// The source's bytes must still be in one of the two buckets.
 		expect(holds).toContain('MINE: the only copy');
-		expect(result.items.map((item) => item.json.status)).not.toContain('moved');
+		expect(result.items.map((item) => item.json.status)).not.toContain('copied');
 	}, 60_000);
 });

@@ -56,6 +56,9 @@ describe('the same folder in another bucket of the account', () => {
 			const statuses = result.items.map((item) => item.json.status);
 			expect(statuses).not.toContain('skipped');
 			expect(statuses).not.toContain('moved');
+			// A Move there is refused before any request: no read of a copy could be told from the source.
+			if (operation === 'move')
+				expect(String(result.items[0]?.json.error)).toMatch(/source folder's own path in another bucket/);
 		},
 		60_000,
 	);
@@ -75,7 +78,7 @@ describe('Folder → Move of the whole bucket', () => {
 					resource: 'folder',
 					operation: 'move',
 					folder: path(''),
-					destinationFolder: path('/'),
+					destinationFolder: path('whole-bucket/'),
 					dryRun,
 					options: { destinationBucket: OTHER.name, destinationRegion: OTHER.region, ...options },
 				},
@@ -92,10 +95,44 @@ describe('Folder → Move of the whole bucket', () => {
 	}, 60_000);
 });
 
-describe('File → Move to the same key in another bucket of the account', () => {
-	it('with Replace Existing File on, onto a file with the same CDN location: refused, both files kept as they were', async () => {
-		const key = 'file-move/x.txt';
-		await storeInBoth(key);
+describe('File → Copy and Move to the same key in another bucket of the account', () => {
+	it.each([
+		['copy', /have one CDN location/],
+		['move', /is the source's own path in another bucket/],
+	] as const)(
+		'%s with Replace Existing File on, onto a file with the same CDN location: refused, both files kept as they were',
+		async (operation, words) => {
+			const key = `file-${operation}/x.txt`;
+			await storeInBoth(key);
+			const result = await runNode({
+				credentials: credentialsFor(emulator()),
+				parameters: {
+					...BUCKET,
+					resource: 'file',
+					operation,
+					fileKey: { __rl: true, mode: 'key', value: key },
+					destinationKey: key,
+					options: { destinationBucket: OTHER.name, destinationRegion: OTHER.region, replace: true },
+				},
+				continueOnFail: true,
+			});
+			const source = await emulator().readObject(SOURCE.name, SOURCE.region, key);
+			const destination = await emulator().readObject(OTHER.name, OTHER.region, key);
+			const holds = [source, destination].map((stored) => stored && sha256(stored.body));
+			expect(holds).toEqual([sha256(mine), sha256(theirs)]);
+			expect(String(result.items[0]?.json.error)).toMatch(words);
+		},
+		60_000,
+	);
+
+	it('a Move there is refused before any request, even with no file there: no read of the copy could be told from the source', async () => {
+		const key = 'file-move-free/x.txt';
+		await emulator().adversary.put(SOURCE, key, mine, {
+			visibility: 'public',
+			contentType: 'text/plain',
+			writer: 'setup',
+		});
+		emulator().resetStats();
 		const result = await runNode({
 			credentials: credentialsFor(emulator()),
 			parameters: {
@@ -104,19 +141,18 @@ describe('File → Move to the same key in another bucket of the account', () =>
 				operation: 'move',
 				fileKey: { __rl: true, mode: 'key', value: key },
 				destinationKey: key,
-				options: { destinationBucket: OTHER.name, destinationRegion: OTHER.region, replace: true },
+				options: { destinationBucket: OTHER.name, destinationRegion: OTHER.region },
 			},
 			continueOnFail: true,
 		});
-		const source = await emulator().readObject(SOURCE.name, SOURCE.region, key);
-		const destination = await emulator().readObject(OTHER.name, OTHER.region, key);
-		const holds = [source, destination].map((stored) => stored && sha256(stored.body));
-		expect(holds).toEqual([sha256(mine), sha256(theirs)]);
-		expect(String(result.items[0]?.json.error)).toMatch(/have one CDN location/);
+		expect(String(result.items[0]?.json.error)).toMatch(/is the source's own path in another bucket/);
+		expect(String(result.items[0]?.json.description)).toMatch(/Move it to another path in that bucket/);
+		expect(Object.values(emulator().stats().requests).reduce((sum, n) => sum + n, 0)).toBe(0);
+		expect(await emulator().readObject(OTHER.name, OTHER.region, key)).toBeUndefined();
 	}, 60_000);
 });
 
-describe('File → Move to the same key in another bucket, a file stored there while the source is read', () => {
+describe('File → Copy to the same key in another bucket, a file stored there while the source is read', () => {
 	it('is refused once the source has answered: the source stays, the other writer’s file stays', async () => {
 		const key = 'file-appear/x.txt';
 		await emulator().adversary.put(SOURCE, key, mine, {
@@ -144,7 +180,7 @@ describe('File → Move to the same key in another bucket, a file stored there w
 			parameters: {
 				...BUCKET,
 				resource: 'file',
-				operation: 'move',
+				operation: 'copy',
 				fileKey: { __rl: true, mode: 'key', value: key },
 				destinationKey: key,
 				options: { destinationBucket: OTHER.name, destinationRegion: OTHER.region },
@@ -187,7 +223,7 @@ describe('Folder → Move between two buckets while a third holds the same key',
 					resource: 'folder',
 					operation: 'move',
 					folder: path(`third-${third.length}/`),
-					destinationFolder: path(`third-${third.length}/`),
+					destinationFolder: path(`moved-third-${third.length}/`),
 					options: { destinationBucket: OTHER.name, destinationRegion: OTHER.region },
 				},
 				continueOnFail: true,

@@ -17,6 +17,11 @@ export interface CopyFacts {
 	/** The size the upload's answer reported. */
 	storedSize?: unknown;
 	verb: 'Copy' | 'Move';
+	/**
+	 * The destination has the source's CDN location (the same key in another bucket, spec §3.9):
+	 * an answer at it may be the source's, so none is evidence of the copy (size only).
+	 */
+	sharesSourceLocation?: boolean;
 }
 
 export interface CopyCheck {
@@ -96,7 +101,8 @@ export async function fileInfoAfterCopy(item: Item, client: FileStorageClient, f
 	};
 	// The HEAD is only asked when the sizes leave the ETag to decide; no failure to get it decides anything.
 	const bySize = copyCheckDecision(evidence);
-	if (bySize.action === 'good' || (facts.announced !== undefined && facts.announced !== facts.digest.bytes)) {
+	const asksHead = bySize.action === 'good' || (facts.announced !== undefined && facts.announced !== facts.digest.bytes);
+	if (asksHead && facts.sharesSourceLocation !== true) {
 		const head = await headFile(client, to, to.key).catch(() => undefined);
 		if (head) evidence.head = { size: head.info.size, headers: head.headers };
 	}

@@ -153,6 +153,20 @@ export async function inTurn<T>(item: Item, job: CopyJob, work: () => Promise<T>
 	}
 }
 
+/** The same key in another bucket: one CDN location (it names the key, not the bucket, spec §3.9). */
+export function sharesLocation(job: CopyJob): boolean {
+	const { from, to } = job;
+	return to.key === from.key && (to.bucket !== from.bucket || to.region !== from.region);
+}
+
+/**
+ * Why a Move to the same key in another bucket is refused: the copy's location is the source's,
+ * so no read of the copy (its check's ETag, its read-back) can be told from a read of the source,
+ * and another writer's file there would pass as the copy; the source is only deleted on proof.
+ */
+export const ONE_LOCATION_MOVE_WORDS =
+	'A file has one CDN location whatever its bucket (it names the key only), so a read of the copy could be answered by the source itself: that the copy holds the source\'s bytes cannot be shown, and the source is only deleted on proof. Nothing was changed.';
+
 /** The refusals made before any request: the same file as source and destination, a '.' segment. */
 function refuseBeforeRequests(item: Item, job: CopyJob): void {
 	const { verb, from, to } = job;
@@ -160,6 +174,12 @@ function refuseBeforeRequests(item: Item, job: CopyJob): void {
 		throw item.fail(
 			`${verb}: the source and the destination are the same file`,
 			`Both are ${describeRef(from)}. Set Destination Path to another path, or another bucket or region in the options. Nothing was changed.`,
+		);
+	}
+	if (verb === 'Move' && sharesLocation(job)) {
+		throw item.fail(
+			`Move: the destination ${describeRef(to)} is the source's own path in another bucket`,
+			`${ONE_LOCATION_MOVE_WORDS} Move it to another path in that bucket (e.g. in a folder), or Copy it there, check the copy, and delete the source with File → Delete.`,
 		);
 	}
 	refuseDotSegments(item, verb, from, to);
@@ -244,6 +264,7 @@ export async function copyChecked(item: Item, job: CopyJob, client: FileStorageC
 		digest: source.digest(),
 		storedSize: stored.size,
 		verb,
+		sharesSourceLocation: sharesLocation(job),
 	});
 	return {
 		from,

@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { folderPrefix } from '../../files/keys';
 import type { Item } from '../../item';
 import type { BucketRef, ListEntry } from '../../transport/api';
-import type { CopyJob } from '../file/copyFile';
+import { ONE_LOCATION_MOVE_WORDS, type CopyJob } from '../file/copyFile';
 import { folderOf } from '../folder';
 import { failureItem } from '../parallelItems';
 import { transferFile, type FileStatus } from './fileTransfer';
@@ -55,6 +55,12 @@ function planOf(item: Item, verb: Verb): Plan {
 		);
 	}
 	const sameBucket = plan.to.bucket === plan.from.bucket && plan.to.region === plan.from.region;
+	if (verb === 'Move' && !sameBucket && plan.to.prefix === plan.from.prefix) {
+		throw item.fail(
+			`Move: the destination ${where(plan.to)} is the source folder's own path in another bucket`,
+			`${ONE_LOCATION_MOVE_WORDS} Move the folder to another path in that bucket (e.g. archive/${plan.from.prefix}), or Copy it there with Folder → Copy and delete the source with Folder → Delete once checked.`,
+		);
+	}
 	if (sameBucket && plan.to.prefix.startsWith(plan.from.prefix)) {
 		const same = plan.to.prefix === plan.from.prefix;
 		throw item.fail(
