@@ -101,7 +101,8 @@ export async function fileInfoAfterCopy(item: Item, client: FileStorageClient, f
 	};
 	// The HEAD is only asked when the sizes leave the ETag to decide; no failure to get it decides anything.
 	const bySize = copyCheckDecision(evidence);
-	const asksHead = bySize.action === 'good' || (facts.announced !== undefined && facts.announced !== facts.digest.bytes);
+	const asksHead =
+		bySize.action === 'good' || (facts.announced !== undefined && facts.announced !== facts.digest.bytes);
 	if (asksHead && facts.sharesSourceLocation !== true) {
 		const head = await headFile(client, to, to.key).catch(() => undefined);
 		if (head) evidence.head = { size: head.info.size, headers: head.headers };

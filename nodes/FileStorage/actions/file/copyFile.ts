@@ -165,7 +165,7 @@ export function sharesLocation(job: CopyJob): boolean {
  * and another writer's file there would pass as the copy; the source is only deleted on proof.
  */
 export const ONE_LOCATION_MOVE_WORDS =
-	'A file has one CDN location whatever its bucket (it names the key only), so a read of the copy could be answered by the source itself: that the copy holds the source\'s bytes cannot be shown, and the source is only deleted on proof. Nothing was changed.';
+	"A file has one CDN location whatever its bucket (it names the key only), so a read of the copy could be answered by the source itself: that the copy holds the source's bytes cannot be shown, and the source is only deleted on proof. Nothing was changed.";
 
 /** The refusals made before any request: the same file as source and destination, a '.' segment. */
 function refuseBeforeRequests(item: Item, job: CopyJob): void {
