@@ -57,6 +57,18 @@ describe('two polls of one trigger that overlap', () => {
 		const emitted = [...keysOf(firstResult.items), ...keysOf(second.items)];
 		expect(emitted).toEqual([['created', 'ovl/new.txt']]);
 	});
+
+	it('a poll that fails does not keep the next ones from running', async () => {
+		await put(api(), 'ovl-fail/old.txt');
+		const trigger = watch('ovl-fail', { watchFor: ['created'], options: { maxRetries: 0 } });
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		await put(api(), 'ovl-fail/new.txt');
+		emulator().setFaults([{ operation: 'list', nth: [1], status: 500 }]);
+		const failed = await trigger.poll();
+		emulator().setFaults([]);
+		expect(failed.error).toBeDefined();
+		expect(await trigger.changes()).toEqual([['created', 'ovl-fail/new.txt']]);
+	});
 });
 
 describe('a saved state that cannot be read, with Emit Existing Files on', () => {
@@ -74,6 +86,19 @@ describe('a saved state that cannot be read, with Emit Existing Files on', () =>
 		const lost = await trigger.changes();
 		// "The poll then records the files there now as the new starting point and emits one item."
 		expect(lost).toEqual([['stateLost', 'null']]);
+		expect(await trigger.changes()).toEqual([]);
+	});
+
+	it('a changed folder starts afresh: the files there are recorded, not emitted', async () => {
+		await put(api(), 'scope-a/a.txt');
+		await put(api(), 'scope-b/b.txt');
+		const trigger = watch('scope-a', { watchFor: ['created'], options: { emitExistingFiles: true } });
+		expect(await trigger.changes()).toEqual([['created', 'scope-a/a.txt']]);
+		expect(await trigger.changes({ parameters: { folder: 'scope-b' } as never })).toEqual([]);
+		await put(api(), 'scope-b/new.txt');
+		expect(await trigger.changes({ parameters: { folder: 'scope-b' } as never })).toEqual([
+			['created', 'scope-b/new.txt'],
+		]);
 	});
 });
 

@@ -9,7 +9,14 @@ import {
 	stateOf,
 	type ListedFile,
 } from '../../nodes/FileStorage/trigger/state';
-import { decodeState, encodeState, frontCode, frontDecode } from '../../nodes/FileStorage/trigger/stateCodec';
+import {
+	decodeState,
+	encodeState,
+	frontCode,
+	frontDecode,
+	pendingBaseline,
+	readState,
+} from '../../nodes/FileStorage/trigger/stateCodec';
 
 function file(key: string, over: Partial<ListedFile> = {}): ListedFile {
 	return {
@@ -169,6 +176,26 @@ describe('advance', () => {
 		]);
 		const last = advance(next, now, []);
 		expect(diff(last, now)).toEqual([]);
+	});
+});
+
+describe('what a poll finds saved (Emit Existing Files acts only on a first poll)', () => {
+	const scope = scopeOf({ bucket: 'b', region: 'r', prefix: '', recursive: false, filter: '', keepKeys: false });
+
+	it('nothing saved is a first poll', () => {
+		expect(readState(undefined, scope)).toEqual({ first: true });
+	});
+
+	it.each([
+		['a mark that no baseline could be recorded yet', pendingBaseline(scope)],
+		['the same mark for another scope', pendingBaseline('0000000000000000')],
+		['a state of another scope', { ...encodeState({ files: new Map() }, '0000000000000000') }],
+	])('%s is a fresh start, not a first poll', (_label, stored) => {
+		expect(readState(stored, scope)).toEqual({});
+	});
+
+	it('a state that cannot be read is lost, not a first poll', () => {
+		expect(readState('garbage', scope)).toEqual({ lost: expect.any(String) });
 	});
 });
 

@@ -2,6 +2,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { lostStateItem, recordBaseline } from './baseline';
 import { checkFailed, emitChanges, type Emission } from './emit';
+import { alone } from './overlap';
 import { startRun, type PollRun } from './run';
 import { sampleItem } from './sample';
 import { savedState } from './saved';
@@ -33,7 +34,7 @@ function logWarnings(run: PollRun, { uncheckable, warnings }: Emission): void {
  * fails stays a change for the next poll (until DOWNLOAD_ATTEMPTS polls gave up on it), and a
  * deletion a scan over several pages found is only emitted once the service says it is gone.
  */
-export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const run = await startRun(ctx);
 	const found = await scan(run);
 	const { files, settled, complete } = found;
@@ -41,8 +42,11 @@ export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecuti
 	if (ctx.getMode() === 'manual') return [[await sampleItem(run, files)]];
 
 	const saved = savedState(run);
-	// First poll (or the watched files changed, or the state was lost): what exists now is the baseline.
-	if (!saved.previous && !run.settings.emitExisting) return await recordBaseline(run, saved, found);
+	// No state to compare with: what exists now is the baseline. Emit Existing Files compares with
+	// an empty state instead, but only on the very first poll (nothing saved yet): after a lost state
+	// or a change of what is watched it would emit again what was emitted before.
+	const fromEmpty = run.settings.emitExisting && saved.first;
+	if (!saved.previous && !fromEmpty) return await recordBaseline(run, saved, found);
 	const previous = saved.previous ?? emptyState(saved.keepKeys);
 	const watched = diff(previous, files, settled).filter((change) => run.settings.watch.has(change.event));
 	const emission = await emitChanges(run, { previous, watched });
@@ -53,4 +57,10 @@ export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecuti
 	saved.save(state);
 	logWarnings(run, emission);
 	return emission.items.length > 0 ? [emission.items] : null;
+}
+
+/** Fetch Test Event saves nothing and runs beside the active trigger; polls of the trigger never overlap. */
+export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	if (ctx.getMode() === 'manual') return await pollOnce(ctx);
+	return await alone(ctx, async () => await pollOnce(ctx));
 }

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { PollRun } from './run';
 import { scopeOf, type WatchState } from './state';
-import { encodeState, readState } from './stateCodec';
+import { encodeState, pendingBaseline, readState } from './stateCodec';
 
 /** Where the trigger keeps its state in the node's static data. */
 export const STATE_FIELD = 'fileStorageTrigger';
@@ -15,8 +15,13 @@ export interface SavedState {
 	previous?: WatchState;
 	/** Set when a state was saved but cannot be read: the changes since the last good poll are unknown. */
 	lost?: string;
+	/** Nothing was ever saved: the very first poll after activation (the only one Emit Existing Files acts on). */
+	first: boolean;
 	save: (state: WatchState) => void;
-	/** Removes what was saved: the next poll is a first poll. */
+	/**
+	 * No baseline could be recorded: the next poll records one. After a first poll nothing is left;
+	 * otherwise a mark that it is not a first poll, so that Emit Existing Files does not flood.
+	 */
 	clear: () => void;
 }
 
@@ -32,16 +37,18 @@ export function savedState({ ctx, settings }: PollRun): SavedState {
 		keepKeys,
 	});
 	const staticData = ctx.getWorkflowStaticData('node');
-	const { state, lost } = readState(staticData[STATE_FIELD], scope, keepKeys);
+	const { state, lost, first } = readState(staticData[STATE_FIELD], scope, keepKeys);
 	return {
 		keepKeys,
 		previous: state,
 		lost,
+		first: first === true,
 		save: (next) => {
 			staticData[STATE_FIELD] = encodeState(next, scope) as unknown as IDataObject;
 		},
 		clear: () => {
-			delete staticData[STATE_FIELD];
+			if (first) delete staticData[STATE_FIELD];
+			else staticData[STATE_FIELD] = pendingBaseline(scope) as unknown as IDataObject;
 		},
 	};
 }
