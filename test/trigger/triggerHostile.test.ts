@@ -129,6 +129,16 @@ describe('Watch For changed between polls', () => {
 		expect(changes).toEqual([['created', 'wf-add/new.txt']]);
 	});
 
+	it('adding File Deleted reports a file deleted after the change, by key', async () => {
+		await put(api(), 'wf-add-del/old.txt');
+		const trigger = watch('wf-add-del', { watchFor: ['created'] });
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		const both = { parameters: { watchFor: ['created', 'deleted'] } as never };
+		expect(await trigger.changes(both)).toEqual([]);
+		await remove(api(), 'wf-add-del/old.txt');
+		expect(await trigger.changes(both)).toEqual([['deleted', 'wf-add-del/old.txt']]);
+	});
+
 	it('removing File Deleted does not silently drop a file created since the last poll, though File Created was watched throughout', async () => {
 		await put(api(), 'wf-remove/old.txt');
 		const trigger = watch('wf-remove', { watchFor: ['created', 'deleted'] });

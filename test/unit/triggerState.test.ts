@@ -7,6 +7,7 @@ import {
 	keyHash,
 	scopeOf,
 	stateOf,
+	withKeysFrom,
 	type ListedFile,
 } from '../../nodes/FileStorage/trigger/state';
 import {
@@ -176,6 +177,21 @@ describe('advance', () => {
 		]);
 		const last = advance(next, now, []);
 		expect(diff(last, now)).toEqual([]);
+	});
+});
+
+describe('File Deleted added: a state saved without keys takes them from a complete scan', () => {
+	it('keeps what the scan shows of it, forgets the rest, and a file new since is still created', () => {
+		const saved = stateOf([file('a.txt'), file('b.txt', { size: 2 })], false);
+		const scan = [file('b.txt', { size: 3 }), file('a.txt'), file('c.txt')];
+		const state = withKeysFrom(saved, scan);
+		expect(state.keys).toEqual(['a.txt', 'b.txt']);
+		expect([...state.files.keys()].sort()).toEqual([keyHash('a.txt'), keyHash('b.txt')].sort());
+		expect(diff(state, scan).map((change) => [change.event, change.key])).toEqual([
+			['updated', 'b.txt'],
+			['created', 'c.txt'],
+		]);
+		expect(diff(state, [file('a.txt')]).map((change) => [change.event, change.key])).toEqual([['deleted', 'b.txt']]);
 	});
 });
 

@@ -13,6 +13,8 @@ export interface SavedState {
 	keepKeys: boolean;
 	/** Undefined on the first poll, or when the watched files changed (another scope). */
 	previous?: WatchState;
+	/** The state was saved without keys (File Deleted since added): they come from a complete scan. */
+	needsKeys: boolean;
 	/** Set when a state was saved but cannot be read: the changes since the last good poll are unknown. */
 	lost?: string;
 	/** Nothing was ever saved: the very first poll after activation (the only one Emit Existing Files acts on). */
@@ -25,21 +27,40 @@ export interface SavedState {
 	clear: () => void;
 }
 
-/** A state saved for another scope is not read: changing what is watched starts afresh, without a flood. */
+/**
+ * A state saved while File Deleted was watched (with keys) or not (without), for the same files:
+ * adding or removing File Deleted carries it over. Without keys it is ready; with them it still
+ * needs the keys of a complete scan (`needsKeys`, see withKeysFrom).
+ */
+function carriedOver(stored: unknown, scopeFor: (keepKeys: boolean) => string, keepKeys: boolean) {
+	const otherScope = (stored as { scope?: unknown } | null)?.scope === scopeFor(!keepKeys);
+	if (!otherScope) return undefined;
+	const { state } = readState(stored, scopeFor(!keepKeys), !keepKeys);
+	if (!state) return undefined;
+	if (!keepKeys) delete state.keys;
+	return { state, needsKeys: keepKeys };
+}
+
+/** A state saved for other files is not read: changing what is watched starts afresh, without a flood. */
 export function savedState({ ctx, settings }: PollRun): SavedState {
 	const keepKeys = settings.watch.has('deleted');
-	const scope = scopeOf({
-		bucket: settings.where.bucket,
-		region: settings.where.region,
-		prefix: settings.prefix,
-		recursive: settings.recursive,
-		filter: settings.filterPattern,
-		keepKeys,
-	});
+	const scopeFor = (keys: boolean) =>
+		scopeOf({
+			bucket: settings.where.bucket,
+			region: settings.where.region,
+			prefix: settings.prefix,
+			recursive: settings.recursive,
+			filter: settings.filterPattern,
+			keepKeys: keys,
+		});
+	const scope = scopeFor(keepKeys);
 	const staticData = ctx.getWorkflowStaticData('node');
-	const { state, lost, first } = readState(staticData[STATE_FIELD], scope, keepKeys);
+	const carried = carriedOver(staticData[STATE_FIELD], scopeFor, keepKeys);
+	const read: ReturnType<typeof readState> = carried ?? readState(staticData[STATE_FIELD], scope, keepKeys);
+	const { state, lost, first } = read;
 	return {
 		keepKeys,
+		needsKeys: carried?.needsKeys === true,
 		previous: state,
 		lost,
 		first: first === true,

@@ -140,9 +140,10 @@ export function pendingBaseline(scope: string): { version: 1; scope: string; pen
 }
 
 /**
- * What a poll finds in the static data: nothing (a first poll: `first`), a state of another scope (the
- * watched files changed: afresh), a mark that no baseline could be recorded yet (afresh), the state, or something that is none of these: a state that
- * was lost (edited, truncated, written by an unknown release), named in `lost`.
+ * What a poll finds in the static data: nothing (a first poll: `first`), a state of another scope
+ * (the watched files changed: afresh), a mark that no baseline could be recorded yet (afresh), the
+ * state, or something that is none of these: a state that was lost (edited, truncated, written by
+ * an unknown release), named in `lost`.
  */
 export function readState(
 	stored: unknown,
