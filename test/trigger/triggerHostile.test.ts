@@ -103,19 +103,44 @@ describe('a saved state that cannot be read, with Emit Existing Files on', () =>
 });
 
 describe('an n8n restart between polls (static data is saved by n8n only when a poll emits, and at activation)', () => {
-	it('File Created only: a file deleted (a poll that emits nothing) and re-created after a restart is emitted as created', async () => {
-		await put(api(), 'restart/report.txt', 'version one');
-		const trigger = watch('restart', { watchFor: ['created'] });
+	/** A file deleted in a poll that emits nothing, n8n restarted with the row saved before it, the file stored again. */
+	async function recreatedAfterRestart(folder: string, watchFor: string[]) {
+		const key = `${folder}/report.txt`;
+		await put(api(), key, 'version one');
+		const trigger = watch(folder, { watchFor });
 		expect((await trigger.poll()).returnedNull).toBe(true);
 		// What n8n wrote to the database at activation.
 		const inDatabase = structuredClone(trigger.staticData);
-		await remove(api(), 'restart/report.txt');
+		await remove(api(), key);
 		// This poll forgets the file but emits nothing: n8n keeps that state in memory only.
 		expect((await trigger.poll()).returnedNull).toBe(true);
 		// n8n restarts (an upgrade, a crash, a deploy): the workflow is activated again with the saved row.
 		trigger.staticData = inDatabase;
-		await put(api(), 'restart/report.txt', 'version two, a new file under the old name');
-		expect(await trigger.changes()).toEqual([['created', 'restart/report.txt']]);
+		await put(api(), key, 'version two, a new file under the old name');
+		return await trigger.changes();
+	}
+
+	it('File Created only: the file is not reported (a known limit: the deletion was never saved)', async () => {
+		expect(await recreatedAfterRestart('restart', ['created'])).toEqual([]);
+	});
+
+	it('File Created and File Updated (the workaround): the file comes as updated', async () => {
+		expect(await recreatedAfterRestart('restart-upd', ['created', 'updated'])).toEqual([
+			['updated', 'restart-upd/report.txt'],
+		]);
+	});
+
+	it('File Created and File Deleted: the deletion is emitted (so saved), and the new file comes as created', async () => {
+		const key = 'restart-del/report.txt';
+		await put(api(), key, 'version one');
+		const trigger = watch('restart-del', { watchFor: ['created', 'deleted'] });
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		await remove(api(), key);
+		expect(await trigger.changes()).toEqual([['deleted', key]]);
+		// What n8n saved after that emitting poll, reloaded by a restart.
+		trigger.staticData = structuredClone(trigger.staticData);
+		await put(api(), key, 'version two, a new file under the old name');
+		expect(await trigger.changes()).toEqual([['created', key]]);
 	});
 });
 
