@@ -1,5 +1,5 @@
 /**
- * Folder → Copy and Folder → Move under a hostile world, through n8n-core's engine over real HTTP
+ * Folder → Copy, Move and Delete under a hostile world, through n8n-core's engine over real HTTP
  * to the emulator: other writers at the destination while a Move runs, a proxy's pages instead of
  * the API's answers. Each test names the behaviour it keeps.
  */
@@ -157,6 +157,68 @@ describe('Folder → Copy and Move: errors say what the user set', () => {
 		expect(`${String(item.json.error)} ${String(item.json.description ?? '')}`).not.toMatch(
 			/Replace Existing File is off/,
 		);
+	}, 60_000);
+});
+
+describe('Folder → Delete: a proxy in front of the API', () => {
+	const deleteFolder = async (from: string) =>
+		await runFileStorage(
+			emulator(),
+			{ resource: 'folder', operation: 'delete', folder: path(from), options: { maxRetries: 0 } },
+			{ continueOnFail: true },
+		);
+
+	it.each([
+		[
+			'a web server',
+			{ status: 404, headers: { 'Content-Type': 'text/html' }, body: '<html><body>404 Not Found</body></html>' },
+		],
+		[
+			'an API gateway (JSON)',
+			{
+				status: 404,
+				headers: { 'Content-Type': 'application/json' },
+				body: '{"message":"no Route matched with those values"}',
+			},
+		],
+	])(
+		"%s's 404 in answer to a file's delete is a failed delete, not a file already gone",
+		async (_label, answer) => {
+			const key = `proxy-delete-${_label.length}/a.txt`;
+			await emulator().adversary.put(HERE, key, Buffer.from('still here'), {
+				visibility: 'private',
+				contentType: 'text/plain',
+				writer: 'setup',
+			});
+			emulator().adversary.setHooks({
+				before: async (call) => (call.op === 'delete' && keyOf(call) === key ? answer : undefined),
+			});
+			const result = await deleteFolder(key.split('/')[0]);
+			expect(await read(key)).toBeDefined();
+			const json = result.items.map((item) => item.json);
+			expect(json).not.toContainEqual(expect.objectContaining({ key, deleted: true }));
+			expect(JSON.stringify(json)).toMatch(/Deleted 0 files under .*deleting '[^']*a\.txt' failed/);
+		},
+		60_000,
+	);
+
+	it("the API's own 404 to a file's delete (deleted by someone else since the listing) is a file already gone", async () => {
+		const key = 'api-gone-delete/a.txt';
+		await emulator().adversary.put(HERE, key, Buffer.from('soon gone'), {
+			visibility: 'private',
+			contentType: 'text/plain',
+			writer: 'setup',
+		});
+		emulator().adversary.setHooks({
+			before: async (call) => {
+				if (call.op === 'delete' && keyOf(call) === key) await emulator().adversary.remove(HERE, key, 'other');
+				return undefined;
+			},
+		});
+		const result = await deleteFolder('api-gone-delete');
+		expect(result.items.map((item) => [item.json.key, item.json.deleted, item.json.alreadyGone])).toEqual([
+			[key, true, true],
+		]);
 	}, 60_000);
 });
 

@@ -645,6 +645,22 @@ describe('a scan over several pages (a scripted folder of 2,500 files, changed b
 		expect(await trigger.changes()).toEqual([['created', 'big/new.txt']]);
 	});
 
+	it('with Emit Existing Files, a lost state whose scans never settle floods nothing once a scan settles', async () => {
+		const folder = new ScriptedFolder('big/', names);
+		server = await startListServer(folder.answer, undefined, folder.exists);
+		const emitExisting = { parameters: { options: { emitExistingFiles: true } } as never };
+		const trigger = new Poller(server, { folder: 'big', watchFor: ['created'] } as never);
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		trigger.savedState = 'garbage';
+		movingBoundaries(folder, 'a', 300);
+		expect(await trigger.changes(emitExisting)).toEqual([['stateLost', 'null']]);
+		folder.beforeAnswer = undefined;
+		// Not a first poll: the files there are the new starting point, none is emitted.
+		expect(await trigger.changes(emitExisting)).toEqual([]);
+		folder.put('new.txt');
+		expect(await trigger.changes(emitExisting)).toEqual([['created', 'big/new.txt']]);
+	});
+
 	it('a file that scans with moving page boundaries miss, twice in a row, is never forgotten (File Created)', async () => {
 		const { folder, trigger } = await watchBig(['created']);
 		// Scan 1: f1000.txt slides onto page 1 before page 2 is read, and the boundary cannot be checked.

@@ -7,9 +7,17 @@ import {
 	keyHash,
 	scopeOf,
 	stateOf,
+	withKeysFrom,
 	type ListedFile,
 } from '../../nodes/FileStorage/trigger/state';
-import { decodeState, encodeState, frontCode, frontDecode } from '../../nodes/FileStorage/trigger/stateCodec';
+import {
+	decodeState,
+	encodeState,
+	frontCode,
+	frontDecode,
+	pendingBaseline,
+	readState,
+} from '../../nodes/FileStorage/trigger/stateCodec';
 
 function file(key: string, over: Partial<ListedFile> = {}): ListedFile {
 	return {
@@ -169,6 +177,41 @@ describe('advance', () => {
 		]);
 		const last = advance(next, now, []);
 		expect(diff(last, now)).toEqual([]);
+	});
+});
+
+describe('File Deleted added: a state saved without keys takes them from a complete scan', () => {
+	it('keeps what the scan shows of it, forgets the rest, and a file new since is still created', () => {
+		const saved = stateOf([file('a.txt'), file('b.txt', { size: 2 })], false);
+		const scan = [file('b.txt', { size: 3 }), file('a.txt'), file('c.txt')];
+		const state = withKeysFrom(saved, scan);
+		expect(state.keys).toEqual(['a.txt', 'b.txt']);
+		expect([...state.files.keys()].sort()).toEqual([keyHash('a.txt'), keyHash('b.txt')].sort());
+		expect(diff(state, scan).map((change) => [change.event, change.key])).toEqual([
+			['updated', 'b.txt'],
+			['created', 'c.txt'],
+		]);
+		expect(diff(state, [file('a.txt')]).map((change) => [change.event, change.key])).toEqual([['deleted', 'b.txt']]);
+	});
+});
+
+describe('what a poll finds saved (Emit Existing Files acts only on a first poll)', () => {
+	const scope = scopeOf({ bucket: 'b', region: 'r', prefix: '', recursive: false, filter: '', keepKeys: false });
+
+	it('nothing saved is a first poll', () => {
+		expect(readState(undefined, scope)).toEqual({ first: true });
+	});
+
+	it.each([
+		['a mark that no baseline could be recorded yet', pendingBaseline(scope)],
+		['the same mark for another scope', pendingBaseline('0000000000000000')],
+		['a state of another scope', { ...encodeState({ files: new Map() }, '0000000000000000') }],
+	])('%s is a fresh start, not a first poll', (_label, stored) => {
+		expect(readState(stored, scope)).toEqual({});
+	});
+
+	it('a state that cannot be read is lost, not a first poll', () => {
+		expect(readState('garbage', scope)).toEqual({ lost: expect.any(String) });
 	});
 });
 

@@ -13,6 +13,16 @@ import { stateOf } from './state';
  */
 export const BASELINE_SCANS = 3;
 
+/**
+ * A complete scan, reading again up to BASELINE_SCANS scans in all as a first poll does; undefined
+ * when none of them is complete.
+ */
+export async function completeScan(run: PollRun, first: Scan): Promise<Scan | undefined> {
+	let found = first;
+	for (let scans = 1; !found.complete && scans < BASELINE_SCANS; scans++) found = await scan(run);
+	return found.complete ? found : undefined;
+}
+
 /** The item that tells the workflow its saved state was lost, and what that means. */
 export function lostStateItem({ settings }: PollRun, reason: string, recorded: boolean): INodeExecutionData {
 	const from = recorded
@@ -43,9 +53,8 @@ export async function recordBaseline(
 	saved: SavedState,
 	first: Scan,
 ): Promise<INodeExecutionData[][] | null> {
-	let found = first;
-	for (let scans = 1; !found.complete && scans < BASELINE_SCANS; scans++) found = await scan(run);
-	if (found.complete) saved.save(stateOf(found.files, saved.keepKeys));
+	const found = await completeScan(run, first);
+	if (found) saved.save(stateOf(found.files, saved.keepKeys));
 	else {
 		saved.clear();
 		run.ctx.logger.warn(
@@ -54,5 +63,5 @@ export async function recordBaseline(
 	}
 	if (!saved.lost) return null;
 	run.ctx.logger.error(`File Storage Trigger: the saved state could not be read (${saved.lost})`);
-	return [[lostStateItem(run, saved.lost, found.complete)]];
+	return [[lostStateItem(run, saved.lost, found !== undefined)]];
 }

@@ -1,12 +1,13 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { lostStateItem, recordBaseline } from './baseline';
+import { BASELINE_SCANS, completeScan, lostStateItem, recordBaseline } from './baseline';
 import { checkFailed, emitChanges, type Emission } from './emit';
+import { alone } from './overlap';
 import { startRun, type PollRun } from './run';
 import { sampleItem } from './sample';
 import { savedState } from './saved';
 import { scan } from './scan';
-import { advance, diff, emptyState } from './state';
+import { advance, diff, emptyState, withKeysFrom } from './state';
 
 /**
  * Nothing came of this poll but a deletion it could not check, and there is no failure count to
@@ -27,22 +28,40 @@ function logWarnings(run: PollRun, { uncheckable, warnings }: Emission): void {
 	for (const warning of warnings) run.ctx.logger.warn(warning);
 }
 
+/** The state saved before File Deleted was added stays as it is until a scan is complete. */
+function waitForKeys(run: PollRun): null {
+	run.ctx.logger.warn(
+		`File Storage Trigger: '${run.settings.prefix || '(whole bucket)'}' changed during each of ${BASELINE_SCANS} scans; File Deleted was added, and the saved state takes its keys from the next complete scan`,
+	);
+	return null;
+}
+
 /**
  * One poll: a complete scan of the folder compared with the saved state. The state moves
  * forward only after the scan succeeded, and only past what is emitted: a file whose download
  * fails stays a change for the next poll (until DOWNLOAD_ATTEMPTS polls gave up on it), and a
  * deletion a scan over several pages found is only emitted once the service says it is gone.
  */
-export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const run = await startRun(ctx);
-	const found = await scan(run);
-	const { files, settled, complete } = found;
+	let found = await scan(run);
 	// Fetch Test Event: a sample, and the saved state is left alone.
-	if (ctx.getMode() === 'manual') return [[await sampleItem(run, files)]];
+	if (ctx.getMode() === 'manual') return [[await sampleItem(run, found.files)]];
 
 	const saved = savedState(run);
-	// First poll (or the watched files changed, or the state was lost): what exists now is the baseline.
-	if (!saved.previous && !run.settings.emitExisting) return await recordBaseline(run, saved, found);
+	// No state to compare with: what exists now is the baseline. Emit Existing Files compares with
+	// an empty state instead, but only on the very first poll (nothing saved yet): after a lost state
+	// or a change of what is watched it would emit again what was emitted before.
+	const fromEmpty = run.settings.emitExisting && saved.first;
+	if (!saved.previous && !fromEmpty) return await recordBaseline(run, saved, found);
+	if (saved.previous && saved.needsKeys) {
+		// File Deleted was added: the saved state takes its keys from a complete scan.
+		const whole = await completeScan(run, found);
+		if (!whole) return waitForKeys(run);
+		found = whole;
+		saved.previous = withKeysFrom(saved.previous, found.files);
+	}
+	const { files, settled, complete } = found;
 	const previous = saved.previous ?? emptyState(saved.keepKeys);
 	const watched = diff(previous, files, settled).filter((change) => run.settings.watch.has(change.event));
 	const emission = await emitChanges(run, { previous, watched });
@@ -53,4 +72,10 @@ export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecuti
 	saved.save(state);
 	logWarnings(run, emission);
 	return emission.items.length > 0 ? [emission.items] : null;
+}
+
+/** Fetch Test Event saves nothing and runs beside the active trigger; polls of the trigger never overlap. */
+export async function pollFileStorage(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	if (ctx.getMode() === 'manual') return await pollOnce(ctx);
+	return await alone(ctx, async () => await pollOnce(ctx));
 }

@@ -106,6 +106,26 @@ export function emptyState(keepKeys: boolean): WatchState {
 	return keepKeys ? { files: new Map(), keys: [] } : { files: new Map() };
 }
 
+/**
+ * A state saved without keys (File Deleted was not watched), for a poll that now keeps them: the
+ * keys come from a complete scan, and a file it lacks is forgotten (it went away while deletions
+ * were not watched, so nobody is owed a deletion). Only a complete scan may be used: one that is
+ * not would drop a file it missed, and the next poll would report it created.
+ */
+export function withKeysFrom(saved: WatchState, complete: ListedFile[]): WatchState {
+	const state: WatchState = { ...saved, files: new Map(), keys: [] };
+	for (const file of complete) {
+		const hash = keyHash(file.key);
+		const known = saved.files.get(hash);
+		if (known === undefined) continue;
+		state.files.set(hash, known);
+		state.keys!.push(file.key);
+	}
+	state.keys!.sort(byCodeUnits);
+	delete state.missing;
+	return state;
+}
+
 function timeOf(file: ListedFile | undefined): number {
 	const time = Date.parse(String(file?.last_modified ?? ''));
 	return Number.isFinite(time) ? time : Number.POSITIVE_INFINITY;

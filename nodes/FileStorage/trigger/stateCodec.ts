@@ -134,14 +134,25 @@ export function decodeState(stored: unknown, scope: string, keepKeys = false): W
 	return state;
 }
 
+/** Saved where a poll after the first could record no baseline: the next poll records one. */
+export function pendingBaseline(scope: string): { version: 1; scope: string; pending: true } {
+	return { version: 1, scope, pending: true };
+}
+
 /**
- * What a poll finds in the static data: nothing (a first poll), a state of another scope (the
- * watched files changed: afresh), the state, or something that is none of these: a state that
- * was lost (edited, truncated, written by an unknown release), named in `lost`.
+ * What a poll finds in the static data: nothing (a first poll: `first`), a state of another scope
+ * (the watched files changed: afresh), a mark that no baseline could be recorded yet (afresh), the
+ * state, or something that is none of these: a state that was lost (edited, truncated, written by
+ * an unknown release), named in `lost`.
  */
-export function readState(stored: unknown, scope: string, keepKeys = false): { state?: WatchState; lost?: string } {
-	if (stored === undefined || stored === null) return {};
-	const candidate = stored as Partial<StoredState>;
+export function readState(
+	stored: unknown,
+	scope: string,
+	keepKeys = false,
+): { state?: WatchState; lost?: string; first?: boolean } {
+	if (stored === undefined || stored === null) return { first: true };
+	const candidate = stored as Partial<StoredState> & { pending?: unknown };
+	if (candidate.version === 1 && candidate.pending === true) return {};
 	const otherScope = typeof stored === 'object' && candidate.version === 1 && typeof candidate.scope === 'string';
 	if (otherScope && candidate.scope !== scope) return {};
 	const state = decodeState(stored, scope, keepKeys);

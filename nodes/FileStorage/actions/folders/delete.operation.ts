@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workf
 import { NodeApiError } from 'n8n-workflow';
 
 import { folderPrefix } from '../../files/keys';
+import { existenceOf } from '../../files/proof';
 import { checkUnder, MAX_PAGE_SIZE, walkEntries, type FolderListing } from '../../listing/listing';
 import { stillStored } from '../../listing/stillStored';
 import { TOP_OF_BUCKET_NAME } from '../../methods/listSearch';
@@ -156,8 +157,12 @@ async function deleteFiles(deletion: Deletion, files: ListEntry[]): Promise<void
 				results[index] = fileItem(deletion, entry, { deleted: true, doneByEarlierAttempt: removal.earlierAttempt });
 				deletion.deleted += 1;
 			} catch (error) {
-				// Gone between the listing and the delete (another run, a person): the goal is reached.
-				if (error instanceof NodeApiError && error.httpCode === '404') {
+				// Gone between the listing and the delete (another run, a person): the goal is reached. Only
+				// the API's own 404 says so; a proxy's or gateway's 404 is a delete that did not happen.
+				if (
+					error instanceof NodeApiError &&
+					existenceOf({ httpCode: error.httpCode, body: error.errorResponse }) === 'absent'
+				) {
 					results[index] = fileItem(deletion, entry, { deleted: true, alreadyGone: true });
 					deletion.deleted += 1;
 				} else failure ??= { key: entry.path, error: error as Error };
