@@ -173,6 +173,43 @@ export const movesOfJustWrittenSourcesBehindCdnAhead: Schedule[] = [2500, 2700, 
 		),
 );
 
+/**
+ * Moves of a source written as the run starts (public and private), rewritten with the same size right
+ * after a read, behind a CDN whose clock runs 6–15 s ahead of the storage's: its Date alone says "settled".
+ */
+export const movesOfJustWrittenSourcesBehindCdnFarAhead: Schedule[] = [6000, 10_000, 15_000, 10_000].map((skewMs, i) =>
+	schedule(
+		9300 + i,
+		{
+			...plain,
+			version: 2,
+			operation: 'move',
+			items: [['src1', 'dst']],
+			setup: [{ role: 'src1', visibility: i === 3 ? 'private' : 'public', viewed: false, fresh: true }],
+		},
+		{ skewMs, lastModified: 'none' },
+		[{ op: 'cdn', nth: 1, phase: 'after', action: 'rewriteSame', role: 'src1' }],
+	),
+);
+
+/**
+ * Copy of a public source someone viewed (the CDN kept it) and rewrote in the same second, behind a CDN
+ * 7.5 s ahead that keeps the old version through the purge, with Age and X-Cache: Date − Age alone says
+ * it was fetched well after the listed second (long-run seed 575).
+ */
+export const copyOfKeptSourceBehindCdnFarAhead = schedule(
+	9400,
+	{
+		...plain,
+		version: 3,
+		operation: 'copy',
+		replace: true,
+		items: [['src1', 'dst']],
+		setup: [{ role: 'src1', visibility: 'public', viewed: true, rewritten: 'sameSecond' }],
+	},
+	{ skewMs: 7500, lastModified: 'none', age: true, xCache: true, etag: 'md5', keepAfterPurgeMs: FOREVER_MS },
+);
+
 /** Move and Copy of a source the CDN kept, rewritten since, when a proxy answers every purge with its 404 page. */
 export const purgesAnsweredByProxyPage: Schedule[] = (['move', 'copy'] as const).map((operation, i) =>
 	schedule(

@@ -17,7 +17,7 @@ import type { Random } from './random';
 export const FOREVER_MS = 1e9;
 
 export interface CdnPolicy {
-	/** The CDN's clock minus the storage's, ms (±3 s). */
+	/** The CDN's clock minus the storage's, ms (cdnClockSkew: mostly within ±3 s, sometimes up to 15 s ahead). */
 	skewMs: number;
 	/** What Last-Modified says: the version's own time, the CDN's clock when it fetched it, or nothing. */
 	lastModified: 'file' | 'cdnClock' | 'none';
@@ -39,10 +39,19 @@ export interface CdnPolicy {
 	pageForKeys?: string[];
 }
 
+/**
+ * The CDN's clock minus the storage's, from one draw: mostly within ±3 s, sometimes 3–15 s ahead. The
+ * spec bounds neither; a clock ahead would make a read in the listed second look settled, were the
+ * CDN's Date alone to time a Move's settle wait (the service's Date before the read bounds it).
+ */
+export function cdnClockSkew(u: number): number {
+	return u < 0.7 ? Math.round((u / 0.7) * 6000 - 3000) : Math.round(((u - 0.7) / 0.3) * 12_000 + 3000);
+}
+
 export function drawCdnPolicy(random: Random): CdnPolicy {
 	const lagged = random.chance(0.5);
 	return {
-		skewMs: random.int(-3000, 3000),
+		skewMs: cdnClockSkew(random.next()),
 		lastModified: random.pick(['file', 'file', 'cdnClock', 'none'] as const),
 		age: random.chance(0.5),
 		xCache: random.chance(0.5),

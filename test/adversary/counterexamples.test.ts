@@ -55,6 +55,15 @@ it('a Move of a source written moments ago, rewritten with the same size right a
 	for (const schedule of cases.movesOfJustWrittenSourcesBehindCdnAhead) await holds(schedule);
 }, 120_000);
 
+it("a Move of a source written moments ago, rewritten with the same size right after a read, behind a CDN clock 6–15 s ahead of the storage's, never loses the newest version", async () => {
+	for (const schedule of cases.movesOfJustWrittenSourcesBehindCdnFarAhead) await holds(schedule);
+}, 120_000);
+
+it("Copy never reports as the source's copy a version the CDN kept, behind a CDN clock 7.5 s ahead of the storage's (Date − Age)", async () => {
+	const outcome = await holds(cases.copyOfKeptSourceBehindCdnFarAhead);
+	expect(outcome.items[0].ok).toBe(false);
+});
+
 it("a proxy's 404 page in answer to the purge of the source copies nothing the CDN kept", async () => {
 	for (const schedule of cases.purgesAnsweredByProxyPage) {
 		const outcome = await holds(schedule);

@@ -349,3 +349,45 @@ describe('fetchedNoEarlierThan', () => {
 		expect(fetchedNoEarlierThan({ date: at(10), age: ' 4 ,4' })).toBe(Date.parse(T) + 5000);
 	});
 });
+
+describe("the service's Date before the read bounds the read's time: a CDN clock ahead of the storage's", () => {
+	// The link's (or purge's) answer came at `service` (the storage's clock), then the CDN answered.
+	const withService = (headers: CdnHeaders, service: number, extra: Partial<SourceRead> = {}) =>
+		move(headers, { serviceDate: at(service), ...extra });
+
+	it("fetchedNoEarlierThan takes the earlier of the CDN's Date and the service's, Age counted from it", () => {
+		expect(fetchedNoEarlierThan({ date: at(10) }, at(0))).toBe(Date.parse(T));
+		expect(fetchedNoEarlierThan({ date: at(0) }, at(10))).toBe(Date.parse(T));
+		expect(fetchedNoEarlierThan({ date: at(10), age: '2' }, at(5))).toBe(Date.parse(T) + 2000);
+		// No service Date (an API that sends none): the CDN's Date alone, as before.
+		expect(fetchedNoEarlierThan({ date: at(10) }, undefined)).toBe(Date.parse(T) + 10_000);
+		// No CDN Date: still unbounded (the service's Date says nothing of a kept answer's Age without it).
+		expect(fetchedNoEarlierThan({ age: '1' }, at(60))).toBeUndefined();
+	});
+
+	it('Move: a CDN 10 s ahead cannot make a read in the listed second look settled; it is read again', () => {
+		// Without the service's Date this answer would be taken (the defect): the CDN's clock alone says T + 10 s.
+		expect(move({ date: at(10) })).toEqual({ action: 'copy' });
+		expect(withService({ date: at(10) }, 0)).toEqual({ action: 'read-again', afterMs: 4000 });
+		expect(withService({ date: at(10) }, 0, { isPublic: false })).toEqual({ action: 'read-again', afterMs: 4000 });
+		expect(withService({ date: at(14) }, 3)).toEqual({ action: 'read-again', afterMs: 1000 });
+		// Read again once the service's clock has passed the second and the margin: settled.
+		expect(withService({ date: at(15) }, 4)).toEqual({ action: 'copy' });
+	});
+
+	it('a kept answer dated by a CDN 10 s ahead is not taken for one fetched after the listed second (Move and Copy)', () => {
+		const kept = { date: at(12), age: '1', xCache: 'HIT' };
+		expect(move(kept)).toEqual({ action: 'copy' });
+		expect(withService(kept, 2)).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		expect(withService(kept, 2, { verb: 'Copy' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		expect(withService(kept, 6)).toEqual({ action: 'copy' });
+	});
+
+	it('Move: a CDN 10 s behind times the wait as before (its Date is the earlier one)', () => {
+		expect(withService({ date: at(0) }, 10)).toEqual({ action: 'read-again', afterMs: 4000 });
+		expect(withService({ date: at(-6) }, 4)).toEqual({ action: 'read-again', afterMs: 10_000 });
+		expect(withService({ date: at(4) }, 14)).toEqual({ action: 'copy' });
+		expect(withService({ date: at(50), age: '47', xCache: 'HIT' }, 60)).toMatchObject({ action: 'refuse' });
+		expect(withService({ date: at(50), age: '10', xCache: 'HIT' }, 60)).toEqual({ action: 'copy' });
+	});
+});

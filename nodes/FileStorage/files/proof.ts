@@ -13,8 +13,9 @@ import { isoSeconds, timeOf, type StoredRecord } from './storedRecord';
 export const LISTING_SECOND_MS = 1000;
 
 /**
- * How far the CDN's clock (its answers' Date) may be from the storage's (the listing's dates) [ours]:
- * the spec says they need not agree and publishes no bound.
+ * How far ahead of the storage's clock (the listing's dates) the clock dating a read may run [ours]:
+ * the CDN's Date counts only up to the Date of the service's answer before the read
+ * (fetchedNoEarlierThan), so both would have to run ahead; the spec publishes no bound.
  */
 export const CDN_CLOCK_MARGIN_MS = 3000;
 
@@ -87,15 +88,21 @@ export function keptByCache(headers: CdnHeaders): string | undefined {
 }
 
 /**
- * The earliest time (the CDN's clock, ms) the answer's bytes can have been fetched from the
- * storage, by the answer's own headers: its Date for an answer no cache marks; Date − (Age + 1 s),
- * as Age is whole seconds rounded down, for one a cache kept. Undefined when nothing bounds it (no
- * Date; a kept answer with no Age: the answer's max-age is no bound, as a CDN keeps answers for its
- * own time to live and serves them stale). Never the n8n host's clock.
+ * The earliest time (ms) the answer's bytes can have been fetched from the storage: its Date for an
+ * answer no cache marks; Date − (Age + 1 s), as Age is whole seconds rounded down, for one a cache
+ * kept. The CDN's clock need not agree with the storage's (spec §3.12): one running ahead would make
+ * an early read look late. So when the service answered a call just before the read (`serviceDate`,
+ * the Date of the link's or the purge's answer, the service's clock), the earlier of the two Dates
+ * counts: that answer came before the read began, so its Date is no later than the read in the
+ * service's clock, and a read counts as late only when both clocks say so. Undefined when nothing
+ * bounds it (no Date; a kept answer with no Age: its max-age is no bound, as a CDN keeps answers for
+ * its own time to live and serves them stale). Never the n8n host's clock.
  */
-export function fetchedNoEarlierThan(headers: CdnHeaders): number | undefined {
-	const date = timeOf(headers.date);
-	if (date === undefined) return undefined;
+export function fetchedNoEarlierThan(headers: CdnHeaders, serviceDate?: string): number | undefined {
+	const answered = timeOf(headers.date);
+	if (answered === undefined) return undefined;
+	const service = timeOf(serviceDate);
+	const date = service === undefined ? answered : Math.min(answered, service);
 	if (keptByCache(headers) === undefined) return date;
 	const age = ageSeconds(headers);
 	return age === undefined ? undefined : date - (age + 1) * 1000;
@@ -138,16 +145,19 @@ export interface SourceRead {
 	headers: CdnHeaders;
 	/** The listing's record of the source, read after the answer came. */
 	record: StoredRecord;
+	/** The HTTP Date of the service's last answer before the read (the link's, or the purge's), as sent. */
+	serviceDate?: string;
 }
 
 /**
  * What Copy and Move do with the answer read for the source. Neither copies an answer shown to be
- * another version, nor one a cache says it kept unless its fetch time (by its own Date and Age)
- * is after the listed second plus the CDN clock margin: such an answer may be a version
- * the service no longer stores, and the copy (and its success) would be untrue. Copy takes an
- * answer no cache marks: read from the origin, it is a version stored when it was read. Move
- * deletes the source after, so it also waits until the answer's Date is past the listed second
- * plus the margin, as a same-size rewrite in that second would look the same in the listing.
+ * another version, nor one a cache says it kept unless its fetch time (by its Date and Age, that Date
+ * bounded by the service's: fetchedNoEarlierThan) is after the listed second plus the CDN clock
+ * margin: such an answer may be a version the service no longer stores, and the copy (and its
+ * success) would be untrue. Copy takes an answer no cache marks: read from the origin, it is a
+ * version stored when it was read. Move deletes the source after, so it also waits until the
+ * answer's Date (so bounded) is past the listed second plus the margin, as a same-size rewrite in
+ * that second would look the same in the listing.
  */
 export function sourceReadDecision(read: SourceRead): SourceReadAction {
 	const { headers, record } = read;
@@ -156,7 +166,7 @@ export function sourceReadDecision(read: SourceRead): SourceReadAction {
 	const unproven = (why: string): SourceReadAction => ({ action: 'refuse', proof: 'unproven', why });
 	const kept = keptByCache(headers);
 	const recorded = timeOf(record.last_modified);
-	const fetched = fetchedNoEarlierThan(headers);
+	const fetched = fetchedNoEarlierThan(headers, read.serviceDate);
 	const settledAt = recorded === undefined ? undefined : recorded + LISTING_SECOND_MS + CDN_CLOCK_MARGIN_MS;
 	if (kept) {
 		if (fetched !== undefined && settledAt !== undefined && fetched >= settledAt) return { action: 'copy' };

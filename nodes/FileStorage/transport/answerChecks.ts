@@ -36,6 +36,15 @@ export async function answerOf(client: FileStorageClient, call: ApiCall): Promis
 	return requireObject(client, call.what, await client.send(call));
 }
 
+/** The same, with the answer's HTTP Date as sent (the service's clock), when it sent one. */
+export async function datedAnswerOf(
+	client: FileStorageClient,
+	call: ApiCall,
+): Promise<{ data: IDataObject; date?: string }> {
+	const { data, date } = await client.sendDated(call);
+	return { data: requireObject(client, call.what, data), ...(date === undefined ? {} : { date }) };
+}
+
 export function requireSameKey(client: FileStorageClient, what: string, data: IDataObject, key: string): void {
 	if (data.key !== key) {
 		throw client.unexpectedAnswer(

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	answerOf,
 	checkEntry,
+	datedAnswerOf,
 	describe,
 	FILES,
 	inFamily,
@@ -126,8 +127,21 @@ export async function getSignedUrl(
 	key: string,
 	expiresIn: number,
 ): Promise<SignedUrl> {
+	return (await datedSignedUrl(client, where, key, expiresIn)).link;
+}
+
+/**
+ * The signed URL, with its answer's HTTP Date (the service's clock, as sent; undefined when none):
+ * answered before the link is read, it bounds from below when that read happened (files/proof.ts).
+ */
+export async function datedSignedUrl(
+	client: FileStorageClient,
+	where: BucketRef,
+	key: string,
+	expiresIn: number,
+): Promise<{ link: SignedUrl; date?: string }> {
 	const what = `Signed URL of '${key}'`;
-	const data = await answerOf(client, {
+	const { data, date } = await datedAnswerOf(client, {
 		method: 'GET',
 		path: `${FILES}/signed-url`,
 		query: [
@@ -142,7 +156,7 @@ export async function getSignedUrl(
 	if (!isHttpUrl(data.url)) {
 		throw client.unexpectedAnswer(what, `"url" is ${describe(data.url)}, not an http(s) URL`);
 	}
-	return data as SignedUrl;
+	return { link: data as SignedUrl, ...(date === undefined ? {} : { date }) };
 }
 
 function isHttpUrl(value: unknown): boolean {
@@ -166,7 +180,17 @@ export async function purgeFile(
 	key: string,
 	what = `Purge of the CDN cache for '${key}'`,
 ): Promise<Purge> {
-	const data = await answerOf(client, {
+	return (await datedPurge(client, where, key, what)).purge;
+}
+
+/** The purge, with its answer's HTTP Date (the service's clock, as sent; undefined when none), as datedSignedUrl. */
+export async function datedPurge(
+	client: FileStorageClient,
+	where: BucketRef,
+	key: string,
+	what = `Purge of the CDN cache for '${key}'`,
+): Promise<{ purge: Purge; date?: string }> {
+	const { data, date } = await datedAnswerOf(client, {
 		method: 'POST',
 		path: `${FILES}/purge`,
 		query: [
@@ -182,5 +206,6 @@ export async function purgeFile(
 	if (!Array.isArray(urls) || !urls.every((url) => typeof url === 'string')) {
 		throw client.unexpectedAnswer(what, `"urls" is ${describe(data.urls)}, not a list of URLs`);
 	}
-	return { ...data, message: typeof data.message === 'string' ? data.message : '', urls: urls as string[] };
+	const purge = { ...data, message: typeof data.message === 'string' ? data.message : '', urls: urls as string[] };
+	return { purge, ...(date === undefined ? {} : { date }) };
 }

@@ -137,3 +137,11 @@ export function targetOf(call: ApiCall): CallTarget {
 		multipart: paths.some((path) => path.includes('/multipart/') && !path.endsWith('/multipart/start')),
 	};
 }
+
+/** One header of an answer as sent (names in any case; a list's first value), or undefined. */
+export function headerValue(headers: unknown, name: string): string | undefined {
+	if (!headers || typeof headers !== 'object') return undefined;
+	const found = Object.entries(headers).find(([key]) => key.toLowerCase() === name);
+	const value: unknown = Array.isArray(found?.[1]) ? (found[1] as unknown[])[0] : found?.[1];
+	return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}

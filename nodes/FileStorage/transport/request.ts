@@ -15,6 +15,7 @@ import { linkRewritesKey, rewrittenLinkWords } from '../files/keys';
 import { inPoolSlot, runAttempts } from './attempts';
 import {
 	DEFAULT_SETTINGS,
+	headerValue,
 	MAX_REDIRECTS,
 	readSmallBody,
 	requestOptions,
@@ -151,7 +152,20 @@ export class FileStorageClient {
 	}
 
 	async send<T = IDataObject>(call: ApiCall): Promise<T> {
+		return (await this.sendDated<T>(call)).data;
+	}
+
+	/**
+	 * A call's `data`, with its answer's HTTP Date as sent (the service's clock; undefined when it
+	 * sent none): the calls whose time bounds a later read's (files/proof.ts) ask for it.
+	 */
+	async sendDated<T = IDataObject>(call: ApiCall): Promise<{ data: T; date?: string }> {
 		const response = await this.sendRaw(call);
+		const date = headerValue(response.headers, 'date');
+		return { data: this.dataOf<T>(call, response), ...(date === undefined ? {} : { date }) };
+	}
+
+	private dataOf<T>(call: ApiCall, response: IN8nHttpFullResponse): T {
 		const body = response.body as IDataObject | undefined;
 		if (call.responseType === 'stream') return body as T;
 		if (!body || typeof body !== 'object' || !('data' in body)) {

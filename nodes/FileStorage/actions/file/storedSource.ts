@@ -6,7 +6,7 @@ import { existenceOf, purgeFailure, sourceReadDecision, type SourceReadAction } 
 import { findStoredRecord, type StoredRecord } from '../../files/storedRecord';
 import type { UploadSource } from '../../upload/uploadSource';
 import { openUrlSource } from '../../upload/urlSource';
-import { getSignedUrl, purgeFile, type BucketRef, type SignedUrl } from '../../transport/api';
+import { datedPurge, datedSignedUrl, getSignedUrl, type BucketRef, type SignedUrl } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import { transportSettings, type Item } from '../../item';
 
@@ -52,8 +52,9 @@ async function isGone(client: FileStorageClient, from: Ref): Promise<boolean> {
 	);
 }
 
+/** The source's link, and the Date of its answer (the service's clock, before the read: files/proof.ts). */
 async function sourceLink(item: Item, client: FileStorageClient, from: Ref, verb: string) {
-	const link = await getSignedUrl(client, from, from.key, SOURCE_LINK_SECONDS).catch((error: unknown) => {
+	const { link, date } = await datedSignedUrl(client, from, from.key, SOURCE_LINK_SECONDS).catch((error: unknown) => {
 		// Only the API's own 404 shows the source missing; a proxy's or web server's 404 page shows nothing.
 		const answer = error instanceof NodeApiError ? { httpCode: error.httpCode, body: error.errorResponse } : {};
 		if (existenceOf(answer) !== 'absent') throw error;
@@ -66,29 +67,33 @@ async function sourceLink(item: Item, client: FileStorageClient, from: Ref, verb
 		const words = rewrittenLinkWords(`${verb} of '${from.key}'`, rewrite);
 		throw item.fail(words.message, words.description);
 	}
-	return link;
+	return { link, date };
 }
 
 /**
  * A public source's plain location is answered by a CDN that may still hold an earlier version
  * (spec §3.9): its cache is purged first, the purge call existing for exactly this. A purge that
- * fails (other than the API's 404) leaves the read unsure, so nothing is copied.
+ * fails (other than the API's 404) leaves the read unsure, so nothing is copied. Gives the Date of
+ * its answer (the service's clock, before the read), when it had one.
  */
 async function purgeSource(item: Item, client: FileStorageClient, from: Ref, none: string) {
-	await purgeFile(client, from, from.key).catch((error: unknown) => {
-		// The API's own "not found": nothing of the key is cached (or the file went, which the
-		// read and the record find out). Anything else leaves the cache as it was.
-		if (
-			error instanceof NodeApiError &&
-			purgeFailure({ httpCode: error.httpCode, body: error.errorResponse }) === 'nothing-cached'
-		)
-			return;
-		const words = error instanceof Error ? error.message : String(error);
-		throw item.fail(
-			`Clearing the CDN cache of the public source ${where(from)} failed: ${words}`,
-			`A public file is read through the CDN, which can answer an earlier version until its cache is cleared, so the source is not read without it. ${none} Run the node again later.`,
-		);
-	});
+	return await datedPurge(client, from, from.key).then(
+		({ date }) => date,
+		(error: unknown) => {
+			// The API's own "not found": nothing of the key is cached (or the file went, which the
+			// read and the record find out). Anything else leaves the cache as it was.
+			if (
+				error instanceof NodeApiError &&
+				purgeFailure({ httpCode: error.httpCode, body: error.errorResponse }) === 'nothing-cached'
+			)
+				return undefined;
+			const words = error instanceof Error ? error.message : String(error);
+			throw item.fail(
+				`Clearing the CDN cache of the public source ${where(from)} failed: ${words}`,
+				`A public file is read through the CDN, which can answer an earlier version until its cache is cleared, so the source is not read without it. ${none} Run the node again later.`,
+			);
+		},
+	);
 }
 
 /**
@@ -119,8 +124,9 @@ async function openOnce(
 	verb: 'Copy' | 'Move',
 ): Promise<{ source: StoredSource; decision: Exclude<SourceReadAction, { action: 'refuse' }> }> {
 	const none = `Nothing was copied${verb === 'Move' ? ' or deleted' : ''}.`;
-	const link = await sourceLink(item, client, from, verb);
-	if (link.is_public) await purgeSource(item, client, from, none);
+	const { link, date: linkDate } = await sourceLink(item, client, from, verb);
+	// The service's last answer before the read: its Date bounds the read's time (files/proof.ts).
+	const purgeDate = link.is_public ? await purgeSource(item, client, from, none) : undefined;
 	const opened = await openUrlSource(
 		item,
 		new URL(link.url),
@@ -163,6 +169,7 @@ async function openOnce(
 		size: opened.size,
 		headers: opened.cdnHeaders ?? {},
 		record,
+		serviceDate: purgeDate ?? linkDate,
 	});
 	if (decision.action !== 'refuse') return { source: { link, opened, record }, decision };
 	opened.discard();
@@ -185,7 +192,8 @@ const SETTLE_STEP_MS = 5000;
 /**
  * The source opened (see openOnce); for a Move, only once its answer is shown to be read after
  * any same-size rewrite in the listed second could have happened (files/proof.ts): a read too
- * early is let go, waited out by the answer's own Date (never the n8n host's clock) and done again.
+ * early is let go, waited out by the answers' Dates (the CDN's and the service's, never the n8n host's
+ * clock) and done again.
  */
 export async function openStoredSource(
 	item: Item,
@@ -202,7 +210,7 @@ export async function openStoredSource(
 		if (read === SETTLE_READS) {
 			throw item.fail(
 				`Move: the source ${where(from)} was written moments before it was read, so a newer version could not be told apart from it`,
-				`The service dates files to the second, and the CDN's clock (its answers' Date) stayed too close to that second. Nothing was copied or deleted. Run the node again in a few seconds.`,
+				`The service dates files to the second, and the read's time (the CDN's Date, no later than the service's) stayed too close to that second. Nothing was copied or deleted. Run the node again in a few seconds.`,
 			);
 		}
 		await sleep(Math.min(decision.afterMs, SETTLE_STEP_MS));
