@@ -4,6 +4,7 @@
  * - File → Get Info still takes any 404 for "not there", so with Error If Missing off a gateway's
  *   JSON 404 makes it say exists: false of a file that exists (the If-node pattern its own
  *   description offers then uploads over it);
+ * - Delete (and Move's delete of its source) takes a retry's 404 from a gateway for "done by an earlier attempt";
  * - Move lists the destination again between the source's last listing and its delete, so a newer
  *   version of the source written during that listing is deleted although the docs say the source
  *   is listed "just before the delete".
@@ -93,5 +94,32 @@ describe('File → Move: the source is the last thing listed before it is delete
 		expect(struck).toBe(true);
 		void result;
 		expect([await read(source), await read(destination)]).toContain('version two, much longer: the newest work');
+	}, 30_000);
+});
+
+describe("File → Delete reports deleted only on the service's word, never on a gateway's 404 after a retry", () => {
+	it("a first attempt that fails (HTTP 500) and a retry answered by a gateway's JSON 404: the file still there is not reported deleted", async () => {
+		const key = 'del-gw/invoice.txt';
+		await put(key, 'the invoice', 'setup');
+		let deletes = 0;
+		emulator().adversary.setHooks({
+			before: async (call: HookCall) => {
+				if (call.op !== 'delete') return undefined;
+				deletes += 1;
+				// The service fails before deleting anything; the retry meets the gateway rebuilding its routes.
+				if (deletes === 1) return { status: 500, body: JSON.stringify({ error: 'Internal server error' }) };
+				if (deletes === 2) return GATEWAY_404;
+				return undefined;
+			},
+		});
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'delete', fileKey: byKey(key), options: { maxRetries: 2 } },
+			{ continueOnFail: true },
+		);
+		emulator().adversary.setHooks(undefined);
+		expect(deletes).toBeGreaterThanOrEqual(2);
+		const stillThere = (await read(key)) === 'the invoice';
+		if (stillThere) expect(result.items[0]?.json.deleted).not.toBe(true);
 	}, 30_000);
 });
