@@ -5,6 +5,8 @@
  *   JSON 404 makes it say exists: false of a file that exists (the If-node pattern its own
  *   description offers then uploads over it);
  * - Delete (and Move's delete of its source) takes a retry's 404 from a gateway for "done by an earlier attempt";
+ * - Move's read-back refuses any answer with an Age, so through a CDN that sends Age: 0 on every origin answer
+ *   (and no MD5 ETag) every Move now fails where it used to succeed;
  * - Move lists the destination again between the source's last listing and its delete, so a newer
  *   version of the source written during that listing is deleted although the docs say the source
  *   is listed "just before the delete".
@@ -121,5 +123,56 @@ describe("File → Delete reports deleted only on the service's word, never on a
 		expect(deletes).toBeGreaterThanOrEqual(2);
 		const stillThere = (await read(key)) === 'the invoice';
 		if (stillThere) expect(result.items[0]?.json.deleted).not.toBe(true);
+	}, 30_000);
+});
+
+/**
+ * A CDN that sends `Age: 0` with every answer it fetched from the origin (Varnish, Fastly do; RFC 9111
+ * lets a cache do so) and no MD5 ETag (a multipart copy's ETag is not one), answering from the origin.
+ */
+function ageZeroCdn(): { answered: () => number } {
+	let answered = 0;
+	emulator().adversary.setHooks({
+		before: async (call: HookCall) => {
+			if (call.op !== 'cdn') return undefined;
+			const prefix = `/f/${emulator().accessId}/`;
+			const key = decodeURIComponent(call.path.slice(call.path.indexOf(prefix) + prefix.length));
+			const stored = await emulator().readObject(HERE.name, HERE.region, key);
+			if (!stored) return undefined;
+			answered += 1;
+			return {
+				status: 200,
+				headers: {
+					'Content-Type': stored.contentType,
+					'Content-Length': String(stored.body.length),
+					'Cache-Control': 'private, max-age=0',
+					Date: new Date().toUTCString(),
+					Age: '0',
+					'X-Cache': 'MISS',
+				},
+				body: call.method === 'HEAD' ? Buffer.alloc(0) : stored.body,
+			};
+		},
+	});
+	return { answered: () => answered };
+}
+
+describe('File → Move through a CDN that sends Age: 0 with every answer from the origin', () => {
+	it('a file written long before is moved (as before the read-back), not refused as a kept answer', async () => {
+		const source = 'age0/report.txt';
+		const destination = 'age0-to/report.txt';
+		await put(source, 'a report written a while ago', 'setup');
+		await new Promise((resolve) => setTimeout(resolve, 6500));
+		const cdn = ageZeroCdn();
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'file', operation: 'move', fileKey: byKey(source), destinationKey: destination },
+			{ continueOnFail: true },
+		);
+		emulator().adversary.setHooks(undefined);
+		expect(cdn.answered()).toBeGreaterThan(0);
+		expect(await read(destination)).toBe('a report written a while ago');
+		expect(result.items[0]?.json.error).toBeUndefined();
+		expect(await read(source)).toBeUndefined();
 	}, 30_000);
 });
