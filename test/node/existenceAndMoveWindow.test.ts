@@ -109,7 +109,13 @@ describe("File → Delete reports deleted only on the service's word, never on a
 				if (call.op !== 'delete') return undefined;
 				deletes += 1;
 				// The service fails before deleting anything; the retry meets the gateway rebuilding its routes.
-				if (deletes === 1) return { status: 500, body: JSON.stringify({ error: 'Internal server error' }) };
+				if (deletes === 1) {
+					return {
+						status: 500,
+						headers: { 'Content-Type': 'application/json' },
+						body: JSON.stringify({ error: 'Internal server error' }),
+					};
+				}
 				if (deletes === 2) return GATEWAY_404;
 				return undefined;
 			},
