@@ -182,3 +182,41 @@ describe('File → Move through a CDN that sends Age: 0 with every answer from t
 		expect(await read(source)).toBeUndefined();
 	}, 30_000);
 });
+
+describe("File → Move says its source is deleted only on the service's word", () => {
+	it("the source's delete fails once (HTTP 500), its retry meets a gateway's JSON 404: a source still there is not reported deleted", async () => {
+		const source = 'mv-gw/report.txt';
+		await put(source, 'the report', 'setup');
+		await new Promise((resolve) => setTimeout(resolve, 5000));
+		let deletes = 0;
+		emulator().adversary.setHooks({
+			before: async (call: HookCall) => {
+				if (call.op !== 'delete') return undefined;
+				deletes += 1;
+				if (deletes === 1) {
+					return {
+						status: 500,
+						headers: { 'Content-Type': 'application/json' },
+						body: JSON.stringify({ error: 'Internal server error' }),
+					};
+				}
+				if (deletes === 2) return GATEWAY_404;
+				return undefined;
+			},
+		});
+		const result = await runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'move',
+				fileKey: byKey(source),
+				destinationKey: 'mv-gw-to/report.txt',
+				options: { maxRetries: 2 },
+			},
+			{ continueOnFail: true },
+		);
+		emulator().adversary.setHooks(undefined);
+		expect(deletes).toBeGreaterThanOrEqual(2);
+		if ((await read(source)) === 'the report') expect(result.items[0]?.json.sourceDeleted).not.toBe(true);
+	}, 30_000);
+});
