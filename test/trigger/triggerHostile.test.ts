@@ -89,11 +89,14 @@ describe('a saved state that cannot be read, with Emit Existing Files on', () =>
 		expect(await trigger.changes()).toEqual([]);
 	});
 
-	it('a changed folder starts afresh: the files there are recorded, not emitted', async () => {
+	it('a changed folder starts afresh: its files, never emitted, are emitted once, then only new ones', async () => {
 		await put(api(), 'scope-a/a.txt');
 		await put(api(), 'scope-b/b.txt');
 		const trigger = watch('scope-a', { watchFor: ['created'], options: { emitExistingFiles: true } });
 		expect(await trigger.changes()).toEqual([['created', 'scope-a/a.txt']]);
+		expect(await trigger.changes({ parameters: { folder: 'scope-b' } as never })).toEqual([
+			['created', 'scope-b/b.txt'],
+		]);
 		expect(await trigger.changes({ parameters: { folder: 'scope-b' } as never })).toEqual([]);
 		await put(api(), 'scope-b/new.txt');
 		expect(await trigger.changes({ parameters: { folder: 'scope-b' } as never })).toEqual([

@@ -318,13 +318,42 @@ describe('readBackDecision: a Move proves its copy by reading it back when the C
 		expect(readBackDecision(answer({}, { bytes: 17, md5: sent.md5 })).action).toBe('keep');
 	});
 
-	it('an answer a cache marks as kept is no proof, even with the MD5 sent', () => {
+	it('an answer a cache marks as kept, not saying since when, is no proof, even with the MD5 sent', () => {
 		for (const headers of [{ age: '0' }, { xCache: 'HIT' }, { cacheStatus: ['cf-cache-status: HIT'] }]) {
 			expect(readBackDecision(answer(headers))).toEqual({
 				action: 'keep',
 				why: expect.stringMatching(/a cache says it kept/),
 			});
 		}
+	});
+
+	it('a kept answer fetched after the copy’s listed second (by the earlier of the CDN’s and the API’s Date) is proof', () => {
+		const written = '2026-03-20T10:30:05Z';
+		const kept = (date: string, age: string, serviceDate?: string) => ({
+			...answer({ date, age }),
+			written,
+			serviceDate,
+		});
+		expect(readBackDecision(kept('Fri, 20 Mar 2026 10:30:08 GMT', '0'))).toEqual({ action: 'good' });
+		// Fetched in the copy's second (Date − (Age + 1 s) = 10:30:05): too early, read again a second later.
+		expect(readBackDecision(kept('Fri, 20 Mar 2026 10:30:06 GMT', '0'))).toEqual({
+			action: 'read-again',
+			afterMs: 1000,
+		});
+		// The CDN's clock ahead of the API's: the API's Date bounds it.
+		expect(readBackDecision(kept('Fri, 20 Mar 2026 10:30:30 GMT', '0', 'Fri, 20 Mar 2026 10:30:06 GMT')).action).toBe(
+			'read-again',
+		);
+		// A kept answer of another MD5 stays no proof, however late.
+		const other = {
+			...kept('Fri, 20 Mar 2026 10:30:30 GMT', '0'),
+			answer: {
+				...answer({}).answer,
+				headers: { date: 'Fri, 20 Mar 2026 10:30:30 GMT', age: '0' },
+				digest: { bytes: 18, md5: 'b'.repeat(32) },
+			},
+		};
+		expect(readBackDecision(other).action).toBe('keep');
 	});
 
 	it('a read that failed is no proof, and says why', () => {

@@ -2,8 +2,8 @@ import type { Item } from '../item';
 import { deleteFile, purgeFile, type BucketRef, type Visibility } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
 import { headFile } from './fileInfo';
-import { copyCheckDecision, readBackDecision, sameVersion, type CopyEvidence } from './proof';
-import { readBackCopy } from './readBack';
+import { copyCheckDecision, sameVersion, type CopyEvidence } from './proof';
+import { readBackProof } from './readBack';
 import { findStoredRecord, type StoredRecord } from './storedRecord';
 
 export interface CopyFacts {
@@ -113,7 +113,10 @@ export async function fileInfoAfterCopy(item: Item, client: FileStorageClient, f
 	const checked = { size: facts.digest.bytes, md5: facts.digest.md5, checked: decision.checked, record };
 	if (facts.verb === 'Copy' || decision.checked.includes('etag')) return checked;
 	// Size is no proof (spec §3.12): a Move deletes its source, so the copy is read back and hashed.
-	const readBack = readBackDecision(await readBackCopy(item, client, to, facts.digest));
+	const readBack = await readBackProof(item, client, to, {
+		sent: facts.digest,
+		written: record.last_modified ?? undefined,
+	});
 	if (readBack.action === 'keep') throw inconclusive(item, facts, readBack.why);
 	return { ...checked, checked: [...decision.checked, 'md5'] };
 }

@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { Item } from '../item';
 import { cdnHeadersOf, type CdnHeaders } from './proof';
 import { getSignedUrl, type BucketRef, type Visibility } from '../transport/api';
+import { isApiNotFoundAnswer } from '../transport/apiAnswer';
 import type { FileStorageClient } from '../transport/request';
 
 /** Only needs to outlive the HEAD that follows at once. */
@@ -39,6 +40,11 @@ function isNotFound(error: unknown): boolean {
 	return error instanceof NodeApiError && error.httpCode === '404';
 }
 
+/** The API's own "not found" of the link: a gateway's or proxy's 404 says nothing of the file. */
+function isApiNotFound(error: unknown): boolean {
+	return isNotFound(error) && isApiNotFoundAnswer((error as NodeApiError).errorResponse);
+}
+
 /**
  * What the CDN says of a file, without its bytes: a signed link (one API call) and a HEAD of it
  * (one CDN request, no body). Constant cost whatever the folder holds, unlike reading the
@@ -60,7 +66,7 @@ export async function headFile(
 	key: string,
 ): Promise<{ info: FileInfo; headers: CdnHeaders } | undefined> {
 	const link = await getSignedUrl(client, where, key, INFO_LINK_SECONDS).catch((error: unknown) => {
-		if (isNotFound(error)) return undefined;
+		if (isApiNotFound(error)) return undefined;
 		throw error;
 	});
 	if (!link) return undefined;

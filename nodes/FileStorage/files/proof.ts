@@ -305,6 +305,9 @@ export function copyChangedBeforeDelete(proved: StoredRecord, now: StoredRecord 
 export interface ReadBack {
 	/** What was read from the source and sent. */
 	sent: { bytes: number; md5: string };
+	/** The listing's time of the copy (the storage's clock), and the API's Date just before the read. */
+	written?: string;
+	serviceDate?: string;
 	/** The answer's Content-Length, its headers, and what its body hashed to; or why it could not be read. */
 	answer: { size?: number; headers: CdnHeaders; digest: { bytes: number; md5: string } } | { failed: string };
 }
@@ -314,12 +317,22 @@ export interface ReadBack {
  * marks (the origin's version when it was read), of the copy's size, whose MD5 is the MD5 of the
  * bytes sent. Anything else is no proof, and Move keeps its source.
  */
-export function readBackDecision(read: ReadBack): { action: 'good' } | { action: 'keep'; why: string } {
+export function readBackDecision(
+	read: ReadBack,
+): { action: 'good' } | { action: 'keep'; why: string } | { action: 'read-again'; afterMs: number } {
 	const { sent, answer } = read;
 	const keep = (why: string) => ({ action: 'keep' as const, why: `read back through its link, ${why}` });
 	if ('failed' in answer) return keep(`it could not be read: ${answer.failed}`);
 	const kept = keptByCache(answer.headers);
-	if (kept) return keep(`a cache says it kept the answer (${kept}), which may be an earlier version`);
+	// A kept answer fetched after the copy's listed second ended is of the copy or a later version
+	// (some CDNs mark every answer, `Age: 0` on a miss); one fetched before may be an earlier one.
+	const fetched = kept ? fetchedNoEarlierThan(answer.headers, read.serviceDate) : undefined;
+	const after = timeOf(read.written);
+	if (kept && (fetched === undefined || after === undefined)) {
+		return keep(`a cache says it kept the answer (${kept}), and its headers do not say since when`);
+	}
+	if (kept && fetched! < after! + LISTING_SECOND_MS)
+		return { action: 'read-again', afterMs: after! + LISTING_SECOND_MS - fetched! };
 	const size = answer.size ?? answer.digest.bytes;
 	if (size !== sent.bytes || answer.digest.bytes !== sent.bytes) {
 		return keep(`it is ${answer.digest.bytes} bytes, but ${sent.bytes} were sent: another writer may have stored it`);

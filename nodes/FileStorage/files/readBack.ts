@@ -1,12 +1,12 @@
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { transportSettings, type Item } from '../item';
-import { getSignedUrl, purgeFile, type BucketRef } from '../transport/api';
+import { datedSignedUrl, purgeFile, type BucketRef } from '../transport/api';
 import { withBodyMemory } from '../transport/pool';
 import type { FileStorageClient } from '../transport/request';
 import { digestWhole } from '../upload/hashedSource';
 import { openUrlSource } from '../upload/urlSource';
-import { purgeFailure, type ReadBack } from './proof';
+import { purgeFailure, readBackDecision, type ReadBack } from './proof';
 
 /** The one buffer the read-back hashes through (reserved from the run's memory budget in version 3). */
 const CHUNK = 256 * 1024;
@@ -41,16 +41,17 @@ async function purged(client: FileStorageClient, to: BucketRef & { key: string }
  * held the source's bytes then, whoever wrote them. A write after it is what the listing just
  * before the delete is for (moveSource.ts).
  */
-export async function readBackCopy(
+async function readBackOnce(
 	item: Item,
 	client: FileStorageClient,
 	to: BucketRef & { key: string },
-	sent: ReadBack['sent'],
+	facts: Pick<ReadBack, 'sent' | 'written'>,
 ): Promise<ReadBack> {
-	const failed = (why: string): ReadBack => ({ sent, answer: { failed: why } });
+	const failed = (why: string): ReadBack => ({ ...facts, answer: { failed: why } });
 	let link;
 	try {
-		link = await getSignedUrl(client, to, to.key, LINK_SECONDS);
+		const dated = await datedSignedUrl(client, to, to.key, LINK_SECONDS);
+		link = { ...dated.link, date: dated.date };
 	} catch (error) {
 		return failed(`its link could not be had: ${wordsOf(error)}`);
 	}
@@ -61,8 +62,32 @@ export async function readBackCopy(
 	try {
 		const opened = await openUrlSource(item, new URL(link.url), {}, transportSettings(item.options()));
 		const digest = await withBodyMemory(item.pool, CHUNK, async () => await digestWhole(opened, CHUNK));
-		return { sent, answer: { size: opened.size, headers: opened.cdnHeaders ?? {}, digest } };
+		const answer = { size: opened.size, headers: opened.cdnHeaders ?? {}, digest };
+		return { ...facts, serviceDate: link.date, answer };
 	} catch (error) {
 		return failed(wordsOf(error));
+	}
+}
+
+/** Reads of the copy at most: a kept answer fetched too early is read again once its second has passed. */
+const READS = 3;
+
+/** The read-back's decision (readBackDecision), read again (as its answer's times say) while too early. */
+export async function readBackProof(
+	item: Item,
+	client: FileStorageClient,
+	to: BucketRef & { key: string },
+	facts: Pick<ReadBack, 'sent' | 'written'>,
+): Promise<{ action: 'good' } | { action: 'keep'; why: string }> {
+	for (let read = 1; ; read++) {
+		const decision = readBackDecision(await readBackOnce(item, client, to, facts));
+		if (decision.action !== 'read-again') return decision;
+		if (read === READS) {
+			return {
+				action: 'keep',
+				why: 'read back through its link, a cache kept each answer from before the copy was written',
+			};
+		}
+		await sleep(Math.min(decision.afterMs, 5000));
 	}
 }

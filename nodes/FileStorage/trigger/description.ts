@@ -57,7 +57,7 @@ const triggerOptionFields: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether the first poll after activation emits every file that already exists as created. Off: the first poll only records them. A later fresh start (a lost state, another folder, filter or Watch For) only records them.',
+			'Whether the first poll after activation, or after Folder, filter or Include Subfolders changed, emits every file that already exists as created. Off: such a poll only records them. A lost saved state only records them (they were emitted before).',
 	},
 	{
 		displayName: 'File Name Filter',

@@ -50,9 +50,9 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 
 	const saved = savedState(run);
 	// No state to compare with: what exists now is the baseline. Emit Existing Files compares with
-	// an empty state instead, but only on the very first poll (nothing saved yet): after a lost state
-	// or a change of what is watched it would emit again what was emitted before.
-	const fromEmpty = run.settings.emitExisting && saved.first;
+	// an empty state instead on the first poll, or when other files are watched now (never emitted):
+	// never after a lost state, which would emit again what was emitted before.
+	const fromEmpty = run.settings.emitExisting && (saved.first || saved.otherScope);
 	if (!saved.previous && !fromEmpty) return await recordBaseline(run, saved, found);
 	if (saved.previous && saved.needsKeys) {
 		// File Deleted was added: the saved state takes its keys from a complete scan.

@@ -17,8 +17,13 @@ export interface SavedState {
 	needsKeys: boolean;
 	/** Set when a state was saved but cannot be read: the changes since the last good poll are unknown. */
 	lost?: string;
-	/** Nothing was ever saved: the very first poll after activation (the only one Emit Existing Files acts on). */
+	/** Nothing was ever saved: the very first poll after activation. */
 	first: boolean;
+	/**
+	 * The state saved was of other files (another folder, filter or Include Subfolders): what is
+	 * watched now was never emitted, so Emit Existing Files acts as on a first poll.
+	 */
+	otherScope: boolean;
 	save: (state: WatchState) => void;
 	/**
 	 * No baseline could be recorded: the next poll records one. After a first poll nothing is left;
@@ -41,7 +46,7 @@ function carriedOver(stored: unknown, scopeFor: (keepKeys: boolean) => string, k
 	return { state, needsKeys: keepKeys };
 }
 
-/** A state saved for other files is not read: changing what is watched starts afresh, without a flood. */
+/** A state saved for other files is not read: changing what is watched starts afresh (Emit Existing Files: as a first poll). */
 export function savedState({ ctx, settings }: PollRun): SavedState {
 	const keepKeys = settings.watch.has('deleted');
 	const scopeFor = (keys: boolean) =>
@@ -64,6 +69,7 @@ export function savedState({ ctx, settings }: PollRun): SavedState {
 		previous: state,
 		lost,
 		first: first === true,
+		otherScope: 'otherScope' in read && read.otherScope === true,
 		save: (next) => {
 			staticData[STATE_FIELD] = encodeState(next, scope) as unknown as IDataObject;
 		},

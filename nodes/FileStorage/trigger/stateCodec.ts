@@ -149,12 +149,12 @@ export function readState(
 	stored: unknown,
 	scope: string,
 	keepKeys = false,
-): { state?: WatchState; lost?: string; first?: boolean } {
+): { state?: WatchState; lost?: string; first?: boolean; otherScope?: boolean } {
 	if (stored === undefined || stored === null) return { first: true };
 	const candidate = stored as Partial<StoredState> & { pending?: unknown };
 	if (candidate.version === 1 && candidate.pending === true) return {};
 	const otherScope = typeof stored === 'object' && candidate.version === 1 && typeof candidate.scope === 'string';
-	if (otherScope && candidate.scope !== scope) return {};
+	if (otherScope && candidate.scope !== scope) return { otherScope: true };
 	const state = decodeState(stored, scope, keepKeys);
 	if (state) return { state };
 	const version = typeof stored === 'object' ? (candidate.version ?? 'none') : typeof stored;
