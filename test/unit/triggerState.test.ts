@@ -195,7 +195,7 @@ describe('File Deleted added: a state saved without keys takes them from a compl
 	});
 });
 
-describe('what a poll finds saved (Emit Existing Files acts only on a first poll)', () => {
+describe('what a poll finds saved (Emit Existing Files acts on a first poll and on another scope, never on a lost state)', () => {
 	const scope = scopeOf({ bucket: 'b', region: 'r', prefix: '', recursive: false, filter: '', keepKeys: false });
 
 	it('nothing saved is a first poll', () => {
@@ -205,9 +205,13 @@ describe('what a poll finds saved (Emit Existing Files acts only on a first poll
 	it.each([
 		['a mark that no baseline could be recorded yet', pendingBaseline(scope)],
 		['the same mark for another scope', pendingBaseline('0000000000000000')],
-		['a state of another scope', { ...encodeState({ files: new Map() }, '0000000000000000') }],
 	])('%s is a fresh start, not a first poll', (_label, stored) => {
 		expect(readState(stored, scope)).toEqual({});
+	});
+
+	it('a state of another scope is a fresh start of files never watched (another scope), not a first poll', () => {
+		const stored = { ...encodeState({ files: new Map() }, '0000000000000000') };
+		expect(readState(stored, scope)).toEqual({ otherScope: true });
 	});
 
 	it('a state that cannot be read is lost, not a first poll', () => {
