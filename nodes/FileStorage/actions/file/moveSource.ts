@@ -27,6 +27,18 @@ function bothExist(item: Item, copied: Copied, message: string, why = '', next =
 	);
 }
 
+/** The listing's record of `ref` now; a listing that fails keeps the source, saying both exist. */
+async function recordNow(item: Item, copied: Copied, ref: Copied['from'], asked: string) {
+	return await findStoredRecord(copied.client, ref, ref.key).catch((error: unknown) => {
+		throw bothExist(
+			item,
+			copied,
+			`Move: the copy is complete and checked, but ${asked} could not be asked: ${wordsOf(error)}`,
+			' The source was not deleted.',
+		);
+	});
+}
+
 /**
  * The destination listed again just before the delete: it must still be the record the copy's
  * check (or a re-run's comparison) proved to hold the source's bytes. A write there after this
@@ -34,18 +46,7 @@ function bothExist(item: Item, copied: Copied, message: string, why = '', next =
  * delete (docs/api-choices.md, "What the node cannot prove").
  */
 async function refuseChangedCopy(item: Item, copied: Copied): Promise<void> {
-	const { to } = copied;
-	let now;
-	try {
-		now = await findStoredRecord(copied.client, to, to.key);
-	} catch (error) {
-		throw bothExist(
-			item,
-			copied,
-			`Move: the copy is complete and checked, but whether it is still at the destination unchanged could not be asked: ${wordsOf(error)}`,
-			' The source was not deleted.',
-		);
-	}
+	const now = await recordNow(item, copied, copied.to, 'whether it is still at the destination unchanged');
 	const changed = copyChangedBeforeDelete(copied.destinationRecord, now);
 	if (!changed) return;
 	throw bothExist(
@@ -72,17 +73,7 @@ function deletedAlready(error: unknown): boolean {
  */
 export async function deleteSourceAfterCopy(item: Item, copied: Copied) {
 	const { from } = copied;
-	let now;
-	try {
-		now = await findStoredRecord(copied.client, from, from.key);
-	} catch (error) {
-		throw bothExist(
-			item,
-			copied,
-			`Move: the copy is complete and checked, but whether the source is still the version copied could not be asked: ${wordsOf(error)}`,
-			' The source was not deleted.',
-		);
-	}
+	const now = await recordNow(item, copied, from, 'whether the source is still the version copied');
 	const decision = sourceDeleteDecision(copied.sourceRecord, now);
 	if (decision === 'gone') throw sourceGone(item, copied);
 	if (decision === 'keep') {
