@@ -2,9 +2,9 @@ import type { IDataObject, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow
 import { NodeApiError } from 'n8n-workflow';
 
 import type { Item } from '../item';
-import { cdnHeadersOf, type CdnHeaders } from './proof';
+import { cdnHeadersOf, existenceOf, type CdnHeaders } from './proof';
 import { getSignedUrl, type BucketRef, type Visibility } from '../transport/api';
-import { isApiNotFoundAnswer } from '../transport/apiAnswer';
+import { failedAnswer } from '../transport/apiAnswer';
 import type { FileStorageClient } from '../transport/request';
 
 /** Only needs to outlive the HEAD that follows at once. */
@@ -42,7 +42,7 @@ function isNotFound(error: unknown): boolean {
 
 /** The API's own "not found" of the link: a gateway's or proxy's 404 says nothing of the file. */
 function isApiNotFound(error: unknown): boolean {
-	return isNotFound(error) && isApiNotFoundAnswer((error as NodeApiError).errorResponse);
+	return existenceOf(failedAnswer(error)) === 'absent';
 }
 
 /**

@@ -1,4 +1,4 @@
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { transportSettings, type Item } from '../item';
 import { datedSignedUrl, purgeFile, type BucketRef } from '../transport/api';
@@ -7,6 +7,7 @@ import type { FileStorageClient } from '../transport/request';
 import { digestWhole } from '../upload/hashedSource';
 import { openUrlSource } from '../upload/urlSource';
 import { purgeFailure, readBackDecision, type ReadBack } from './proof';
+import { failedAnswer } from '../transport/apiAnswer';
 
 /** The one buffer the read-back hashes through (reserved from the run's memory budget in version 3). */
 const CHUNK = 256 * 1024;
@@ -23,8 +24,7 @@ async function purged(client: FileStorageClient, to: BucketRef & { key: string }
 	return await purgeFile(client, to, to.key).then(
 		() => undefined,
 		(error: unknown) =>
-			error instanceof NodeApiError &&
-			purgeFailure({ httpCode: error.httpCode, body: error.errorResponse }) === 'nothing-cached'
+			purgeFailure(failedAnswer(error)) === 'nothing-cached'
 				? undefined
 				: `clearing its CDN cache failed: ${wordsOf(error)}`,
 	);

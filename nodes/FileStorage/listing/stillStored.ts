@@ -1,7 +1,6 @@
-import { NodeApiError } from 'n8n-workflow';
-
+import { existenceOf } from '../files/proof';
 import { getSignedUrl, type BucketRef } from '../transport/api';
-import { isApiNotFoundAnswer } from '../transport/apiAnswer';
+import { failedAnswer } from '../transport/apiAnswer';
 import type { FileStorageClient } from '../transport/request';
 
 /** The link is never used: the answer itself is what counts. */
@@ -15,9 +14,7 @@ const LINK_LIFETIME_SECONDS = 60;
  */
 export async function stillStored(client: FileStorageClient, where: BucketRef, key: string): Promise<boolean> {
 	const gone = (error: unknown): false => {
-		if (error instanceof NodeApiError && error.httpCode === '404' && isApiNotFoundAnswer(error.errorResponse)) {
-			return false;
-		}
+		if (existenceOf(failedAnswer(error)) === 'absent') return false;
 		throw error;
 	};
 	return await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS).then(() => true, gone);

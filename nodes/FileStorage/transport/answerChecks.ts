@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
-import { isApiNotFoundAnswer } from './apiAnswer';
+import { failedAnswer, isApiNotFoundAnswer } from './apiAnswer';
 import { failedOnRetryWith } from './errors';
 import type { FamilyRoutes } from './pathFamily';
 import type { ApiCall, FileStorageClient } from './request';
@@ -95,8 +94,7 @@ export async function removal(client: FileStorageClient, call: ApiCall): Promise
 		(data) => ({ message: typeof data?.message === 'string' ? data.message : '', earlierAttempt: false }),
 		(error: unknown) => {
 			// Only the API's own "not found" shows nothing is left: a gateway's 404 page or JSON says nothing of it.
-			const body = error instanceof NodeApiError ? error.errorResponse : undefined;
-			if (!failedOnRetryWith(error, 404) || !isApiNotFoundAnswer(body)) throw error;
+			if (!failedOnRetryWith(error, 404) || !isApiNotFoundAnswer(failedAnswer(error).body)) throw error;
 			return {
 				message: 'Done by an earlier attempt: its answer was lost, and the retry found nothing left to remove.',
 				earlierAttempt: true,

@@ -3,6 +3,7 @@
  * Base URL (a web server, a proxy, another API). The credential's Test and the node's errors
  * both decide by these, so a wrong Base URL is named the same way in both places.
  */
+import { NodeApiError } from 'n8n-workflow';
 
 /**
  * What web servers and frameworks put in `error` or `message` for a path they do not know, in any
@@ -67,6 +68,11 @@ export function isApiNotFoundAnswer(body: unknown): boolean {
 	if (!isApiErrorAnswer(body)) return false;
 	const { error } = parsedBody(body) as Record<string, unknown>;
 	return typeof error === 'string' && /\bnot found\b/i.test(error);
+}
+
+/** A failed request as the decisions of files/proof.ts read it (existenceOf, purgeFailure): its status and body. */
+export function failedAnswer(error: unknown): { httpCode?: string | null; body?: unknown } {
+	return error instanceof NodeApiError ? { httpCode: error.httpCode, body: error.errorResponse } : {};
 }
 
 /** Names a Base URL that is not the API, and the fix: the credential's Test and the node's errors say it alike. */

@@ -1,9 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import type { Item } from '../../item';
-import { getSignedUrl, type BucketRef } from '../../transport/api';
-import { existenceOf } from '../../files/proof';
+import { stillStored } from '../../listing/stillStored';
+import type { BucketRef } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 
 /**
@@ -38,15 +37,8 @@ export const refuseExistingOption: INodeProperties = {
  * unknown and is thrown, so a caller that must not write over a file never guesses "not there".
  */
 export async function fileExists(client: FileStorageClient, where: BucketRef, key: string): Promise<boolean> {
-	return await getSignedUrl(client, where, key, 1).then(
-		() => true,
-		(error: unknown) => {
-			// A missing bucket is a 404 too: the upload then says so in its own words.
-			const answer = error instanceof NodeApiError ? { httpCode: error.httpCode, body: error.errorResponse } : {};
-			if (existenceOf(answer) === 'absent') return false;
-			throw error;
-		},
-	);
+	// The trigger's question too. A missing bucket is a 404 as well: the upload then says so in its own words.
+	return await stillStored(client, where, key);
 }
 
 /**

@@ -1,10 +1,9 @@
-import { NodeApiError } from 'n8n-workflow';
-
 import { copyChangedBeforeDelete, existenceOf, sourceDeleteDecision } from '../../files/proof';
 import { findStoredRecord } from '../../files/storedRecord';
 import type { Item } from '../../item';
 import { deleteFile } from '../../transport/api';
 import { describeRef, type Copied } from './copyFile';
+import { failedAnswer } from '../../transport/apiAnswer';
 
 function wordsOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
@@ -60,9 +59,7 @@ async function refuseChangedCopy(item: Item, copied: Copied): Promise<void> {
 
 /** Whether a failed delete is the API's own "not found" (its JSON error), not a proxy's page or anything else. */
 function deletedAlready(error: unknown): boolean {
-	return (
-		error instanceof NodeApiError && existenceOf({ httpCode: error.httpCode, body: error.errorResponse }) === 'absent'
-	);
+	return existenceOf(failedAnswer(error)) === 'absent';
 }
 
 /**

@@ -1,4 +1,4 @@
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { fileNotFound } from '../../files/fileInfo';
 import { linkRewritesKey, rewrittenLinkWords, transformShapedFolder, transformShapedWords } from '../../files/keys';
@@ -6,9 +6,11 @@ import { existenceOf, purgeFailure, sourceReadDecision, type SourceReadAction } 
 import { findStoredRecord, type StoredRecord } from '../../files/storedRecord';
 import type { UploadSource } from '../../upload/uploadSource';
 import { openUrlSource } from '../../upload/urlSource';
-import { datedPurge, datedSignedUrl, getSignedUrl, type BucketRef, type SignedUrl } from '../../transport/api';
+import { datedPurge, datedSignedUrl, type BucketRef, type SignedUrl } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import { transportSettings, type Item } from '../../item';
+import { failedAnswer } from '../../transport/apiAnswer';
+import { stillStored } from '../../listing/stillStored';
 
 /** The source's link only needs to outlive the start of the transfer (its retries included). */
 const SOURCE_LINK_SECONDS = 900;
@@ -44,20 +46,14 @@ export function missingSource(item: Item, from: Ref, more = '') {
 
 /** Whether the API itself says the file is not there (its own 404); any failure to ask says no. */
 async function isGone(client: FileStorageClient, from: Ref): Promise<boolean> {
-	return await getSignedUrl(client, from, from.key, 60).then(
-		() => false,
-		(error: unknown) =>
-			error instanceof NodeApiError &&
-			existenceOf({ httpCode: error.httpCode, body: error.errorResponse }) === 'absent',
-	);
+	return !(await stillStored(client, from, from.key).catch(() => true));
 }
 
 /** The source's link, and the Date of its answer (the service's clock, before the read: files/proof.ts). */
 async function sourceLink(item: Item, client: FileStorageClient, from: Ref, verb: string) {
 	const { link, date } = await datedSignedUrl(client, from, from.key, SOURCE_LINK_SECONDS).catch((error: unknown) => {
 		// Only the API's own 404 shows the source missing; a proxy's or web server's 404 page shows nothing.
-		const answer = error instanceof NodeApiError ? { httpCode: error.httpCode, body: error.errorResponse } : {};
-		if (existenceOf(answer) !== 'absent') throw error;
+		if (existenceOf(failedAnswer(error)) !== 'absent') throw error;
 		throw missingSource(item, from);
 	});
 	// The link as the service spelled it (another encoding of a '.' segment included) must still
@@ -82,11 +78,7 @@ async function purgeSource(item: Item, client: FileStorageClient, from: Ref, non
 		(error: unknown) => {
 			// The API's own "not found": nothing of the key is cached (or the file went, which the
 			// read and the record find out). Anything else leaves the cache as it was.
-			if (
-				error instanceof NodeApiError &&
-				purgeFailure({ httpCode: error.httpCode, body: error.errorResponse }) === 'nothing-cached'
-			)
-				return undefined;
+			if (purgeFailure(failedAnswer(error)) === 'nothing-cached') return undefined;
 			const words = error instanceof Error ? error.message : String(error);
 			throw item.fail(
 				`Clearing the CDN cache of the public source ${where(from)} failed: ${words}`,

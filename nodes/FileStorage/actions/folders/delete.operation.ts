@@ -1,5 +1,4 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import { folderPrefix } from '../../files/keys';
 import { existenceOf } from '../../files/proof';
@@ -11,6 +10,7 @@ import { deleteFile, listContents, type BucketRef, type ListEntry } from '../../
 import type { FileStorageClient } from '../../transport/request';
 import { optionsCollection } from '../common';
 import { folderFields, folderOf } from '../folder';
+import { failedAnswer } from '../../transport/apiAnswer';
 
 const show = { resource: ['folder'], operation: ['delete'] };
 
@@ -159,10 +159,7 @@ async function deleteFiles(deletion: Deletion, files: ListEntry[]): Promise<void
 			} catch (error) {
 				// Gone between the listing and the delete (another run, a person): the goal is reached. Only
 				// the API's own 404 says so; a proxy's or gateway's 404 is a delete that did not happen.
-				if (
-					error instanceof NodeApiError &&
-					existenceOf({ httpCode: error.httpCode, body: error.errorResponse }) === 'absent'
-				) {
+				if (existenceOf(failedAnswer(error)) === 'absent') {
 					results[index] = fileItem(deletion, entry, { deleted: true, alreadyGone: true });
 					deletion.deleted += 1;
 				} else failure ??= { key: entry.path, error: error as Error };
