@@ -134,6 +134,10 @@ async function provideSqlite(runtime: InstalledRuntime, log: Log): Promise<void>
 	}
 	log(`  step 2/2: building sqlite3 ${version} (n8n's database driver) from source`);
 	const args = ['rebuild', 'sqlite3', '--ignore-scripts=false', '--no-audit', '--no-fund'];
+	// The runtime's own Node.js package carries its headers: node-gyp builds against them, with no
+	// download from nodejs.org (not reachable from everywhere) and no nodedir set by hand.
+	const nodeDir = path.join(runtime.dir, 'node_modules', `node-${process.platform}-${process.arch}`);
+	if (existsSync(path.join(nodeDir, 'include', 'node'))) args.push(`--nodedir=${nodeDir}`);
 	await runNpm(args, runtime.dir, 'sqlite3 build', runtime.profile, log);
 	if (!existsSync(target))
 		throw new Error(`sqlite3 was rebuilt but ${target} is missing; see ${runtime.dir}/install.log`);
