@@ -5,7 +5,7 @@
  *
  *   node -r ts-node/register/transpile-only scripts/real-n8n/install.ts [current|compat|all]
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { promises as fsp, existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -118,19 +118,25 @@ function isAlive(pid: number): boolean {
 
 /**
  * sqlite3, n8n's database driver, is the one native module n8n needs. Its prebuilt download is not
- * reachable from everywhere, so it is built from source once (a few minutes) and the result is
- * kept: it is a Node-API module, so one build serves every runtime and Node.js version.
+ * reachable from everywhere, so it is built from source once per Node.js major version (a few
+ * minutes) and the result is kept. Kept per major, not shared: a build against Node.js 24's headers
+ * crashes Node.js 20 on load (SIGSEGV), so the compat profile must never reuse the current one's.
+ * Every build, new or reused, is loaded once by the runtime's own Node.js before n8n relies on it.
  */
 async function provideSqlite(runtime: InstalledRuntime, log: Log): Promise<void> {
 	const moduleDir = path.join(runtime.dir, 'node_modules', 'sqlite3');
 	const { version } = JSON.parse(readFileSync(path.join(moduleDir, 'package.json'), 'utf8')) as { version: string };
-	const kept = path.join(CACHE_ROOT, 'native', `sqlite3-${version}-${process.platform}-${process.arch}.node`);
+	const nodeMajor = runtime.profile.nodeVersion.split('.')[0];
+	const keptName = `sqlite3-${version}-node${nodeMajor}-${process.platform}-${process.arch}.node`;
+	const kept = path.join(CACHE_ROOT, 'native', keptName);
 	const target = path.join(moduleDir, 'build', 'Release', 'node_sqlite3.node');
 	if (existsSync(kept)) {
-		log(`  step 2/2: sqlite3 ${version}: reusing the build kept from an earlier install`);
+		log(`  step 2/2: sqlite3 ${version}: reusing the build for Node.js ${nodeMajor} kept from an earlier install`);
 		await fsp.mkdir(path.dirname(target), { recursive: true });
 		await fsp.copyFile(kept, target);
-		return;
+		if (loads(runtime, target)) return;
+		log(`  the kept build does not load in Node.js ${runtime.profile.nodeVersion}: building it again`);
+		await fsp.rm(kept, { force: true });
 	}
 	log(`  step 2/2: building sqlite3 ${version} (n8n's database driver) from source`);
 	const args = ['rebuild', 'sqlite3', '--ignore-scripts=false', '--no-audit', '--no-fund'];
@@ -141,9 +147,18 @@ async function provideSqlite(runtime: InstalledRuntime, log: Log): Promise<void>
 	await runNpm(args, runtime.dir, 'sqlite3 build', runtime.profile, log);
 	if (!existsSync(target))
 		throw new Error(`sqlite3 was rebuilt but ${target} is missing; see ${runtime.dir}/install.log`);
+	if (!loads(runtime, target))
+		throw new Error(`sqlite3 was rebuilt but Node.js ${runtime.profile.nodeVersion} cannot load ${target}`);
 	await fsp.mkdir(path.dirname(kept), { recursive: true });
 	await fsp.copyFile(target, `${kept}.tmp`);
 	await fsp.rename(`${kept}.tmp`, kept);
+}
+
+/** True when the runtime's Node.js loads the native module at `file` (a crash or a throw is false). */
+function loads(runtime: InstalledRuntime, file: string): boolean {
+	const script = `require(${JSON.stringify(file)})`;
+	const result = spawnSync(runtime.nodeBin, ['-e', script], { stdio: 'ignore', timeout: 60000 });
+	return result.status === 0;
 }
 
 export async function ensureRuntime(profile: Profile, log: Log = (line) => process.stdout.write(`${line}\n`)) {

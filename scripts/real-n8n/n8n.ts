@@ -69,7 +69,7 @@ export async function n8nCliOk(instance: N8nInstance, args: string[]) {
 	const result = await n8nCli(instance, args);
 	if (result.code !== 0) {
 		throw new Error(
-			`n8n ${args[0]} failed (exit ${result.code}${result.timedOut ? ', timed out' : ''}):\n${tail(result.output, 40)}`,
+			`n8n ${args[0]} failed (exit ${result.code ?? result.signal}${result.timedOut ? ', timed out' : ''}):\n${tail(result.output, 40)}`,
 		);
 	}
 	return result;
