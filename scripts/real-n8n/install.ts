@@ -18,6 +18,9 @@ export type InstalledRuntime = ReturnType<typeof runtimeOf>;
 
 type Log = (line: string) => void;
 
+/** The Node-API version sqlite3 is built at (see provideSqlite). */
+const SQLITE_NAPI_VERSION = 6;
+
 /** `marker` is written when an install is complete (what was installed); `lockFile` is the committed npm lock file. */
 function runtimeOf(profile: Profile) {
 	const dir = path.join(CACHE_ROOT, `n8n-${profile.n8nVersion}`);
@@ -66,7 +69,10 @@ async function runNpm(args: string[], dir: string, label: string, profile: Profi
 	}, 15000);
 	try {
 		await out.write(`\n$ npm ${args.join(' ')}\n`);
-		const [code] = await once(spawn('npm', args, { cwd: dir, stdio: ['ignore', out.fd, out.fd] }), 'exit');
+		// node-gyp reads npm_config_* from its own environment, so the variable reaches it whatever npm
+		// makes of the name (npm 11 warns that it does not know it; the child inherits it all the same).
+		const env = { ...process.env, npm_config_napi_build_version: String(SQLITE_NAPI_VERSION) };
+		const [code] = await once(spawn('npm', args, { cwd: dir, env, stdio: ['ignore', out.fd, out.fd] }), 'exit');
 		if (code === 0) return;
 		const attempt = (await fsp.readFile(logFile)).subarray(from).toString('utf8');
 		const why = args[0] === 'install' ? `${explainNpmFailure(attempt, profile.n8nVersion).message}\n` : '';
@@ -118,20 +124,20 @@ function isAlive(pid: number): boolean {
 
 /**
  * sqlite3, n8n's database driver, is the one native module n8n needs. Its prebuilt download is not
- * reachable from everywhere, so it is built from source once per Node.js major version (a few
- * minutes) and the result is kept. Kept per major, not shared: a build against Node.js 24's headers
- * crashes Node.js 20 on load (SIGSEGV), so the compat profile must never reuse the current one's.
- * Every build, new or reused, is loaded once by the runtime's own Node.js before n8n relies on it.
+ * reachable from everywhere, so it is built from source once (a few minutes) and the result is kept
+ * for every runtime. That holds only for a build at a fixed Node-API version: left to node-gyp, it
+ * takes the newest the headers offer (10 for Node.js 24), and such a build crashes Node.js 20 on load
+ * (SIGSEGV). It is built at Node-API 6, the version sqlite3's own prebuilt binaries target, which
+ * Node.js 20 and 24 both load. Every build, new or reused, is loaded once by the runtime's Node.js.
  */
 async function provideSqlite(runtime: InstalledRuntime, log: Log): Promise<void> {
 	const moduleDir = path.join(runtime.dir, 'node_modules', 'sqlite3');
 	const { version } = JSON.parse(readFileSync(path.join(moduleDir, 'package.json'), 'utf8')) as { version: string };
-	const nodeMajor = runtime.profile.nodeVersion.split('.')[0];
-	const keptName = `sqlite3-${version}-node${nodeMajor}-${process.platform}-${process.arch}.node`;
+	const keptName = `sqlite3-${version}-napi${SQLITE_NAPI_VERSION}-${process.platform}-${process.arch}.node`;
 	const kept = path.join(CACHE_ROOT, 'native', keptName);
 	const target = path.join(moduleDir, 'build', 'Release', 'node_sqlite3.node');
 	if (existsSync(kept)) {
-		log(`  step 2/2: sqlite3 ${version}: reusing the build for Node.js ${nodeMajor} kept from an earlier install`);
+		log(`  step 2/2: sqlite3 ${version}: reusing the build kept from an earlier install`);
 		await fsp.mkdir(path.dirname(target), { recursive: true });
 		await fsp.copyFile(kept, target);
 		if (loads(runtime, target)) return;
