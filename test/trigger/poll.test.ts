@@ -381,11 +381,22 @@ describe('a saved state that cannot be read', () => {
 	);
 
 	it('a state saved for another folder is no loss: it starts afresh without a notice', async () => {
+		await put(api(), 'lost-scope-b/b.txt');
 		const trigger = watch('lost-scope');
+		await trigger.poll();
+		expect((await trigger.poll({ parameters: { folder: 'lost-scope-b' } })).returnedNull).toBe(true);
+		await put(api(), 'lost-scope-b/new.txt');
+		expect(await trigger.changes({ parameters: { folder: 'lost-scope-b' } })).toEqual([
+			['created', 'lost-scope-b/new.txt'],
+		]);
+	});
+
+	it('a state whose scope was replaced by another is lost, not taken for a state of another folder', async () => {
+		const trigger = watch('lost-scope-edit');
 		await trigger.poll();
 		const saved = trigger.savedState as Record<string, unknown>;
 		trigger.savedState = { ...saved, scope: '0000000000000000' };
-		expect((await trigger.poll()).returnedNull).toBe(true);
+		expect(await trigger.changes()).toEqual([['stateLost', 'null']]);
 	});
 });
 

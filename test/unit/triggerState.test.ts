@@ -5,9 +5,10 @@ import {
 	emptyState,
 	fingerprint,
 	keyHash,
+	placeOf,
 	scopeOf,
 	stateOf,
-	withKeysFrom,
+	recordsStillListed,
 	type ListedFile,
 } from '../../nodes/FileStorage/trigger/state';
 import {
@@ -184,7 +185,7 @@ describe('File Deleted added: a state saved without keys takes them from a compl
 	it('keeps what the scan shows of it, forgets the rest, and a file new since is still created', () => {
 		const saved = stateOf([file('a.txt'), file('b.txt', { size: 2 })], false);
 		const scan = [file('b.txt', { size: 3 }), file('a.txt'), file('c.txt')];
-		const state = withKeysFrom(saved, scan);
+		const state = recordsStillListed(saved, scan);
 		expect(state.keys).toEqual(['a.txt', 'b.txt']);
 		expect([...state.files.keys()].sort()).toEqual([keyHash('a.txt'), keyHash('b.txt')].sort());
 		expect(diff(state, scan).map((change) => [change.event, change.key])).toEqual([
@@ -196,26 +197,80 @@ describe('File Deleted added: a state saved without keys takes them from a compl
 });
 
 describe('what a poll finds saved (Emit Existing Files acts on a first poll and on another scope, never on a lost state)', () => {
-	const scope = scopeOf({ bucket: 'b', region: 'r', prefix: '', recursive: false, filter: '', keepKeys: false });
+	const where = { bucket: 'b', region: 'r', prefix: '', recursive: false, filter: '' };
+	const scopes = {
+		scope: scopeOf({ ...where, keepKeys: false }),
+		carried: scopeOf({ ...where, keepKeys: true }),
+		place: placeOf('b', 'r'),
+	};
+	const scope = scopes.scope;
 
 	it('nothing saved is a first poll', () => {
-		expect(readState(undefined, scope)).toEqual({ first: true });
+		expect(readState(undefined, scopes, false)).toEqual({ first: true });
 	});
 
 	it.each([
 		['a mark that no baseline could be recorded yet', pendingBaseline(scope)],
 		['the same mark for another scope', pendingBaseline('0000000000000000')],
 	])('%s is a fresh start, not a first poll', (_label, stored) => {
-		expect(readState(stored, scope)).toEqual({});
+		expect(readState(stored, scopes, false)).toEqual({});
 	});
 
 	it('a state of another scope is a fresh start of files never watched (another scope), not a first poll', () => {
 		const stored = { ...encodeState({ files: new Map() }, '0000000000000000') };
-		expect(readState(stored, scope)).toEqual({ otherScope: true });
+		expect(readState(stored, scopes, false)).toEqual({ otherScope: true });
+	});
+
+	it('a state of another scope of the same bucket and region comes with its records (a widened scope keeps them)', () => {
+		const stored = encodeState(stateOf([file('a')], false), '0000000000000000', placeOf('b', 'r'));
+		const read = readState(JSON.parse(JSON.stringify(stored)), scopes, false);
+		expect(read.otherScope).toBe(true);
+		expect(diff(read.earlier!, [file('a')])).toEqual([]);
+		const elsewhere = encodeState(stateOf([file('a')], false), '0000000000000000', placeOf('b2', 'r'));
+		expect(readState(elsewhere, scopes, false)).toEqual({ otherScope: true });
 	});
 
 	it('a state that cannot be read is lost, not a first poll', () => {
-		expect(readState('garbage', scope)).toEqual({ lost: expect.any(String) });
+		expect(readState('garbage', scopes, false)).toEqual({ lost: expect.any(String) });
+	});
+
+	it.each([
+		['its files cut short', (s: Record<string, unknown>) => ({ ...s, files: String(s.files).slice(0, 5) })],
+		['its scope damaged', (s: Record<string, unknown>) => ({ ...s, scope: String(s.scope).slice(0, 8) })],
+		['its scope replaced by another', (s: Record<string, unknown>) => ({ ...s, scope: '0000000000000000' })],
+		[
+			'one character of its files changed',
+			(s: Record<string, unknown>) => ({ ...s, files: `A${String(s.files).slice(1)}` }),
+		],
+		[
+			'a character outside base64 in its files',
+			(s: Record<string, unknown>) => ({ ...s, files: `!${String(s.files).slice(1)}` }),
+		],
+		['its count changed', (s: Record<string, unknown>) => ({ ...s, count: 3 })],
+	])('a state with %s is lost, never another scope, with or without File Deleted', (_label, damage) => {
+		for (const keepKeys of [false, true]) {
+			const own = keepKeys ? scopes.carried : scopes.scope;
+			const saved = JSON.parse(
+				JSON.stringify(encodeState(stateOf([file('b'), file('c')], keepKeys), own, scopes.place)),
+			);
+			expect(readState(saved, scopes, keepKeys).state).toBeDefined();
+			expect(saved.files.startsWith('A')).toBe(false);
+			for (const now of [false, true])
+				expect(readState(damage(saved), scopes, now)).toEqual({ lost: expect.any(String) });
+		}
+	});
+
+	it('a state saved by an earlier release (no check) is still read, and one with a damaged scope is lost', () => {
+		const { check: _check, place: _place, ...earlier } = encodeState(stateOf([file('a')], false), scope);
+		expect(readState(earlier, scopes, false).state).toBeDefined();
+		expect(readState({ ...earlier, scope: scope.slice(0, 8) }, scopes, false)).toEqual({ lost: expect.any(String) });
+	});
+
+	it('a state with keys, carried over to File Deleted removed, must hold its keys', () => {
+		const saved = encodeState(stateOf([file('a')], true), scopes.carried);
+		expect(readState(saved, scopes, false).state?.keys).toBeUndefined();
+		const { check: _check, keys: _keys, ...withoutKeys } = saved;
+		expect(readState(withoutKeys, scopes, false)).toEqual({ lost: expect.any(String) });
 	});
 });
 

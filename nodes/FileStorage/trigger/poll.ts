@@ -7,7 +7,7 @@ import { startRun, type PollRun } from './run';
 import { sampleItem } from './sample';
 import { savedState } from './saved';
 import { scan } from './scan';
-import { advance, diff, emptyState, withKeysFrom } from './state';
+import { advance, diff, emptyState, recordsStillListed } from './state';
 
 /**
  * Nothing came of this poll but a deletion it could not check, and there is no failure count to
@@ -28,10 +28,10 @@ function logWarnings(run: PollRun, { uncheckable, warnings }: Emission): void {
 	for (const warning of warnings) run.ctx.logger.warn(warning);
 }
 
-/** The state saved before File Deleted was added stays as it is until a scan is complete. */
-function waitForKeys(run: PollRun): null {
+/** A state saved with other settings (File Deleted added, a widened scope) stays as it is until a scan is complete. */
+function waitForCompleteScan(run: PollRun): null {
 	run.ctx.logger.warn(
-		`File Storage Trigger: '${run.settings.prefix || '(whole bucket)'}' changed during each of ${BASELINE_SCANS} scans; File Deleted was added, and the saved state takes its keys from the next complete scan`,
+		`File Storage Trigger: '${run.settings.prefix || '(whole bucket)'}' changed during each of ${BASELINE_SCANS} scans; the state saved with other settings is carried over by the next complete scan`,
 	);
 	return null;
 }
@@ -50,16 +50,17 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 
 	const saved = savedState(run);
 	// No state to compare with: what exists now is the baseline. Emit Existing Files compares with
-	// an empty state instead on the first poll, or when other files are watched now (never emitted):
-	// never after a lost state, which would emit again what was emitted before.
+	// an empty state instead on the first poll, or when other files are watched now (never emitted;
+	// those the old state recorded keep their record): never after a lost state, which would emit
+	// again what was emitted before.
 	const fromEmpty = run.settings.emitExisting && (saved.first || saved.otherScope);
 	if (!saved.previous && !fromEmpty) return await recordBaseline(run, saved, found);
-	if (saved.previous && saved.needsKeys) {
-		// File Deleted was added: the saved state takes its keys from a complete scan.
+	if (saved.previous && saved.needsScan) {
+		// File Deleted was added, or the scope widened: the saved state is carried over by a complete scan.
 		const whole = await completeScan(run, found);
-		if (!whole) return waitForKeys(run);
+		if (!whole) return waitForCompleteScan(run);
 		found = whole;
-		saved.previous = withKeysFrom(saved.previous, found.files);
+		saved.previous = recordsStillListed(saved.previous, found.files, saved.keepKeys);
 	}
 	const { files, settled, complete } = found;
 	const previous = saved.previous ?? emptyState(saved.keepKeys);

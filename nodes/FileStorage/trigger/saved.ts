@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PollRun } from './run';
-import { scopeOf, type WatchState } from './state';
+import { placeOf, scopeOf, type WatchState } from './state';
 import { encodeState, pendingBaseline, readState } from './stateCodec';
 
 /** Where the trigger keeps its state in the node's static data. */
@@ -11,17 +11,21 @@ export const STATE_FIELD = 'fileStorageTrigger';
 export interface SavedState {
 	/** Whether the state names its keys: only when deletions are watched (they must name the key). */
 	keepKeys: boolean;
-	/** Undefined on the first poll, or when the watched files changed (another scope). */
+	/** Undefined on the first poll, or when the watched files changed (another scope; with Emit Existing Files, see needsScan). */
 	previous?: WatchState;
-	/** The state was saved without keys (File Deleted since added): they come from a complete scan. */
-	needsKeys: boolean;
+	/**
+	 * The state was saved with other settings (without keys, File Deleted since added; or, with Emit
+	 * Existing Files, for other files of the bucket): it keeps what a complete scan shows (see
+	 * recordsStillListed).
+	 */
+	needsScan: boolean;
 	/** Set when a state was saved but cannot be read: the changes since the last good poll are unknown. */
 	lost?: string;
 	/** Nothing was ever saved: the very first poll after activation. */
 	first: boolean;
 	/**
 	 * The state saved was of other files (another folder, filter or Include Subfolders): what is
-	 * watched now was never emitted, so Emit Existing Files acts as on a first poll.
+	 * watched now and the old state did not record was never emitted, so Emit Existing Files emits it.
 	 */
 	otherScope: boolean;
 	save: (state: WatchState) => void;
@@ -33,20 +37,10 @@ export interface SavedState {
 }
 
 /**
- * A state saved while File Deleted was watched (with keys) or not (without), for the same files:
- * adding or removing File Deleted carries it over. Without keys it is ready; with them it still
- * needs the keys of a complete scan (`needsKeys`, see withKeysFrom).
+ * A state saved for other files starts afresh; with Emit Existing Files, the files of the same bucket
+ * it recorded keep their record (a widened folder or filter emits only the files it adds). Adding
+ * or removing File Deleted carries the state over.
  */
-function carriedOver(stored: unknown, scopeFor: (keepKeys: boolean) => string, keepKeys: boolean) {
-	const otherScope = (stored as { scope?: unknown } | null)?.scope === scopeFor(!keepKeys);
-	if (!otherScope) return undefined;
-	const { state } = readState(stored, scopeFor(!keepKeys), !keepKeys);
-	if (!state) return undefined;
-	if (!keepKeys) delete state.keys;
-	return { state, needsKeys: keepKeys };
-}
-
-/** A state saved for other files is not read: changing what is watched starts afresh (Emit Existing Files: as a first poll). */
 export function savedState({ ctx, settings }: PollRun): SavedState {
 	const keepKeys = settings.watch.has('deleted');
 	const scopeFor = (keys: boolean) =>
@@ -59,19 +53,20 @@ export function savedState({ ctx, settings }: PollRun): SavedState {
 			keepKeys: keys,
 		});
 	const scope = scopeFor(keepKeys);
+	const place = placeOf(settings.where.bucket, settings.where.region);
 	const staticData = ctx.getWorkflowStaticData('node');
-	const carried = carriedOver(staticData[STATE_FIELD], scopeFor, keepKeys);
-	const read: ReturnType<typeof readState> = carried ?? readState(staticData[STATE_FIELD], scope, keepKeys);
-	const { state, lost, first } = read;
+	const read = readState(staticData[STATE_FIELD], { scope, carried: scopeFor(!keepKeys), place }, keepKeys);
+	const { lost, first } = read;
+	const earlier = settings.emitExisting ? read.earlier : undefined;
 	return {
 		keepKeys,
-		needsKeys: carried?.needsKeys === true,
-		previous: state,
+		needsScan: read.needsKeys === true || earlier !== undefined,
+		previous: read.state ?? earlier,
 		lost,
 		first: first === true,
-		otherScope: 'otherScope' in read && read.otherScope === true,
+		otherScope: read.otherScope === true,
 		save: (next) => {
-			staticData[STATE_FIELD] = encodeState(next, scope) as unknown as IDataObject;
+			staticData[STATE_FIELD] = encodeState(next, scope, place) as unknown as IDataObject;
 		},
 		clear: () => {
 			if (first) delete staticData[STATE_FIELD];

@@ -89,6 +89,14 @@ export function scopeOf(parts: {
 	return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 }
 
+/** Which bucket a state is of: a state of other files there may still name some of the files watched now. */
+export function placeOf(bucket: string, region: string): string {
+	return createHash('sha256')
+		.update(JSON.stringify([bucket, region]), 'utf8')
+		.digest('hex')
+		.slice(0, 16);
+}
+
 /** Keys sort by UTF-16 code units, the same on every machine (no locale). */
 function byCodeUnits(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
@@ -107,12 +115,15 @@ export function emptyState(keepKeys: boolean): WatchState {
 }
 
 /**
- * A state saved without keys (File Deleted was not watched), for a poll that now keeps them: the
- * keys come from a complete scan, and a file it lacks is forgotten (it went away while deletions
- * were not watched, so nobody is owed a deletion). Only a complete scan may be used: one that is
- * not would drop a file it missed, and the next poll would report it created.
+ * A saved state taken over by a poll that watches with other settings, using a complete scan: a
+ * state saved without keys when File Deleted was added (the keys come from the scan), or, with Emit
+ * Existing Files, a state of other files of the same bucket (a widened folder or filter: the files
+ * it recorded are not new). It keeps the record of each file the scan shows, and the key when
+ * `keepKeys`; a file the scan lacks is forgotten (it went away while deletions were not watched, or
+ * it is not watched now, so nobody is owed a deletion). Only a complete scan may be used: one that
+ * is not would drop a file it missed, and the next poll would report it created.
  */
-export function withKeysFrom(saved: WatchState, complete: ListedFile[]): WatchState {
+export function recordsStillListed(saved: WatchState, complete: ListedFile[], keepKeys = true): WatchState {
 	const state: WatchState = { ...saved, files: new Map(), keys: [] };
 	for (const file of complete) {
 		const hash = keyHash(file.key);
@@ -121,7 +132,8 @@ export function withKeysFrom(saved: WatchState, complete: ListedFile[]): WatchSt
 		state.files.set(hash, known);
 		state.keys!.push(file.key);
 	}
-	state.keys!.sort(byCodeUnits);
+	if (keepKeys) state.keys!.sort(byCodeUnits);
+	else delete state.keys;
 	delete state.missing;
 	return state;
 }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import { KEY_HASH_BYTES, type DownloadFailure, type WatchState } from './state';
 
 /**
@@ -25,6 +27,31 @@ export interface StoredState {
 	missing?: string;
 	/** Key hash → [fingerprint, attempts]. */
 	failures?: Record<string, [number, number]>;
+	/** The bucket and region (see placeOf): a state of other files there may still name some of them. */
+	place?: string;
+	/** A short hash of all the above (see checkOf); states saved by earlier releases lack it and are read as they are. */
+	check?: string;
+}
+
+/** Bytes of SHA-256 kept as the integrity check: an accidental change goes unseen once in 2^64. */
+const CHECK_BYTES = 8;
+
+/**
+ * A short hash over everything a stored state says, so that a state altered in the database (a hand
+ * edit, a damaged row) whose fields still decode is not read as changes. Failures are hashed in
+ * key order: a database that reorders an object's keys changes nothing.
+ */
+function checkOf(stored: Partial<StoredState>): string {
+	const hash = createHash('sha256');
+	const failures = Object.entries(stored.failures ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+	const parts = [stored.version, stored.scope, stored.place, stored.count, stored.missing, failures];
+	hash.update(JSON.stringify(parts.map((part) => part ?? null)));
+	// The two large strings are hashed as they are (no copy of them is made).
+	for (const text of [stored.files, stored.keys]) {
+		hash.update(typeof text === 'string' ? `\n${text.length}:` : '\n-');
+		if (typeof text === 'string') hash.update(text, 'utf8');
+	}
+	return hash.digest().subarray(0, CHECK_BYTES).toString('hex');
 }
 
 export function frontCode(sortedKeys: string[]): string {
@@ -65,7 +92,7 @@ export function frontDecode(coded: string): string[] {
 	return keys;
 }
 
-export function encodeState(state: WatchState, scope: string): StoredState {
+export function encodeState(state: WatchState, scope: string, place?: string): StoredState {
 	const hashes = [...state.files.keys()].sort();
 	const buffer = Buffer.alloc(hashes.length * RECORD_BYTES);
 	hashes.forEach((hash, i) => {
@@ -73,12 +100,14 @@ export function encodeState(state: WatchState, scope: string): StoredState {
 		buffer.writeUInt32BE(state.files.get(hash)!, i * RECORD_BYTES + KEY_HASH_BYTES);
 	});
 	const stored: StoredState = { version: 1, scope, count: hashes.length, files: buffer.toString('base64') };
+	if (place !== undefined) stored.place = place;
 	if (state.keys) stored.keys = frontCode(state.keys);
 	if (state.missing?.size) stored.missing = Buffer.from([...state.missing].sort().join(''), 'hex').toString('base64');
 	if (state.failures?.size) {
 		stored.failures = {};
 		for (const [hash, failure] of state.failures) stored.failures[hash] = [failure.fingerprint, failure.attempts];
 	}
+	stored.check = checkOf(stored);
 	return stored;
 }
 
@@ -104,34 +133,76 @@ function decodeFailures(coded: unknown): Map<string, DownloadFailure> | undefine
 	return failures;
 }
 
+/** The records, when `files` is exactly what encodeState writes for `count` files. */
+function decodeRecords({ files, count }: Partial<StoredState>): Map<string, number> | undefined {
+	if (typeof files !== 'string' || typeof count !== 'number' || !Number.isInteger(count)) return undefined;
+	const buffer = Buffer.from(files, 'base64');
+	// Base64 decoding skips what is not base64: a changed character must not pass unseen.
+	if (buffer.length !== count * RECORD_BYTES || buffer.toString('base64') !== files) return undefined;
+	const records = new Map<string, number>();
+	for (let at = 0; at < buffer.length; at += RECORD_BYTES) {
+		records.set(buffer.toString('hex', at, at + KEY_HASH_BYTES), buffer.readUInt32BE(at + KEY_HASH_BYTES));
+	}
+	return records;
+}
+
+function decodeKeys(coded: unknown, count: unknown): string[] | undefined {
+	if (typeof coded !== 'string') return undefined;
+	try {
+		const keys = frontDecode(coded);
+		return keys.length === count ? keys : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** What a stored state holds, or why it cannot be trusted. */
+export type OpenedState = { state: WatchState; scope: string; place?: string } | { lost: string };
+
+const SCOPE_PATTERN = /^[0-9a-f]{16}$/;
+
+/**
+ * A stored state decoded and checked whole, before what it describes is looked at: a damaged
+ * state is lost, never taken for a state of other files.
+ */
+export function openState(stored: unknown): OpenedState {
+	if (!stored || typeof stored !== 'object' || Array.isArray(stored)) {
+		return { lost: `what is saved is not a state (${Array.isArray(stored) ? 'a list' : typeof stored})` };
+	}
+	const candidate = stored as Partial<StoredState>;
+	if (candidate.version !== 1)
+		return { lost: `version ${String(candidate.version ?? 'none')} is unknown to this release` };
+	if (typeof candidate.scope !== 'string' || !SCOPE_PATTERN.test(candidate.scope))
+		return { lost: 'its scope is damaged' };
+	if (candidate.check !== undefined && candidate.check !== checkOf(candidate)) {
+		return { lost: 'it was altered after it was saved (its check does not match)' };
+	}
+	const files = decodeRecords(candidate);
+	if (!files) return { lost: 'its list of files is cut short or damaged' };
+	const state: WatchState = { files };
+	if (candidate.keys !== undefined) {
+		const keys = decodeKeys(candidate.keys, candidate.count);
+		if (!keys) return { lost: 'its list of keys is cut short or damaged' };
+		state.keys = keys;
+	}
+	const missing = decodeMissing(candidate.missing);
+	if (missing) state.missing = missing;
+	const failures = decodeFailures(candidate.failures);
+	if (failures) state.failures = failures;
+	return typeof candidate.place === 'string'
+		? { state, scope: candidate.scope, place: candidate.place }
+		: { state, scope: candidate.scope };
+}
+
 /**
  * The state saved for `scope`; undefined when there is none, it is for another scope or unreadable.
  * With `keepKeys` (File Deleted watched) every file's key must be there: a state without them would
  * never report a deletion again, and silently.
  */
 export function decodeState(stored: unknown, scope: string, keepKeys = false): WatchState | undefined {
-	if (!stored || typeof stored !== 'object') return undefined;
-	const candidate = stored as Partial<StoredState>;
-	if (candidate.version !== 1 || candidate.scope !== scope || typeof candidate.files !== 'string') return undefined;
-	const buffer = Buffer.from(candidate.files, 'base64');
-	if (buffer.length % RECORD_BYTES !== 0 || buffer.length / RECORD_BYTES !== candidate.count) return undefined;
-	const state: WatchState = { files: new Map() };
-	for (let at = 0; at < buffer.length; at += RECORD_BYTES) {
-		state.files.set(buffer.toString('hex', at, at + KEY_HASH_BYTES), buffer.readUInt32BE(at + KEY_HASH_BYTES));
-	}
-	if (typeof candidate.keys === 'string') {
-		try {
-			state.keys = frontDecode(candidate.keys);
-		} catch {
-			return undefined;
-		}
-	}
-	if (keepKeys && state.keys?.length !== candidate.count) return undefined;
-	const missing = decodeMissing(candidate.missing);
-	if (missing) state.missing = missing;
-	const failures = decodeFailures(candidate.failures);
-	if (failures) state.failures = failures;
-	return state;
+	const opened = openState(stored);
+	if ('lost' in opened || opened.scope !== scope || (keepKeys && !opened.state.keys)) return undefined;
+	return opened.state;
 }
 
 /** Saved where a poll after the first could record no baseline: the next poll records one. */
@@ -139,24 +210,60 @@ export function pendingBaseline(scope: string): { version: 1; scope: string; pen
 	return { version: 1, scope, pending: true };
 }
 
+/** The scopes a saved state is compared with. */
+export interface Scopes {
+	/** Of the files watched now (see scopeOf). */
+	scope: string;
+	/** Of the same files with File Deleted added or removed: the state is carried over. */
+	carried: string;
+	/** Of the bucket and region (see placeOf). */
+	place: string;
+}
+
+export interface ReadState {
+	state?: WatchState;
+	/** Why the saved state was lost: the changes since the last good poll are unknown. */
+	lost?: string;
+	/** Nothing was saved. */
+	first?: boolean;
+	/** The state is of other files (folder, filter, Include Subfolders, bucket or region). */
+	otherScope?: boolean;
+	/** With otherScope: the state of other files of the same bucket and region, which may name some of these. */
+	earlier?: WatchState;
+	/** Saved without keys, now watched with File Deleted: the keys come from a complete scan. */
+	needsKeys?: boolean;
+}
+
+/** A state saved with File Deleted watched (with keys) or not (without), for the same files. */
+function carryOver(state: WatchState, keepKeys: boolean): ReadState {
+	if (keepKeys) {
+		delete state.keys;
+		return { state, needsKeys: true };
+	}
+	if (!state.keys) return { lost: 'File Deleted was watched, and it has no list of keys' };
+	delete state.keys;
+	return { state };
+}
+
 /**
- * What a poll finds in the static data: nothing (a first poll: `first`), a state of another scope
- * (the watched files changed: afresh), a mark that no baseline could be recorded yet (afresh), the
- * state, or something that is none of these: a state that was lost (edited, truncated, written by
- * an unknown release), named in `lost`.
+ * What a poll finds in the static data: nothing (a first poll: `first`), a mark that no baseline
+ * could be recorded yet (afresh), the state (carried over when File Deleted was added or removed),
+ * a state of other files (`otherScope`), or something that is none of these: a state that was
+ * lost (edited, truncated, altered, written by an unknown release), named in `lost`. The whole
+ * state is decoded and checked before its scope is looked at.
  */
-export function readState(
-	stored: unknown,
-	scope: string,
-	keepKeys = false,
-): { state?: WatchState; lost?: string; first?: boolean; otherScope?: boolean } {
+export function readState(stored: unknown, scopes: Scopes, keepKeys: boolean): ReadState {
 	if (stored === undefined || stored === null) return { first: true };
-	const candidate = stored as Partial<StoredState> & { pending?: unknown };
-	if (candidate.version === 1 && candidate.pending === true) return {};
-	const otherScope = typeof stored === 'object' && candidate.version === 1 && typeof candidate.scope === 'string';
-	if (otherScope && candidate.scope !== scope) return { otherScope: true };
-	const state = decodeState(stored, scope, keepKeys);
-	if (state) return { state };
-	const version = typeof stored === 'object' ? (candidate.version ?? 'none') : typeof stored;
-	return { lost: `the saved state (version ${String(version)}) could not be read` };
+	const mark = stored as { version?: unknown; pending?: unknown };
+	if (mark.version === 1 && mark.pending === true) return {};
+	const opened = openState(stored);
+	if ('lost' in opened) return { lost: opened.lost };
+	const { state } = opened;
+	if (opened.scope === scopes.carried) return carryOver(state, keepKeys);
+	if (opened.scope !== scopes.scope) {
+		return opened.place === scopes.place ? { otherScope: true, earlier: state } : { otherScope: true };
+	}
+	if (!keepKeys) delete state.keys;
+	else if (!state.keys) return { lost: 'File Deleted is watched, and it has no list of keys' };
+	return { state };
 }
