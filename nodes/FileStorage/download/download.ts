@@ -2,11 +2,13 @@ import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse, IPollFunctio
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { transformShapedFolder, transformShapedWords } from '../files/keys';
-import { getSignedUrl, type BucketRef } from '../transport/api';
+import type { StoredRecord } from '../files/storedRecord';
+import { datedSignedUrl, type BucketRef } from '../transport/api';
 import { watchBody } from '../transport/bodyWatch';
 import type { FileStorageClient } from '../transport/request';
 import { judgeLength, lengthFacts, type LengthFacts } from './downloadLength';
 import { listedSize } from './listedSize';
+import { judgeStoredRead, purgedForRead, type StoredRead } from './storedVersion';
 
 /** Only needs to outlive the start of the transfer that follows at once. */
 const LINK_LIFETIME_SECONDS = 900;
@@ -49,6 +51,8 @@ export interface Download {
 	itemIndex: number;
 	/** The file's size as the service stated it (e.g. in a listing), when the caller knows it. */
 	expectedSize?: number;
+	/** The listing's record of the version to download (the trigger's), which the answer must agree with. */
+	listed?: StoredRecord;
 	/**
 	 * Another URL of the file's bytes to fetch instead of its signed link (a CDN transformation):
 	 * its length is the CDN's alone, so the listing's size is not asked.
@@ -57,17 +61,15 @@ export interface Download {
 }
 
 /**
- * The answer of the file's signed link. A missing file is said as such, whichever step found it
- * (the signed link, or the CDN when the file went in between).
+ * The answer of the file's signed link (a public file's CDN copy purged first: storedVersion.ts),
+ * and what the read is judged by. A missing file is said as such, whichever step found it (the
+ * signed link, or the CDN when the file went in between).
  */
-async function openDownload({
-	ctx,
-	client,
-	where,
-	key,
-	itemIndex,
-	link: given,
-}: Download): Promise<IN8nHttpFullResponse> {
+async function openDownload(
+	download: Download,
+	fault: Fault,
+): Promise<{ response: IN8nHttpFullResponse; read?: StoredRead }> {
+	const { ctx, client, where, key, itemIndex, link: given } = download;
 	const notFound = (error: unknown) => {
 		if (!(error instanceof NodeApiError) || error.httpCode !== '404') throw error;
 		throw new NodeApiError(ctx.getNode(), { status: 404 } as JsonObject, {
@@ -79,7 +81,15 @@ async function openDownload({
 	};
 	// A signed link works for private and public files alike, and keeps the transfer off
 	// the API host (the CDN serves the bytes).
-	const url = given ?? (await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS).then((a) => a.url, notFound));
+	const read: StoredRead | undefined =
+		given === undefined
+			? await datedSignedUrl(client, where, key, LINK_LIFETIME_SECONDS).then(
+					({ link, date }) => ({ client, where, key, link, serviceDate: date, listed: download.listed }),
+					notFound,
+				)
+			: undefined;
+	if (read) read.serviceDate = await purgedForRead(read, fault);
+	const url = given ?? read!.link.url;
 	// The service gave the link, so the file exists: a CDN that finds nothing there may have read
 	// a transformation-shaped first folder as a transformation of another (missing) file.
 	const folder = given === undefined ? transformShapedFolder(key) : undefined;
@@ -97,7 +107,8 @@ async function openDownload({
 			itemIndex,
 		});
 	};
-	return await client.fetchLink(url, `Download of '${key}'`).then((answer) => answer, cdnNotFound);
+	const response = await client.fetchLink(url, `Download of '${key}'`).then((answer) => answer, cdnNotFound);
+	return { response, read };
 }
 
 type Fault = (problem: string, description: string) => NodeOperationError;
@@ -143,28 +154,37 @@ export interface DownloadedFile {
 
 /**
  * Streams a file into n8n's binary store through a signed link, and fails when the body stalls
- * or ends short of a stated length (`expectedSize` included).
+ * or ends short of a stated length (`expectedSize`, or the record's, included), or when the answer
+ * is not shown to be the version the service stores (storedVersion.ts): nothing is stored then.
  */
 export async function downloadToBinary(download: Download): Promise<DownloadedFile> {
-	const { ctx, client, key, fileName, itemIndex, expectedSize } = download;
-	const response = await openDownload(download);
-	const contentType = String(response.headers?.['content-type'] ?? '').split(';')[0] || undefined;
-	const facts = lengthFacts(response.headers, expectedSize);
-	const progress = watchBody(response.body, client.idleTimeoutMs);
+	const { ctx, client, key, fileName, itemIndex } = download;
 	const fault = (problem: string, description: string) =>
 		new NodeOperationError(ctx.getNode(), `Download of '${key}' ${problem}`, {
 			itemIndex,
 			description: `Nothing was stored. ${description}`,
 		});
+	const { response, read } = await openDownload(download, fault);
+	const closeBody = () => (response.body as { destroy?: () => void } | undefined)?.destroy?.();
 	if (response.statusCode === 206) {
 		// 206 answers a Range, which this plain GET never sends: its body is a part of the file.
-		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
+		closeBody();
 		const range = response.headers?.['content-range'];
 		throw fault(
 			`got only a part of the file: the CDN answered HTTP 206 (Partial Content${range ? `, ${String(range)}` : ''})`,
 			'A plain download never asks for a part. Run the node again; if it goes on, the CDN is misconfigured.',
 		);
 	}
+	// Judged before a byte is kept: an answer not shown to be the stored version is never attached.
+	const recorded = read
+		? await judgeStoredRead({ ...read, response }, fault).catch((error: unknown) => {
+				closeBody();
+				throw error;
+			})
+		: undefined;
+	const contentType = String(response.headers?.['content-type'] ?? '').split(';')[0] || undefined;
+	const facts = lengthFacts(response.headers, download.expectedSize ?? recorded);
+	const progress = watchBody(response.body, client.idleTimeoutMs);
 	let binary: IBinaryData;
 	try {
 		// The body is a stream: n8n's binary store writes it to disk as it arrives.

@@ -137,7 +137,8 @@ export type SourceReadAction =
 	| { action: 'refuse'; proof: 'other-version' | 'unproven'; why: string };
 
 export interface SourceRead {
-	verb: 'Copy' | 'Move';
+	/** Download (the node's and the trigger's) takes an answer as Copy does. */
+	verb: 'Copy' | 'Move' | 'Download';
 	/** The source is public: read through its plain location, which a CDN caches. */
 	isPublic: boolean;
 	/** The answer's Content-Length. */
@@ -176,7 +177,7 @@ export function sourceReadDecision(read: SourceRead): SourceReadAction {
 				: `a cache says it kept the CDN's answer (${kept}), from before the version the service stores may have been written`,
 		);
 	}
-	if (read.verb === 'Copy') return { action: 'copy' };
+	if (read.verb !== 'Move') return { action: 'copy' };
 	if (settledAt === undefined || recorded === undefined)
 		return unproven("the service's listing gives no time for the source");
 	const lastModified = timeOf(headers.lastModified);

@@ -24,7 +24,10 @@ export function outputJson(settings: TriggerSettings, change: Change): IDataObje
 	};
 }
 
-/** A change's item, with its file when Download File is on; throws when the download fails. */
+/**
+ * A change's item, with its file when Download File is on; throws when the download fails, or when
+ * its answer cannot be shown to be the listed version (a CDN's kept copy): the file is then held back.
+ */
 export async function toItem({ ctx, client, settings }: PollRun, change: Change): Promise<INodeExecutionData> {
 	const item: INodeExecutionData = { json: outputJson(settings, change) };
 	if (settings.download && change.file) {
@@ -36,6 +39,8 @@ export async function toItem({ ctx, client, settings }: PollRun, change: Change)
 			fileName: change.file.name,
 			itemIndex: 0,
 			expectedSize: change.file.size ?? undefined,
+			// The version the listing recorded: an answer not shown to be it is not attached (download/storedVersion.ts).
+			listed: { size: change.file.size, last_modified: change.file.last_modified },
 		});
 		item.binary = { [settings.binaryField]: binary };
 	}

@@ -2,11 +2,12 @@ import { sleep } from 'n8n-workflow';
 
 import { fileNotFound } from '../../files/fileInfo';
 import { linkRewritesKey, rewrittenLinkWords, transformShapedFolder, transformShapedWords } from '../../files/keys';
-import { existenceOf, purgeFailure, sourceReadDecision, type SourceReadAction } from '../../files/proof';
+import { existenceOf, sourceReadDecision, type SourceReadAction } from '../../files/proof';
+import { purgeBeforeRead } from '../../files/storedRead';
 import { findStoredRecord, type StoredRecord } from '../../files/storedRecord';
 import type { UploadSource } from '../../upload/uploadSource';
 import { openUrlSource } from '../../upload/urlSource';
-import { datedPurge, datedSignedUrl, type BucketRef, type SignedUrl } from '../../transport/api';
+import { datedSignedUrl, type BucketRef, type SignedUrl } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import { transportSettings, type Item } from '../../item';
 import { failedAnswer } from '../../transport/apiAnswer';
@@ -73,19 +74,15 @@ async function sourceLink(item: Item, client: FileStorageClient, from: Ref, verb
  * its answer (the service's clock, before the read), when it had one.
  */
 async function purgeSource(item: Item, client: FileStorageClient, from: Ref, none: string) {
-	return await datedPurge(client, from, from.key).then(
-		({ date }) => date,
-		(error: unknown) => {
-			// The API's own "not found": nothing of the key is cached (or the file went, which the
-			// read and the record find out). Anything else leaves the cache as it was.
-			if (purgeFailure(failedAnswer(error)) === 'nothing-cached') return undefined;
-			const words = error instanceof Error ? error.message : String(error);
-			throw item.fail(
-				`Clearing the CDN cache of the public source ${where(from)} failed: ${words}`,
-				`A public file is read through the CDN, which can answer an earlier version until its cache is cleared, so the source is not read without it. ${none} Run the node again later.`,
-			);
-		},
-	);
+	// The API's own "not found" (nothing cached, or the file went, which the read and the record
+	// find out) is no failure there (files/storedRead.ts). Anything else leaves the cache as it was.
+	return await purgeBeforeRead(client, from, from.key).catch((error: unknown) => {
+		const words = error instanceof Error ? error.message : String(error);
+		throw item.fail(
+			`Clearing the CDN cache of the public source ${where(from)} failed: ${words}`,
+			`A public file is read through the CDN, which can answer an earlier version until its cache is cleared, so the source is not read without it. ${none} Run the node again later.`,
+		);
+	});
 }
 
 /**

@@ -1,0 +1,106 @@
+/**
+ * Download File and the CDN's cache (spec §3.9: a CDN keeps serving an earlier version of a replaced
+ * public file for a while; the emulator keeps public answers for `cdnCacheSeconds`). A public file's
+ * signed link is its plain CDN location, so the trigger's own `created` download fills the cache, and
+ * a same-size replacement a second later must not be emitted as `updated` with the bytes the CDN kept.
+ * The download reads the file as Copy reads its source (purge first, then the answer judged against
+ * the listed record: files/proof.ts); an answer not shown to be the listed version is never attached.
+ */
+import type { HookCall } from '../emulator/history';
+import { apiFor, nextSecond, Poller, put, useEmulator } from './support';
+
+const emulator = useEmulator({ cdnCacheSeconds: 60 });
+const api = () => apiFor(emulator());
+
+beforeEach(() => emulator().adversary.setHooks(undefined));
+
+/** Counts the API's requests of one kind (and lets every request through). */
+function counting(op: string): { count: number } {
+	const seen = { count: 0 };
+	emulator().adversary.setHooks({
+		before: async (call: HookCall) => {
+			if (call.op === op) seen.count++;
+			return await Promise.resolve(undefined);
+		},
+	});
+	return seen;
+}
+
+/** A trigger watching `folder` with Download File on, whose first poll recorded the folder empty. */
+async function watching(folder: string): Promise<Poller> {
+	const trigger = new Poller(emulator, {
+		folder,
+		watchFor: ['created', 'updated'],
+		options: { downloadFile: true },
+	} as never);
+	expect((await trigger.poll()).returnedNull).toBe(true);
+	return trigger;
+}
+
+/** Stores version-1, polls (the `created` download fills the CDN cache), then stores version-2 a second later. */
+async function createdThenReplaced(trigger: Poller, key: string, visibility: string): Promise<void> {
+	await put(api(), key, 'version-1', { visibility });
+	const created = await trigger.poll();
+	expect(created.error).toBeUndefined();
+	expect(created.items.map((item) => item.json.event)).toEqual(['created']);
+	expect((await created.readBinary(created.items[0])).toString()).toBe('version-1');
+	await nextSecond();
+	await put(api(), key, 'version-2', { visibility });
+}
+
+describe('Download File of a public file replaced by one of the same size', () => {
+	it('the updated item carries the bytes stored now, never the version the CDN kept', async () => {
+		const trigger = await watching('cdn-upd');
+		await createdThenReplaced(trigger, 'cdn-upd/report.txt', 'public');
+		const purges = counting('purge');
+		const updated = await trigger.poll();
+		expect(updated.error).toBeUndefined();
+		const emitted = await Promise.all(
+			updated.items.map(async (item) => [item.json.event, (await updated.readBinary(item)).toString()]),
+		);
+		expect(emitted).toEqual([['updated', 'version-2']]);
+		// The CDN's copy was cleared before the read: one purge for the one public file.
+		expect(purges.count).toBe(1);
+	});
+
+	it('a CDN that keeps the earlier version even after its purge: held back, then emitted without the bytes, saying why', async () => {
+		const trigger = await watching('cdn-kept');
+		await createdThenReplaced(trigger, 'cdn-kept/report.txt', 'public');
+		// The CDN ignores the purge and answers what it kept, marked as such (Age, X-Cache).
+		emulator().adversary.setHooks({
+			before: async (call: HookCall) =>
+				await Promise.resolve(
+					call.op === 'cdn'
+						? { status: 200, headers: { 'Content-Type': 'text/plain', Age: '30', 'X-Cache': 'HIT' }, body: 'version-1' }
+						: undefined,
+				),
+		});
+		// Held back as any failed download (docs/trigger.md, Download File failures), and tried again.
+		for (const attempt of [1, 2]) {
+			const held = await trigger.poll();
+			expect([attempt, held.error, held.items]).toEqual([attempt, undefined, []]);
+		}
+		const given = await trigger.poll();
+		expect(given.error).toBeUndefined();
+		expect(given.items).toHaveLength(1);
+		const [item] = given.items;
+		expect(item.json).toMatchObject({ event: 'updated', key: 'cdn-kept/report.txt', size: 9 });
+		expect(item.binary).toBeUndefined();
+		expect(String(item.json.error)).toMatch(
+			/^Download of 'cdn-kept\/report\.txt' was not kept: the CDN's answer cannot be shown to be the version the service stores \(a cache says it kept .*\)\. Download it again in a few minutes$/,
+		);
+	});
+});
+
+describe('Download File of a private file', () => {
+	it('is read through its signed link with no purge (the CDN does not cache it), and carries the bytes stored now', async () => {
+		const trigger = await watching('cdn-private');
+		await createdThenReplaced(trigger, 'cdn-private/report.txt', 'private');
+		const purges = counting('purge');
+		const updated = await trigger.poll();
+		expect(updated.error).toBeUndefined();
+		expect(updated.items).toHaveLength(1);
+		expect((await updated.readBinary(updated.items[0])).toString()).toBe('version-2');
+		expect(purges.count).toBe(0);
+	});
+});
