@@ -94,6 +94,26 @@ export class Item {
 	async takeTurns(refs: KeyRef[]): Promise<void> {
 		this.finish();
 		this.heldTurns = await this.run.turns.take(refs);
+		this.refuseUnsettled(refs);
+	}
+
+	/**
+	 * Fails when an earlier item of the run wrote one of `refs` without learning the outcome: its
+	 * write may still land and replace whatever this item stores there, or what it checks or deletes.
+	 */
+	refuseUnsettled(refs: KeyRef[]): void {
+		const found = this.run.turns.unsettledOf(refs, this.index);
+		if (!found) return;
+		const { ref, writer } = found;
+		throw this.fail(
+			`A write of item ${writer} of this run to '${ref.key}' in bucket '${ref.bucket}' (region ${ref.region}) may still land`,
+			`Item ${writer} got no answer in time to its upload of this key, which the service may still carry out; it would replace what this item writes there. This item changed nothing. Once that upload has settled, check the key (File → Get Info) and run the node again for this item.`,
+		);
+	}
+
+	/** Marks `ref` as written by this item with an unknown outcome: later items of the run leave it alone. */
+	writeMayStillLand(ref: KeyRef): void {
+		this.run.turns.markUnsettled(ref, this.index);
 	}
 
 	/** Gives back the item's turns: called by the router once the item's operation has settled. */

@@ -4,6 +4,11 @@
  * would each act on what they saw before the other wrote (both find it free; one's check takes
  * the other's file for its own). Items naming the same key take turns instead, in the order they
  * ask, each seeing what the one before did; an item keeps its turns until it finishes.
+ *
+ * An item whose write ended without an outcome (a Complete or an upload that got no answer in
+ * time, which the service may still carry out) leaves its key marked for the rest of the run: a
+ * later item of the run that writes there could see the key free, store, report it stored, and
+ * then have its file replaced by the late write. Such items are refused instead (Item.takeTurns).
  */
 
 /** A key as the turns name it: bucket, region and key (a bucket is identified by the pair). */
@@ -16,6 +21,23 @@ export interface KeyRef {
 export class KeyTurns {
 	/** Per key: the promise that settles when the last item queued for it is done. */
 	private readonly tails = new Map<string, Promise<void>>();
+	/** Per key: the item whose write to it may still land (its outcome unknown). */
+	private readonly unsettled = new Map<string, number>();
+
+	/** Marks the key as written by item `itemIndex` with an unknown outcome, for the rest of the run. */
+	markUnsettled(ref: KeyRef, itemIndex: number): void {
+		const name = nameOf(ref);
+		if (!this.unsettled.has(name)) this.unsettled.set(name, itemIndex);
+	}
+
+	/** The first of `refs` another item's write may still land on, with that item's index. */
+	unsettledOf(refs: KeyRef[], itemIndex: number): { ref: KeyRef; writer: number } | undefined {
+		for (const ref of refs) {
+			const writer = this.unsettled.get(nameOf(ref));
+			if (writer !== undefined && writer !== itemIndex) return { ref, writer };
+		}
+		return undefined;
+	}
 
 	/**
 	 * Waits for the turn on every key, then holds them until the returned release. All the keys an
@@ -23,7 +45,7 @@ export class KeyTurns {
 	 * two keys (a Move of a to b beside one of b to a) cannot each hold one and wait for the other.
 	 */
 	async take(refs: KeyRef[]): Promise<() => void> {
-		const names = [...new Set(refs.map((ref) => JSON.stringify([ref.bucket, ref.region, ref.key])))].sort();
+		const names = [...new Set(refs.map(nameOf))].sort();
 		const releases: Array<() => void> = [];
 		for (const name of names) releases.push(await this.takeOne(name));
 		return () => {
@@ -44,4 +66,8 @@ export class KeyTurns {
 			if (this.tails.get(name) === tail) this.tails.delete(name);
 		};
 	}
+}
+
+function nameOf(ref: KeyRef): string {
+	return JSON.stringify([ref.bucket, ref.region, ref.key]);
 }

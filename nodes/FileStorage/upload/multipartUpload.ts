@@ -9,8 +9,9 @@ import {
 	uploadPart,
 	type StoredFile,
 } from '../transport/api';
+import { stillStored } from '../listing/stillStored';
 import { apiNotFound, failedOnRetryWith, timedOut } from '../transport/errors';
-import { SharedPartBodies } from '../transport/formData';
+import { SharedPartBodies, type FileForm } from '../transport/formData';
 import type { FileStorageClient } from '../transport/request';
 import type { Item } from '../item';
 import {
@@ -49,6 +50,12 @@ export interface MultipartOptions {
 	oneRequestIfOnePart?: boolean;
 	/** The most parts a source of unknown length may give (the service's limit, MAX_PARTS, unless a test asks for fewer). */
 	maxParts?: number;
+	/**
+	 * The key must still be free when the parts are sent (Refuse Existing File, Replace Existing
+	 * File off): it is checked again just before Complete, and a file found there cancels the
+	 * upload with this error (the check before the parts only covers the time until then).
+	 */
+	refuseIfTaken?: () => Error;
 }
 
 /** An upload in parts under way: the plan, the bodies, and the reader of the source. */
@@ -166,8 +173,7 @@ async function uploadInParts(run: Run, plannedParts: number): Promise<StoredFile
 		if (source.size === undefined) {
 			read = await readAhead(run);
 			if (read.ended && read.ahead.length === 1 && run.options.oneRequestIfOnePart) {
-				const form = bodies.form(read.ahead[0]);
-				return { ...(await uploadFile(client, target, { key: target.key, visibility: target.visibility, form })) };
+				return { ...(await uploadWhole(item, target, bodies.form(read.ahead[0]))) };
 			}
 		}
 		uploadId = await start(run, read.totalParts);
@@ -184,10 +190,13 @@ async function uploadInParts(run: Run, plannedParts: number): Promise<StoredFile
 			// The upload ID vanished between attempts of Complete: most likely an earlier
 			// attempt succeeded and only its answer was lost. Say so instead of guessing.
 			failure.description = `An earlier attempt may have completed the upload before its answer was lost: check whether '${target.key}' exists before uploading again.`;
+			item.writeMayStillLand(target);
 			throw failure;
 		}
 		// A Complete without an answer in time may have been carried out all the same.
-		await cancelAfterFailure(client, target, uploadId, failure, completing.now && timedOut(error));
+		const cancelled = await cancelAfterFailure(client, target, uploadId, failure, completing.now && timedOut(error));
+		// A Complete sent and not cancelled may still land: later items of the run leave the key alone.
+		if (completing.now && !cancelled) item.writeMayStillLand(target);
 		throw failure;
 	}
 }
@@ -221,14 +230,29 @@ async function sendAll(
 			'The binary data changed or is damaged.',
 		);
 	}
+	if (run.options.refuseIfTaken && (await stillStored(client, target, target.key))) throw run.options.refuseIfTaken();
 	completing.now = true;
 	const stored = await completeMultipartUpload(client, target, uploadId, target.key, uploaded);
 	return { ...stored, uploadId, partCount: uploaded.length, partSize };
 }
 
 /**
+ * One upload in one request. One without an answer in time may still be carried out by the
+ * service: later items of the run leave its key alone.
+ */
+export async function uploadWhole(item: Item, target: MultipartTarget, form: FileForm): Promise<StoredFile> {
+	const client = await item.client();
+	try {
+		return await uploadFile(client, target, { key: target.key, visibility: target.visibility, form });
+	} catch (error) {
+		if (timedOut(error)) item.writeMayStillLand(target);
+		throw asNodeError(item, error);
+	}
+}
+
+/**
  * Cancels after a failure, on a signal of its own (the execution may have been stopped), and
- * says in the error what became of the upload.
+ * says in the error what became of the upload. True when the service confirmed the cancel.
  */
 async function cancelAfterFailure(
 	client: FileStorageClient,
@@ -236,7 +260,7 @@ async function cancelAfterFailure(
 	uploadId: string,
 	failure: NodeApiError | NodeOperationError,
 	completeMayHaveRun: boolean,
-): Promise<void> {
+): Promise<boolean> {
 	const before = failure.description ? `${failure.description} ` : '';
 	let gone: boolean;
 	try {
@@ -249,7 +273,7 @@ async function cancelAfterFailure(
 			failure.description = completeMayHaveRun
 				? `${alsoFailed}: the completion may have gone through before its answer came. Check whether '${target.key}' exists before uploading again; if it does not, the upload's parts may remain on the service.`
 				: `${alsoFailed}; its parts may remain on the service.`;
-			return;
+			return false;
 		}
 		gone = true;
 	}
@@ -257,4 +281,5 @@ async function cancelAfterFailure(
 		gone && completeMayHaveRun
 			? `${before}The service no longer knows the upload ${uploadId}: the completion most likely went through before its answer came. Check whether '${target.key}' exists before uploading again.`
 			: `${before}The multipart upload ${uploadId} was cancelled on the service; nothing was stored.`;
+	return !gone;
 }

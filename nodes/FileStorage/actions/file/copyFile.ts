@@ -147,6 +147,7 @@ export async function inTurn<T>(item: Item, job: CopyJob, work: () => Promise<T>
 	refuseBeforeRequests(item, job);
 	const release = await item.run.turns.take([job.from, job.to]);
 	try {
+		item.refuseUnsettled([job.from, job.to]);
 		return await work();
 	} finally {
 		release();
@@ -221,6 +222,27 @@ async function refuseAppearedAtOneLocation(item: Item, client: FileStorageClient
 	);
 }
 
+/** Replace Existing File off: a file another writer stored at the destination since the check. */
+function takenDuringCopy(item: Item, job: CopyJob, when: string): Error {
+	const { verb, to } = job;
+	return item.fail(
+		`${verb}: the destination ${describeRef(to)} was stored by another writer ${when}`,
+		`Replace Existing File is off: the destination was free when checked, and that file is kept. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Turn on Replace Existing File to overwrite it, or choose another Destination Path.`,
+	);
+}
+
+/** Replace Existing File off: the destination checked again once the source is open (after any wait for it to settle). */
+async function refuseTakenSinceCheck(item: Item, client: FileStorageClient, job: CopyJob, opened: UploadSource) {
+	if (job.options.replace === true) return;
+	const taken = await exists(item, client, job.to, job.verb).catch((error: unknown) => {
+		opened.discard();
+		throw error;
+	});
+	if (!taken) return;
+	opened.discard();
+	throw takenDuringCopy(item, job, 'while the source was opened');
+}
+
 async function copyHeld(item: Item, job: CopyJob): Promise<Copied> {
 	const { verb, from, to, options } = job;
 	const client = await item.client();
@@ -256,7 +278,10 @@ export async function copyChecked(item: Item, job: CopyJob, client: FileStorageC
 				? 'public'
 				: 'private';
 	const contentType = String(options.contentType || opened.mimeType || 'application/octet-stream');
-	const stored = await storeSource(item, { ...to, visibility, contentType }, source);
+	await refuseTakenSinceCheck(item, client, job, opened);
+	const refuseIfTaken =
+		options.replace === true ? undefined : () => takenDuringCopy(item, job, 'before the copy completed');
+	const stored = await storeSource(item, { ...to, visibility, contentType }, source, refuseIfTaken);
 	const check: CopyCheck = await fileInfoAfterCopy(item, client, {
 		to,
 		visibility,

@@ -41,6 +41,14 @@ export async function fileExists(client: FileStorageClient, where: BucketRef, ke
 	return await stillStored(client, where, key);
 }
 
+/** A file another writer stored at the key while the parts were sent: the upload was cancelled. */
+export function takenDuringUpload(item: Item, target: BucketRef & { key: string }, rename: string): Error {
+	return item.fail(
+		`The file '${target.key}' was stored in bucket '${target.bucket}' (region ${target.region}) by another writer during the upload`,
+		`${REFUSE_EXISTING_FIELD} is on: the key was free when the upload began, but held a file just before it would complete, so the upload was cancelled and that file kept. ${rename}, or turn the option off to replace the file.`,
+	);
+}
+
 /**
  * Fails when Refuse Existing File is on and a file is at the key; one request, no bytes sent.
  * `rename`: how to store under another name, in the words of the field that named the file.

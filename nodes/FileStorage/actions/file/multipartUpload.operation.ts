@@ -68,7 +68,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(item: Item): Promise<INodeExecutionData[]> {
-	const { where, source, inputs } = await prepareUpload(item);
+	const { where, source, inputs, refuseIfTaken } = await prepareUpload(item);
 	const row = item.version;
 	const settings = partSettings(
 		{
@@ -78,6 +78,6 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 		},
 		row,
 	);
-	const stored = await multipartUpload({ item, target: { ...where, ...inputs }, source, settings });
+	const stored = await multipartUpload({ item, target: { ...where, ...inputs }, source, settings }, { refuseIfTaken });
 	return item.output({ ...stored, ...source.output });
 }

@@ -1,10 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Item } from '../../item';
-import { multipartUpload } from '../../upload/multipartUpload';
+import { multipartUpload, uploadWhole } from '../../upload/multipartUpload';
 import { MIB, type MultipartTarget } from '../../upload/parts';
 import { readWholeAsForm, type UploadSource } from '../../upload/uploadSource';
-import { uploadFile, type StoredFile } from '../../transport/api';
+import type { StoredFile } from '../../transport/api';
 import { formEnvelope } from '../../transport/formData';
 import { withBodyMemory } from '../../transport/pool';
 import { uploadMemoryOptions } from '../parallelItems';
@@ -34,11 +34,13 @@ export function storeSourceOptions(thresholdDescription: string): INodePropertie
 /**
  * Stores a source as Upload does (and Copy after it): up to the Multipart Threshold in one
  * request, larger or of unknown size in parts with the bounded pool of part bodies.
+ * `refuseIfTaken`: the key must be free, checked again before an upload in parts completes.
  */
 export async function storeSource(
 	item: Item,
 	target: MultipartTarget,
 	source: UploadSource,
+	refuseIfTaken?: () => Error,
 ): Promise<StoredFile & IDataObject> {
 	const options = item.options();
 	const row = item.version;
@@ -46,12 +48,11 @@ export async function storeSource(
 	const { size } = source;
 	if (size === undefined || size > thresholdBytes) {
 		const settings = partSettings(options, row);
-		return await multipartUpload({ item, target, source, settings }, { oneRequestIfOnePart: true });
+		return await multipartUpload({ item, target, source, settings }, { oneRequestIfOnePart: true, refuseIfTaken });
 	}
-	const client = await item.client();
 	// Version 3: the whole body counts against the run's Upload Memory while it is read and sent.
 	return await withBodyMemory(item.pool, size, async () => {
 		const form = await readWholeAsForm(item, { ...source, size }, formEnvelope(target.key, target.contentType));
-		return await uploadFile(client, target, { key: target.key, visibility: target.visibility, form });
+		return await uploadWhole(item, target, form);
 	});
 }

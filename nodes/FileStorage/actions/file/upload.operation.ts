@@ -27,8 +27,8 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(item: Item): Promise<INodeExecutionData[]> {
-	const { where, source, inputs } = await prepareUpload(item);
-	let stored: IDataObject = await storeSource(item, { ...where, ...inputs }, source);
+	const { where, source, inputs, refuseIfTaken } = await prepareUpload(item);
+	let stored: IDataObject = await storeSource(item, { ...where, ...inputs }, source, refuseIfTaken);
 	if (item.options().purgeCdnCache === true) {
 		const purged = await purgeFile(
 			await item.client(),

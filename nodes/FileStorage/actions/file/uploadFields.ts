@@ -10,7 +10,7 @@ import { ALLOW_WITHOUT_LENGTH_FIELD, fileNameOfUrl, openUrlSource, parseSourceUr
 import type { BucketRef, Visibility } from '../../transport/api';
 import { NODE_VERSIONS, perVersion } from '../../versions';
 import { folderFields, folderOf } from '../folder';
-import { refuseExistingFile, replaceNotice } from './existingFile';
+import { refuseExistingFile, replaceNotice, takenDuringUpload } from './existingFile';
 import { refuseFilePath, removedFilePathNotice, removedFilePathOption } from './removedFilePath';
 
 type Shown = Record<string, string[]>;
@@ -244,6 +244,8 @@ export interface PreparedUpload {
 	where: BucketRef;
 	source: UploadSource;
 	inputs: UploadInputs;
+	/** With Refuse Existing File: the error when a file is at the key just before the upload completes. */
+	refuseIfTaken?: () => Error;
 }
 
 /** The source opened, with the key it gives and the field that named it; the key is checked before a URL is fetched. */
@@ -291,8 +293,18 @@ export async function prepareUpload(item: Item): Promise<PreparedUpload> {
 	};
 	const client = await item.client().catch(letGo);
 	// The check and the upload after it, while no other item of the run writes the key.
-	if (options.refuseExisting === true) await item.takeTurns([{ ...where, key }]).catch(letGo);
+	const refuse = options.refuseExisting === true;
+	if (refuse) await item.takeTurns([{ ...where, key }]).catch(letGo);
+	// A write of an earlier item that may still land would replace this one: refused as well.
+	else {
+		try {
+			item.refuseUnsettled([{ ...where, key }]);
+		} catch (error) {
+			letGo(error);
+		}
+	}
 	await refuseExistingFile(item, client, { ...where, key }, naming.rename).catch(letGo);
 	const contentType = String(options.contentType || source.mimeType || 'application/octet-stream');
-	return { where, source, inputs: { key, visibility, contentType } };
+	const refuseIfTaken = refuse ? () => takenDuringUpload(item, { ...where, key }, naming.rename) : undefined;
+	return { where, source, inputs: { key, visibility, contentType }, refuseIfTaken };
 }
