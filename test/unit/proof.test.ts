@@ -327,18 +327,24 @@ describe('readBackDecision: a Move proves its copy by reading it back when the C
 		}
 	});
 
-	it('a kept answer fetched after the copy’s listed second (by the earlier of the CDN’s and the API’s Date) is proof', () => {
+	it('a kept answer fetched after the copy’s listed second and the clock margin (by the earlier of the CDN’s and the API’s Date) is proof', () => {
 		const written = '2026-03-20T10:30:05Z';
 		const kept = (date: string, age: string, serviceDate?: string) => ({
 			...answer({ date, age }),
 			written,
 			serviceDate,
 		});
-		expect(readBackDecision(kept('Fri, 20 Mar 2026 10:30:08 GMT', '0'))).toEqual({ action: 'good' });
-		// Fetched in the copy's second (Date − (Age + 1 s) = 10:30:05): too early, read again a second later.
+		// Settled at 10:30:05 + 1 s (the listed second) + 3 s (CDN_CLOCK_MARGIN_MS, as for the source's read).
+		expect(readBackDecision(kept('Fri, 20 Mar 2026 10:30:10 GMT', '0'))).toEqual({ action: 'good' });
+		// Fetched after the copy's second but within the clocks' margin (10:30:07): read again at 10:30:09.
+		expect(readBackDecision(kept('Fri, 20 Mar 2026 10:30:08 GMT', '0'))).toEqual({
+			action: 'read-again',
+			afterMs: 2000,
+		});
+		// Fetched in the copy's second (Date − (Age + 1 s) = 10:30:05): too early.
 		expect(readBackDecision(kept('Fri, 20 Mar 2026 10:30:06 GMT', '0'))).toEqual({
 			action: 'read-again',
-			afterMs: 1000,
+			afterMs: 4000,
 		});
 		// The CDN's clock ahead of the API's: the API's Date bounds it.
 		expect(readBackDecision(kept('Fri, 20 Mar 2026 10:30:30 GMT', '0', 'Fri, 20 Mar 2026 10:30:06 GMT')).action).toBe(

@@ -6,6 +6,7 @@
  * table of these functions, row by row, each row with its test; the evidence is spec §3.12.
  */
 import { isApiNotFoundAnswer } from '../transport/apiAnswer';
+import { ageSeconds, keptByCache, type CdnHeaders } from '../transport/cacheMarks';
 import { etagMd5 } from '../upload/hashedSource';
 import { isoSeconds, timeOf, type StoredRecord } from './storedRecord';
 
@@ -19,73 +20,21 @@ export const LISTING_SECOND_MS = 1000;
  */
 export const CDN_CLOCK_MARGIN_MS = 3000;
 
+/**
+ * When a read counts as after the listed second for sure (ms, in the storage's clock), or undefined
+ * for a record with no time: the end of that second plus the clock margin. Both reads that prove a
+ * version by their time (the source's, Move's read-back of its copy) wait for it.
+ */
+export function settledAfter(listed: string | null | undefined): number | undefined {
+	const recorded = timeOf(listed);
+	return recorded === undefined ? undefined : recorded + LISTING_SECOND_MS + CDN_CLOCK_MARGIN_MS;
+}
+
+// The cache-mark reading lives with the transport, which reads the API's answers by it too.
+export { cdnHeadersOf, keptByCache, type CdnHeaders } from '../transport/cacheMarks';
+
 /** HTTP dates have whole seconds: a Last-Modified within this of the listing's is the same second. */
 const HTTP_DATE_MS = 1000;
-
-/** The headers of a CDN answer the decisions read, as sent (undefined when absent). */
-export interface CdnHeaders {
-	date?: string;
-	age?: string;
-	xCache?: string;
-	/** Other headers in which a cache says how it served the answer, as `Name: value` (see CACHE_STATUS). */
-	cacheStatus?: string[];
-	cacheControl?: string;
-	lastModified?: string;
-	etag?: string;
-}
-
-/**
- * Headers besides X-Cache in which caches say how they served an answer: RFC 9211's Cache-Status,
- * and the CDNs' own (Cloudflare's, Bunny's, nginx's).
- */
-const CACHE_STATUS = ['cache-status', 'cf-cache-status', 'cdn-cache', 'x-cache-status'];
-
-/** A cache status naming an answer served from what the cache kept (a hit, a stale or revalidated copy). */
-const SERVED_FROM_CACHE = /hit|stale|revalidated|updating/i;
-
-/** The CDN headers of an answer's header object (names in any case). */
-export function cdnHeadersOf(headers: Record<string, unknown> | undefined): CdnHeaders {
-	const lower = new Map(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
-	const one = (name: string) => {
-		const value = lower.get(name);
-		return value === undefined || value === null ? undefined : String(value);
-	};
-	return {
-		date: one('date'),
-		age: one('age'),
-		xCache: one('x-cache'),
-		cacheStatus: CACHE_STATUS.flatMap((name) => (one(name) === undefined ? [] : [`${name}: ${one(name)}`])),
-		cacheControl: one('cache-control'),
-		lastModified: one('last-modified'),
-		etag: one('etag'),
-	};
-}
-
-/**
- * The answer's Age in seconds, or undefined when it has none that can be read. Sent as a list (two
- * caches' values joined), its first member counts, as RFC 9111 §5.1 has a cache do.
- */
-function ageSeconds(headers: CdnHeaders): number | undefined {
-	const first = (headers.age ?? '').split(',')[0].trim();
-	const age = Number(first);
-	return first !== '' && Number.isFinite(age) && age >= 0 ? age : undefined;
-}
-
-/**
- * What a cache says of keeping the answer, or undefined when it says nothing: an `Age` (an HTTP
- * cache MUST send one with every answer it serves from what it kept, RFC 9111 §4 and §5.1; `Age: 0`
- * too, kept less than a second), or an `X-Cache` naming a hit in any spelling (HIT, TCP_HIT, "Hit
- * from cloudfront"). Whatever else the answer says (a Last-Modified included), such an answer may
- * be an earlier version, so it is never proof of the stored one by itself.
- */
-export function keptByCache(headers: CdnHeaders): string | undefined {
-	const marks = [
-		...(ageSeconds(headers) === undefined ? [] : [`Age: ${headers.age ?? ''}`]),
-		...(SERVED_FROM_CACHE.test(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
-		...(headers.cacheStatus ?? []).filter((status) => SERVED_FROM_CACHE.test(status.replace(/^[^:]*:/, ''))),
-	];
-	return marks.length > 0 ? marks.join(', ') : undefined;
-}
 
 /**
  * The earliest time (ms) the answer's bytes can have been fetched from the storage: its Date for an
@@ -168,7 +117,7 @@ export function sourceReadDecision(read: SourceRead): SourceReadAction {
 	const kept = keptByCache(headers);
 	const recorded = timeOf(record.last_modified);
 	const fetched = fetchedNoEarlierThan(headers, read.serviceDate);
-	const settledAt = recorded === undefined ? undefined : recorded + LISTING_SECOND_MS + CDN_CLOCK_MARGIN_MS;
+	const settledAt = settledAfter(record.last_modified);
 	if (kept) {
 		if (fetched !== undefined && settledAt !== undefined && fetched >= settledAt) return { action: 'copy' };
 		return unproven(
@@ -325,15 +274,15 @@ export function readBackDecision(
 	const keep = (why: string) => ({ action: 'keep' as const, why: `read back through its link, ${why}` });
 	if ('failed' in answer) return keep(`it could not be read: ${answer.failed}`);
 	const kept = keptByCache(answer.headers);
-	// A kept answer fetched after the copy's listed second ended is of the copy or a later version
-	// (some CDNs mark every answer, `Age: 0` on a miss); one fetched before may be an earlier one.
+	// A kept answer fetched after the copy's listed second ended (plus the clocks' margin, as for the
+	// source's read) is of the copy or a later version (some CDNs mark every answer, `Age: 0` on a
+	// miss); one fetched before may be an earlier one.
 	const fetched = kept ? fetchedNoEarlierThan(answer.headers, read.serviceDate) : undefined;
-	const after = timeOf(read.written);
-	if (kept && (fetched === undefined || after === undefined)) {
+	const settledAt = settledAfter(read.written);
+	if (kept && (fetched === undefined || settledAt === undefined)) {
 		return keep(`a cache says it kept the answer (${kept}), and its headers do not say since when`);
 	}
-	if (kept && fetched! < after! + LISTING_SECOND_MS)
-		return { action: 'read-again', afterMs: after! + LISTING_SECOND_MS - fetched! };
+	if (kept && fetched! < settledAt!) return { action: 'read-again', afterMs: settledAt! - fetched! };
 	const size = answer.size ?? answer.digest.bytes;
 	if (size !== sent.bytes || answer.digest.bytes !== sent.bytes) {
 		return keep(`it is ${answer.digest.bytes} bytes, but ${sent.bytes} were sent: another writer may have stored it`);

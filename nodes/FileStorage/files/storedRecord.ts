@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { listContents, type BucketRef, type ListEntry } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
 import { MAX_PAGE_SIZE } from '../listing/listing';
+import { timeOf } from '../listing/listingTime';
 
 /** The service's own record of a file: its listing entry (the API's answer, never the CDN's). */
 export interface StoredRecord {
@@ -77,11 +78,7 @@ export async function findStoredRecord(
 	return entry ? recordOf(entry) : undefined;
 }
 
-/** Milliseconds since the epoch of an HTTP or ISO date, or undefined. */
-export function timeOf(date: string | null | undefined): number | undefined {
-	const time = date ? Date.parse(date) : NaN;
-	return Number.isFinite(time) ? time : undefined;
-}
+export { timeOf } from '../listing/listingTime';
 
 /** As the listing spells dates: ISO 8601 UTC to whole seconds. */
 export function isoSeconds(date: string | null | undefined): string | undefined {

@@ -1,4 +1,5 @@
-import type { IN8nHttpFullResponse, INode, NodeApiError } from 'n8n-workflow';
+import type { IN8nHttpFullResponse, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { waitTooLongHint, type NetworkFacts, type StatusFacts } from './attempts';
 import { targetOf, timeoutHint, type ApiCall, type TransportSettings } from './call';
@@ -72,4 +73,19 @@ export function callStatusFailure(
 	}
 	failure.context.earlierAttemptMayHaveRun = facts.earlierMayHaveRun;
 	return failure;
+}
+
+/**
+ * An answer of the API that a cache between n8n and the API says it kept (`marks`: its words, see
+ * apiAnswerKept): it may be of a moment before, so nothing is decided on it (a delete or a
+ * replacement least of all). Not retried: the cache would answer the same until it lets go.
+ */
+export function callKeptFailure(site: CallSite, call: ApiCall, marks: string): NodeApiError {
+	const error = new NodeApiError(site.node, { cacheMarks: marks } as JsonObject, {
+		message: `${call.what} failed: a cache between n8n and the API answered from its copy (${marks}), which may be of an earlier moment: what the service stores now could not be told, so nothing was decided on it`,
+		description: `Exempt the API at ${site.origin} from the cache of the gateway or proxy in front of it (its answers change from moment to moment); nothing was deleted or replaced on this answer.`,
+		itemIndex: site.itemIndex,
+	});
+	error.context.keptByCache = true;
+	return error;
 }

@@ -22,7 +22,8 @@ import {
 	type ApiCall,
 	type TransportSettings,
 } from './call';
-import { callNetworkFailure, callStatusFailure, type CallSite } from './callFailures';
+import { apiAnswerKept } from './cacheMarks';
+import { callKeptFailure, callNetworkFailure, callStatusFailure, type CallSite } from './callFailures';
 import { httpError, linkSecrets, unexpectedAnswerError, withoutSecrets } from './errors';
 import { FamilyRouter } from './familyRouter';
 import { apiPathsSetting, isMissingPath, type ApiPathsSetting, type FamilyRoutes, type Route } from './pathFamily';
@@ -306,7 +307,9 @@ export class FileStorageClient {
 		missingPathIsAnswer = false,
 	): Promise<IN8nHttpFullResponse> {
 		const detached = call.detachedForMs !== undefined;
-		return await runAttempts({
+		// An API answer a cache kept is no answer of the service now (a link's is judged by files/proof.ts).
+		const kept = (answer: IN8nHttpFullResponse) => (call.link ? undefined : apiAnswerKept(answer.headers));
+		const response = await runAttempts({
 			policy: call.retry,
 			maxRetries: detached ? Math.max(this.settings.maxRetries, CLEANUP_RETRIES) : this.settings.maxRetries,
 			send,
@@ -323,7 +326,16 @@ export class FileStorageClient {
 				return { answer, done: missingPathIsAnswer && isMissingPath(answer.statusCode, answer.body) };
 			},
 			networkFailure: (problem, facts) => callNetworkFailure(this.site, call, problem, facts),
-			statusFailure: (answer, facts) => callStatusFailure(this.site, call, answer, facts),
+			statusFailure: (answer, facts) => {
+				const marks = kept(answer);
+				return marks ? callKeptFailure(this.site, call, marks) : callStatusFailure(this.site, call, answer, facts);
+			},
 		});
+		const marks = kept(response);
+		if (marks) {
+			(response.body as { destroy?: () => void } | undefined)?.destroy?.();
+			throw callKeptFailure(this.site, call, marks);
+		}
+		return response;
 	}
 }

@@ -1,6 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { timeOf } from '../listing/listingTime';
 import { toItem } from './output';
 import type { PollRun } from './run';
 import type { ListedFile } from './state';
@@ -10,8 +11,7 @@ function newest(files: ListedFile[]): ListedFile | undefined {
 	let best: ListedFile | undefined;
 	let bestTime = Number.NEGATIVE_INFINITY;
 	for (const file of files) {
-		const time = Date.parse(String(file.last_modified ?? ''));
-		const at = Number.isFinite(time) ? time : Number.NEGATIVE_INFINITY;
+		const at = timeOf(file.last_modified) ?? Number.NEGATIVE_INFINITY;
 		if (!best || at > bestTime || (at === bestTime && file.key > best.key)) {
 			best = file;
 			bestTime = at;

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 
+import { timeOf } from '../listing/listingTime';
+
 /**
  * What the trigger remembers between polls, and how a scan is compared with it (how it is
  * stored: stateCodec.ts). A file is remembered by two hashes: of its key, and of its fingerprint
@@ -138,9 +140,8 @@ export function recordsStillListed(saved: WatchState, complete: ListedFile[], ke
 	return state;
 }
 
-function timeOf(file: ListedFile | undefined): number {
-	const time = Date.parse(String(file?.last_modified ?? ''));
-	return Number.isFinite(time) ? time : Number.POSITIVE_INFINITY;
+function timeOfFile(file: ListedFile | undefined): number {
+	return timeOf(file?.last_modified) ?? Number.POSITIVE_INFINITY;
 }
 
 /**
@@ -156,7 +157,7 @@ export function diff(previous: WatchState, current: ListedFile[], settled = true
 		if (known === undefined) changes.push({ event: 'created', key: file.key, file });
 		else if (known !== fingerprint(file)) changes.push({ event: 'updated', key: file.key, file });
 	}
-	changes.sort((a, b) => timeOf(a.file) - timeOf(b.file) || byCodeUnits(a.key, b.key));
+	changes.sort((a, b) => timeOfFile(a.file) - timeOfFile(b.file) || byCodeUnits(a.key, b.key));
 	if (previous.keys) {
 		const present = new Set(current.map((file) => file.key));
 		for (const key of previous.keys) {
