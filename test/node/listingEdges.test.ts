@@ -40,11 +40,27 @@ describe('List Contents at the edges', () => {
 	it('Return All over 150,000 entries gives every one (no stack overflow in the output)', async () => {
 		const { result, requests } = await listWith(pagesOf(150_000, file), { returnAll: true, folder: 'many' });
 		expect(result.error).toBeUndefined();
-		expect(requests).toHaveLength(150);
+		// 150 full pages; the last is full, so one more (empty) page shows the end.
+		expect(requests).toHaveLength(151);
+		expect(requests[150]).toEqual({ prefix: 'many/', page: 151, limit: 1000 });
 		expect(result.items).toHaveLength(150_000);
 		expect(result.items[0].json.path).toBe('many/f0.txt');
 		expect(result.items[149_999].json.path).toBe('many/f149999.txt');
 		expect(result.items[149_999].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('Return All over a count that lags behind its rows gives the entries past the full page it calls the last', async () => {
+		// 2,005 entries; the count still says 2,000 (two full pages): page 3 is read all the same.
+		const lagging: ListAnswer = (request) => {
+			const answer = pagesOf(2005, file)(request);
+			return { ...answer, pagination: { ...answer.pagination, total_items: 2000, total_pages: 2 } };
+		};
+		const { result, requests } = await listWith(lagging, { returnAll: true, folder: 'many' });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.path)).toEqual(
+			Array.from({ length: 2005 }, (_, i) => `many/f${i}.txt`),
+		);
+		expect(requests.map((request) => request.page)).toEqual([1, 2, 3]);
 	});
 
 	it('a folder that shows up inside itself ends a recursive walk with an error naming it, instead of looping', async () => {
@@ -106,6 +122,18 @@ describe('List Contents at the edges', () => {
 			/^Unexpected answer from the service to List Contents of 'b' \(page \d+\): "pagination.total_pages" grew to \d+, but page 1 said 2/,
 		);
 		expect(requests.length).toBeLessThanOrEqual(5);
+	});
+
+	it('full pages that never end past a count of one page stop the walk with an error, instead of reading on for ever', async () => {
+		const endless: ListAnswer = ({ page, limit }) => ({
+			children: Array.from({ length: limit }, (_, i) => file((page - 1) * limit + i)),
+			pagination: { current_page: page, total_pages: 1, total_items: limit, items_per_page: limit },
+		});
+		const { result, requests } = await listWith(endless, { returnAll: true });
+		expect(result.error?.message).toMatch(
+			/^Unexpected answer from the service to List Contents of 'b' \(page 4\): page 4 still has entries, but page 1 said 1 page; the walk of the root was stopped/,
+		);
+		expect(requests).toHaveLength(4);
 	});
 
 	it('entries shifted by files added while Return All pages (even by a whole page) are listed once, without an error', async () => {

@@ -3,6 +3,7 @@
  * which window is asked for, and when one answer proves the boundary.
  */
 import { provenRun, windowAround, type PageBoundary } from '../../nodes/FileStorage/listing/boundary';
+import { fullPage } from '../../nodes/FileStorage/listing/listing';
 import type { ListEntry } from '../../nodes/FileStorage/transport/api';
 
 const entry = (path: string): ListEntry => ({ name: path, type: 'file', path }) as ListEntry;
@@ -16,6 +17,7 @@ function boundary(before: string[], after: string[]): PageBoundary {
 		after: new Set(after),
 		nextPage: after.map(entry),
 		position: 1000,
+		served: 1000,
 	};
 }
 
@@ -64,5 +66,18 @@ describe('provenRun', () => {
 		const end = boundary(['p998', 'p999'], []);
 		expect(paths(provenRun(['p999', 'm1'].map(entry), end, true))).toEqual(['m1']);
 		expect(provenRun(['p999', 'm1'].map(entry), end, false)).toBeUndefined();
+	});
+});
+
+describe('fullPage (a page the count calls the last is the last only when it is not full)', () => {
+	it('a page of as many entries as asked for is full; a shorter one is not', () => {
+		expect(fullPage(1000, 1000, 0)).toBe(true);
+		expect(fullPage(999, 1000, 0)).toBe(false);
+		expect(fullPage(0, 1000, 0)).toBe(false);
+	});
+
+	it('with a service that caps its pages, a page as long as the largest earlier one is full', () => {
+		expect(fullPage(500, 1000, 500)).toBe(true);
+		expect(fullPage(200, 1000, 500)).toBe(false);
 	});
 });

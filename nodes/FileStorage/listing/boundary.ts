@@ -27,8 +27,13 @@ export interface PageBoundary {
 	after: Set<string>;
 	/** Page k+1's entries, in its order. */
 	nextPage: ListEntry[];
-	/** Where page k+1 started (0-based), the place to look. */
+	/** Where page k+1 started (0-based: the entries pages 1..k held), the place to look. */
 	position: number;
+	/**
+	 * The most entries one page of the walk held (the service's page size, if it caps pages): an
+	 * answer shorter than that and than its own limit shows the end of the listing.
+	 */
+	served: number;
 }
 
 /** A window of `size` entries or more whose page (limit = size) holds `position` near its middle. */
@@ -42,7 +47,7 @@ export function windowAround(position: number, size: number, most: number): { pa
 
 /**
  * The entries of one answer from an entry of `before` to the first entry of `after` that follows
- * it (or to the end of the listing, when `after` is empty and the answer is its last page); none
+ * it (or to the end of the listing, when `after` is empty and the answer shows that end); none
  * when the answer shows no such run.
  */
 export function provenRun(children: ListEntry[], boundary: PageBoundary, lastPage: boolean): ListEntry[] | undefined {
@@ -70,7 +75,8 @@ export async function proveBoundary(
 		const { page, limit } = windowAround(boundary.position, Math.min(size, most), most);
 		const answer = await listContents(client, boundary.where, boundary.folder, page, limit);
 		const children = answer.contents.children ?? [];
-		const run = provenRun(children, boundary, page >= answer.pagination.total_pages);
+		// Only a short answer shows the end of the listing; a count (total_pages) may lag behind the rows.
+		const run = provenRun(children, boundary, children.length < Math.min(limit, boundary.served));
 		if (run) return run;
 	}
 	return undefined;

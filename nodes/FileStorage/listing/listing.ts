@@ -105,39 +105,98 @@ export function checkUnder(client: FileStorageClient, what: string, folder: stri
 	}
 }
 
+/**
+ * Whether a page came back full: as many entries as asked for, or as many as the largest earlier
+ * page (a service that caps its pages below the limit). A full page, even one the count calls the
+ * last, is no proof that the listing ends there: a count may lag behind the rows (a cached count),
+ * so the next page is read, and only an answer that shows the end (empty, or short) ends a walk.
+ */
+export function fullPage(entries: number, asked: number, largestEarlier: number): boolean {
+	return entries >= asked || (largestEarlier > 0 && entries >= largestEarlier);
+}
+
+/** Where a walk of one folder is: what it gave, and what the pages it read held. */
+interface WalkPlace {
+	given: Set<string>;
+	/** Paths of the page read last (kept only when boundaries are proven). */
+	previousPage: Set<string>;
+	/** Entries the pages read so far held (the next page starts there), and the most one page held. */
+	received: number;
+	largest: number;
+}
+
+/** A page just read: its number, its entries, and the count its answer gave. */
+interface ReadPage {
+	page: number;
+	children: ListEntry[];
+	total?: number;
+}
+
+/**
+ * Proves the boundary before `page` (see boundary.ts) and yields the entries between the two
+ * pages that the walk had not given; answers whether the boundary was proven.
+ */
+async function* acrossBoundary(
+	client: FileStorageClient,
+	{ where, folder }: FolderWalk,
+	place: WalkPlace,
+	{ page, children, total }: ReadPage,
+	found: (entry: ListEntry) => void,
+): AsyncGenerator<ListEntry, boolean> {
+	const after = new Set(children.map((entry) => entry.path));
+	// The page starts after the entries the pages before it held (not page x limit: a service may
+	// serve shorter pages); an empty one, where the count says if it says less (files went away).
+	const position = children.length > 0 ? place.received : Math.min(place.received, total ?? Number.POSITIVE_INFINITY);
+	const boundary = { where, folder, before: place.previousPage, after, nextPage: children, position };
+	const between = await proveBoundary(client, { ...boundary, served: place.largest }, MAX_PAGE_SIZE);
+	for (const entry of between ?? []) {
+		checkUnder(client, `List Contents of '${where.bucket}' (around page ${page})`, folder, entry);
+		if (place.given.has(entry.path)) continue;
+		place.given.add(entry.path);
+		found(entry);
+		yield entry;
+	}
+	return between !== undefined;
+}
+
+/** Why a walk must stop as a runaway (a count that keeps growing, pages past it that never end), if it must. */
+function runaway(page: number, totalPages: number, entries: number, first: { totalPages: number; bound: number }) {
+	if (page > 1 && totalPages > first.bound) {
+		return `"pagination.total_pages" grew to ${totalPages}, but page 1 said ${first.totalPages}`;
+	}
+	if (page > first.bound && entries > 0) {
+		return `page ${page} still has entries, but page 1 said ${first.totalPages} ${first.totalPages === 1 ? 'page' : 'pages'}`;
+	}
+	return undefined;
+}
+
 /** One folder's entries, page by page; returns how many list requests it took and whether it is settled. */
 async function* walkFolder(
 	client: FileStorageClient,
-	{ where, folder, pageSize, proveBoundaries }: FolderWalk,
+	walk: FolderWalk,
 	found: (entry: ListEntry) => void,
 ): AsyncGenerator<ListEntry, FolderListing> {
+	const { where, folder, pageSize, proveBoundaries } = walk;
 	const name = folder ? `'${folder}'` : 'the root';
-	const given = new Set<string>();
-	let firstTotalPages = 0;
-	let bound = Number.POSITIVE_INFINITY;
+	const place: WalkPlace = { given: new Set(), previousPage: new Set(), received: 0, largest: 0 };
+	const first = { totalPages: 0, bound: Number.POSITIVE_INFINITY };
 	let previousTotal: number | undefined;
-	let previousPage = new Set<string>();
 	let settled = true;
 	for (let page = 1; ; page++) {
 		const answer = await listContents(client, where, folder, page, pageSize);
 		const { pagination } = answer;
 		const what = `List Contents of '${where.bucket}' (page ${page})`;
-		if (page === 1) {
-			firstTotalPages = pagination.total_pages;
-			bound = pageBound(firstTotalPages, pageSize);
-		} else if (pagination.total_pages > bound) {
-			throw client.unexpectedAnswer(
-				what,
-				`"pagination.total_pages" grew to ${pagination.total_pages}, but page 1 said ${firstTotalPages}; the walk of ${name} was stopped`,
-			);
-		}
 		const children = answer.contents.children ?? [];
+		if (page === 1)
+			Object.assign(first, { totalPages: pagination.total_pages, bound: pageBound(pagination.total_pages, pageSize) });
+		const stop = runaway(page, pagination.total_pages, children.length, first);
+		if (stop) throw client.unexpectedAnswer(what, `${stop}; the walk of ${name} was stopped`);
 		for (const entry of children) checkUnder(client, what, folder, entry);
 		// Only entries of earlier pages are skipped: a page's own entries are one answer.
 		const onThisPage = new Set<string>();
 		for (const entry of children) {
-			if (given.has(entry.path) && !onThisPage.has(entry.path)) continue;
-			given.add(entry.path);
+			if (place.given.has(entry.path) && !onThisPage.has(entry.path)) continue;
+			place.given.add(entry.path);
 			onThisPage.add(entry.path);
 			found(entry);
 			yield entry;
@@ -151,22 +210,13 @@ async function* walkFolder(
 			);
 		}
 		if (page > 1 && (!proveBoundaries || !settled)) settled = false;
-		else if (page > 1) {
-			const after = new Set(children.map((entry) => entry.path));
-			const position = Math.min((page - 1) * pageSize, total ?? Number.POSITIVE_INFINITY);
-			const boundary = { where, folder, before: previousPage, after, nextPage: children, position };
-			const between = await proveBoundary(client, boundary, MAX_PAGE_SIZE);
-			if (!between) settled = false;
-			for (const entry of between ?? []) {
-				checkUnder(client, `List Contents of '${where.bucket}' (around page ${page})`, folder, entry);
-				if (given.has(entry.path)) continue;
-				given.add(entry.path);
-				found(entry);
-				yield entry;
-			}
-		}
+		else if (page > 1) settled = yield* acrossBoundary(client, walk, place, { page, children, total }, found);
 		previousTotal = total;
-		previousPage = proveBoundaries ? new Set(children.map((entry) => entry.path)) : previousPage;
-		if (children.length === 0 || page >= pagination.total_pages) return { folder, pages: page, settled };
+		if (proveBoundaries) place.previousPage = new Set(children.map((entry) => entry.path));
+		const full = fullPage(children.length, pageSize, place.largest);
+		place.received += children.length;
+		place.largest = Math.max(place.largest, children.length);
+		// The count says where the listing ends only when the page it calls the last is not full.
+		if (children.length === 0 || (page >= pagination.total_pages && !full)) return { folder, pages: page, settled };
 	}
 }

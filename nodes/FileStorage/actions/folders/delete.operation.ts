@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workf
 
 import { folderPrefix } from '../../files/keys';
 import { existenceOf } from '../../files/proof';
-import { checkUnder, MAX_PAGE_SIZE, walkEntries, type FolderListing } from '../../listing/listing';
+import { checkUnder, fullPage, MAX_PAGE_SIZE, walkEntries, type FolderListing } from '../../listing/listing';
 import { stillStored } from '../../listing/stillStored';
 import { TOP_OF_BUCKET_NAME } from '../../methods/listSearch';
 import type { Item } from '../../item';
@@ -191,6 +191,8 @@ async function emptyFolder(deletion: Deletion, folder: string, found: (folder: s
 	// Reads of one folder: enough to empty it as page 1 first said, with room for files arriving.
 	let reads = 0;
 	let most = Number.POSITIVE_INFINITY;
+	// The most entries a page before this one held (a service may cap its pages below the limit).
+	let largest = 0;
 	for (;;) {
 		const answer = await listContents(client, where, folder, page, MAX_PAGE_SIZE);
 		const children = answer.contents.children ?? [];
@@ -207,10 +209,13 @@ async function emptyFolder(deletion: Deletion, folder: string, found: (folder: s
 			lastBatch = new Set(files.map((entry) => entry.path));
 			continue;
 		}
-		if (children.length === 0 || page >= answer.pagination.total_pages || reads > most) {
+		// A full page is the last only if the next one is empty: the count may lag behind the rows.
+		const last = page >= answer.pagination.total_pages && !fullPage(children.length, MAX_PAGE_SIZE, largest);
+		if (children.length === 0 || last || reads > most) {
 			return { deleted, onFirstPage: page === 1 && reads <= most };
 		}
 		page += 1;
+		largest = Math.max(largest, children.length);
 		lastBatch = new Set();
 	}
 }
