@@ -22,7 +22,7 @@ import {
 	type ApiCall,
 	type TransportSettings,
 } from './call';
-import { callNetworkFailure, callStatusFailure, type CallSite } from './callFailures';
+import { callNetworkFailure, callStatusFailure, checkBeforeResend, type CallSite } from './callFailures';
 import { httpError, linkSecrets, unexpectedAnswerError, withoutSecrets } from './errors';
 import { FamilyRouter } from './familyRouter';
 import { apiPathsSetting, isMissingPath, type ApiPathsSetting, type FamilyRoutes, type Route } from './pathFamily';
@@ -30,7 +30,7 @@ import type { RunPool } from './pool';
 import { buildTarget, checkBaseUrl, querySignedTarget, type QueryValue } from './signing';
 
 export { DEFAULT_SETTINGS, SLOWEST_SEND_BYTES_PER_SECOND } from './call';
-export type { ApiCall, RetryPolicy, TransportSettings } from './call';
+export type { ApiCall, ResendCheck, RetryPolicy, TransportSettings } from './call';
 
 export const CREDENTIAL_TYPE = 'fileStorageApi';
 /** Clean-up is what keeps a failure from leaving parts behind: it gets retries of its own. */
@@ -324,6 +324,7 @@ export class FileStorageClient {
 			},
 			networkFailure: (problem, facts) => callNetworkFailure(this.site, call, problem, facts),
 			statusFailure: (answer, facts) => callStatusFailure(this.site, call, answer, facts),
+			beforeResend: async (facts) => await checkBeforeResend(this.site, call, facts),
 		});
 	}
 }
