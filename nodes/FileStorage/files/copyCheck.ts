@@ -1,10 +1,11 @@
 import type { Item } from '../item';
-import { deleteFile, purgeFile, type BucketRef, type Visibility } from '../transport/api';
+import { purgeFile, withheldResend, type BucketRef, type Visibility } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
 import { headFile } from './fileInfo';
 import { copyCheckDecision, sameVersion, type CopyEvidence } from './proof';
 import { readBackProof } from './readBack';
 import { findStoredRecord, type StoredRecord } from './storedRecord';
+import { deleteDecidedVersion } from './versionDelete';
 
 export interface CopyFacts {
 	to: BucketRef & { key: string };
@@ -73,8 +74,15 @@ async function deleteFaultyCopy(
 		throw inconclusive(item, facts, `${why}, and the file there changed before it could be deleted`);
 	}
 	let after = `The faulty copy '${to.key}' was deleted.`;
-	await deleteFile(client, to, to.key).catch((error: Error) => {
-		after = `Deleting the faulty copy '${to.key}' failed as well (${error.message}): delete it yourself.`;
+	// Sent again only while the listing shows the copy judged: another writer's file there is kept.
+	await deleteDecidedVersion(client, to, to.key, now).catch((error: Error) => {
+		const found = withheldResend(error)?.found;
+		after =
+			found === 'keep'
+				? `The faulty copy's delete got no answer and was not sent again: another version is at '${to.key}' now (another writer's), and it was kept.`
+				: found === 'gone'
+					? `The faulty copy '${to.key}' is no longer there.`
+					: `Deleting the faulty copy '${to.key}' failed as well (${error.message}): delete it yourself.`;
 	});
 	throw item.fail(`The copy of the file failed its check: ${why}`, `${after} Run the node again.`);
 }

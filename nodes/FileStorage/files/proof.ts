@@ -234,7 +234,7 @@ export function purgeFailure(answer: { httpCode?: string | null; body?: unknown 
 	return answer.httpCode === '404' && isApiNotFoundAnswer(answer.body) ? 'nothing-cached' : 'refuse';
 }
 
-/** Move's delete of its source, by the listing's record just before it and the record of the version copied. */
+/** Move's delete of its source (and any repeat of a delete decided on a record), by the listing's record now. */
 export function sourceDeleteDecision(copied: StoredRecord, now: StoredRecord | undefined): 'delete' | 'gone' | 'keep' {
 	if (!now) return 'gone';
 	return sameVersion(now, copied) ? 'delete' : 'keep';

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { failedAnswer, isApiNotFoundAnswer } from './apiAnswer';
+import { withheldResend } from './callFailures';
 import { failedOnRetryWith } from './errors';
 import type { FamilyRoutes } from './pathFamily';
 import type { ApiCall, FileStorageClient } from './request';
@@ -87,16 +88,24 @@ export interface Removal {
 
 /**
  * Delete and Cancel are sent again when an answer is lost; the repeat then finds nothing to
- * remove (404). After a retry that means an earlier attempt did the work, not a failure.
+ * remove (404). After a retry that means an earlier attempt did the work, not a failure. A delete
+ * with a resendCheck is sent again only on it: its listing showing nothing left after an attempt
+ * that may have been carried out is the same sign.
  */
 export async function removal(client: FileStorageClient, call: ApiCall): Promise<Removal> {
 	return await client.send<IDataObject>(call).then(
 		(data) => ({ message: typeof data?.message === 'string' ? data.message : '', earlierAttempt: false }),
 		(error: unknown) => {
+			const withheld = withheldResend(error);
 			// Only the API's own "not found" shows nothing is left: a gateway's 404 page or JSON says nothing of it.
-			if (!failedOnRetryWith(error, 404) || !isApiNotFoundAnswer(failedAnswer(error).body)) throw error;
+			const foundGone = withheld
+				? withheld.found === 'gone' && withheld.earlierMayHaveRun
+				: failedOnRetryWith(error, 404) && isApiNotFoundAnswer(failedAnswer(error).body);
+			if (!foundGone) throw error;
 			return {
-				message: 'Done by an earlier attempt: its answer was lost, and the retry found nothing left to remove.',
+				message: withheld
+					? "Done by an earlier attempt: its answer was lost, and the service's listing asked before sending it again no longer shows the file."
+					: 'Done by an earlier attempt: its answer was lost, and the retry found nothing left to remove.',
 				earlierAttempt: true,
 			};
 		},

@@ -15,10 +15,12 @@ import {
 import type { BucketRef, ListEntry, ListPage, StoredFile, Visibility } from './apiTypes';
 import type { FileForm } from './formData';
 import { familyRoutes } from './pathFamily';
-import type { FileStorageClient } from './request';
+import type { FileStorageClient, ResendCheck } from './request';
 
 export type * from './apiTypes';
 export type { Removal } from './answerChecks';
+export type { ResendCheck } from './request';
+export { withheldResend } from './callFailures';
 export * from './multipartApi';
 
 /**
@@ -103,7 +105,13 @@ export async function uploadFile(client: FileStorageClient, where: BucketRef, fi
 	return data as StoredFile;
 }
 
-export async function deleteFile(client: FileStorageClient, where: BucketRef, key: string): Promise<Removal> {
+/** `resendCheck`: a delete decided on evidence is sent again only while it holds (see ResendCheck). */
+export async function deleteFile(
+	client: FileStorageClient,
+	where: BucketRef,
+	key: string,
+	resendCheck?: ResendCheck,
+): Promise<Removal> {
 	return await removal(client, {
 		method: 'DELETE',
 		path: `${FILES}/delete`,
@@ -114,6 +122,7 @@ export async function deleteFile(client: FileStorageClient, where: BucketRef, ke
 		],
 		what: `Delete of '${key}'`,
 		retry: 'idempotent',
+		...(resendCheck ? { resendCheck } : {}),
 	});
 }
 

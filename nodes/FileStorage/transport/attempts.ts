@@ -102,6 +102,11 @@ export interface AttemptPlan<A extends IN8nHttpFullResponse> {
 	settle?: (answer: A) => Promise<{ answer: A; done?: boolean }>;
 	networkFailure: (problem: NetworkProblem, facts: NetworkFacts) => Error;
 	statusFailure: (answer: A, facts: StatusFacts) => Error;
+	/**
+	 * Asked before each attempt after the first: it throws to send no more (a delete whose key no
+	 * longer holds what it was decided on, see ApiCall.resendCheck).
+	 */
+	beforeResend?: (facts: { attempts: number; earlierMayHaveRun: boolean }) => Promise<void>;
 }
 
 type Step<A> = { answer: A } | { again: true };
@@ -115,6 +120,7 @@ type Step<A> = { answer: A } | { again: true };
 export async function runAttempts<A extends IN8nHttpFullResponse>(plan: AttemptPlan<A>): Promise<A> {
 	const state = { earlierMayHaveRun: false };
 	for (let attempt = 0; ; attempt++) {
+		if (attempt > 0) await plan.beforeResend?.({ attempts: attempt, earlierMayHaveRun: state.earlierMayHaveRun });
 		let answer: A;
 		try {
 			answer = await plan.send();

@@ -38,7 +38,17 @@ export interface ApiCall {
 	detachedForMs?: number;
 	/** A shorter wait for the answer than the Timeout option, for a call whose answer is only a hint. */
 	timeoutMs?: number;
+	/** For a delete decided on evidence: asked before each repeat (see ResendCheck). */
+	resendCheck?: ResendCheck;
 }
+
+/**
+ * The evidence a delete was decided on, asked of the service again before the delete is sent
+ * again (an earlier attempt may have been carried out, and the key written since): 'delete' it is
+ * unchanged, a repeat is as safe as the first send; 'gone' nothing is left, the work is done;
+ * 'keep' another version is there, and nothing more is sent. It throws when it cannot be told.
+ */
+export type ResendCheck = () => Promise<'delete' | 'gone' | 'keep'>;
 
 export interface TransportSettings {
 	timeoutMs: number;

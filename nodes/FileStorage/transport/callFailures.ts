@@ -1,5 +1,5 @@
 import type { IN8nHttpFullResponse, INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { waitTooLongHint, type NetworkFacts, type StatusFacts } from './attempts';
 import { targetOf, timeoutHint, type ApiCall, type TransportSettings } from './call';
@@ -88,4 +88,56 @@ export function callKeptFailure(site: CallSite, call: ApiCall, marks: string): N
 	});
 	error.context.keptByCache = true;
 	return error;
+}
+
+/** Why a delete was not sent again: what the check before the repeat found (see ApiCall.resendCheck). */
+export type WithheldResend = 'gone' | 'keep' | 'unknown';
+
+const WITHHELD_WORDS: Record<WithheldResend, string> = {
+	gone: "the service's listing no longer shows the file",
+	keep: "the service's listing shows another version there now, which was kept",
+	unknown: "the service's listing could not be read to check the file first",
+};
+
+/**
+ * A delete that may have been carried out (its answer lost, a 5xx) is sent again only after its
+ * caller's check says the key still holds what it was decided on; otherwise this throws, saying why.
+ */
+export async function checkBeforeResend(
+	site: CallSite,
+	call: ApiCall,
+	facts: { attempts: number; earlierMayHaveRun: boolean },
+): Promise<void> {
+	if (!call.resendCheck) return;
+	let found: WithheldResend;
+	let problem = '';
+	try {
+		const decision = await call.resendCheck();
+		if (decision === 'delete') return;
+		found = decision;
+	} catch (error) {
+		found = 'unknown';
+		problem = ` (${error instanceof Error ? error.message : String(error)})`;
+	}
+	const earlier = facts.earlierMayHaveRun ? 'may have been carried out (its answer was lost, or a 5xx)' : 'failed';
+	const error = new NodeOperationError(
+		site.node,
+		`${call.what} was not sent again: ${WITHHELD_WORDS[found]}${problem}`,
+		{
+			itemIndex: site.itemIndex,
+			description: `An earlier attempt ${earlier}; a delete is sent again only while the file is the one it was decided on.`,
+		},
+	);
+	error.context.resendWithheld = found;
+	error.context.earlierAttemptMayHaveRun = facts.earlierMayHaveRun;
+	error.context.attempts = facts.attempts;
+	throw error;
+}
+
+/** What the check before a repeat found, when it is why `error` ended a delete; else undefined. */
+export function withheldResend(error: unknown): { found: WithheldResend; earlierMayHaveRun: boolean } | undefined {
+	if (!(error instanceof NodeOperationError)) return undefined;
+	const found = error.context?.resendWithheld as WithheldResend | undefined;
+	if (found === undefined) return undefined;
+	return { found, earlierMayHaveRun: error.context.earlierAttemptMayHaveRun === true };
 }

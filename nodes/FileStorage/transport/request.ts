@@ -23,7 +23,13 @@ import {
 	type TransportSettings,
 } from './call';
 import { apiAnswerKept } from './cacheMarks';
-import { callKeptFailure, callNetworkFailure, callStatusFailure, type CallSite } from './callFailures';
+import {
+	callKeptFailure,
+	callNetworkFailure,
+	callStatusFailure,
+	checkBeforeResend,
+	type CallSite,
+} from './callFailures';
 import { httpError, linkSecrets, unexpectedAnswerError, withoutSecrets } from './errors';
 import { FamilyRouter } from './familyRouter';
 import { apiPathsSetting, isMissingPath, type ApiPathsSetting, type FamilyRoutes, type Route } from './pathFamily';
@@ -31,7 +37,7 @@ import type { RunPool } from './pool';
 import { buildTarget, checkBaseUrl, querySignedTarget, type QueryValue } from './signing';
 
 export { DEFAULT_SETTINGS, SLOWEST_SEND_BYTES_PER_SECOND } from './call';
-export type { ApiCall, RetryPolicy, TransportSettings } from './call';
+export type { ApiCall, ResendCheck, RetryPolicy, TransportSettings } from './call';
 
 export const CREDENTIAL_TYPE = 'fileStorageApi';
 /** Clean-up is what keeps a failure from leaving parts behind: it gets retries of its own. */
@@ -330,6 +336,7 @@ export class FileStorageClient {
 				const marks = kept(answer);
 				return marks ? callKeptFailure(this.site, call, marks) : callStatusFailure(this.site, call, answer, facts);
 			},
+			beforeResend: async (facts) => await checkBeforeResend(this.site, call, facts),
 		});
 		const marks = kept(response);
 		if (marks) {

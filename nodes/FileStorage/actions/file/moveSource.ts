@@ -1,7 +1,8 @@
 import { copyChangedBeforeDelete, existenceOf, sourceDeleteDecision } from '../../files/proof';
-import { findStoredRecord } from '../../files/storedRecord';
+import { findStoredRecord, type StoredRecord } from '../../files/storedRecord';
+import { versionCheck } from '../../files/versionDelete';
 import type { Item } from '../../item';
-import { deleteFile } from '../../transport/api';
+import { deleteFile, withheldResend, type ResendCheck } from '../../transport/api';
 import { describeRef, type Copied } from './copyFile';
 import { failedAnswer } from '../../transport/apiAnswer';
 
@@ -63,16 +64,57 @@ function deletedAlready(error: unknown): boolean {
 }
 
 /**
+ * What a repeat of the source's delete acts on, asked again before each repeat: the source still
+ * the version the delete was decided on, and the destination still the copy that was checked.
+ * `changed` names which one was not.
+ */
+function beforeRepeat(copied: Copied, decided: StoredRecord) {
+	const changed = { at: 'source' as 'source' | 'destination' };
+	const source = versionCheck(copied.client, copied.from, copied.from.key, decided);
+	const check: ResendCheck = async () => {
+		const decision = await source();
+		if (decision !== 'delete') return decision;
+		const copy = await findStoredRecord(copied.client, copied.to, copied.to.key);
+		if (!copyChangedBeforeDelete(copied.destinationRecord, copy)) return 'delete';
+		changed.at = 'destination';
+		return 'keep';
+	};
+	return { check, changed };
+}
+
+/** A delete of the source that may have been carried out, and was not sent again: why, and what is where. */
+function notSentAgain(item: Item, copied: Copied, error: unknown, changedAt: 'source' | 'destination') {
+	const { from, to } = copied;
+	const found = withheldResend(error)?.found;
+	if (found === 'gone') return sourceGone(item, copied);
+	if (found === 'keep' && changedAt === 'source') {
+		return item.fail(
+			`Move: the source ${describeRef(from)} changed while its delete was retried: a newer version is kept there`,
+			`Its delete had to be sent again (the first got no answer, a 5xx or a request to wait); listed again first, the source was another version than the one copied, so it was not deleted. The copy ${describeRef(to)} holds the version copied. Run the Move again to move the newer version (with Replace Existing File on).`,
+		);
+	}
+	const why =
+		found === 'keep'
+			? `the destination ${describeRef(to)} changed while it was retried (another writer stored a file there)`
+			: `whether it was carried out could not be checked: ${wordsOf(error)}`;
+	return item.fail(
+		`Move: the delete of the source ${describeRef(from)} got no answer and was not sent again: ${why}`,
+		'The first delete may have been carried out. Check the source and the destination (File → Get Info) before deleting either.',
+	);
+}
+
+/**
  * Move's last step: the source goes only after a checked copy, only while the service still
  * records the version that was copied (a file replaced during the copy is a newer version, which
  * the copy does not hold), and only while the destination is still the copy that was checked.
+ * A delete sent again (its answer lost, a 5xx) goes out only while both still hold (beforeRepeat).
  * A failed delete says both exist; a source already gone (the API's own 404) says so.
  */
 export async function deleteSourceAfterCopy(item: Item, copied: Copied) {
 	const { from } = copied;
 	const now = await recordNow(item, copied, from, 'whether the source is still the version copied');
 	const decision = sourceDeleteDecision(copied.sourceRecord, now);
-	if (decision === 'gone') throw sourceGone(item, copied);
+	if (decision === 'gone' || !now) throw sourceGone(item, copied);
 	if (decision === 'keep') {
 		throw bothExist(
 			item,
@@ -82,9 +124,11 @@ export async function deleteSourceAfterCopy(item: Item, copied: Copied) {
 		);
 	}
 	await refuseChangedCopy(item, copied);
+	const repeat = beforeRepeat(copied, now);
 	try {
-		return await deleteFile(copied.client, from, from.key);
+		return await deleteFile(copied.client, from, from.key, repeat.check);
 	} catch (error) {
+		if (withheldResend(error)) throw notSentAgain(item, copied, error, repeat.changed.at);
 		if (deletedAlready(error)) throw sourceGone(item, copied);
 		throw bothExist(
 			item,

@@ -1,0 +1,32 @@
+import { deleteFile, type BucketRef, type Removal, type ResendCheck } from '../transport/api';
+import type { FileStorageClient } from '../transport/request';
+import { sourceDeleteDecision } from './proof';
+import { findStoredRecord, type StoredRecord } from './storedRecord';
+
+/**
+ * The check before a delete decided on the listing's record `decided` is sent again: the listing
+ * still shows that record ('delete'), no file there ('gone'), another version ('keep'). A write of
+ * the same size in the same second cannot be seen: the API has no conditional delete.
+ */
+export function versionCheck(
+	client: FileStorageClient,
+	where: BucketRef,
+	key: string,
+	decided: StoredRecord,
+): ResendCheck {
+	return async () => sourceDeleteDecision(decided, await findStoredRecord(client, where, key));
+}
+
+/**
+ * Deletes the version of `key` the listing showed as `decided`. A repeat of the delete (its answer
+ * lost, a 5xx, a wait the service asked for) goes out only while the listing still shows it: a
+ * version another writer stored meanwhile is kept (docs/reliability.md, "Destructive steps act on proof").
+ */
+export async function deleteDecidedVersion(
+	client: FileStorageClient,
+	where: BucketRef,
+	key: string,
+	decided: StoredRecord,
+): Promise<Removal> {
+	return await deleteFile(client, where, key, versionCheck(client, where, key, decided));
+}
