@@ -121,6 +121,8 @@ function useCachingGateway(
 }
 
 const gateway = useCachingGateway(/^\/api\/v1\/files\/(list|contents|signed-url)$/);
+/** One that keeps listings only: the destination's existence checks (signed URLs) go through to the API. */
+const listingGateway = useCachingGateway(/^\/api\/v1\/files\/(list|contents)$/);
 /** A gateway that keeps nothing but stamps every answer it forwards as a miss, `Age: 0` included (Varnish does). */
 const stamping = useCachingGateway(/^$/, { 'X-Cache': 'MISS', Age: '0', 'Cache-Status': 'gateway; fwd=uri-miss' });
 
@@ -152,16 +154,15 @@ describe('Move: a listing a cache kept is no proof that the source is still the 
 				await put(source, newer, 'app');
 			},
 		});
-		const result = await viaGateway({
-			resource: 'file',
-			operation: 'move',
-			fileKey: byKey(source),
-			destinationKey: destination,
-		});
+		const result = await viaGateway(
+			{ resource: 'file', operation: 'move', fileKey: byKey(source), destinationKey: destination },
+			{},
+			listingGateway,
+		);
 		emulator().adversary.setHooks(undefined);
 		expect(struck).toBe(true);
 		// The gateway did answer the source's listing from its cache (marked HIT, with an Age).
-		const sourceListings = gateway().hits.filter((hit) =>
+		const sourceListings = listingGateway().hits.filter((hit) =>
 			/\/files\/(list|contents)\?.*prefix=gw-cache%2Freport/.test(hit),
 		);
 		expect(sourceListings.length).toBeGreaterThan(0);
