@@ -341,7 +341,10 @@ describe('a copy cut half-way never loses the source', () => {
 			destinationKey: 'cut/small-copy.txt',
 			options: { maxRetries: 0 },
 		});
-		expect(result.error?.message).toMatch(/after 50000 of 100000 bytes/);
+		// How much arrived before the cut depends on when the reset overtakes the bytes in flight (the
+		// source is opened, then the destination checked again, then read): never the whole file.
+		const arrived = /broke after (\d+) of 100000 bytes/.exec(result.error?.message ?? '');
+		expect(Number(arrived?.[1])).toBeLessThanOrEqual(50_000);
 		expect(await read('cut/small-copy.txt')).toBeUndefined();
 		expect(emulator().stats().requests.upload ?? 0).toBe(0);
 	});
