@@ -13,27 +13,19 @@
  * Through n8n-core's engine over real HTTP; the gateway is a small caching proxy in front of the
  * emulator, the other writer acts from the emulator's hooks.
  */
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { HookCall } from '../emulator/history';
 import { runNode, type RunNodeOptions } from '../harness';
-import { BUCKET, credentialsFor, fileItem, storedText, useEmulator } from './support';
+import { useLocalHttpServer } from './localServer';
+import { BUCKET, HERE, byKey, credentialsFor, fileItem, putText, storedText, useEmulator } from './support';
 
 const emulator = useEmulator();
-const HERE = { name: BUCKET.bucketName, region: BUCKET.region };
-const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 const read = async (key: string) => await storedText(emulator(), key);
 
-async function put(key: string, text: string, writer: string) {
-	await emulator().adversary.put(HERE, key, Buffer.from(text), {
-		visibility: 'private',
-		contentType: 'text/plain',
-		writer,
-	});
-}
+const put = async (key: string, text: string, writer: string) => await putText(emulator(), key, text, writer);
 
 interface Kept {
 	status: number;
@@ -51,10 +43,8 @@ function useCachingGateway(
 	cached: RegExp,
 	missMark: Record<string, string> = { 'X-Cache': 'MISS' },
 ): () => { url: string; hits: string[] } {
-	let server: Server | undefined;
-	const sockets = new Set<Socket>();
 	const kept = new Map<string, Kept>();
-	const state = { url: '', hits: [] as string[] };
+	const hits: string[] = [];
 	const send = (res: ServerResponse, answer: Kept, mark: Record<string, string>) => {
 		res.writeHead(answer.status, { ...answer.headers, 'Content-Length': String(answer.body.length), ...mark });
 		res.end(answer.body);
@@ -65,7 +55,7 @@ function useCachingGateway(
 		const cacheable = req.method === 'GET' && cached.test(target.split('?')[0]);
 		const hit = cacheable ? kept.get(name) : undefined;
 		if (hit && Date.now() - hit.at < 60_000) {
-			state.hits.push(name);
+			hits.push(name);
 			req.resume();
 			return send(res, hit, { 'X-Cache': 'HIT', Age: String(Math.floor((Date.now() - hit.at) / 1000)) });
 		}
@@ -100,24 +90,12 @@ function useCachingGateway(
 		upstream.on('error', () => res.destroy());
 		req.pipe(upstream);
 	};
-	beforeAll(async () => {
-		server = createServer(handle);
-		server.on('connection', (socket) => {
-			sockets.add(socket);
-			socket.on('close', () => sockets.delete(socket));
-		});
-		await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-		state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	});
+	const url = useLocalHttpServer(handle);
 	beforeEach(() => {
 		kept.clear();
-		state.hits.splice(0);
+		hits.splice(0);
 	});
-	afterAll(async () => {
-		for (const socket of sockets) socket.destroy();
-		await new Promise<void>((resolve) => server?.close(() => resolve()));
-	});
-	return () => state;
+	return () => ({ url: url(), hits });
 }
 
 const gateway = useCachingGateway(/^\/api\/v1\/files\/(list|contents|signed-url)$/);

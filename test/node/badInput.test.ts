@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { MIB, credentialsFor, fileItem, randomFile, runFileStorage, useEmulator } from './support';
+import { MIB, byKey, credentialsFor, fileItem, randomFile, runFileStorage, useEmulator } from './support';
 
 const emulator = useEmulator();
 
@@ -182,7 +182,6 @@ describe('a Base URL pointing at a server that is not the API', () => {
 });
 
 describe('every error a user can cause says what to do', () => {
-	const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 	it.each([
 		[
 			'an empty Put Output File in Field',

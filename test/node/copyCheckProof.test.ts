@@ -8,13 +8,12 @@ import { createHash } from 'node:crypto';
 import { runNode } from '../harness';
 import { useFakeCdn } from './fakeCdn';
 import { eventually, useProxy, viaProxy } from './proxy';
-import { BUCKET, runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
+import { BUCKET, byKey, runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
 
 const emulator = useEmulator();
 const proxy = useProxy(emulator);
 const cdn = useFakeCdn();
 
-const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 const read = async (key: string) => await storedText(emulator(), key);
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 

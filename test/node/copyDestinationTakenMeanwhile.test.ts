@@ -6,11 +6,9 @@
  * n8n-core's engine over real HTTP to the emulator; the other writer acts from its hooks.
  */
 import type { HookCall } from '../emulator/history';
-import { BUCKET, MIB, randomFile, runFileStorage, useEmulator } from './support';
+import { HERE, MIB, byKey, randomFile, runFileStorage, useEmulator } from './support';
 
 const emulator = useEmulator();
-const HERE = { name: BUCKET.bucketName, region: BUCKET.region };
-const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 const EDITOR = 'the final cut, stored by the editor';
 
 async function put(key: string, body: Buffer | string, writer: string) {

@@ -7,11 +7,9 @@
  */
 import type { HookCall } from '../emulator/history';
 import { runNode } from '../harness';
-import { BUCKET, credentialsFor, fileItem, runFileStorage, sha256, useEmulator } from './support';
+import { HERE, byKey, credentialsFor, fileItem, runFileStorage, sha256, useEmulator } from './support';
 
-const HERE = { name: BUCKET.bucketName, region: BUCKET.region };
 const OTHER = { name: 'other-bucket', region: 'eu-west-1' };
-const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 const path = (value: string) => ({ __rl: true, mode: 'path', value });
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 const text = (bytes: Buffer | undefined) => bytes?.toString();

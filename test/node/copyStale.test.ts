@@ -10,12 +10,10 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode, type RunNodeOptions } from '../harness';
 import { eventually, useProxy, viaProxy } from './proxy';
-import { BUCKET, runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
+import { BUCKET, byKey, runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 600 });
 const proxy = useProxy(emulator);
-
-const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 
 async function store(key: string, bytes: Buffer | string, visibility = 'public', mimeType = 'text/plain') {
 	await uploadWithNode(emulator(), key, bytes, { visibility, mimeType });

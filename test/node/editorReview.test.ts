@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runListSearch, runPoll } from '../harness';
-import { BUCKET, credentialsFor, fileItem, runFileStorage, useEmulator } from './support';
+import { BUCKET, byKey, credentialsFor, fileItem, runFileStorage, useEmulator } from './support';
 
 const emulator = useEmulator();
 
@@ -19,8 +19,6 @@ const searchFolders = async (filter?: string, operation = 'listContents', resour
 		credentials: credentialsFor(emulator()),
 		filter,
 	});
-
-const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 
 beforeAll(async () => {
 	for (const key of ['tree/top.txt', 'tree/a/one.txt', 'inbox/report.pdf', 'root.txt']) {

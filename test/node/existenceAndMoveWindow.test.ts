@@ -14,21 +14,13 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { HookCall } from '../emulator/history';
-import { BUCKET, runFileStorage, storedText, useEmulator } from './support';
+import { HERE, byKey, putText, runFileStorage, storedText, useEmulator } from './support';
 
 const emulator = useEmulator();
-const HERE = { name: BUCKET.bucketName, region: BUCKET.region };
-const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 const read = async (key: string) => await storedText(emulator(), key);
 const isList = (call: HookCall, prefix: string) => call.op === 'list' && call.query.get('prefix') === prefix;
 
-async function put(key: string, text: string, writer: string) {
-	await emulator().adversary.put(HERE, key, Buffer.from(text), {
-		visibility: 'private',
-		contentType: 'text/plain',
-		writer,
-	});
-}
+const put = async (key: string, text: string, writer: string) => await putText(emulator(), key, text, writer);
 
 /** What an API gateway (Kong) answers while its routes are rebuilt: a JSON 404 that is not the API's. */
 const GATEWAY_404 = {

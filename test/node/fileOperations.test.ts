@@ -5,7 +5,17 @@ import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runListSearch } from '../harness';
-import { BUCKET, MIB, credentialsFor, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
+import {
+	BUCKET,
+	byKey,
+	credentialsFor,
+	fileItem,
+	MIB,
+	randomFile,
+	runFileStorage,
+	sha256,
+	useEmulator,
+} from './support';
 
 const OTHER = { bucket: 'archive', region: 'eu-west-1' };
 const emulator = useEmulator({
@@ -14,8 +24,6 @@ const emulator = useEmulator({
 		{ name: OTHER.bucket, region: OTHER.region },
 	],
 });
-
-const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 
 async function store(key: string, bytes: Buffer, visibility = 'private', mimeType = 'application/pdf') {
 	const result = await runFileStorage(

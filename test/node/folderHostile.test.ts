@@ -6,10 +6,9 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { HookCall } from '../emulator/history';
-import { BUCKET, runFileStorage, sha256, useEmulator } from './support';
+import { BUCKET, HERE, runFileStorage, sha256, useEmulator } from './support';
 
 const emulator = useEmulator();
-const HERE = { name: BUCKET.bucketName, region: BUCKET.region };
 const read = (key: string) => emulator().readObject(BUCKET.bucketName, BUCKET.region, key);
 const path = (value: string) => ({ __rl: true, mode: 'path', value });
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,4 +1,4 @@
-import { BUCKET, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
+import { BUCKET, byKey, fileItem, randomFile, runFileStorage, sha256, useEmulator } from './support';
 
 const emulator = useEmulator();
 
@@ -194,7 +194,6 @@ describe('keys that cannot be valid are refused before any request', () => {
  * What needs the link fails with an error naming the segment; it never gets another file's bytes.
  */
 describe('keys with a "." segment', () => {
-	const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 	const stored = async (key: string) => await emulator().objectSha256(BUCKET.bucketName, BUCKET.region, key);
 	async function store(key: string, bytes: Buffer, visibility = 'private') {
 		const result = await runFileStorage(

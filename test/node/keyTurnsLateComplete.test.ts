@@ -9,10 +9,10 @@
  * node's Timeout (its Cancel, meanwhile, finds no open upload: the API's own 404).
  */
 import { createHash } from 'node:crypto';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 
 import type { HookCall, HookAnswer } from '../emulator/history';
+import { useLocalHttpServer } from './localServer';
 import { eventually } from './proxy';
 import { MIB, credentialsFor, fileItem, randomFile, runFileStorage, useEmulator } from './support';
 
@@ -21,9 +21,6 @@ const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 
 /** Forwards everything to the emulator; a request the client gives up on still runs to its end upstream. */
 function useFinishingGateway(): () => string {
-	let server: Server | undefined;
-	const sockets = new Set<Socket>();
-	let url = '';
 	const handle = (req: IncomingMessage, res: ServerResponse) => {
 		const upstreamUrl = new URL(emulator().url);
 		const upstream = request(
@@ -38,20 +35,7 @@ function useFinishingGateway(): () => string {
 		// The client leaving does not cancel the upstream request: the service finishes it.
 		req.pipe(upstream);
 	};
-	beforeAll(async () => {
-		server = createServer(handle);
-		server.on('connection', (socket) => {
-			sockets.add(socket);
-			socket.on('close', () => sockets.delete(socket));
-		});
-		await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-		url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	});
-	afterAll(async () => {
-		for (const socket of sockets) socket.destroy();
-		await new Promise<void>((resolve) => server?.close(() => resolve()));
-	});
-	return () => url;
+	return useLocalHttpServer(handle);
 }
 
 const gateway = useFinishingGateway();

@@ -11,21 +11,13 @@
  * host, reading the dates in child processes east and west of UTC.
  */
 import type { HookCall } from '../emulator/history';
-import { BUCKET, runFileStorage, storedText, useEmulator } from './support';
+import { HERE, byKey, putText, runFileStorage, storedText, useEmulator } from './support';
 
 const emulator = useEmulator();
-const HERE = { name: BUCKET.bucketName, region: BUCKET.region };
-const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 const read = async (key: string) => await storedText(emulator(), key);
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
-async function put(key: string, text: string, writer: string) {
-	return await emulator().adversary.put(HERE, key, Buffer.from(text), {
-		visibility: 'private',
-		contentType: 'text/plain',
-		writer,
-	});
-}
+const put = async (key: string, text: string, writer: string) => await putText(emulator(), key, text, writer);
 
 /** Every file's last_modified as a naive UTC datetime: the same instant, without its "Z". */
 function withoutZone(body: unknown): void {

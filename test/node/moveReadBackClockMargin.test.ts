@@ -9,24 +9,16 @@
  * writer act from its hooks (every header a cache would send is honest: Age grows with time).
  */
 import type { HookCall, HookAnswer } from '../emulator/history';
-import { BUCKET, runFileStorage, storedText, useEmulator } from './support';
+import { HERE, byKey, putText, runFileStorage, storedText, useEmulator } from './support';
 
 const emulator = useEmulator();
-const HERE = { name: BUCKET.bucketName, region: BUCKET.region };
-const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 const read = async (key: string) => await storedText(emulator(), key);
 
 /** The API's and the CDN's clocks: 2 s ahead of the storage's (the emulator's, which dates the listing). */
 const AHEAD_MS = 2000;
 const ahead = () => new Date(Date.now() + AHEAD_MS).toUTCString();
 
-async function put(key: string, text: string, writer: string) {
-	await emulator().adversary.put(HERE, key, Buffer.from(text), {
-		visibility: 'private',
-		contentType: 'text/plain',
-		writer,
-	});
-}
+const put = async (key: string, text: string, writer: string) => await putText(emulator(), key, text, writer);
 
 afterEach(() => emulator().adversary.setHooks(undefined));
 

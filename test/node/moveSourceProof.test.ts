@@ -12,13 +12,12 @@ import type { INodeParameters } from 'n8n-workflow';
 import { runNode } from '../harness';
 import { useFakeCdn } from './fakeCdn';
 import { eventually, useProxy, viaProxy } from './proxy';
-import { BUCKET, credentialsFor, runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
+import { BUCKET, byKey, credentialsFor, runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 600 });
 const proxy = useProxy(emulator);
 const cdn = useFakeCdn();
 
-const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 const read = async (key: string) => await storedText(emulator(), key);
 
 async function store(key: string, bytes: Buffer | string, visibility = 'public') {

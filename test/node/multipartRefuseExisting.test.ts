@@ -5,10 +5,9 @@
  * cancelled and the item refused. Through n8n-core's engine over real HTTP to the emulator; the other writer acts from its hooks.
  */
 import type { HookCall } from '../emulator/history';
-import { BUCKET, MIB, fileItem, randomFile, runFileStorage, useEmulator } from './support';
+import { BUCKET, HERE, MIB, fileItem, randomFile, runFileStorage, useEmulator } from './support';
 
 const emulator = useEmulator();
-const HERE = { name: BUCKET.bucketName, region: BUCKET.region };
 
 afterEach(() => emulator().adversary.setHooks(undefined));
 

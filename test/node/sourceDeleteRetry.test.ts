@@ -8,20 +8,12 @@
  * emulator's hooks.
  */
 import type { HookCall } from '../emulator/history';
-import { BUCKET, runFileStorage, storedText, useEmulator } from './support';
+import { HERE, byKey, putText, runFileStorage, storedText, useEmulator } from './support';
 
 const emulator = useEmulator();
-const HERE = { name: BUCKET.bucketName, region: BUCKET.region };
-const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 const read = async (key: string) => await storedText(emulator(), key);
 
-async function put(key: string, text: string, writer: string) {
-	await emulator().adversary.put(HERE, key, Buffer.from(text), {
-		visibility: 'private',
-		contentType: 'text/plain',
-		writer,
-	});
-}
+const put = async (key: string, text: string, writer: string) => await putText(emulator(), key, text, writer);
 
 const OLDER = 'version 1 of the report';
 const NEWER = 'version 2 of the report, written by the app while the node waited to send its delete again';
@@ -136,6 +128,45 @@ describe('File → Move: a delete of the source sent again never deletes a versi
 		expect(await read(source)).toBeUndefined();
 		expect(await read('mv-retry-again-to/report.txt')).toBe(OLDER);
 		expect(seen.deletes).toBe(2);
+	}, 40_000);
+});
+
+describe("File → Move: a listing that does not show the source is not taken for the service's word that it is gone", () => {
+	it('the source left out of the listings after a refused delete (a lagging or shifting listing): not reported deleted, kept', async () => {
+		const source = 'mv-retry-unlisted/report.txt';
+		await put(source, OLDER, 'setup');
+		await settle();
+		// The first delete refused (503, not carried out); from then on, the service's listings leave
+		// the source out though it still stores it (a count that lags, or a page that shifted).
+		const seen = { deletes: 0 };
+		let hidden = 0;
+		emulator().adversary.setHooks({
+			before: async (call: HookCall) => {
+				if (call.op !== 'delete' || call.query.get('key') !== source) return undefined;
+				seen.deletes += 1;
+				if (seen.deletes !== 1) return undefined;
+				const body = JSON.stringify({ error: 'Service Unavailable', message: 'Try again shortly' });
+				return { status: 503, headers: { 'Content-Type': 'application/json', 'Retry-After': '1' }, body };
+			},
+			after: async (call: HookCall, reply: { status: number; body: unknown }) => {
+				if (call.op !== 'list' || seen.deletes === 0) return;
+				const data = (reply.body as { data?: { contents?: { children?: Array<{ path: string }> } } }).data;
+				const children = data?.contents?.children;
+				if (!children) return;
+				const kept = children.filter((entry) => entry.path !== source);
+				hidden += children.length - kept.length;
+				data.contents!.children = kept;
+			},
+		});
+		const result = await moveFile(source, 'mv-retry-unlisted-to/report.txt');
+		emulator().adversary.setHooks(undefined);
+		expect(hidden).toBeGreaterThan(0);
+		expect(await read('mv-retry-unlisted-to/report.txt')).toBe(OLDER);
+		// The source is still stored: what the node reported must say so, never "deleted".
+		const outcome = { source: await read(source), reported: result.items[0]?.json };
+		expect(outcome.source).toBe(OLDER);
+		expect(outcome.reported?.sourceDeleted).not.toBe(true);
+		expect(String(outcome.reported?.error)).toMatch(/not sent again/);
 	}, 40_000);
 });
 

@@ -83,3 +83,20 @@ export async function uploadWithNode(
 export async function storedText(emulator: Emulator, key: string): Promise<string | undefined> {
 	return (await emulator.readObject(BUCKET.bucketName, BUCKET.region, key))?.body.toString();
 }
+
+/** The test bucket as the emulator's adversary names it. */
+export const HERE = { name: BUCKET.bucketName, region: BUCKET.region };
+
+/** A file parameter chosen "by key", as the editor saves a resource locator. */
+export function byKey(value: string) {
+	return { __rl: true, mode: 'key', value };
+}
+
+/** Stores a private text file under `key` as another writer (the emulator's adversary): a test's outside change. */
+export async function putText(emulator: Emulator, key: string, text: string, writer: string) {
+	return await emulator.adversary.put(HERE, key, Buffer.from(text), {
+		visibility: 'private',
+		contentType: 'text/plain',
+		writer,
+	});
+}

@@ -5,10 +5,9 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { fileItem, randomFile, runFileStorage, useEmulator } from './support';
+import { byKey, fileItem, randomFile, runFileStorage, useEmulator } from './support';
 
 const emulator = useEmulator();
-const byKey = (value: string) => ({ __rl: true, mode: 'key', value });
 const IMAGE = randomFile(4000);
 
 async function store(key: string, visibility: string) {

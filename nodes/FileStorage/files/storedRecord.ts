@@ -2,7 +2,8 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { listContents, type BucketRef, type ListEntry } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
-import { MAX_PAGE_SIZE } from '../listing/listing';
+import { MAX_PAGE_SIZE, walkEntries } from '../listing/listing';
+import { stillStored } from '../listing/stillStored';
 import { timeOf } from '../listing/listingTime';
 
 /** The service's own record of a file: its listing entry (the API's answer, never the CDN's). */
@@ -11,9 +12,6 @@ export interface StoredRecord {
 	/** As the listing spells it (ISO 8601), or null. */
 	last_modified: string | null;
 }
-
-/** How many pages a folder may grow by while it is searched, beyond what its first page said. */
-const EXTRA_PAGES = 10;
 
 function recordOf(entry: ListEntry): StoredRecord {
 	const size = typeof entry.size === 'string' && /^\d+$/.test(entry.size) ? Number(entry.size) : entry.size;
@@ -49,19 +47,16 @@ async function byKeyPrefix(client: FileStorageClient, where: BucketRef, key: str
 	}
 }
 
-/** The file's folder, page by page: as many requests as the folder has pages of 1000 entries. */
+/** The file's folder, page by page, ended by the one rule of every walk (listing.ts: a count may lag). */
 async function byFolder(client: FileStorageClient, where: BucketRef, key: string) {
-	const folder = key.slice(0, key.lastIndexOf('/') + 1);
-	let bound = Number.POSITIVE_INFINITY;
-	for (let page = 1; page <= bound; page++) {
-		const answer = await listContents(client, where, folder, page, MAX_PAGE_SIZE);
-		if (page === 1) bound = answer.pagination.total_pages + EXTRA_PAGES;
-		const children = answer.contents.children ?? [];
-		const found = children.find((entry) => isFile(entry, key));
-		if (found) return found;
-		if (children.length === 0 || page >= answer.pagination.total_pages) return undefined;
-	}
+	const prefix = folderOf(key);
+	const walk = { where, prefix, pageSize: MAX_PAGE_SIZE, recursive: false };
+	for await (const entry of walkEntries(client, walk)) if (isFile(entry, key)) return entry;
 	return undefined;
+}
+
+function folderOf(key: string): string {
+	return key.slice(0, key.lastIndexOf('/') + 1);
 }
 
 /**
@@ -75,7 +70,15 @@ export async function findStoredRecord(
 	key: string,
 ): Promise<StoredRecord | undefined> {
 	const entry = (await byKeyPrefix(client, where, key)) ?? (await byFolder(client, where, key));
-	return entry ? recordOf(entry) : undefined;
+	if (entry) return recordOf(entry);
+	// A listing that lacks the file is not the service's word that it is gone (entries slide between
+	// pages while files come and go; a listing may lag): asked directly, only its own 404 says gone.
+	if (!(await stillStored(client, where, key))) return undefined;
+	const folder = folderOf(key);
+	throw client.unexpectedAnswer(
+		`List Contents of '${where.bucket}'`,
+		`the listing of ${folder ? `'${folder}'` : 'the root'} does not show '${key}', which the service says it stores, so its record could not be read`,
+	);
 }
 
 export { timeOf } from '../listing/listingTime';
