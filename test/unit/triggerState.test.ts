@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
+
 import { keyFilter } from '../../nodes/FileStorage/trigger/glob';
+import { keptAside, OUT_OF_SCOPE_RECORDS, setAside } from '../../nodes/FileStorage/trigger/outOfScope';
 import {
 	advance,
 	diff,
@@ -211,9 +214,31 @@ describe('what a poll finds saved (Emit Existing Files acts on a first poll and 
 
 	it.each([
 		['a mark that no baseline could be recorded yet', pendingBaseline(scope)],
-		['the same mark for another scope', pendingBaseline('0000000000000000')],
+		['the same mark with File Deleted since added or removed', pendingBaseline(scopes.carried)],
+		['a mark saved by an earlier release (no check)', { version: 1, scope, pending: true }],
 	])('%s is a fresh start, not a first poll', (_label, stored) => {
-		expect(readState(stored, scopes, false)).toEqual({});
+		expect(readState(JSON.parse(JSON.stringify(stored)), scopes, false)).toEqual({});
+	});
+
+	it.each([
+		['the mark of another scope', pendingBaseline('0000000000000000')],
+		['a mark of another scope saved by an earlier release', { version: 1, scope: '0000000000000000', pending: true }],
+	])('%s is a fresh start of other files (Emit Existing Files emits them)', (_label, stored) => {
+		expect(readState(stored, scopes, false)).toEqual({ otherScope: true });
+	});
+
+	it.each([
+		['its scope replaced by another', { ...pendingBaseline(scope), scope: '0000000000000000' }],
+		['its scope damaged', { ...pendingBaseline(scope), scope: 'not a scope' }],
+		['an unknown version', { ...pendingBaseline(scope), version: 2 }],
+		['pending set to another value', { ...pendingBaseline(scope), pending: 'yes' }],
+		['records added', { ...pendingBaseline(scope), count: 0, files: '' }],
+		[
+			'a whole state with a valid check and `pending: true` added',
+			{ ...encodeState(stateOf([file('a')], false), scope, placeOf('b', 'r')), pending: true },
+		],
+	])('a mark with %s is a lost state', (_label, stored) => {
+		expect(readState(stored, scopes, false)).toEqual({ lost: expect.any(String) });
 	});
 
 	it('a state of another scope is a fresh start of files never watched (another scope), not a first poll', () => {
@@ -375,5 +400,98 @@ describe('state size', () => {
 		);
 		expect(saved.length - COUNT * 16).toBeLessThan(rawKeyBytes / 2);
 		expect(roundTrip(files, true).keys).toHaveLength(COUNT);
+	});
+});
+
+describe('the same version of a file spelled another way by the listing', () => {
+	const listed = file('a.txt', {
+		last_modified: '2026-11-23T10:00:00Z',
+		content_type: 'text/plain',
+		visibility: 'private',
+	});
+
+	it.each([
+		['its date without a zone', { last_modified: '2026-11-23T10:00:00' }],
+		['its date with milliseconds', { last_modified: '2026-11-23T10:00:00.000Z' }],
+		['its date with an offset', { last_modified: '2026-11-23T12:00:00+02:00' }],
+		['its content type in capitals, with spaces', { content_type: ' Text/Plain ' }],
+		['its visibility in capitals', { visibility: 'PRIVATE' }],
+	])('%s is no change', (_label, over) => {
+		const saved = stateOf([listed], false);
+		expect(diff(saved, [file('a.txt', over)])).toEqual([]);
+	});
+
+	it.each([
+		['a second later', { last_modified: '2026-11-23T10:00:01Z' }],
+		['a millisecond later', { last_modified: '2026-11-23T10:00:00.001Z' }],
+		['another content type', { content_type: 'text/csv' }],
+		['another visibility', { visibility: 'public' }],
+	])('%s is a change', (_label, over) => {
+		expect(diff(stateOf([listed], false), [file('a.txt', over)]).map((c) => c.event)).toEqual(['updated']);
+	});
+
+	it('a record saved by an earlier release of a file the listing spelled otherwise still matches, and is saved anew', () => {
+		// Earlier releases hashed the fields as the listing spelled them.
+		const spelled = file('a.txt', { last_modified: '2026-11-23T10:00:00.000Z', content_type: 'Text/Plain' });
+		const text = [spelled.size, spelled.last_modified, spelled.content_type, spelled.visibility].map(String).join('\n');
+		const old = createHash('sha256').update(text, 'utf8').digest().readUInt32BE(0);
+		expect(old).not.toBe(fingerprint(spelled));
+		const earlier = { files: new Map([[keyHash('a.txt'), old]]) };
+		expect(diff(earlier, [spelled])).toEqual([]);
+		const next = advance(earlier, [spelled], []);
+		expect(diff(next, [file('a.txt', { content_type: 'text/plain' })])).toEqual([]);
+	});
+
+	it('a file whose listing spells the fields as the spec does keeps the fingerprint earlier releases saved', () => {
+		const text = [listed.size, listed.last_modified, listed.content_type, listed.visibility].map(String).join('\n');
+		expect(fingerprint(listed)).toBe(createHash('sha256').update(text, 'utf8').digest().readUInt32BE(0));
+	});
+});
+
+describe('records of files out of the watched scope (Emit Existing Files)', () => {
+	const scopeA = scopeOf({ bucket: 'b', region: 'r', prefix: '', recursive: true, filter: '', keepKeys: false });
+	const files = [file('a.pdf'), file('b.txt'), file('c.txt')];
+
+	it('a narrowed scope sets the others aside, and widening back takes them again, changed ones as updated', () => {
+		const narrowed = recordsStillListed(stateOf(files, false), [file('a.pdf')], false, true);
+		expect([...narrowed.files.keys()]).toEqual([keyHash('a.pdf')]);
+		expect([...narrowed.aside!.keys()].sort()).toEqual([keyHash('b.txt'), keyHash('c.txt')].sort());
+		const saved = decodeState(JSON.parse(JSON.stringify(encodeState(narrowed, scopeA))), scopeA)!;
+		const now = [file('a.pdf'), file('b.txt'), file('c.txt', { size: 99 }), file('d.txt')];
+		const widened = recordsStillListed(saved, now, false, true);
+		expect(widened.aside).toEqual(new Map());
+		expect(diff(widened, now).map((c) => [c.event, c.key])).toEqual([
+			['updated', 'c.txt'],
+			['created', 'd.txt'],
+		]);
+	});
+
+	it('a poll keeps them, except a file recorded in scope again', () => {
+		const narrowed = recordsStillListed(stateOf(files, false), [file('a.pdf')], false, true);
+		const next = advance(narrowed, [file('a.pdf'), file('b.txt')], []);
+		expect([...keptAside(narrowed, next)!.keys()]).toEqual([keyHash('c.txt')]);
+		expect(keptAside(stateOf(files, false), next)).toBeUndefined();
+	});
+
+	it(`at most ${OUT_OF_SCOPE_RECORDS} are kept, those just set aside first`, () => {
+		const many = new Map<string, number>();
+		for (let i = 0; i < OUT_OF_SCOPE_RECORDS; i++) many.set(keyHash(`old-${i}`), i);
+		const saved = { ...stateOf([file('x.txt'), file('y.txt')], false), aside: many };
+		const aside = setAside(saved, new Set([keyHash('y.txt')]));
+		expect(aside.size).toBe(OUT_OF_SCOPE_RECORDS);
+		expect([...aside.keys()][0]).toBe(keyHash('x.txt'));
+		expect(aside.has(keyHash(`old-${OUT_OF_SCOPE_RECORDS - 1}`))).toBe(false);
+	});
+
+	it('they are covered by the check: altered or removed, the state is lost', () => {
+		const narrowed = recordsStillListed(stateOf(files, false), [file('a.pdf')], false, true);
+		const stored = JSON.parse(JSON.stringify(encodeState(narrowed, scopeA)));
+		const scopes = { scope: scopeA, carried: '0000000000000000', place: placeOf('b', 'r') };
+		expect(readState(stored, scopes, false).state?.aside?.size).toBe(2);
+		const aside = String(stored.aside);
+		const altered = { ...stored, aside: (aside[0] === 'A' ? 'B' : 'A') + aside.slice(1) };
+		const { aside: _aside, ...removed } = stored;
+		for (const damaged of [altered, removed])
+			expect(readState(damaged, scopes, false)).toEqual({ lost: expect.any(String) });
 	});
 });

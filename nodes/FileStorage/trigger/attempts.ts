@@ -1,4 +1,4 @@
-import { fingerprint, keyHash, type Change, type DownloadFailure } from './state';
+import { fingerprint, keyHash, sameVersion, type Change, type DownloadFailure } from './state';
 
 /**
  * Failed downloads are counted per file across polls, so that a file the CDN keeps refusing is
@@ -11,7 +11,7 @@ export const DOWNLOAD_ATTEMPTS = 3;
 /** Polls in which this version of the changed file failed to download so far. */
 export function attemptsBefore(failures: Map<string, DownloadFailure> | undefined, change: Change): number {
 	const failure = change.file ? failures?.get(keyHash(change.key)) : undefined;
-	return failure && failure.fingerprint === fingerprint(change.file!) ? failure.attempts : 0;
+	return failure && sameVersion(failure.fingerprint, change.file!) ? failure.attempts : 0;
 }
 
 /** Counts against this version of the file only: a new version starts afresh. */

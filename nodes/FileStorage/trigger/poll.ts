@@ -2,6 +2,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { BASELINE_SCANS, completeScan, lostStateItem, recordBaseline } from './baseline';
 import { checkFailed, emitChanges, type Emission } from './emit';
+import { keptAside } from './outOfScope';
 import { alone } from './overlap';
 import { startRun, type PollRun } from './run';
 import { sampleItem } from './sample';
@@ -56,11 +57,11 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 	const fromEmpty = run.settings.emitExisting && (saved.first || saved.otherScope);
 	if (!saved.previous && !fromEmpty) return await recordBaseline(run, saved, found);
 	if (saved.previous && saved.needsScan) {
-		// File Deleted was added, or the scope widened: the saved state is carried over by a complete scan.
+		// File Deleted was added, or the scope changed: the saved state is carried over by a complete scan.
 		const whole = await completeScan(run, found);
 		if (!whole) return waitForCompleteScan(run);
 		found = whole;
-		saved.previous = recordsStillListed(saved.previous, found.files, saved.keepKeys);
+		saved.previous = recordsStillListed(saved.previous, found.files, saved.keepKeys, saved.otherScope);
 	}
 	const { files, settled, complete } = found;
 	const previous = saved.previous ?? emptyState(saved.keepKeys);
@@ -70,6 +71,7 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 	if (saved.lost) emission.items.unshift(lostStateItem(run, saved.lost, true));
 	const state = advance(previous, files, emission.withheld, complete);
 	state.failures = emission.failures;
+	state.aside = keptAside(previous, state);
 	saved.save(state);
 	logWarnings(run, emission);
 	return emission.items.length > 0 ? [emission.items] : null;

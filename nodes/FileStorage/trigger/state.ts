@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import { timeOf } from '../listing/listingTime';
+import { setAside } from './outOfScope';
 
 /**
  * What the trigger remembers between polls, and how a scan is compared with it (how it is
@@ -48,6 +49,8 @@ export interface WatchState {
 	missing?: Set<string>;
 	/** Key hash → failed downloads of a change not emitted yet. */
 	failures?: Map<string, DownloadFailure>;
+	/** Key hash → fingerprint of files of the bucket out of the watched scope, the latest set aside first (outOfScope.ts). */
+	aside?: Map<string, number>;
 }
 
 export interface Change {
@@ -66,9 +69,43 @@ export function keyHash(key: string): string {
 	return createHash('sha256').update(key, 'utf8').digest().subarray(0, KEY_HASH_BYTES).toString('hex');
 }
 
+function hashOfParts(parts: unknown[]): number {
+	return createHash('sha256').update(parts.map(String).join('\n'), 'utf8').digest().readUInt32BE(0);
+}
+
+/**
+ * The instant a listing date names, spelled one way ("2024-03-20T10:30:00Z", the spec's own spelling, with
+ * milliseconds only when there are some): a gateway or a service upgrade that spells the same second another way
+ * (no "Z", ".000Z", "+00:00") changes no file. A date that cannot be read is kept as it is.
+ */
+function instantOf(date: string | null): string | null {
+	const time = timeOf(date);
+	return time === undefined ? date : new Date(time).toISOString().replace(/\.000Z$/, 'Z');
+}
+
+/** Media types and the visibility are case-insensitive words: "Text/Plain " is "text/plain". */
+function wordOf(text: string | null): string | null {
+	return typeof text === 'string' ? text.trim().toLowerCase() : text;
+}
+
+/** The version of a file the listing shows: its size, the instant of its last_modified, its content type and visibility. */
 export function fingerprint(file: ListedFile): number {
-	const text = [file.size, file.last_modified, file.content_type, file.visibility].map(String).join('\n');
-	return createHash('sha256').update(text, 'utf8').digest().readUInt32BE(0);
+	return hashOfParts([file.size, instantOf(file.last_modified), wordOf(file.content_type), wordOf(file.visibility)]);
+}
+
+/** The fingerprint earlier releases saved: of the fields as the listing spelled them. */
+function spelledFingerprint(file: ListedFile): number {
+	return hashOfParts([file.size, file.last_modified, file.content_type, file.visibility]);
+}
+
+/**
+ * Whether a saved fingerprint is of this version of the file. States saved from now on hold `fingerprint`; those
+ * of earlier releases hold `spelledFingerprint`, which is the same number wherever the listing spelled the fields
+ * as the spec does. For the others it is tried too, so that no unchanged file is reported after an upgrade; the
+ * next save writes the new fingerprint.
+ */
+export function sameVersion(saved: number, file: ListedFile): boolean {
+	return saved === fingerprint(file) || saved === spelledFingerprint(file);
 }
 
 /** A state can only be compared with a scan of the same files: another scope starts afresh. */
@@ -119,17 +156,25 @@ export function emptyState(keepKeys: boolean): WatchState {
 /**
  * A saved state taken over by a poll that watches with other settings, using a complete scan: a
  * state saved without keys when File Deleted was added (the keys come from the scan), or, with Emit
- * Existing Files, a state of other files of the same bucket (a widened folder or filter: the files
- * it recorded are not new). It keeps the record of each file the scan shows, and the key when
- * `keepKeys`; a file the scan lacks is forgotten (it went away while deletions were not watched, or
- * it is not watched now, so nobody is owed a deletion). Only a complete scan may be used: one that
- * is not would drop a file it missed, and the next poll would report it created.
+ * Existing Files, a state of other files of the same bucket (`otherScope`: a folder or filter changed;
+ * the files it recorded, and those it kept aside, are not new). It keeps the record of each file the
+ * scan shows, and the key when `keepKeys`. A file the scan lacks went away while deletions were not
+ * watched (it is forgotten), or, for another scope, is no longer watched (its record is set aside:
+ * outOfScope.ts); nobody is owed a deletion. Only a complete scan may be used: one that is not would
+ * drop a file it missed, and the next poll would report it created.
  */
-export function recordsStillListed(saved: WatchState, complete: ListedFile[], keepKeys = true): WatchState {
+export function recordsStillListed(
+	saved: WatchState,
+	complete: ListedFile[],
+	keepKeys = true,
+	otherScope = false,
+): WatchState {
 	const state: WatchState = { ...saved, files: new Map(), keys: [] };
+	const listed = new Set<string>();
 	for (const file of complete) {
 		const hash = keyHash(file.key);
-		const known = saved.files.get(hash);
+		listed.add(hash);
+		const known = saved.files.get(hash) ?? (otherScope ? saved.aside?.get(hash) : undefined);
 		if (known === undefined) continue;
 		state.files.set(hash, known);
 		state.keys!.push(file.key);
@@ -137,6 +182,7 @@ export function recordsStillListed(saved: WatchState, complete: ListedFile[], ke
 	if (keepKeys) state.keys!.sort(byCodeUnits);
 	else delete state.keys;
 	delete state.missing;
+	if (otherScope) state.aside = setAside(saved, listed);
 	return state;
 }
 
@@ -155,7 +201,7 @@ export function diff(previous: WatchState, current: ListedFile[], settled = true
 	for (const file of current) {
 		const known = previous.files.get(keyHash(file.key));
 		if (known === undefined) changes.push({ event: 'created', key: file.key, file });
-		else if (known !== fingerprint(file)) changes.push({ event: 'updated', key: file.key, file });
+		else if (!sameVersion(known, file)) changes.push({ event: 'updated', key: file.key, file });
 	}
 	changes.sort((a, b) => timeOfFile(a.file) - timeOfFile(b.file) || byCodeUnits(a.key, b.key));
 	if (previous.keys) {

@@ -29,6 +29,8 @@ export interface StoredState {
 	failures?: Record<string, [number, number]>;
 	/** The bucket and region (see placeOf): a state of other files there may still name some of them. */
 	place?: string;
+	/** Records of files of the bucket out of the watched scope (outOfScope.ts), as `files`, latest set aside first. */
+	aside?: string;
 	/** A short hash of all the above (see checkOf); states saved by earlier releases lack it and are read as they are. */
 	check?: string;
 }
@@ -50,6 +52,14 @@ function checkOf(stored: Partial<StoredState>): string {
 	for (const text of [stored.files, stored.keys]) {
 		hash.update(typeof text === 'string' ? `\n${text.length}:` : '\n-');
 		if (typeof text === 'string') hash.update(text, 'utf8');
+	}
+	// Fields added since the check was introduced count only when present, so that earlier checks still match.
+	const added = { aside: stored.aside, pending: (stored as { pending?: unknown }).pending };
+	for (const [name, value] of Object.entries(added)) {
+		if (value === undefined) continue;
+		const text = typeof value === 'string' ? value : JSON.stringify(value);
+		hash.update(`\n${name} ${text.length}:`);
+		hash.update(text, 'utf8');
 	}
 	return hash.digest().subarray(0, CHECK_BYTES).toString('hex');
 }
@@ -92,15 +102,21 @@ export function frontDecode(coded: string): string[] {
 	return keys;
 }
 
-export function encodeState(state: WatchState, scope: string, place?: string): StoredState {
-	const hashes = [...state.files.keys()].sort();
+/** Records (key hash → fingerprint) in the order of `hashes`, 12 bytes each, as base64. */
+function encodeRecords(hashes: string[], records: Map<string, number>): string {
 	const buffer = Buffer.alloc(hashes.length * RECORD_BYTES);
 	hashes.forEach((hash, i) => {
 		buffer.write(hash, i * RECORD_BYTES, KEY_HASH_BYTES, 'hex');
-		buffer.writeUInt32BE(state.files.get(hash)!, i * RECORD_BYTES + KEY_HASH_BYTES);
+		buffer.writeUInt32BE(records.get(hash)!, i * RECORD_BYTES + KEY_HASH_BYTES);
 	});
-	const stored: StoredState = { version: 1, scope, count: hashes.length, files: buffer.toString('base64') };
+	return buffer.toString('base64');
+}
+
+export function encodeState(state: WatchState, scope: string, place?: string): StoredState {
+	const hashes = [...state.files.keys()].sort();
+	const stored: StoredState = { version: 1, scope, count: hashes.length, files: encodeRecords(hashes, state.files) };
 	if (place !== undefined) stored.place = place;
+	if (state.aside?.size) stored.aside = encodeRecords([...state.aside.keys()], state.aside);
 	if (state.keys) stored.keys = frontCode(state.keys);
 	if (state.missing?.size) stored.missing = Buffer.from([...state.missing].sort().join(''), 'hex').toString('base64');
 	if (state.failures?.size) {
@@ -133,12 +149,14 @@ function decodeFailures(coded: unknown): Map<string, DownloadFailure> | undefine
 	return failures;
 }
 
-/** The records, when `files` is exactly what encodeState writes for `count` files. */
-function decodeRecords({ files, count }: Partial<StoredState>): Map<string, number> | undefined {
-	if (typeof files !== 'string' || typeof count !== 'number' || !Number.isInteger(count)) return undefined;
+/** The records, when `files` is exactly what encodeRecords writes (for `count` files, when given). */
+function decodeRecords(files: unknown, count?: unknown): Map<string, number> | undefined {
+	if (typeof files !== 'string') return undefined;
+	if (count !== undefined && (typeof count !== 'number' || !Number.isInteger(count))) return undefined;
 	const buffer = Buffer.from(files, 'base64');
 	// Base64 decoding skips what is not base64: a changed character must not pass unseen.
-	if (buffer.length !== count * RECORD_BYTES || buffer.toString('base64') !== files) return undefined;
+	if (buffer.toString('base64') !== files || buffer.length % RECORD_BYTES !== 0) return undefined;
+	if (count !== undefined && buffer.length !== (count as number) * RECORD_BYTES) return undefined;
 	const records = new Map<string, number>();
 	for (let at = 0; at < buffer.length; at += RECORD_BYTES) {
 		records.set(buffer.toString('hex', at, at + KEY_HASH_BYTES), buffer.readUInt32BE(at + KEY_HASH_BYTES));
@@ -177,9 +195,14 @@ export function openState(stored: unknown): OpenedState {
 	if (candidate.check !== undefined && candidate.check !== checkOf(candidate)) {
 		return { lost: 'it was altered after it was saved (its check does not match)' };
 	}
-	const files = decodeRecords(candidate);
+	const files = decodeRecords(candidate.files, candidate.count ?? null);
 	if (!files) return { lost: 'its list of files is cut short or damaged' };
 	const state: WatchState = { files };
+	if (candidate.aside !== undefined) {
+		const aside = decodeRecords(candidate.aside);
+		if (!aside) return { lost: 'its records of files out of the watched scope are damaged' };
+		state.aside = aside;
+	}
 	if (candidate.keys !== undefined) {
 		const keys = decodeKeys(candidate.keys, candidate.count);
 		if (!keys) return { lost: 'its list of keys is cut short or damaged' };
@@ -205,9 +228,34 @@ export function decodeState(stored: unknown, scope: string, keepKeys = false): W
 	return opened.state;
 }
 
-/** Saved where a poll after the first could record no baseline: the next poll records one. */
-export function pendingBaseline(scope: string): { version: 1; scope: string; pending: true } {
-	return { version: 1, scope, pending: true };
+/** A mark saved where a poll after the first could record no baseline, for `scope`: the next poll records one. */
+export interface PendingMark {
+	version: 1;
+	scope: string;
+	pending: true;
+	/** As a state's (checkOf); marks saved by earlier releases lack it and are read as they are. */
+	check?: string;
+}
+
+export function pendingBaseline(scope: string): PendingMark {
+	const mark: PendingMark = { version: 1, scope, pending: true };
+	mark.check = checkOf(mark as Partial<StoredState>);
+	return mark;
+}
+
+const MARK_FIELDS: ReadonlySet<string> = new Set(['version', 'scope', 'pending', 'check']);
+
+/** A mark checked whole, or why it cannot be trusted: a mark records no file, so anything more is damage. */
+function openMark(stored: Record<string, unknown>): { scope: string } | { lost: string } {
+	if (stored.pending !== true || Object.keys(stored).some((field) => !MARK_FIELDS.has(field))) {
+		return { lost: 'it is marked as waiting for a starting point, and holds what such a mark never does' };
+	}
+	if (stored.version !== 1) return { lost: `version ${String(stored.version ?? 'none')} is unknown to this release` };
+	if (typeof stored.scope !== 'string' || !SCOPE_PATTERN.test(stored.scope)) return { lost: 'its scope is damaged' };
+	if (stored.check !== undefined && stored.check !== checkOf(stored as Partial<StoredState>)) {
+		return { lost: 'it was altered after it was saved (its check does not match)' };
+	}
+	return { scope: stored.scope };
 }
 
 /** The scopes a saved state is compared with. */
@@ -247,15 +295,19 @@ function carryOver(state: WatchState, keepKeys: boolean): ReadState {
 
 /**
  * What a poll finds in the static data: nothing (a first poll: `first`), a mark that no baseline
- * could be recorded yet (afresh), the state (carried over when File Deleted was added or removed),
+ * could be recorded yet for these files (afresh; for other files: `otherScope`), the state (carried over when File Deleted was added or removed),
  * a state of other files (`otherScope`), or something that is none of these: a state that was
  * lost (edited, truncated, altered, written by an unknown release), named in `lost`. The whole
  * state is decoded and checked before its scope is looked at.
  */
 export function readState(stored: unknown, scopes: Scopes, keepKeys: boolean): ReadState {
 	if (stored === undefined || stored === null) return { first: true };
-	const mark = stored as { version?: unknown; pending?: unknown };
-	if (mark.version === 1 && mark.pending === true) return {};
+	if (typeof stored === 'object' && 'pending' in stored) {
+		// No baseline was recorded for the mark's files: those watched now start afresh, as any other files would.
+		const mark = openMark(stored as Record<string, unknown>);
+		if ('lost' in mark) return { lost: mark.lost };
+		return mark.scope === scopes.scope || mark.scope === scopes.carried ? {} : { otherScope: true };
+	}
 	const opened = openState(stored);
 	if ('lost' in opened) return { lost: opened.lost };
 	const { state } = opened;

@@ -1,0 +1,39 @@
+import type { WatchState } from './state';
+
+/**
+ * Records of files that fell out of the watched scope (Emit Existing Files: a folder or filter narrowed, Include
+ * Subfolders turned off). Emit Existing Files emits a file once: when the scope is widened back, the files it
+ * recorded before are not new, so their records are kept aside, by the same 12 bytes as a watched file's, and
+ * taken back when a complete scan lists them again. A file changed while out of scope comes back as `updated`
+ * (when File Updated is watched), as a widened scope treats the files it recorded.
+ */
+
+/**
+ * Records kept aside at most (1.6 MB stored): the state stays bounded however many files a narrowed scope leaves
+ * out. Those set aside last are kept first; a file whose record was dropped is emitted again if the scope widens
+ * back to it.
+ */
+export const OUT_OF_SCOPE_RECORDS = 100_000;
+
+/**
+ * The records aside after a scope change: those of the saved state a complete scan of the new scope did not list,
+ * the ones just left out first, then the older ones aside.
+ */
+export function setAside(saved: WatchState, listed: ReadonlySet<string>): Map<string, number> {
+	const aside = new Map<string, number>();
+	for (const records of [saved.files, saved.aside ?? new Map<string, number>()]) {
+		for (const [hash, known] of records) {
+			if (aside.size >= OUT_OF_SCOPE_RECORDS) return aside;
+			if (!listed.has(hash) && !aside.has(hash)) aside.set(hash, known);
+		}
+	}
+	return aside;
+}
+
+/** The records aside a poll keeps: a file watched again (stored again in scope) is recorded with the watched ones. */
+export function keptAside(previous: WatchState, next: WatchState): Map<string, number> | undefined {
+	if (!previous.aside?.size) return undefined;
+	const aside = new Map<string, number>();
+	for (const [hash, known] of previous.aside) if (!next.files.has(hash)) aside.set(hash, known);
+	return aside.size > 0 ? aside : undefined;
+}
