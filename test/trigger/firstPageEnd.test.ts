@@ -1,0 +1,49 @@
+/**
+ * Where the listing of a folder ends on its FIRST page. A service may cap its pages below the limit
+ * asked for (docs/trigger.md: "Pages shorter than the limit asked for (a service's own cap) still give a
+ * baseline"), and its count may lag behind its rows ("A listing ends where an answer shows it, not where
+ * a lagging page count says"). Both at once at activation: page 1 comes back as full as the service's
+ * pages go (its `items_per_page`), but shorter than the limit asked for, and the count (cached before a
+ * burst of uploads) says it is the only page. Nothing in that answer shows the end of the listing.
+ */
+import { Poller } from './support';
+import { ScriptedFolder, startListServer, type ListServer } from '../node/listServer';
+
+let server: ListServer | undefined;
+afterEach(async () => await server?.stop());
+
+/** The most entries this service puts on one page, whatever `limit` asks for. */
+const SERVICE_PAGE_CAP = 500;
+
+describe('a capped service whose count lags at activation', () => {
+	it.each([
+		['File Created', ['created']],
+		['File Created and File Updated', ['created', 'updated']],
+	])(
+		'(%s) records every file there at activation, so none of them is emitted later as created',
+		async (_, watchFor) => {
+			const names = Array.from({ length: 1200 }, (_, i) => `f${String(i).padStart(4, '0')}.txt`);
+			const folder = new ScriptedFolder('capped/', names);
+			/** The count the service answers with; undefined: the true count (its cache caught up). */
+			let counted: number | undefined = SERVICE_PAGE_CAP;
+			server = await startListServer(
+				(request) => {
+					const answer = folder.answer({ ...request, limit: Math.min(request.limit, SERVICE_PAGE_CAP) });
+					if (counted === undefined) return answer;
+					const totalPages = Math.max(1, Math.ceil(counted / SERVICE_PAGE_CAP));
+					return { ...answer, pagination: { ...answer.pagination, total_items: counted, total_pages: totalPages } };
+				},
+				undefined,
+				folder.exists,
+			);
+			const trigger = new Poller(server, { folder: 'capped', watchFor } as never);
+			// Activation: 1,200 files stored before it; the count still says 500 (one page of the service's 500).
+			expect((await trigger.poll()).returnedNull).toBe(true);
+			// The count catches up; no file is added, changed or deleted from now on.
+			counted = undefined;
+			const emitted: Array<[string, string]> = [];
+			for (let poll = 0; poll < 3; poll++) emitted.push(...(await trigger.changes()));
+			expect(emitted).toEqual([]);
+		},
+	);
+});
