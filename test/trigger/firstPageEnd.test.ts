@@ -47,3 +47,29 @@ describe('a capped service whose count lags at activation', () => {
 		},
 	);
 });
+
+describe('a capped service whose page count is reckoned with the limit asked for', () => {
+	it('a one-page count over a page the cap shortened never reports an existing file deleted', async () => {
+		const names = Array.from({ length: 1100 }, (_, i) => `f${String(i).padStart(4, '0')}.txt`);
+		const folder = new ScriptedFolder('capped-del/', names);
+		server = await startListServer(
+			(request) => {
+				const answer = folder.answer({ ...request, limit: Math.min(request.limit, SERVICE_PAGE_CAP) });
+				const total = folder.keys().length;
+				// total_items is true; total_pages divides it by the limit asked for, not by the cap.
+				const totalPages = Math.max(1, Math.ceil(total / request.limit));
+				return { ...answer, pagination: { ...answer.pagination, total_items: total, total_pages: totalPages } };
+			},
+			undefined,
+			folder.exists,
+		);
+		const trigger = new Poller(server, { folder: 'capped-del', watchFor: ['created', 'deleted'] } as never);
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		// 150 files are deleted: 950 stay, which the count calls one page of 1000.
+		const gone = names.slice(950);
+		for (const name of gone) folder.remove(name);
+		const reported: Array<[string, string]> = [];
+		for (let poll = 0; poll < 3; poll++) reported.push(...(await trigger.changes()));
+		expect(reported.filter(([, key]) => !gone.includes(key.slice('capped-del/'.length)))).toEqual([]);
+	});
+});
