@@ -73,3 +73,56 @@ describe('a capped service whose page count is reckoned with the limit asked for
 		expect(reported.filter(([, key]) => !gone.includes(key.slice('capped-del/'.length)))).toEqual([]);
 	});
 });
+
+describe('a capped service whose page count is reckoned with the limit asked for, over a large folder', () => {
+	it('walks every page the service serves (twice what the count names) at activation and after, without an error', async () => {
+		const names = Array.from({ length: 3500 }, (_, i) => `f${String(i).padStart(4, '0')}.txt`);
+		const folder = new ScriptedFolder('capped-big/', names);
+		server = await startListServer(
+			(request) => {
+				const answer = folder.answer({ ...request, limit: Math.min(request.limit, SERVICE_PAGE_CAP) });
+				// True total_items; total_pages of the limit asked for (4), while the service serves 7 pages.
+				const totalPages = Math.max(1, Math.ceil(folder.keys().length / request.limit));
+				return { ...answer, pagination: { ...answer.pagination, total_pages: totalPages } };
+			},
+			undefined,
+			folder.exists,
+		);
+		const trigger = new Poller(server, { folder: 'capped-big', watchFor: ['created'] } as never);
+		const activation = await trigger.poll();
+		folder.put('new.txt');
+		const changes = await trigger.changes();
+		expect({ error: activation.error?.message, baselineSaved: trigger.savedState !== undefined, changes }).toEqual({
+			error: undefined,
+			baselineSaved: true,
+			changes: [['created', 'capped-big/new.txt']],
+		});
+	});
+});
+
+describe('a capped service whose files before a page boundary go away while it is walked', () => {
+	it('proves the boundary with windows the service serves whole, so activation records a baseline holding the files that slid', async () => {
+		const names = Array.from({ length: 1200 }, (_, i) => `f${String(i).padStart(4, '0')}.txt`);
+		const folder = new ScriptedFolder('capped-slide/', names);
+		let sliding = true;
+		server = await startListServer(
+			(request) => {
+				// Just before page 2 of each scan, 100 files of page 1 are deleted: 100 entries slide onto page 1
+				// already read, more than a small window around the boundary can hold.
+				if (sliding && request.page === 2 && request.limit === 1000) {
+					for (const key of folder.keys().slice(0, 100)) folder.remove(key.slice('capped-slide/'.length));
+				}
+				return folder.answer({ ...request, limit: Math.min(request.limit, SERVICE_PAGE_CAP) });
+			},
+			undefined,
+			folder.exists,
+		);
+		const trigger = new Poller(server, { folder: 'capped-slide', watchFor: ['created'] } as never);
+		expect((await trigger.poll()).error).toBeUndefined();
+		const baselineSaved = trigger.savedState !== undefined;
+		sliding = false;
+		const changes = await trigger.changes();
+		// The files that slid at the boundary were in the folder all along: none of them is created.
+		expect({ baselineSaved, changes }).toEqual({ baselineSaved: true, changes: [] });
+	});
+});
