@@ -4,7 +4,9 @@
  * (which sort first, so page 1 is all folders) and five files of its own. Include Subfolders is off:
  * only the folder's own five files are to go. A full page that the count calls the last one is no
  * proof that the listing ends there: the next page is read, and the five files go. Never a plain
- * success while files of the folder are still there.
+ * success while files of the folder are still there. The same on a service that caps its pages at
+ * 500 (saying so in `items_per_page`) while its count says one page: page 1, all folders, is as full
+ * as its pages go, so it is no end either.
  */
 import { runNode } from '../harness';
 import { pagesOf, startListServer, type ListServer, type ListRequest } from './listServer';
@@ -17,6 +19,8 @@ class Tree {
 	readonly keys = new Set<string>();
 	/** The count the service answers with; undefined: the true count. */
 	counted?: number;
+	/** The most entries the service puts on a page, whatever the limit asked for (its `items_per_page`). */
+	cap = Number.POSITIVE_INFINITY;
 
 	entries(prefix: string): object[] {
 		const folders = new Set<string>();
@@ -49,7 +53,10 @@ class Tree {
 
 	readonly answer = (request: ListRequest) => {
 		const entries = this.entries(request.prefix);
-		const page = pagesOf(entries.length, (index) => entries[index])(request);
+		const page = pagesOf(
+			entries.length,
+			(index) => entries[index],
+		)({ ...request, limit: Math.min(request.limit, this.cap) });
 		if (this.counted === undefined) return page;
 		const total_pages = Math.max(1, Math.ceil(this.counted / request.limit));
 		return { ...page, pagination: { ...page.pagination, total_items: this.counted, total_pages } };
@@ -61,36 +68,46 @@ describe('Folder → Delete and a listing whose count lags behind its rows', () 
 		['with a true count', undefined],
 		['with a count that lags by the five files', 1000],
 	])("%s: deletes the folder's own files that follow a full last page, and says so", async (_, counted) => {
-		const tree = new Tree();
-		for (let i = 0; i < 1000; i++) tree.keys.add(`wide/s${String(i).padStart(4, '0')}/kept.txt`);
-		const own = ['wide/f0.txt', 'wide/f1.txt', 'wide/f2.txt', 'wide/f3.txt', 'wide/f4.txt'];
-		for (const key of own) tree.keys.add(key);
-		tree.counted = counted;
-		server = await startListServer(
-			tree.answer,
-			undefined,
-			(key) => tree.keys.has(key),
-			(key) => tree.keys.delete(key),
-		);
-		const result = await runNode({
-			credentials: { fileStorageApi: { accessKey: 'key', secretKey: 'secret', baseUrl: server.url } },
-			typeVersion: 3,
-			parameters: {
-				bucketName: 'b',
-				region: 'r',
-				resource: 'folder',
-				operation: 'delete',
-				folder: { __rl: true, mode: 'path', value: 'wide/' },
-				includeSubfolders: false,
-			},
-		});
-		// The folder's own files are gone and the run says so; the sub-folders' files stay (Include
-		// Subfolders is off).
-		expect({ left: own.filter((key) => tree.keys.has(key)), error: result.error?.message }).toEqual({
-			left: [],
-			error: undefined,
-		});
-		expect(result.items.map((item) => item.json.key)).toEqual(own);
-		expect(tree.keys.size).toBe(1000);
+		await deletesOwnFiles(counted);
+	});
+
+	it("on a service that caps its pages at 500 (items_per_page), a count of one page: the folder's own files past page 1 go", async () => {
+		await deletesOwnFiles(500, 500);
 	});
 });
+
+/** Folder → Delete of 'wide/' (Include Subfolders off) over 1000 sub-folders and five files of its own. */
+async function deletesOwnFiles(counted: number | undefined, cap?: number): Promise<void> {
+	const tree = new Tree();
+	if (cap) tree.cap = cap;
+	for (let i = 0; i < 1000; i++) tree.keys.add(`wide/s${String(i).padStart(4, '0')}/kept.txt`);
+	const own = ['wide/f0.txt', 'wide/f1.txt', 'wide/f2.txt', 'wide/f3.txt', 'wide/f4.txt'];
+	for (const key of own) tree.keys.add(key);
+	tree.counted = counted;
+	server = await startListServer(
+		tree.answer,
+		undefined,
+		(key) => tree.keys.has(key),
+		(key) => tree.keys.delete(key),
+	);
+	const result = await runNode({
+		credentials: { fileStorageApi: { accessKey: 'key', secretKey: 'secret', baseUrl: server.url } },
+		typeVersion: 3,
+		parameters: {
+			bucketName: 'b',
+			region: 'r',
+			resource: 'folder',
+			operation: 'delete',
+			folder: { __rl: true, mode: 'path', value: 'wide/' },
+			includeSubfolders: false,
+		},
+	});
+	// The folder's own files are gone and the run says so; the sub-folders' files stay (Include
+	// Subfolders is off).
+	expect({ left: own.filter((key) => tree.keys.has(key)), error: result.error?.message }).toEqual({
+		left: [],
+		error: undefined,
+	});
+	expect(result.items.map((item) => item.json.key)).toEqual(own);
+	expect(tree.keys.size).toBe(1000);
+}

@@ -3,7 +3,14 @@
  * which window is asked for, and when one answer proves the boundary.
  */
 import { provenRun, windowAround, type PageBoundary } from '../../nodes/FileStorage/listing/boundary';
-import { fullPage } from '../../nodes/FileStorage/listing/listing';
+import {
+	countedEntries,
+	entryBound,
+	fullPage,
+	listingEnds,
+	readBound,
+	servedSize,
+} from '../../nodes/FileStorage/listing/pageEnd';
 import type { ListEntry } from '../../nodes/FileStorage/transport/api';
 
 const entry = (path: string): ListEntry => ({ name: path, type: 'file', path }) as ListEntry;
@@ -29,6 +36,19 @@ describe('windowAround', () => {
 				const { page, limit } = windowAround(position, size, 1000);
 				expect(limit).toBeGreaterThanOrEqual(size);
 				expect(limit).toBeLessThanOrEqual(1000);
+				const start = (page - 1) * limit;
+				expect(position - start).toBeGreaterThanOrEqual(limit / 4);
+				expect(position - start).toBeLessThanOrEqual((3 * limit) / 4);
+			}
+		},
+	);
+
+	it.each([500, 1000, 1500, 2000, 99_000])(
+		'on a service serving 500 a page, puts position %i in the middle half of a window it serves whole',
+		(position) => {
+			for (const size of [50, 500]) {
+				const { page, limit } = windowAround(position, Math.min(size, 500), 500);
+				expect(limit).toBeLessThanOrEqual(500);
 				const start = (page - 1) * limit;
 				expect(position - start).toBeGreaterThanOrEqual(limit / 4);
 				expect(position - start).toBeLessThanOrEqual((3 * limit) / 4);
@@ -79,5 +99,55 @@ describe('fullPage (a page the count calls the last is the last only when it is 
 	it('with a service that caps its pages, a page as long as the largest earlier one is full', () => {
 		expect(fullPage(500, 1000, 500)).toBe(true);
 		expect(fullPage(200, 1000, 500)).toBe(false);
+	});
+});
+
+const pagination = (total_pages: number, total_items: number, items_per_page: number) => ({
+	current_page: 1,
+	total_pages,
+	total_items,
+	items_per_page,
+});
+
+describe('fullPage and listingEnds (the one end rule of every walk)', () => {
+	it('a page as long as its answer says a page holds (items_per_page) is full, even shorter than asked for', () => {
+		expect(fullPage(500, 1000, 0, 500)).toBe(true);
+		expect(fullPage(499, 1000, 0, 500)).toBe(false);
+		expect(fullPage(500, 1000, 0, 0)).toBe(false);
+		expect(fullPage(500, 1000, 0, undefined)).toBe(false);
+	});
+
+	it('page 1 of a capped service, its count lagging at one page, is no end', () => {
+		const read = { page: 1, entries: 500, asked: 1000, receivedBefore: 0, largestEarlier: 0 };
+		expect(listingEnds({ ...read, pagination: pagination(1, 500, 500) })).toBe(false);
+	});
+
+	it('a count of more entries than received reads on; a short page with nothing more counted ends', () => {
+		const read = { page: 1, entries: 500, asked: 1000, receivedBefore: 0, largestEarlier: 0 };
+		// No items_per_page to tell the cap: total_items says 1,100, and 500 came.
+		expect(listingEnds({ ...read, pagination: pagination(1, 1100, 1000) })).toBe(false);
+		expect(listingEnds({ ...read, pagination: pagination(1, 500, 1000) })).toBe(true);
+		expect(listingEnds({ ...read, page: 2, receivedBefore: 500, pagination: pagination(2, 1000, 1000) })).toBe(true);
+		expect(listingEnds({ ...read, entries: 0, pagination: pagination(9, 9000, 1000) })).toBe(true);
+	});
+
+	it('a short page the count does not call the last reads on (files went away between two pages)', () => {
+		const read = { page: 1, entries: 10, asked: 1000, receivedBefore: 0, largestEarlier: 0 };
+		expect(listingEnds({ ...read, pagination: pagination(2, 10, 1000) })).toBe(false);
+	});
+});
+
+describe('runaway bounds (counted in entries, or in pages the service serves)', () => {
+	it('a capped service whose total_pages is reckoned with the limit asked for may be walked to its end', () => {
+		// 3,500 entries: total_pages 4 of 1000, but 7 pages of 500 are served.
+		const first = pagination(4, 3500, 500);
+		expect(entryBound(countedEntries(first, 1000), 1000)).toBeGreaterThanOrEqual(3500 + 1000);
+		expect(readBound(first, 1000)).toBeGreaterThanOrEqual(2 * 7);
+		expect(servedSize(1000, first, 0)).toBe(500);
+	});
+
+	it('the bound stays finite: a count of one page allows a few thousand entries, not more', () => {
+		expect(entryBound(countedEntries(pagination(1, 1000, 1000), 1000), 1000)).toBe(3000);
+		expect(readBound(pagination(1, 1000, 1000), 1000)).toBe(10);
 	});
 });

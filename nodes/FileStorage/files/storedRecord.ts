@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { listContents, type BucketRef, type ListEntry } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
 import { MAX_PAGE_SIZE, walkEntries } from '../listing/listing';
+import { countedEntries, entryBound, listingEnds } from '../listing/pageEnd';
 import { stillStored } from '../listing/stillStored';
 import { timeOf } from '../listing/listingTime';
 
@@ -32,6 +33,9 @@ function isFile(entry: ListEntry, key: string): boolean {
  * only, answering nothing or a folder's children for it).
  */
 async function byKeyPrefix(client: FileStorageClient, where: BucketRef, key: string) {
+	let received = 0;
+	let largest = 0;
+	let bound = Number.POSITIVE_INFINITY;
 	for (let page = 1; ; page++) {
 		const answer = await listContents(client, where, key, page, MAX_PAGE_SIZE).catch((error: unknown) => {
 			// A service that refuses a prefix that is not a folder: the folder listing asks again.
@@ -43,7 +47,14 @@ async function byKeyPrefix(client: FileStorageClient, where: BucketRef, key: str
 		if (found) return found;
 		// Entries that do not start with the key: the prefix is not matched as a string; stop here.
 		if (!answer || children.length === 0 || children.some((entry) => !entry.path.startsWith(key))) return undefined;
-		if (page >= answer.pagination.total_pages) return undefined;
+		// The one end rule of every walk (pageEnd.ts): a count may lag, or be reckoned with the limit asked for.
+		const read = { page, entries: children.length, asked: MAX_PAGE_SIZE, pagination: answer.pagination };
+		if (listingEnds({ ...read, receivedBefore: received, largestEarlier: largest })) return undefined;
+		// Pages that never end past what page 1 counted: the folder's walk decides (and stops a runaway).
+		if (page === 1) bound = entryBound(countedEntries(answer.pagination, MAX_PAGE_SIZE), MAX_PAGE_SIZE);
+		if (received + children.length >= bound) return undefined;
+		received += children.length;
+		largest = Math.max(largest, children.length);
 	}
 }
 

@@ -36,9 +36,14 @@ export interface PageBoundary {
 	served: number;
 }
 
-/** A window of `size` entries or more whose page (limit = size) holds `position` near its middle. */
+/**
+ * A window of `size` entries or more (at most `most`, what the service serves on one page) whose
+ * page (limit = size) holds `position` near its middle. When `size` leaves no room below `most` to
+ * find such a limit, the search starts at half of `most`: a window the service would cut short
+ * starts where the service pages, not where it was asked for, and shows another part of the listing.
+ */
 export function windowAround(position: number, size: number, most: number): { page: number; limit: number } {
-	for (let limit = size; limit < most; limit++) {
+	for (let limit = Math.max(1, Math.min(size, Math.floor(most / 2))); limit < most; limit++) {
 		const offset = position % limit;
 		if (offset >= limit / 4 && offset <= (3 * limit) / 4) return { page: Math.floor(position / limit) + 1, limit };
 	}
@@ -62,7 +67,8 @@ export function provenRun(children: ListEntry[], boundary: PageBoundary, lastPag
 
 /**
  * Entries between the two pages that the walk has not given yet, once the boundary is proven;
- * undefined when no window proved it (the walk then may have missed files there).
+ * undefined when no window proved it (the walk then may have missed files there). `most`: the
+ * most entries the service serves on one page (its cap, when it has one), so no window is cut short.
  */
 export async function proveBoundary(
 	client: FileStorageClient,

@@ -1,6 +1,7 @@
 import { listContents, type BucketRef, type ListEntry, type ListPage } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
 import { proveBoundary } from './boundary';
+import { countedEntries, entryBound, listingEnds, servedSize, totalItems } from './pageEnd';
 
 /** The service refuses pages above 1000 entries. */
 export const MAX_PAGE_SIZE = 1000;
@@ -18,15 +19,6 @@ export interface FolderListing {
 }
 
 /**
- * How many pages a folder may grow to while it is walked, beyond what its first page said:
- * files added during a walk are legitimate, a total that never stops growing is not.
- */
-function pageBound(firstTotalPages: number, pageSize: number): number {
-	const margin = Math.max(2, Math.ceil(firstTotalPages / 2), Math.ceil(MAX_PAGE_SIZE / pageSize));
-	return firstTotalPages + margin;
-}
-
-/**
  * A folder marker: the object whose key is a folder's own path (e.g. 'reports/'), as S3 consoles
  * create for an empty folder. The one-level listing of that folder names it as a file whose path
  * is the folder itself (S3 lists it among the folder's objects). It is the folder, not one of its
@@ -34,11 +26,6 @@ function pageBound(firstTotalPages: number, pageSize: number): number {
  */
 export function isFolderMarker(entry: ListEntry): boolean {
 	return entry.type === 'file' && entry.path.endsWith('/');
-}
-
-function totalItems(page: ListPage): number | undefined {
-	const total = Number(page.pagination.total_items);
-	return Number.isFinite(total) ? total : undefined;
 }
 
 /**
@@ -105,16 +92,6 @@ export function checkUnder(client: FileStorageClient, what: string, folder: stri
 	}
 }
 
-/**
- * Whether a page came back full: as many entries as asked for, or as many as the largest earlier
- * page (a service that caps its pages below the limit). A full page, even one the count calls the
- * last, is no proof that the listing ends there: a count may lag behind the rows (a cached count),
- * so the next page is read, and only an answer that shows the end (empty, or short) ends a walk.
- */
-export function fullPage(entries: number, asked: number, largestEarlier: number): boolean {
-	return entries >= asked || (largestEarlier > 0 && entries >= largestEarlier);
-}
-
 /** Where a walk of one folder is: what it gave, and what the pages it read held. */
 interface WalkPlace {
 	given: Set<string>;
@@ -123,6 +100,8 @@ interface WalkPlace {
 	/** Entries the pages read so far held (the next page starts there), and the most one page held. */
 	received: number;
 	largest: number;
+	/** The most entries the service serves on one page (pageEnd.ts servedSize): no window asks for more. */
+	served: number;
 }
 
 /** A page just read: its number, its entries, and the count its answer gave. */
@@ -145,10 +124,14 @@ async function* acrossBoundary(
 ): AsyncGenerator<ListEntry, boolean> {
 	const after = new Set(children.map((entry) => entry.path));
 	// The page starts after the entries the pages before it held (not page x limit: a service may
-	// serve shorter pages); an empty one, where the count says if it says less (files went away).
-	const position = children.length > 0 ? place.received : Math.min(place.received, total ?? Number.POSITIVE_INFINITY);
-	const boundary = { where, folder, before: place.previousPage, after, nextPage: children, position };
-	const between = await proveBoundary(client, { ...boundary, served: place.largest }, MAX_PAGE_SIZE);
+	// serve shorter pages). An empty one: where the count says first if it says less (files went
+	// away), then where the pages read put it (the count may lag low instead).
+	const counted = Math.min(place.received, total ?? Number.POSITIVE_INFINITY);
+	const positions = children.length > 0 || counted === place.received ? [place.received] : [counted, place.received];
+	const boundary = { where, folder, before: place.previousPage, after, nextPage: children, served: place.largest };
+	let between: ListEntry[] | undefined;
+	// A window larger than the service serves would be cut short by it, and land elsewhere.
+	for (const position of positions) between ??= await proveBoundary(client, { ...boundary, position }, place.served);
 	for (const entry of between ?? []) {
 		checkUnder(client, `List Contents of '${where.bucket}' (around page ${page})`, folder, entry);
 		if (place.given.has(entry.path)) continue;
@@ -159,13 +142,33 @@ async function* acrossBoundary(
 	return between !== undefined;
 }
 
-/** Why a walk must stop as a runaway (a count that keeps growing, pages past it that never end), if it must. */
-function runaway(page: number, totalPages: number, entries: number, first: { totalPages: number; bound: number }) {
-	if (page > 1 && totalPages > first.bound) {
-		return `"pagination.total_pages" grew to ${totalPages}, but page 1 said ${first.totalPages}`;
+/** What page 1 counted, and how many entries the walk may receive before it is a runaway. */
+interface FirstCount {
+	pagination: ListPage['pagination'];
+	bound: number;
+}
+
+/**
+ * Why a walk must stop as a runaway (a count that keeps growing, pages past it that never end), if
+ * it must. Counted in entries: a service that caps its pages serves more pages than its count names.
+ */
+function runaway(
+	page: number,
+	answer: ListPage,
+	{ asked, received }: { asked: number; received: number },
+	first: FirstCount,
+) {
+	const { pagination } = answer;
+	const was = first.pagination;
+	if (page > 1 && countedEntries(pagination, asked) > first.bound) {
+		const items = (totalItems(pagination) ?? 0) > pagination.total_pages * asked;
+		return items
+			? `"pagination.total_items" grew to ${pagination.total_items}, but page 1 said ${was.total_items}`
+			: `"pagination.total_pages" grew to ${pagination.total_pages}, but page 1 said ${was.total_pages}`;
 	}
-	if (page > first.bound && entries > 0) {
-		return `page ${page} still has entries, but page 1 said ${first.totalPages} ${first.totalPages === 1 ? 'page' : 'pages'}`;
+	if (received >= first.bound && (answer.contents.children ?? []).length > 0) {
+		const pages = `${was.total_pages} ${was.total_pages === 1 ? 'page' : 'pages'}`;
+		return `page ${page} still has entries, but page 1 said ${pages}`;
 	}
 	return undefined;
 }
@@ -178,8 +181,11 @@ async function* walkFolder(
 ): AsyncGenerator<ListEntry, FolderListing> {
 	const { where, folder, pageSize, proveBoundaries } = walk;
 	const name = folder ? `'${folder}'` : 'the root';
-	const place: WalkPlace = { given: new Set(), previousPage: new Set(), received: 0, largest: 0 };
-	const first = { totalPages: 0, bound: Number.POSITIVE_INFINITY };
+	const place: WalkPlace = { given: new Set(), previousPage: new Set(), received: 0, largest: 0, served: pageSize };
+	const first: FirstCount = {
+		pagination: { current_page: 1, total_pages: 0, total_items: 0, items_per_page: 0 },
+		bound: 0,
+	};
 	let previousTotal: number | undefined;
 	let settled = true;
 	for (let page = 1; ; page++) {
@@ -188,8 +194,8 @@ async function* walkFolder(
 		const what = `List Contents of '${where.bucket}' (page ${page})`;
 		const children = answer.contents.children ?? [];
 		if (page === 1)
-			Object.assign(first, { totalPages: pagination.total_pages, bound: pageBound(pagination.total_pages, pageSize) });
-		const stop = runaway(page, pagination.total_pages, children.length, first);
+			Object.assign(first, { pagination, bound: entryBound(countedEntries(pagination, pageSize), pageSize) });
+		const stop = runaway(page, answer, { asked: pageSize, received: place.received }, first);
 		if (stop) throw client.unexpectedAnswer(what, `${stop}; the walk of ${name} was stopped`);
 		for (const entry of children) checkUnder(client, what, folder, entry);
 		// Only entries of earlier pages are skipped: a page's own entries are one answer.
@@ -201,7 +207,7 @@ async function* walkFolder(
 			found(entry);
 			yield entry;
 		}
-		const total = totalItems(answer);
+		const total = totalItems(pagination);
 		const grown = total !== undefined && previousTotal !== undefined ? total - previousTotal : 0;
 		if (page > 1 && children.length > 0 && onThisPage.size === 0 && grown < children.length) {
 			throw client.unexpectedAnswer(
@@ -213,10 +219,12 @@ async function* walkFolder(
 		else if (page > 1) settled = yield* acrossBoundary(client, walk, place, { page, children, total }, found);
 		previousTotal = total;
 		if (proveBoundaries) place.previousPage = new Set(children.map((entry) => entry.path));
-		const full = fullPage(children.length, pageSize, place.largest);
+		const read = { page, entries: children.length, asked: pageSize, pagination, receivedBefore: place.received };
+		const ends = listingEnds({ ...read, largestEarlier: place.largest });
 		place.received += children.length;
 		place.largest = Math.max(place.largest, children.length);
-		// The count says where the listing ends only when the page it calls the last is not full.
-		if (children.length === 0 || (page >= pagination.total_pages && !full)) return { folder, pages: page, settled };
+		place.served = servedSize(pageSize, pagination, place.largest);
+		// Only an answer that shows the end ends the walk; a count may lag low, or be reckoned with the limit.
+		if (ends) return { folder, pages: page, settled };
 	}
 }

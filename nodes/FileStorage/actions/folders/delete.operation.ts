@@ -2,7 +2,8 @@ import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workf
 
 import { folderPrefix } from '../../files/keys';
 import { existenceOf } from '../../files/proof';
-import { checkUnder, fullPage, MAX_PAGE_SIZE, walkEntries, type FolderListing } from '../../listing/listing';
+import { checkUnder, MAX_PAGE_SIZE, walkEntries, type FolderListing } from '../../listing/listing';
+import { listingEnds, readBound } from '../../listing/pageEnd';
 import { stillStored } from '../../listing/stillStored';
 import { TOP_OF_BUCKET_NAME } from '../../methods/listSearch';
 import type { Item } from '../../item';
@@ -191,14 +192,16 @@ async function emptyFolder(deletion: Deletion, folder: string, found: (folder: s
 	// Reads of one folder: enough to empty it as page 1 first said, with room for files arriving.
 	let reads = 0;
 	let most = Number.POSITIVE_INFINITY;
-	// The most entries a page before this one held (a service may cap its pages below the limit).
+	// The most entries a page before this one held (a service may cap its pages below the limit), and
+	// the entries the pages before this one held (where this page starts).
 	let largest = 0;
+	let before = 0;
 	for (;;) {
 		const answer = await listContents(client, where, folder, page, MAX_PAGE_SIZE);
 		const children = answer.contents.children ?? [];
 		for (const entry of children)
 			checkUnder(client, `List Contents of '${where.bucket}' (page ${page})`, folder, entry);
-		if (reads++ === 0) most = 2 * Math.max(1, answer.pagination.total_pages) + 8;
+		if (reads++ === 0) most = readBound(answer.pagination, MAX_PAGE_SIZE);
 		for (const entry of children) if (entry.type === 'folder') found(entry.path);
 		const listed = deletable(deletion, children);
 		const again = await storedAgain(deletion, reads <= most ? listed.filter((entry) => lastBatch.has(entry.path)) : []);
@@ -209,12 +212,13 @@ async function emptyFolder(deletion: Deletion, folder: string, found: (folder: s
 			lastBatch = new Set(files.map((entry) => entry.path));
 			continue;
 		}
-		// A full page is the last only if the next one is empty: the count may lag behind the rows.
-		const last = page >= answer.pagination.total_pages && !fullPage(children.length, MAX_PAGE_SIZE, largest);
-		if (children.length === 0 || last || reads > most) {
+		// The one end rule of every walk (pageEnd.ts): a count may lag, or be reckoned with the limit asked for.
+		const read = { page, entries: children.length, asked: MAX_PAGE_SIZE, pagination: answer.pagination };
+		if (listingEnds({ ...read, receivedBefore: before, largestEarlier: largest }) || reads > most) {
 			return { deleted, onFirstPage: page === 1 && reads <= most };
 		}
 		page += 1;
+		before += children.length;
 		largest = Math.max(largest, children.length);
 		lastBatch = new Set();
 	}
