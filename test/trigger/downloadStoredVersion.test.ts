@@ -104,3 +104,36 @@ describe('Download File of a private file', () => {
 		expect(purges.count).toBe(0);
 	});
 });
+
+describe('Download File of a public file whose CDN answers, unmarked, the version of the second before', () => {
+	it('an answer whose Last-Modified is a whole second before the listed version is never attached', async () => {
+		const trigger = await watching('cdn-second');
+		const key = 'cdn-second/report.txt';
+		await createdThenReplaced(trigger, key, 'public');
+		// The version-1 the CDN kept, as it first served it: its own Last-Modified (one second before the
+		// listing's record of version-2), and no Age or X-Cache (a CDN that does not mark its hits).
+		const listed = JSON.parse((await api().list({ prefix: 'cdn-second/' })).body.toString()) as {
+			data: { contents: { children: Array<{ path: string; last_modified: string }> } };
+		};
+		const version2At = Date.parse(listed.data.contents.children.find((entry) => entry.path === key)!.last_modified);
+		const version1LastModified = new Date(version2At - 1000).toUTCString();
+		emulator().adversary.setHooks({
+			before: async (call: HookCall) =>
+				await Promise.resolve(
+					call.op === 'cdn'
+						? {
+								status: 200,
+								headers: { 'Content-Type': 'text/plain', 'Last-Modified': version1LastModified },
+								body: 'version-1',
+							}
+						: undefined,
+				),
+		});
+		const updated = await trigger.poll();
+		expect(updated.error).toBeUndefined();
+		const attached = await Promise.all(
+			updated.items.filter((item) => item.binary).map(async (item) => (await updated.readBinary(item)).toString()),
+		);
+		expect(attached).not.toContain('version-1');
+	});
+});
