@@ -46,3 +46,40 @@ describe('File → Download of a private file replaced by one of the same size',
 		);
 	});
 });
+
+describe('File → Download of a private file whose signed link a cache answers until it is purged', () => {
+	it('purges the cache, reads the file again and gives the stored version, judged against its record', async () => {
+		const key = 'dl-private-purged/report.txt';
+		await put(apiFor(emulator()), key, 'version-1', { visibility: 'private' });
+		await nextSecond();
+		await put(apiFor(emulator()), key, 'version-2', { visibility: 'private' });
+		const requests = new Map<string, number>();
+		let purged = false;
+		emulator().adversary.setHooks({
+			before: async (call: HookCall) => {
+				requests.set(call.op, (requests.get(call.op) ?? 0) + 1);
+				if (call.op === 'purge') purged = true;
+				const kept = {
+					status: 200,
+					headers: { 'Content-Type': 'text/plain', Age: '30', 'X-Cache': 'HIT' },
+					body: 'version-1',
+				};
+				return await Promise.resolve(call.op === 'cdn' && !purged ? kept : undefined);
+			},
+		});
+		const result = await runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'download',
+				fileKey: { __rl: true, mode: 'key', value: key },
+				options: { maxRetries: 0 },
+			},
+			{ typeVersion: 3 },
+		);
+		expect(result.error).toBeUndefined();
+		expect((await result.readBinary(result.items[0])).toString()).toBe('version-2');
+		// Only a kept answer costs more: the purge, the record, and the second read.
+		expect(Object.fromEntries(requests)).toEqual({ signedUrl: 1, cdn: 2, purge: 1, list: 1 });
+	});
+});

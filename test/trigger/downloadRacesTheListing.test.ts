@@ -80,3 +80,22 @@ describe('Download File of a new file deleted between the listing and the downlo
 		expect(emitted).toContainEqual(['created', key]);
 	});
 });
+
+describe('Download File of a new file deleted between the listing and the download, then its deletion', () => {
+	it('the creation is emitted without its file, saying why, and the next poll emits its deletion', async () => {
+		const key = 'race-gone/brief.txt';
+		const trigger = await watching('race-gone', ['created', 'deleted']);
+		await put(api(), key, 'short-lived', { visibility: 'private' });
+		onceAtDownloadOf(key, async () => await remove(api(), key));
+		const created = await trigger.poll();
+		expect(created.error).toBeUndefined();
+		expect(created.items.map((item) => [item.json.event, item.json.key, item.binary])).toEqual([
+			['created', key, undefined],
+		]);
+		expect(String(created.items[0].json.error)).toMatch(
+			/^The file was deleted after the poll listed it, before its download: /,
+		);
+		const deleted = await trigger.poll();
+		expect(deleted.items.map((item) => [item.json.event, item.json.key])).toEqual([['deleted', key]]);
+	});
+});

@@ -137,3 +137,31 @@ describe('Download File of a public file whose CDN answers, unmarked, the versio
 		expect(attached).not.toContain('version-1');
 	});
 });
+
+describe('Download File of a private file whose signed link a cache answers with the version it kept', () => {
+	it('is never attached: the cache is purged, the file read again and judged like a public one', async () => {
+		const trigger = await watching('cdn-private-kept');
+		await createdThenReplaced(trigger, 'cdn-private-kept/report.txt', 'private');
+		let purges = 0;
+		// A CDN that keys its cache by path (the signature checked at the edge) and ignores the purge.
+		emulator().adversary.setHooks({
+			before: async (call: HookCall) => {
+				if (call.op === 'purge') purges++;
+				const kept = {
+					status: 200,
+					headers: { 'Content-Type': 'text/plain', Age: '30', 'X-Cache': 'HIT' },
+					body: 'version-1',
+				};
+				return await Promise.resolve(call.op === 'cdn' ? kept : undefined);
+			},
+		});
+		const held = await trigger.poll();
+		expect([held.error, held.items]).toEqual([undefined, []]);
+		expect(purges).toBe(1);
+		// Once the cache no longer keeps it, the next poll attaches the stored version.
+		emulator().adversary.setHooks(undefined);
+		const updated = await trigger.poll();
+		expect(updated.items.map((item) => item.json.event)).toEqual(['updated']);
+		expect((await updated.readBinary(updated.items[0])).toString()).toBe('version-2');
+	});
+});
