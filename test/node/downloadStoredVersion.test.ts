@@ -90,3 +90,23 @@ describe('File → Download of a file replaced by one of the same size', () => {
 		expect(Object.fromEntries(requests)).toEqual({ signedUrl: 1, cdn: 1 });
 	});
 });
+
+describe('File → Download of public files over a request pool of one slot (version 3, Parallel Requests 1)', () => {
+	it('finishes: the record is read before the answer’s body takes the one slot', async () => {
+		const keys = ['dl-slot/a.txt', 'dl-slot/b.txt'];
+		for (const key of keys) await put(apiFor(emulator()), key, `bytes of ${key}`, { visibility: 'public' });
+		const result = await runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'download',
+				fileKey: { __rl: true, mode: 'key', value: '={{ $json.key }}' },
+				options: { maxRetries: 0, parallelRequests: 1 },
+			},
+			{ typeVersion: 3, items: keys.map((key) => ({ json: { key } })), timeoutMs: 10_000 },
+		);
+		expect(result.error).toBeUndefined();
+		const given = await Promise.all(result.items.map(async (item) => (await result.readBinary(item)).toString()));
+		expect(given).toEqual(keys.map((key) => `bytes of ${key}`));
+	}, 20_000);
+});

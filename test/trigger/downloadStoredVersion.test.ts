@@ -104,3 +104,64 @@ describe('Download File of a private file', () => {
 		expect(purges.count).toBe(0);
 	});
 });
+
+describe('Download File of a public file whose CDN answers, unmarked, the version of the second before', () => {
+	it('an answer whose Last-Modified is a whole second before the listed version is never attached', async () => {
+		const trigger = await watching('cdn-second');
+		const key = 'cdn-second/report.txt';
+		await createdThenReplaced(trigger, key, 'public');
+		// The version-1 the CDN kept, as it first served it: its own Last-Modified (one second before the
+		// listing's record of version-2), and no Age or X-Cache (a CDN that does not mark its hits).
+		const listed = JSON.parse((await api().list({ prefix: 'cdn-second/' })).body.toString()) as {
+			data: { contents: { children: Array<{ path: string; last_modified: string }> } };
+		};
+		const version2At = Date.parse(listed.data.contents.children.find((entry) => entry.path === key)!.last_modified);
+		const version1LastModified = new Date(version2At - 1000).toUTCString();
+		emulator().adversary.setHooks({
+			before: async (call: HookCall) =>
+				await Promise.resolve(
+					call.op === 'cdn'
+						? {
+								status: 200,
+								headers: { 'Content-Type': 'text/plain', 'Last-Modified': version1LastModified },
+								body: 'version-1',
+							}
+						: undefined,
+				),
+		});
+		const updated = await trigger.poll();
+		expect(updated.error).toBeUndefined();
+		const attached = await Promise.all(
+			updated.items.filter((item) => item.binary).map(async (item) => (await updated.readBinary(item)).toString()),
+		);
+		expect(attached).not.toContain('version-1');
+	});
+});
+
+describe('Download File of a private file whose signed link a cache answers with the version it kept', () => {
+	it('is never attached: the cache is purged, the file read again and judged like a public one', async () => {
+		const trigger = await watching('cdn-private-kept');
+		await createdThenReplaced(trigger, 'cdn-private-kept/report.txt', 'private');
+		let purges = 0;
+		// A CDN that keys its cache by path (the signature checked at the edge) and ignores the purge.
+		emulator().adversary.setHooks({
+			before: async (call: HookCall) => {
+				if (call.op === 'purge') purges++;
+				const kept = {
+					status: 200,
+					headers: { 'Content-Type': 'text/plain', Age: '30', 'X-Cache': 'HIT' },
+					body: 'version-1',
+				};
+				return await Promise.resolve(call.op === 'cdn' ? kept : undefined);
+			},
+		});
+		const held = await trigger.poll();
+		expect([held.error, held.items]).toEqual([undefined, []]);
+		expect(purges).toBe(1);
+		// Once the cache no longer keeps it, the next poll attaches the stored version.
+		emulator().adversary.setHooks(undefined);
+		const updated = await trigger.poll();
+		expect(updated.items.map((item) => item.json.event)).toEqual(['updated']);
+		expect((await updated.readBinary(updated.items[0])).toString()).toBe('version-2');
+	});
+});

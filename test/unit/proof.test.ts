@@ -6,6 +6,7 @@ import {
 	existenceOf,
 	fetchedNoEarlierThan,
 	keptByCache,
+	laterThanListed,
 	purgeFailure,
 	readBackDecision,
 	sameVersion,
@@ -29,10 +30,19 @@ describe('staleAnswer: whether a CDN answer is of another version than the servi
 		);
 	});
 
-	it('the same second, a second of rounding, a later date, or no date at all agree', () => {
+	it('a Last-Modified exactly one whole second before the record is an older version (S3-like: the same second)', () => {
+		expect(staleAnswer({ size: 10, lastModified: 'Fri, 20 Mar 2026 10:30:04 GMT' }, record)).toBe(
+			"the CDN answered a version last modified 2026-03-20T10:30:04Z, the service's listing says 2026-03-20T10:30:05Z",
+		);
+		// A listing with milliseconds: 999 ms after the answer's whole second is still that second.
+		const withMs = { size: 10, last_modified: '2026-03-20T10:30:05.999Z' };
+		expect(staleAnswer({ size: 10, lastModified: 'Fri, 20 Mar 2026 10:30:05 GMT' }, withMs)).toBeUndefined();
+		expect(staleAnswer({ size: 10, lastModified: 'Fri, 20 Mar 2026 10:30:04 GMT' }, withMs)).toBeDefined();
+	});
+
+	it('the same second, a later date, or no date at all agree', () => {
 		for (const lastModified of [
 			'Fri, 20 Mar 2026 10:30:05 GMT',
-			'Fri, 20 Mar 2026 10:30:04 GMT',
 			'Fri, 20 Mar 2026 11:00:00 GMT',
 			undefined,
 			'not a date',
@@ -40,6 +50,32 @@ describe('staleAnswer: whether a CDN answer is of another version than the servi
 			expect(staleAnswer({ size: 10, lastModified }, record)).toBeUndefined();
 		}
 		expect(staleAnswer({}, { size: null, last_modified: null })).toBeUndefined();
+	});
+});
+
+describe('laterThanListed: an answer dated after the version a listing read before it recorded', () => {
+	it('a Last-Modified in a later second than the listed one is a version stored since', () => {
+		expect(laterThanListed('Fri, 20 Mar 2026 10:30:06 GMT', record)).toBe(
+			'the CDN answered a version last modified 2026-03-20T10:30:06Z, after the listed one (2026-03-20T10:30:05Z)',
+		);
+		expect(
+			laterThanListed('Fri, 20 Mar 2026 10:30:06 GMT', { size: 10, last_modified: '2026-03-20T10:30:05.900Z' }),
+		).toBeDefined();
+	});
+
+	it('the listed second (with or without milliseconds), an earlier one, or no date are not later', () => {
+		for (const lastModified of [
+			'Fri, 20 Mar 2026 10:30:05 GMT',
+			'Fri, 20 Mar 2026 10:30:01 GMT',
+			undefined,
+			'not a date',
+		]) {
+			expect(laterThanListed(lastModified, record)).toBeUndefined();
+		}
+		expect(
+			laterThanListed('Fri, 20 Mar 2026 10:30:05 GMT', { size: 10, last_modified: '2026-03-20T10:30:05.900Z' }),
+		).toBeUndefined();
+		expect(laterThanListed('Fri, 20 Mar 2026 10:30:06 GMT', { size: 10, last_modified: null })).toBeUndefined();
 	});
 });
 

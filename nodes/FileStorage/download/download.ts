@@ -8,7 +8,13 @@ import { watchBody } from '../transport/bodyWatch';
 import type { FileStorageClient } from '../transport/request';
 import { judgeLength, lengthFacts, type LengthFacts } from './downloadLength';
 import { listedSize } from './listedSize';
-import { judgeStoredRead, purgedForRead, type StoredRead } from './storedVersion';
+import {
+	judgeStoredRead,
+	prepareStoredRead,
+	readAgainAfterPurge,
+	readyToReadAgain,
+	type StoredRead,
+} from './storedVersion';
 
 /** Only needs to outlive the start of the transfer that follows at once. */
 const LINK_LIFETIME_SECONDS = 900;
@@ -61,8 +67,8 @@ export interface Download {
 }
 
 /**
- * The answer of the file's signed link (a public file's CDN copy purged first: storedVersion.ts),
- * and what the read is judged by. A missing file is said as such, whichever step found it (the
+ * The answer of the file's signed link (a public file's CDN copy purged first and its record read:
+ * storedVersion.ts; a private one read again when a cache kept it), and what the read is judged by. A missing file is said as such, whichever step found it (the
  * signed link, or the CDN when the file went in between).
  */
 async function openDownload(
@@ -88,7 +94,7 @@ async function openDownload(
 					notFound,
 				)
 			: undefined;
-	if (read) read.serviceDate = await purgedForRead(read, fault);
+	if (read) await prepareStoredRead(read, fault);
 	const url = given ?? read!.link.url;
 	// The service gave the link, so the file exists: a CDN that finds nothing there may have read
 	// a transformation-shaped first folder as a transformation of another (missing) file.
@@ -107,8 +113,14 @@ async function openDownload(
 			itemIndex,
 		});
 	};
-	const response = await client.fetchLink(url, `Download of '${key}'`).then((answer) => answer, cdnNotFound);
-	return { response, read };
+	const fetchIt = async () => await client.fetchLink(url, `Download of '${key}'`).then((answer) => answer, cdnNotFound);
+	const response = await fetchIt();
+	if (!read || !readAgainAfterPurge(read, response)) return { response, read };
+	// A cache kept a private file's answer: its body is closed before any further request, the cache
+	// purged, and the file read once more, judged like a public file's (storedVersion.ts).
+	(response.body as { destroy?: () => void } | undefined)?.destroy?.();
+	await readyToReadAgain(read, fault);
+	return { response: await fetchIt(), read };
 }
 
 type Fault = (problem: string, description: string) => NodeOperationError;
@@ -177,10 +189,12 @@ export async function downloadToBinary(download: Download): Promise<DownloadedFi
 	}
 	// Judged before a byte is kept: an answer not shown to be the stored version is never attached.
 	const recorded = read
-		? await judgeStoredRead({ ...read, response }, fault).catch((error: unknown) => {
-				closeBody();
-				throw error;
-			})
+		? await Promise.resolve()
+				.then(() => judgeStoredRead({ ...read, response }, fault))
+				.catch((error: unknown) => {
+					closeBody();
+					throw error;
+				})
 		: undefined;
 	const contentType = String(response.headers?.['content-type'] ?? '').split(';')[0] || undefined;
 	const facts = lengthFacts(response.headers, download.expectedSize ?? recorded);

@@ -1,6 +1,6 @@
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { cdnHeadersOf, sourceReadDecision } from '../files/proof';
+import { cdnHeadersOf, keptByCache, laterThanListed, sourceReadDecision } from '../files/proof';
 import { purgeBeforeRead } from '../files/storedRead';
 import { findStoredRecord, type StoredRecord } from '../files/storedRecord';
 import type { BucketRef, SignedUrl } from '../transport/api';
@@ -18,34 +18,26 @@ export interface StoredRead {
 	serviceDate?: string;
 	/** The service's record of the version to read (the trigger's listing), when the caller has it. */
 	listed?: StoredRecord;
+	/** The record the answer is judged by (prepareStoredRead); none: the answer is not judged. */
+	record?: StoredRecord;
 }
 
 /** A record that states nothing: only the cache's marks can then be judged. */
 const UNKNOWN: StoredRecord = { size: null, last_modified: null };
 
-/**
- * Before the read: a public file's CDN copy is purged, as for Copy's source (files/storedRead.ts).
- * Gives the Date that bounds when the read happened (files/proof.ts, fetchedNoEarlierThan).
- */
-export async function purgedForRead(read: StoredRead, fault: Fault): Promise<string | undefined> {
-	if (!read.link.is_public) return read.serviceDate;
+/** The Date of a purge of the file's CDN copy, sent before a read; a failure fails the download. */
+async function purged(read: StoredRead, fault: Fault): Promise<string | undefined> {
 	const date = await purgeBeforeRead(read.client, read.where, read.key).catch((error: unknown) => {
 		throw fault(
-			`could not clear the CDN cache of the public file first: ${(error as Error).message}`,
-			'A public file is read through the CDN, which can answer an earlier version until its cache is cleared. Run the node again later.',
+			`could not clear the CDN cache of the file first: ${(error as Error).message}`,
+			'A file is read through the CDN, which can answer an earlier version until its cache is cleared. Run the node again later.',
 		);
 	});
 	return date ?? read.serviceDate;
 }
 
-/**
- * The record the answer is judged by: the listing the caller read (the trigger's), or for a public
- * file the service's own, read after the answer came. None for a private file the caller did not
- * list: its signed link is not cached (spec §3.9), and no request is added for it.
- */
-async function recordFor(read: StoredRead, fault: Fault): Promise<StoredRecord | undefined> {
-	if (read.listed) return read.listed;
-	if (!read.link.is_public) return undefined;
+/** The service's record of the file now (its listing), or UNKNOWN when the listing does not show it. */
+async function recordNow(read: StoredRead, fault: Fault): Promise<StoredRecord> {
 	const record = await findStoredRecord(read.client, read.where, read.key).catch((error: unknown) => {
 		throw fault(
 			`could not be checked against the service's record of the file: ${(error as Error).message}`,
@@ -56,29 +48,71 @@ async function recordFor(read: StoredRead, fault: Fault): Promise<StoredRecord |
 }
 
 /**
- * After the answer's headers, before its body is kept: the answer must be one the proof rules
- * accept for the record (files/proof.ts, sourceReadDecision, as Copy): not a version older than the
- * record, and not one a cache marks as kept from before the listed version may have been written.
- * Its size is judged after the body, against the record's (download.ts). Gives the size to expect.
+ * Before the read, with no answer's body open (a body holds a slot of version 3's request pool, and
+ * a request waiting for another slot could wait for ever): a public file's CDN copy is purged, as for
+ * Copy's source (files/storedRead.ts), and the record to judge the answer by is read: the listing the
+ * caller has (the trigger's), else the service's now. A private file the caller did not list gets
+ * none and no request: its signed link is not cached (spec §3.9), unless a cache marks its answer
+ * (readAgainAfterPurge).
  */
-export async function judgeStoredRead(
+export async function prepareStoredRead(read: StoredRead, fault: Fault): Promise<void> {
+	if (!read.link.is_public) {
+		read.record = read.listed;
+		return;
+	}
+	read.serviceDate = await purged(read, fault);
+	read.record = read.listed ?? (await recordNow(read, fault));
+}
+
+/**
+ * Whether a private file's answer is one a cache marks as kept (a CDN that keys its cache by path,
+ * the signature checked at the edge): it is then judged like a public file's, so the caller closes
+ * its body, and the file is read again once, after a purge and with the record read (readyToReadAgain).
+ */
+export function readAgainAfterPurge(read: StoredRead, response: IN8nHttpFullResponse): boolean {
+	return !read.link.is_public && keptByCache(cdnHeadersOf(response.headers)) !== undefined;
+}
+
+/** The purge and the record of a private file's second read (readAgainAfterPurge); no body is open. */
+export async function readyToReadAgain(read: StoredRead, fault: Fault): Promise<void> {
+	read.serviceDate = await purged(read, fault);
+	read.record = read.listed ?? (await recordNow(read, fault));
+}
+
+/**
+ * After the answer's headers, before its body is kept (no request is sent here): the answer must be
+ * one the proof rules accept for the record (files/proof.ts, sourceReadDecision, as Copy): not a
+ * version older than the record, and not one a cache marks as kept from before the listed version may
+ * have been written. An answer dated a later second than a listing read before it (the trigger's) may
+ * be a version stored since: never attached to the listed version's item. Its size is judged after
+ * the body, against the record's (download.ts). Gives the size to expect.
+ */
+export function judgeStoredRead(
 	read: StoredRead & { response: IN8nHttpFullResponse },
 	fault: Fault,
-): Promise<number | undefined> {
-	const record = await recordFor(read, fault);
+): number | undefined {
+	const { record } = read;
 	if (!record) return undefined;
+	const headers = cdnHeadersOf(read.response.headers);
 	const decision = sourceReadDecision({
 		verb: 'Download',
 		isPublic: read.link.is_public === true,
-		headers: cdnHeadersOf(read.response.headers),
+		headers,
 		record,
 		serviceDate: read.serviceDate,
 	});
-	if (decision.action !== 'refuse') return record.size ?? undefined;
+	if (decision.action !== 'refuse') {
+		const later = read.listed ? laterThanListed(headers.lastModified, read.listed) : undefined;
+		if (!later) return record.size ?? undefined;
+		throw fault(
+			`got a later version than the one listed: ${later}`,
+			'The file was replaced after it was listed: its bytes are not given as the listed version. The newer version is listed and downloaded next time.',
+		);
+	}
 	if (decision.proof === 'unproven') {
 		throw fault(
 			`was not kept: the CDN's answer cannot be shown to be the version the service stores (${decision.why}). Download it again in a few minutes`,
-			'A CDN can keep serving an earlier version of a replaced public file even after its cache is cleared. Run the node again in a few minutes, once the CDN no longer keeps it.',
+			'A CDN can keep serving an earlier version of a replaced file even after its cache is cleared. Run the node again in a few minutes, once the CDN no longer keeps it.',
 		);
 	}
 	throw fault(

@@ -33,7 +33,7 @@ export function settledAfter(listed: string | null | undefined): number | undefi
 // The cache-mark reading lives with the transport, which reads the API's answers by it too.
 export { cdnHeadersOf, keptByCache, type CdnHeaders } from '../transport/cacheMarks';
 
-/** HTTP dates have whole seconds: a Last-Modified within this of the listing's is the same second. */
+/** HTTP dates have whole seconds: a public Move's Last-Modified within this of the listing's is its own. */
 const HTTP_DATE_MS = 1000;
 
 /**
@@ -57,10 +57,18 @@ export function fetchedNoEarlierThan(headers: CdnHeaders, serviceDate?: string):
 	return age === undefined ? undefined : date - (age + 1) * 1000;
 }
 
+/** The start (ms) of the whole second a listing's time falls in (a listing may give milliseconds). */
+function secondOf(time: number): number {
+	return Math.floor(time / LISTING_SECOND_MS) * LISTING_SECOND_MS;
+}
+
 /**
  * Why an answer of the CDN is not of the version the service records, or undefined when nothing
- * that can be compared disagrees: another size, or a Last-Modified more than a second before the
- * record's (a later one can be a CDN stamping its own time).
+ * that can be compared disagrees: another size, or a Last-Modified a whole second or more before
+ * the record's. The storage is S3-like [ours, docs/api-choices.md]: the listing's time and the
+ * HTTP Last-Modified are the same second, so an answer dated an earlier second is an earlier
+ * version, while a listing's milliseconds within that second still agree. A later one can be a
+ * CDN stamping its own time, or a version stored after the record was read (laterThanListed).
  */
 export function staleAnswer(read: { size?: number; lastModified?: string }, record: StoredRecord): string | undefined {
 	if (read.size !== undefined && record.size !== null && read.size !== record.size) {
@@ -68,10 +76,27 @@ export function staleAnswer(read: { size?: number; lastModified?: string }, reco
 	}
 	const answered = timeOf(read.lastModified);
 	const recorded = timeOf(record.last_modified);
-	if (answered !== undefined && recorded !== undefined && recorded - answered > HTTP_DATE_MS) {
+	if (answered !== undefined && recorded !== undefined && recorded - answered >= LISTING_SECOND_MS) {
 		return `the CDN answered a version last modified ${isoSeconds(read.lastModified)}, the service's listing says ${isoSeconds(record.last_modified)}`;
 	}
 	return undefined;
+}
+
+/**
+ * Why an answer is not shown to be the version a listing read BEFORE it recorded (the trigger's),
+ * or undefined: a Last-Modified in a later second than the listed one is, in S3-like storage, a
+ * version stored since the listing. Not re-checked by listing again while the answer's body is open
+ * (a body holds a slot of the request pool): the trigger holds the change back, and its next poll
+ * lists that version. File → Download names no version in its item (its size is of the bytes that
+ * came), so it takes such an answer, of a version the service stored when it was read.
+ */
+export function laterThanListed(lastModified: string | undefined, listed: StoredRecord): string | undefined {
+	const answered = timeOf(lastModified);
+	const recorded = timeOf(listed.last_modified);
+	if (answered === undefined || recorded === undefined || answered < secondOf(recorded) + LISTING_SECOND_MS) {
+		return undefined;
+	}
+	return `the CDN answered a version last modified ${isoSeconds(lastModified)}, after the listed one (${isoSeconds(listed.last_modified)})`;
 }
 
 /** Whether two records of one key are of the same version, as far as the listing tells. */

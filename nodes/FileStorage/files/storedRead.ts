@@ -8,7 +8,8 @@ import { purgeFailure } from './proof';
  * (actions/file/storedSource.ts), Download and the trigger's Download File (download/storedVersion.ts).
  * A public file's plain location is answered by a CDN that may still hold an earlier version (spec
  * §3.9), so its cache is purged first (here), and the answer is then judged against the service's
- * record by files/proof.ts (sourceReadDecision). A private file's signed link is not cached: no purge.
+ * record by files/proof.ts (sourceReadDecision). A private file's signed link is not expected to be
+ * cached: no purge, unless a cache marks its answer as kept (download/storedVersion.ts).
  */
 
 /**
