@@ -97,7 +97,7 @@ describe('Upload with Refuse Existing File, two items of one run with the same k
 	it.each([0, 2])(
 		"an upload answered 504 by a gateway while the service still stores it (Max Retries %i): the next item's file, reported stored, is not replaced by it",
 		async (maxRetries) => {
-			const key = 'turn-late-504/contract.txt';
+			const key = `turn-late-504-${maxRetries}/contract.txt`;
 			const result = await runFileStorage(
 				emulator(),
 				{ resource: 'file', operation: 'upload', key, options: { refuseExisting: true, maxRetries } },

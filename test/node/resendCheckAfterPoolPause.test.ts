@@ -6,7 +6,7 @@
  * deleted. Through n8n-core's engine over real HTTP to the emulator, whose hooks play the
  * gateway (a 502 that never reached the service), the other item's 429 and the other writer.
  */
-import type { HookCall } from '../emulator/history';
+import type { HookAnswer, HookCall } from '../emulator/history';
 import { byKey, putText, runFileStorage, storedText, useEmulator } from './support';
 
 const emulator = useEmulator();
@@ -28,7 +28,7 @@ function pauseAfterTheCheck(source: string, other: string) {
 	let letOtherGo: () => void = () => undefined;
 	const otherMayGo = new Promise<void>((resolve) => (letOtherGo = resolve));
 	emulator().adversary.setHooks({
-		before: async (call: HookCall) => {
+		before: async (call: HookCall): Promise<HookAnswer | undefined> => {
 			if (namesKey(call, other) && !seen.paused) {
 				await otherMayGo;
 				seen.paused = true;
