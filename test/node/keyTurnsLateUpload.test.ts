@@ -137,3 +137,46 @@ describe('Upload with Refuse Existing File, two items of one run with the same k
 		60_000,
 	);
 });
+
+describe('Copy with Replace Existing File off, two items of one run onto the same destination', () => {
+	it("the copy's upload answered 504 by a gateway while the service still stores it: the next item's copy, reported done, is not replaced by it", async () => {
+		const destination = 'turn-late-504-copy/contract.txt';
+		const sources = ['turn-late-504-copy-src/first.txt', 'turn-late-504-copy-src/second.txt'];
+		for (const [index, bytes] of [FIRST, SECOND].entries()) {
+			await emulator().adversary.put({ name: 'my-bucket', region: 'us-east-1' }, sources[index], bytes, {
+				visibility: 'private',
+				contentType: 'text/plain',
+				writer: 'setup',
+			});
+		}
+		const result = await runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'copy',
+				fileKey: { __rl: true, mode: 'key', value: '={{ $json.from }}' },
+				destinationKey: destination,
+				options: { maxRetries: 0 },
+			},
+			{
+				typeVersion: 3,
+				continueOnFail: true,
+				credentials: credentialsFor(emulator(), { baseUrl: gateway().url }),
+				items: sources.map((from) => ({ json: { from } })),
+			},
+		);
+		await eventually(() => gateway().landed > 0 || result.items.every((item) => item.json.error !== undefined), 10_000);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(gateway().held).toBe(1);
+		const stored = (await emulator().readObject('my-bucket', 'us-east-1', destination))?.body;
+		const holds = stored === undefined ? 'nothing' : md5(stored) === md5(SECOND) ? 'second' : 'first';
+		const reported = result.items.map((item, index) =>
+			item.json.error === undefined
+				? `copied the ${index === 0 ? 'first' : 'second'}`
+				: `failed: ${String(item.json.error)}`,
+		);
+		for (const line of reported.filter((one) => one.startsWith('copied '))) {
+			expect({ keyHolds: holds, reported }).toEqual({ keyHolds: line.slice('copied the '.length), reported });
+		}
+	}, 60_000);
+});
