@@ -107,7 +107,7 @@ export class Item {
 		const { ref, writer } = found;
 		throw this.fail(
 			`A write of item ${writer} of this run to '${ref.key}' in bucket '${ref.bucket}' (region ${ref.region}) may still land`,
-			`Item ${writer} got no answer in time to its upload of this key, which the service may still carry out; it would replace what this item writes there. This item changed nothing. Once that upload has settled, check the key (File → Get Info) and run the node again for this item.`,
+			`Item ${writer} wrote to this key without learning the outcome (no answer in time, a gateway's 504 or another 5xx, a cut connection), and the service may still carry that write out: it would replace or remove what this item writes there. This item changed nothing. Once that write has settled, check the key (File → Get Info) and run the node again for this item.`,
 		);
 	}
 
@@ -124,7 +124,11 @@ export class Item {
 
 	/** The item's client, made once from its credential and its Timeout and Max Retries options. */
 	async client(): Promise<FileStorageClient> {
-		this.madeClient ??= FileStorageClient.create(this.ctx, this.index, transportSettings(this.options()), this.pool);
+		// A write of this item that may still land marks its key for the rest of the run (see ApiCall.writes).
+		this.madeClient ??= FileStorageClient.create(this.ctx, this.index, transportSettings(this.options()), {
+			pool: this.pool,
+			onWriteMayLand: (file) => this.writeMayStillLand(file),
+		});
 		return await this.madeClient;
 	}
 

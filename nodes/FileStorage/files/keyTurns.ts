@@ -5,8 +5,9 @@
  * the other's file for its own). Items naming the same key take turns instead, in the order they
  * ask, each seeing what the one before did; an item keeps its turns until it finishes.
  *
- * An item whose write ended without an outcome (a Complete or an upload that got no answer in
- * time, which the service may still carry out) leaves its key marked for the rest of the run: a
+ * An item whose write ended without a known outcome (an upload, a Complete or a delete that got no
+ * answer in time, a gateway's 504 or any 5xx: transport/outcome.ts), which the service may still
+ * carry out, leaves its key marked for the rest of the run: a
  * later item of the run that writes there could see the key free, store, report it stored, and
  * then have its file replaced by the late write. Such items are refused instead (Item.takeTurns).
  */

@@ -8,13 +8,8 @@ import { findStoredRecord, type StoredRecord } from './storedRecord';
  * still shows that record ('delete'), no file there ('gone'), another version ('keep'). A write of
  * the same size in the same second cannot be seen: the API has no conditional delete.
  */
-export function versionCheck(
-	client: FileStorageClient,
-	where: BucketRef,
-	key: string,
-	decided: StoredRecord,
-): ResendCheck {
-	return async () => sourceDeleteDecision(decided, await findStoredRecord(client, where, key));
+export function versionCheck(where: BucketRef, key: string, decided: StoredRecord): ResendCheck {
+	return async (via) => sourceDeleteDecision(decided, await findStoredRecord(via, where, key));
 }
 
 /**
@@ -28,5 +23,5 @@ export async function deleteDecidedVersion(
 	key: string,
 	decided: StoredRecord,
 ): Promise<Removal> {
-	return await deleteFile(client, where, key, versionCheck(client, where, key, decided));
+	return await deleteFile(client, where, key, versionCheck(where, key, decided));
 }

@@ -100,6 +100,8 @@ export async function uploadFile(client: FileStorageClient, where: BucketRef, fi
 		body: file.form.body,
 		what,
 		retry: 'idempotent',
+		// An attempt without a known outcome may still store these bytes later (see ApiCall.writes).
+		writes: { bucket: where.bucket, region: where.region, key: file.key },
 	});
 	requireSameKey(client, what, data, file.key);
 	return data as StoredFile;
@@ -123,6 +125,8 @@ export async function deleteFile(
 		what: `Delete of '${key}'`,
 		retry: 'idempotent',
 		...(resendCheck ? { resendCheck } : {}),
+		// An attempt without a known outcome may still remove what is stored there later.
+		writes: { bucket: where.bucket, region: where.region, key },
 	});
 }
 

@@ -7,6 +7,7 @@ import {
 	NEVER_SENT_NETWORK_CODES,
 	type NetworkProblem,
 } from './networkErrors';
+import { answeredOutcome, networkOutcome } from './outcome';
 import { releaseWithBody, type RunPool } from './pool';
 
 /**
@@ -77,6 +78,8 @@ export interface StatusFacts {
 	waitTooLongMs?: number;
 	/** An attempt before the last may have been carried out (see runAttempts). */
 	earlierMayHaveRun: boolean;
+	/** Some attempt, the last included, ended with its outcome unknown (outcome.ts): it may still be carried out. */
+	outcomeUnknown?: boolean;
 }
 
 export interface NetworkFacts {
@@ -85,13 +88,19 @@ export interface NetworkFacts {
 	stopped: boolean;
 	/** What was thrown, for a caller whose own failure (e.g. a refused redirect) ends an attempt. */
 	error: unknown;
+	/** As StatusFacts.outcomeUnknown. */
+	outcomeUnknown?: boolean;
 }
 
 export interface AttemptPlan<A extends IN8nHttpFullResponse> {
 	policy: RetryPolicy;
 	maxRetries: number;
-	/** One attempt: a request built afresh (authentication signs each one anew). */
-	send: () => Promise<A>;
+	/**
+	 * One attempt: a request built afresh (authentication signs each one anew). `beforeGoing`, when
+	 * given, runs right before the request goes out, after every wait (the pool's slot and pause):
+	 * what it checks is then still true when the request leaves.
+	 */
+	send: (beforeGoing?: () => Promise<void>) => Promise<A>;
 	/** True once the execution was stopped: no attempt follows. */
 	stopped?: () => boolean;
 	/** The run's pool: a 429/503 pauses every request of the run, so items do not burst retries. */
@@ -103,28 +112,53 @@ export interface AttemptPlan<A extends IN8nHttpFullResponse> {
 	networkFailure: (problem: NetworkProblem, facts: NetworkFacts) => Error;
 	statusFailure: (answer: A, facts: StatusFacts) => Error;
 	/**
-	 * Asked before each attempt after the first: it throws to send no more (a delete whose key no
-	 * longer holds what it was decided on, see ApiCall.resendCheck).
+	 * Asked right before each attempt after the first goes out (send's `beforeGoing`): it throws to
+	 * send no more (a delete whose key no longer holds what it was decided on, see ApiCall.resendCheck).
 	 */
 	beforeResend?: (facts: { attempts: number; earlierMayHaveRun: boolean }) => Promise<void>;
+	/** True for an answer that is the API's own error body (a 4xx of it says: not carried out, see outcome.ts). */
+	apiRefusal?: (answer: A) => boolean;
+	/** Called each time an attempt ends with its outcome unknown (outcome.ts), before any repeat. */
+	onOutcomeUnknown?: () => void;
+}
+
+interface LoopState {
+	earlierMayHaveRun: boolean;
+	outcomeUnknown: boolean;
 }
 
 type Step<A> = { answer: A } | { again: true };
 
 /**
  * Sends until an answer is 2xx (or settled as done) or a failure may not be retried, and then
- * throws the plan's error for it. `earlierMayHaveRun` tracks whether an attempt before this one may
- * have been carried out: an answer lost on the way back or a 500/502/504 may hide work done, a
- * 429/503 or a refused connection does not.
+ * throws the plan's error for it. Two readings of the attempts, each erring on its own safe side:
+ * - `earlierMayHaveRun`: whether a repeat's 404 may be read as "done by an earlier attempt" (a
+ *   success). It counts only what hints at work done: an answer lost on the way back, a
+ *   500/502/504. After a 429/503 (the API's "not processed") or a refused connection it does not,
+ *   and the 404 stays an error.
+ * - `outcomeUnknown` (outcome.ts): whether an attempt may still be carried out later (a write
+ *   that may land on another item's file). Only the API's own 4xx and a request that never left
+ *   rule that out; a 503 does not.
  */
 export async function runAttempts<A extends IN8nHttpFullResponse>(plan: AttemptPlan<A>): Promise<A> {
-	const state = { earlierMayHaveRun: false };
+	const state: LoopState = { earlierMayHaveRun: false, outcomeUnknown: false };
 	for (let attempt = 0; ; attempt++) {
-		if (attempt > 0) await plan.beforeResend?.({ attempts: attempt, earlierMayHaveRun: state.earlierMayHaveRun });
+		const check = plan.beforeResend;
+		const withheld: { error?: unknown } = {};
+		const beforeGoing =
+			attempt > 0 && check
+				? async () =>
+						await check({ attempts: attempt, earlierMayHaveRun: state.earlierMayHaveRun }).catch((error) => {
+							withheld.error = error;
+							throw error;
+						})
+				: undefined;
 		let answer: A;
 		try {
-			answer = await plan.send();
+			answer = await plan.send(beforeGoing);
 		} catch (error) {
+			// The check withheld the request: it never went out, and this is the call's end.
+			if (withheld.error !== undefined) throw withheld.error;
 			await retryAfterNetworkFailure(plan, attempt, error, state);
 			continue;
 		}
@@ -137,13 +171,16 @@ async function retryAfterNetworkFailure<A extends IN8nHttpFullResponse>(
 	plan: AttemptPlan<A>,
 	attempt: number,
 	error: unknown,
-	state: { earlierMayHaveRun: boolean },
+	state: LoopState,
 ): Promise<void> {
 	const problem = describeNetworkProblem(error);
+	if (networkOutcome(problem) === 'unknown') outcomeUnknown(plan, state);
 	const stopped = !problem.refusal && plan.stopped?.() === true;
 	const retry =
 		!stopped && attempt < plan.maxRetries && plan.policy === 'idempotent' && mayRetryNetworkProblem(problem);
-	if (!retry) throw plan.networkFailure(problem, { attempts: attempt + 1, stopped, error });
+	if (!retry) {
+		throw plan.networkFailure(problem, { attempts: attempt + 1, stopped, error, outcomeUnknown: state.outcomeUnknown });
+	}
 	state.earlierMayHaveRun ||= !NEVER_SENT_NETWORK_CODES.has(problem.code);
 	await sleep(backoffMs(attempt));
 }
@@ -152,12 +189,13 @@ async function judgeAnswer<A extends IN8nHttpFullResponse>(
 	plan: AttemptPlan<A>,
 	attempt: number,
 	answer: A,
-	state: { earlierMayHaveRun: boolean },
+	state: LoopState,
 ): Promise<Step<A>> {
 	const status = answer.statusCode;
 	if (status >= 200 && status < 300) return { answer };
 	const settled = plan.settle ? await plan.settle(answer) : { answer };
 	if (settled.done) return { answer: settled.answer };
+	if (answeredOutcome(status, plan.apiRefusal?.(settled.answer) === true) === 'unknown') outcomeUnknown(plan, state);
 	const waitMs = retryWaitMs(answer.headers, attempt);
 	const pauseAll = plan.pool !== undefined && NOT_PROCESSED_STATUSES.has(status) && waitMs <= MAX_RETRY_AFTER_MS;
 	if (pauseAll) plan.pool!.pause(waitMs);
@@ -172,7 +210,13 @@ async function judgeAnswer<A extends IN8nHttpFullResponse>(
 		attempts: attempt + 1,
 		waitTooLongMs: mayRetry ? waitMs : undefined,
 		earlierMayHaveRun: state.earlierMayHaveRun,
+		outcomeUnknown: state.outcomeUnknown,
 	});
+}
+
+function outcomeUnknown<A extends IN8nHttpFullResponse>(plan: AttemptPlan<A>, state: LoopState): void {
+	state.outcomeUnknown = true;
+	plan.onOutcomeUnknown?.();
 }
 
 /**

@@ -11,6 +11,8 @@ export interface CdnHeaders {
 	xCache?: string;
 	/** Other headers in which a cache says how it served the answer, as `Name: value` (see CACHE_STATUS). */
 	cacheStatus?: string[];
+	/** Varnish's request ids: two when the answer came from what it kept (see keptByCache). */
+	xVarnish?: string;
 	cacheControl?: string;
 	lastModified?: string;
 	etag?: string;
@@ -18,9 +20,15 @@ export interface CdnHeaders {
 
 /**
  * Headers besides X-Cache in which caches say how they served an answer: RFC 9211's Cache-Status,
- * and the CDNs' own (Cloudflare's, Bunny's, nginx's).
+ * and the CDNs' and gateways' own: Cloudflare's CF-Cache-Status, Bunny's CDN-Cache, and the two
+ * names nginx's guides give its `$upstream_cache_status` (X-Cache-Status, X-Proxy-Cache; nginx
+ * sends no Age, so without them a kept answer would pass). Squid's X-Cache-Lookup is not read: it
+ * says whether the cache held a copy, not whether this answer is that copy (its X-Cache says that).
  */
-const CACHE_STATUS = ['cache-status', 'cf-cache-status', 'cdn-cache', 'x-cache-status'];
+const CACHE_STATUS = ['cache-status', 'cf-cache-status', 'cdn-cache', 'x-cache-status', 'x-proxy-cache'];
+
+/** Varnish's X-Varnish with two ids: this request's and that of the request whose answer it kept (a hit). */
+const VARNISH_HIT = /^\s*\d+\s+\d+\s*$/;
 
 /** A cache status naming an answer served from what the cache kept (a hit, a stale or revalidated copy). */
 const SERVED_FROM_CACHE = /hit|stale|revalidated|updating/i;
@@ -37,6 +45,7 @@ export function cdnHeadersOf(headers: Record<string, unknown> | undefined): CdnH
 		age: one('age'),
 		xCache: one('x-cache'),
 		cacheStatus: CACHE_STATUS.flatMap((name) => (one(name) === undefined ? [] : [`${name}: ${one(name)}`])),
+		xVarnish: one('x-varnish'),
 		cacheControl: one('cache-control'),
 		lastModified: one('last-modified'),
 		etag: one('etag'),
@@ -56,8 +65,9 @@ export function ageSeconds(headers: CdnHeaders): number | undefined {
 /**
  * What a cache says of keeping the answer, or undefined when it says nothing: an `Age` of at least
  * `minAgeSeconds` (an HTTP cache MUST send one with every answer it serves from what it kept, RFC
- * 9111 §4 and §5.1; `Age: 0` too, kept less than a second), or an `X-Cache` or cache status naming
- * a hit in any spelling (HIT, TCP_HIT, "Hit from cloudfront"); a MISS names none. Whatever else the
+ * 9111 §4 and §5.1; `Age: 0` too, kept less than a second), an `X-Cache` or cache status naming
+ * a hit in any spelling (HIT, TCP_HIT, "Hit from cloudfront", STALE, UPDATING, REVALIDATED; MISS,
+ * BYPASS, EXPIRED, DYNAMIC name none), or an X-Varnish with two ids. Whatever else the
  * answer says (a Last-Modified included), such an answer may be an earlier version, so it is never
  * proof of the stored one by itself.
  */
@@ -67,6 +77,7 @@ export function keptByCache(headers: CdnHeaders, minAgeSeconds = 0): string | un
 		...(age === undefined || age < minAgeSeconds ? [] : [`Age: ${headers.age ?? ''}`]),
 		...(SERVED_FROM_CACHE.test(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
 		...(headers.cacheStatus ?? []).filter((status) => SERVED_FROM_CACHE.test(status.replace(/^[^:]*:/, ''))),
+		...(VARNISH_HIT.test(headers.xVarnish ?? '') ? [`X-Varnish: ${headers.xVarnish}`] : []),
 	];
 	return marks.length > 0 ? marks.join(', ') : undefined;
 }

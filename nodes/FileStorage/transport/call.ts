@@ -3,6 +3,7 @@ import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-
 import type { RetryPolicy } from './attempts';
 import type { CallTarget } from './errors';
 import type { FamilyRoutes } from './pathFamily';
+import type { FileStorageClient } from './request';
 import type { QueryValue } from './signing';
 
 /** What one request to the service (or to a link it handed out) is, and how n8n is asked to send it. */
@@ -40,15 +41,31 @@ export interface ApiCall {
 	timeoutMs?: number;
 	/** For a delete decided on evidence: asked before each repeat (see ResendCheck). */
 	resendCheck?: ResendCheck;
+	/**
+	 * The file a write (an upload in one request, a delete) stores or removes. When an attempt of it
+	 * ends with its outcome unknown (outcome.ts), it may still be carried out later, even once a
+	 * repeat succeeded: the client tells its item (ClientSetup.onWriteMayLand), whose run then leaves
+	 * the key alone.
+	 */
+	writes?: WrittenFile;
+}
+
+/** A file as a write names it: bucket, region and key. */
+export interface WrittenFile {
+	bucket: string;
+	region: string;
+	key: string;
 }
 
 /**
- * The evidence a delete was decided on, asked of the service again before the delete is sent
+ * The evidence a delete was decided on, asked of the service again right before the delete is sent
  * again (an earlier attempt may have been carried out, and the key written since): 'delete' it is
  * unchanged, a repeat is as safe as the first send; 'gone' nothing is left, the work is done;
  * 'keep' another version is there, and nothing more is sent. It throws when it cannot be told.
+ * It asks `via`: the client whose requests go in the slot of the run's pool the delete already
+ * holds, so that no wait for the pool comes between the check and the delete.
  */
-export type ResendCheck = () => Promise<'delete' | 'gone' | 'keep'>;
+export type ResendCheck = (via: FileStorageClient) => Promise<'delete' | 'gone' | 'keep'>;
 
 export interface TransportSettings {
 	timeoutMs: number;
@@ -100,11 +117,20 @@ export function deadlineMs(call: ApiCall, settings: TransportSettings): number {
 	return wait + Math.ceil((bodyBytes(call) / SLOWEST_SEND_BYTES_PER_SECOND) * 1000);
 }
 
+/**
+ * Asked on every GET of the API (never of a link the service hands out, whose caching the CDN
+ * decides): a cache between n8n and the API that honours them fetches the answer anew instead of
+ * answering from its copy (RFC 9111 §5.2.1.4; Pragma for HTTP/1.0 caches, §5.4). Not every gateway
+ * honours them (nginx and Varnish ignore them unless told to), so an answer a cache still marks
+ * as kept is refused all the same (cacheMarks.ts). The signature covers no header.
+ */
+export const NO_CACHE_HEADERS: Readonly<IDataObject> = { 'Cache-Control': 'no-cache', Pragma: 'no-cache' };
+
 export function requestOptions(url: string, call: ApiCall, settings: TransportSettings): IHttpRequestOptions {
 	return {
 		method: call.method,
 		url,
-		headers: call.headers,
+		headers: call.method === 'GET' && !call.link ? { ...NO_CACHE_HEADERS, ...call.headers } : call.headers,
 		body: call.body,
 		json: !Buffer.isBuffer(call.body) && call.responseType !== 'stream',
 		encoding: call.responseType === 'stream' ? 'stream' : undefined,

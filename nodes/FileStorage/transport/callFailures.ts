@@ -5,6 +5,7 @@ import { waitTooLongHint, type NetworkFacts, type StatusFacts } from './attempts
 import { targetOf, timeoutHint, type ApiCall, type TransportSettings } from './call';
 import { httpError, networkError } from './errors';
 import { serviceNetworkReason, type NetworkProblem } from './networkErrors';
+import type { FileStorageClient } from './request';
 
 /** The errors of a call to the service or to a link it handed out, once the attempts are over. */
 
@@ -25,7 +26,7 @@ export function callNetworkFailure(
 	const { node, itemIndex } = site;
 	if (problem.refusal) {
 		const { message, description } = problem.refusal;
-		return networkError(node, {
+		const refused = networkError(node, {
 			what: call.what,
 			reason: message,
 			attempts: facts.attempts,
@@ -33,12 +34,14 @@ export function callNetworkFailure(
 			description,
 			timedOut: false,
 		});
+		refused.context.outcomeUnknown = facts.outcomeUnknown === true;
+		return refused;
 	}
 	const reason = facts.stopped ? 'the execution was stopped' : serviceNetworkReason(problem);
 	const hint = problem.timedOut
 		? timeoutHint(call, site.settings)
 		: `Network error${problem.code ? ` ${problem.code}` : ''}. Check the Base URL of the credential and that the service is reachable from the n8n host.`;
-	return networkError(node, {
+	const error = networkError(node, {
 		what: call.what,
 		reason,
 		attempts: facts.attempts,
@@ -46,6 +49,9 @@ export function callNetworkFailure(
 		description: hint,
 		timedOut: problem.timedOut,
 	});
+	// What became of the request (outcome.ts): a write that may still land is marked by its caller.
+	error.context.outcomeUnknown = facts.outcomeUnknown !== false;
+	return error;
 }
 
 export function callStatusFailure(
@@ -72,6 +78,7 @@ export function callStatusFailure(
 		failure.description = waitTooLongHint('The service', facts.waitTooLongMs);
 	}
 	failure.context.earlierAttemptMayHaveRun = facts.earlierMayHaveRun;
+	failure.context.outcomeUnknown = facts.outcomeUnknown !== false;
 	return failure;
 }
 
@@ -102,17 +109,20 @@ const WITHHELD_WORDS: Record<WithheldResend, string> = {
 /**
  * A delete that may have been carried out (its answer lost, a 5xx) is sent again only after its
  * caller's check says the key still holds what it was decided on; otherwise this throws, saying why.
+ * It runs right before the repeat goes out, its slot of the run's pool taken: `via` asks the
+ * service in that slot.
  */
 export async function checkBeforeResend(
 	site: CallSite,
 	call: ApiCall,
 	facts: { attempts: number; earlierMayHaveRun: boolean },
+	via: FileStorageClient,
 ): Promise<void> {
 	if (!call.resendCheck) return;
 	let found: WithheldResend;
 	let problem = '';
 	try {
-		const decision = await call.resendCheck();
+		const decision = await call.resendCheck(via);
 		if (decision === 'delete') return;
 		found = decision;
 	} catch (error) {

@@ -172,11 +172,6 @@ export function networkError(node: INode, failure: NetworkFailure): NodeApiError
 	return error;
 }
 
-/** True when a request got no answer in time: the service may still have carried it out. */
-export function timedOut(error: unknown): boolean {
-	return error instanceof NodeApiError && error.context?.timedOut === true;
-}
-
 /**
  * The service answered 2xx, but not with what the node relies on (a part number, an upload ID,
  * a key): going on would store or report something wrong, so the call fails instead.

@@ -1,13 +1,4 @@
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IN8nHttpFullResponse,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
@@ -23,6 +14,7 @@ import {
 	type TransportSettings,
 } from './call';
 import { apiAnswerKept } from './cacheMarks';
+import { CREDENTIAL_TYPE, decryptedOnce, type ClientRun, type ClientSetup, type Context } from './clientSetup';
 import {
 	callKeptFailure,
 	callNetworkFailure,
@@ -30,44 +22,19 @@ import {
 	checkBeforeResend,
 	type CallSite,
 } from './callFailures';
+import { isApiErrorAnswer } from './apiAnswer';
 import { httpError, linkSecrets, unexpectedAnswerError, withoutSecrets } from './errors';
 import { FamilyRouter } from './familyRouter';
-import { apiPathsSetting, isMissingPath, type ApiPathsSetting, type FamilyRoutes, type Route } from './pathFamily';
-import type { RunPool } from './pool';
+import { apiPathsSetting, isMissingPath, type FamilyRoutes, type Route } from './pathFamily';
 import { buildTarget, checkBaseUrl, querySignedTarget, type QueryValue } from './signing';
 
 export { DEFAULT_SETTINGS, SLOWEST_SEND_BYTES_PER_SECOND } from './call';
-export type { ApiCall, ResendCheck, RetryPolicy, TransportSettings } from './call';
+export type { ApiCall, ResendCheck, RetryPolicy, TransportSettings, WrittenFile } from './call';
+export { CREDENTIAL_TYPE } from './clientSetup';
+export type { ClientRun } from './clientSetup';
 
-export const CREDENTIAL_TYPE = 'fileStorageApi';
 /** Clean-up is what keeps a failure from leaving parts behind: it gets retries of its own. */
 const CLEANUP_RETRIES = 2;
-
-type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
-
-/**
- * The credential as read once for an item, handed to every request of that item. Without it
- * n8n reads and decrypts the credential again for each request: in n8n itself that is a
- * database query per part (in the in-process test engine a map lookup), a serial step in
- * front of every part of a large upload. Each request gets its own copy of the fields, so
- * nothing n8n does to them while signing one request reaches the next.
- */
-function decryptedOnce(ctx: Context, data: ICredentialDataDecryptedObject): ICredentialsDecrypted {
-	const details = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-	return { id: details?.id ?? '', name: details?.name ?? '', type: CREDENTIAL_TYPE, data };
-}
-
-/** What a client is made of: one item's view of the credential, the options and the run. */
-interface ClientSetup {
-	ctx: Context;
-	/** The Base URL's origin. */
-	origin: string;
-	settings: TransportSettings;
-	itemIndex: number;
-	credentials: ICredentialsDecrypted;
-	pool: RunPool | undefined;
-	apiPaths: ApiPathsSetting;
-}
 
 /**
  * The one place that knows URLs, query encoding, request options and error shapes. Operations
@@ -80,17 +47,12 @@ export class FileStorageClient {
 	private readonly origin: string;
 	private readonly settings: TransportSettings;
 	private readonly itemIndex: number;
-	private readonly credentials: ICredentialsDecrypted;
-	/** The node run's request pool (version 3): every request takes a slot of it. */
-	private readonly pool: RunPool | undefined;
 
-	private constructor(setup: ClientSetup) {
+	private constructor(private readonly setup: ClientSetup) {
 		this.ctx = setup.ctx;
 		this.origin = setup.origin;
 		this.settings = setup.settings;
 		this.itemIndex = setup.itemIndex;
-		this.credentials = setup.credentials;
-		this.pool = setup.pool;
 		this.router = new FamilyRouter({
 			origin: setup.origin,
 			apiPaths: setup.apiPaths,
@@ -100,8 +62,8 @@ export class FileStorageClient {
 		});
 	}
 
-	/** `pool`: the run's request pool (the node's version 3, a trigger downloading several files at once). */
-	static async create(ctx: Context, itemIndex: number, settings: Partial<TransportSettings> = {}, pool?: RunPool) {
+	/** `run`: the run's request pool and who learns of writes that may still land (see ClientRun). */
+	static async create(ctx: Context, itemIndex: number, settings: Partial<TransportSettings> = {}, run: ClientRun = {}) {
 		const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 		const base = checkBaseUrl(credentials.baseUrl);
 		if (!base.ok) {
@@ -116,15 +78,20 @@ export class FileStorageClient {
 			settings: { ...DEFAULT_SETTINGS, ...settings },
 			itemIndex,
 			credentials: decryptedOnce(ctx, credentials),
-			pool,
+			...run,
 			apiPaths: apiPathsSetting(credentials.apiPaths),
 		});
 	}
 
-	/** One attempt in a slot of the run's pool, when there is one (see inPoolSlot). */
+	/** One attempt in a slot of the run's pool, when there is one and none is held (see inPoolSlot). */
 	private async inSlot(attempt: () => Promise<IN8nHttpFullResponse>, bodyless = false): Promise<IN8nHttpFullResponse> {
-		if (!this.pool) return await attempt();
-		return await inPoolSlot(this.pool, attempt, bodyless);
+		if (!this.setup.pool || this.setup.slotHeld) return await attempt();
+		return await inPoolSlot(this.setup.pool, attempt, bodyless);
+	}
+
+	/** This client for requests sent in a slot one of its requests holds (ClientSetup.slotHeld). */
+	private inHeldSlot(): FileStorageClient {
+		return this.setup.pool && !this.setup.slotHeld ? new FileStorageClient({ ...this.setup, slotHeld: true }) : this;
 	}
 
 	/** The Timeout option in ms: how long the service may take to answer or to send the next bytes. */
@@ -153,7 +120,7 @@ export class FileStorageClient {
 	 * with the same signer as every request; nothing is sent.
 	 */
 	querySignedUrl(method: string, path: string, query: Array<[string, QueryValue]>, timestamp: string): string {
-		const { accessKey, secretKey } = this.credentials.data ?? {};
+		const { accessKey, secretKey } = this.setup.credentials.data ?? {};
 		const target = buildTarget(path, query);
 		return `${this.origin}${querySignedTarget(String(accessKey ?? ''), String(secretKey ?? ''), method, target, timestamp)}`;
 	}
@@ -215,27 +182,31 @@ export class FileStorageClient {
 			this.settings,
 		);
 		// A fresh copy each attempt: authentication rewrites url and headers, and every
-		// attempt must be signed anew with the current time.
+		// attempt must be signed anew with the current time. `beforeGoing` runs once every wait is over.
 		if (call.detachedForMs !== undefined) {
 			const deadline = Date.now() + call.detachedForMs;
 			return await this.attempts(
 				call,
-				async () => await this.sendDetached({ ...options }, Math.max(deadline - Date.now(), 1)),
+				async (beforeGoing) => {
+					await beforeGoing?.();
+					return await this.sendDetached({ ...options }, Math.max(deadline - Date.now(), 1));
+				},
 				missingPathIsAnswer,
 			);
 		}
+		const { credentials } = this.setup;
 		return await this.attempts(
 			call,
-			async () =>
-				await this.inSlot(
-					async () =>
-						(await this.ctx.helpers.httpRequestWithAuthentication.call(
-							this.ctx,
-							CREDENTIAL_TYPE,
-							{ ...options },
-							{ credentialsDecrypted: { ...this.credentials, data: { ...this.credentials.data } } },
-						)) as IN8nHttpFullResponse,
-				),
+			async (beforeGoing) =>
+				await this.inSlot(async () => {
+					await beforeGoing?.();
+					return (await this.ctx.helpers.httpRequestWithAuthentication.call(
+						this.ctx,
+						CREDENTIAL_TYPE,
+						{ ...options },
+						{ credentialsDecrypted: { ...credentials, data: { ...credentials.data } } },
+					)) as IN8nHttpFullResponse;
+				}),
 			missingPathIsAnswer,
 		);
 	}
@@ -245,7 +216,7 @@ export class FileStorageClient {
 	 * (unlike the authenticated one) keeps the signal it is given instead of the execution's.
 	 */
 	private async sendDetached(options: IHttpRequestOptions, boundMs: number): Promise<IN8nHttpFullResponse> {
-		const signed = await new FileStorageApi().authenticate({ ...this.credentials.data }, options);
+		const signed = await new FileStorageApi().authenticate({ ...this.setup.credentials.data }, options);
 		return (await this.ctx.helpers.httpRequest({
 			...signed,
 			timeout: Math.min(signed.timeout ?? boundMs, boundMs),
@@ -309,7 +280,7 @@ export class FileStorageClient {
 	 */
 	private async attempts(
 		call: ApiCall,
-		send: () => Promise<IN8nHttpFullResponse>,
+		send: (beforeGoing?: () => Promise<void>) => Promise<IN8nHttpFullResponse>,
 		missingPathIsAnswer = false,
 	): Promise<IN8nHttpFullResponse> {
 		const detached = call.detachedForMs !== undefined;
@@ -320,9 +291,9 @@ export class FileStorageClient {
 			maxRetries: detached ? Math.max(this.settings.maxRetries, CLEANUP_RETRIES) : this.settings.maxRetries,
 			send,
 			stopped: () => this.stopped(call),
-			pool: this.pool,
-			// A clean-up call takes no slot (see sendDetached), so it waits on its own.
-			outsidePool: detached,
+			pool: this.setup.pool,
+			// A clean-up call takes no slot (see sendDetached), nor one sent in a held slot: they wait on their own.
+			outsidePool: detached || this.setup.slotHeld === true,
 			settle: async (response) => {
 				const answered = call.responseType === 'stream' ? await readSmallBody(response.body) : response.body;
 				const answer = {
@@ -336,7 +307,11 @@ export class FileStorageClient {
 				const marks = kept(answer);
 				return marks ? callKeptFailure(this.site, call, marks) : callStatusFailure(this.site, call, answer, facts);
 			},
-			beforeResend: async (facts) => await checkBeforeResend(this.site, call, facts),
+			beforeResend: async (facts) => await checkBeforeResend(this.site, call, facts, this.inHeldSlot()),
+			apiRefusal: (answer) => !call.link && isApiErrorAnswer(answer.body),
+			onOutcomeUnknown: () => {
+				if (call.writes) this.setup.onWriteMayLand?.(call.writes);
+			},
 		});
 		const marks = kept(response);
 		if (marks) {

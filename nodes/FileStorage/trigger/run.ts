@@ -34,6 +34,6 @@ export async function startRun(ctx: IPollFunctions): Promise<PollRun> {
 	// at a time, version 1's default) the poll sends exactly what it always sent.
 	const pool = settings.download && settings.parallel > 1 ? new RunPool(settings.parallel, NO_BODY_MEMORY) : undefined;
 	const settingsOfClient = { timeoutMs: settings.timeoutMs, maxRetries: settings.maxRetries };
-	const client = await FileStorageClient.create(ctx, 0, settingsOfClient, pool);
+	const client = await FileStorageClient.create(ctx, 0, settingsOfClient, { pool });
 	return { ctx, settings, client, deadline };
 }

@@ -10,7 +10,8 @@ import {
 	type StoredFile,
 } from '../transport/api';
 import { stillStored } from '../listing/stillStored';
-import { apiNotFound, failedOnRetryWith, timedOut } from '../transport/errors';
+import { apiNotFound, failedOnRetryWith } from '../transport/errors';
+import { writeMayStillLand } from '../transport/outcome';
 import { SharedPartBodies, type FileForm } from '../transport/formData';
 import type { FileStorageClient } from '../transport/request';
 import type { Item } from '../item';
@@ -193,8 +194,10 @@ async function uploadInParts(run: Run, plannedParts: number): Promise<StoredFile
 			item.writeMayStillLand(target);
 			throw failure;
 		}
-		// A Complete without an answer in time may have been carried out all the same.
-		const cancelled = await cancelAfterFailure(client, target, uploadId, failure, completing.now && timedOut(error));
+		// A Complete whose outcome is unknown (no answer in time, a gateway's 504, any 5xx: outcome.ts)
+		// may have been carried out all the same.
+		const mayHaveRun = completing.now && writeMayStillLand(error);
+		const cancelled = await cancelAfterFailure(client, target, uploadId, failure, mayHaveRun);
 		// A Complete sent and not cancelled may still land: later items of the run leave the key alone.
 		if (completing.now && !cancelled) item.writeMayStillLand(target);
 		throw failure;
@@ -237,15 +240,15 @@ async function sendAll(
 }
 
 /**
- * One upload in one request. One without an answer in time may still be carried out by the
- * service: later items of the run leave its key alone.
+ * One upload in one request. One whose outcome is unknown (no answer in time, a gateway's 504: see
+ * outcome.ts) may still be carried out by the service: the transport marks its key (ApiCall.writes),
+ * so later items of the run leave it alone.
  */
 export async function uploadWhole(item: Item, target: MultipartTarget, form: FileForm): Promise<StoredFile> {
 	const client = await item.client();
 	try {
 		return await uploadFile(client, target, { key: target.key, visibility: target.visibility, form });
 	} catch (error) {
-		if (timedOut(error)) item.writeMayStillLand(target);
 		throw asNodeError(item, error);
 	}
 }

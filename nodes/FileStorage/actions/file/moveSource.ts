@@ -70,11 +70,11 @@ function deletedAlready(error: unknown): boolean {
  */
 function beforeRepeat(copied: Copied, decided: StoredRecord) {
 	const changed = { at: 'source' as 'source' | 'destination' };
-	const source = versionCheck(copied.client, copied.from, copied.from.key, decided);
-	const check: ResendCheck = async () => {
-		const decision = await source();
+	const source = versionCheck(copied.from, copied.from.key, decided);
+	const check: ResendCheck = async (via) => {
+		const decision = await source(via);
 		if (decision !== 'delete') return decision;
-		const copy = await findStoredRecord(copied.client, copied.to, copied.to.key);
+		const copy = await findStoredRecord(via, copied.to, copied.to.key);
 		if (!copyChangedBeforeDelete(copied.destinationRecord, copy)) return 'delete';
 		changed.at = 'destination';
 		return 'keep';

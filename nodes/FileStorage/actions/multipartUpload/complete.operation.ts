@@ -4,6 +4,7 @@ import { jsonParse } from 'n8n-workflow';
 import { Item } from '../../item';
 import { MAX_PARTS } from '../../upload/parts';
 import { completeMultipartUpload, type UploadedPart } from '../../transport/api';
+import { writeMayStillLand } from '../../transport/outcome';
 import { optionsCollection } from '../common';
 import { keyField, readKey, readUploadId, showFor, uploadIdField } from './fields';
 
@@ -118,7 +119,11 @@ async function complete(
 	const where = item.bucket();
 	const uploadId = readUploadId(item);
 	const key = readKey(item);
-	const stored = await completeMultipartUpload(await item.client(), where, uploadId, key, parts);
+	const stored = await completeMultipartUpload(await item.client(), where, uploadId, key, parts).catch((error) => {
+		// A Complete whose outcome is unknown may still store the file: later items of the run leave the key alone.
+		if (writeMayStillLand(error)) item.writeMayStillLand({ ...where, key });
+		throw error;
+	});
 	return { json: { ...stored, uploadId, partCount: parts.length }, pairedItem };
 }
 

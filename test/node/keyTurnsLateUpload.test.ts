@@ -1,0 +1,182 @@
+/**
+ * Items of one version-3 run naming one key with Refuse Existing File take turns: "the one whose
+ * turn comes first stores, the other is refused" (docs/reliability.md, "Writes to one key take
+ * turns within a run"). An item whose one-request upload got a gateway's 504 (the gateway stopped
+ * waiting; the service goes on and stores the file later) has a write that may still land, as
+ * much as one the node itself stopped waiting for: the next item in line must not store a file,
+ * report it stored, and then have it replaced by the late write. Through n8n-core's engine over
+ * real HTTP: a gateway whose upstream timeout is shorter than the service's processing time
+ * answers 504 at once and hands the request on to the service later.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+import { eventually } from './proxy';
+import { credentialsFor, fileItem, runFileStorage, useEmulator } from './support';
+
+const emulator = useEmulator();
+const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
+
+const FIRST = Buffer.from('the first attachment: its upload answered 504 by the gateway, stored later');
+const SECOND = Buffer.from('the second attachment, stored after the first failed');
+
+/**
+ * Forwards everything to the emulator, except an upload carrying FIRST: that one is answered 504
+ * at once (the gateway's upstream timeout) and reaches the service only once another upload has
+ * been answered 200 (the service was busy with it), as a gateway that does not cancel what it
+ * already forwarded.
+ */
+function useSlowServiceGateway() {
+	let server: Server | undefined;
+	const sockets = new Set<Socket>();
+	const state = { url: '', held: 0, landed: 0 };
+	let release: () => void = () => undefined;
+	let released = new Promise<void>((resolve) => (release = resolve));
+	const forward = (req: IncomingMessage, body: Buffer, res?: ServerResponse) => {
+		const upstreamUrl = new URL(emulator().url);
+		const upstream = request(
+			{ host: upstreamUrl.hostname, port: upstreamUrl.port, method: req.method, path: req.url, headers: req.headers },
+			(answer) => {
+				const chunks: Buffer[] = [];
+				answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+				answer.on('end', () => {
+					if (!res) {
+						if (answer.statusCode === 200) state.landed++;
+						return;
+					}
+					if (req.method === 'PUT' && answer.statusCode === 200) release();
+					res.writeHead(answer.statusCode ?? 502, answer.headers);
+					res.end(Buffer.concat(chunks));
+				});
+			},
+		);
+		upstream.on('error', () => res?.destroy());
+		upstream.end(body);
+	};
+	const handle = (req: IncomingMessage, res: ServerResponse) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const body = Buffer.concat(chunks);
+			if (req.method === 'PUT' && body.includes(FIRST)) {
+				state.held++;
+				res.writeHead(504, { 'Content-Type': 'text/html' });
+				res.end('<html><body><h1>504 Gateway Time-out</h1></body></html>');
+				void released.then(() => forward(req, body));
+				return;
+			}
+			forward(req, body, res);
+		});
+	};
+	beforeAll(async () => {
+		server = createServer(handle);
+		server.on('connection', (socket) => {
+			sockets.add(socket);
+			socket.on('close', () => sockets.delete(socket));
+		});
+		await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+		state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	});
+	beforeEach(() => {
+		state.held = 0;
+		state.landed = 0;
+		released = new Promise<void>((resolve) => (release = resolve));
+	});
+	afterAll(async () => {
+		release();
+		for (const socket of sockets) socket.destroy();
+		await new Promise<void>((resolve) => server?.close(() => resolve()));
+	});
+	return () => state;
+}
+
+const gateway = useSlowServiceGateway();
+
+describe('Upload with Refuse Existing File, two items of one run with the same key', () => {
+	it.each([0, 2])(
+		"an upload answered 504 by a gateway while the service still stores it (Max Retries %i): the next item's file, reported stored, is not replaced by it",
+		async (maxRetries) => {
+			const key = `turn-late-504-${maxRetries}/contract.txt`;
+			const result = await runFileStorage(
+				emulator(),
+				{ resource: 'file', operation: 'upload', key, options: { refuseExisting: true, maxRetries } },
+				{
+					typeVersion: 3,
+					continueOnFail: true,
+					credentials: credentialsFor(emulator(), { baseUrl: gateway().url }),
+					items: [fileItem(FIRST, 'contract.txt', 'text/plain'), fileItem(SECOND, 'contract.txt', 'text/plain')],
+				},
+			);
+			// The held upload reaches the service once the other one was stored (or never, if none was).
+			await eventually(
+				() => gateway().landed > 0 || result.items.every((item) => item.json.error !== undefined),
+				10_000,
+			);
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			expect(gateway().held).toBe(maxRetries + 1);
+			const stored = (await emulator().readObject('my-bucket', 'us-east-1', key))?.body;
+			const named = (bytes: Buffer | undefined) =>
+				bytes === undefined
+					? 'nothing'
+					: md5(bytes) === md5(SECOND)
+						? 'the second file'
+						: md5(bytes) === md5(FIRST)
+							? 'the first file'
+							: 'other bytes';
+			const reported = result.items.map((item, index) =>
+				item.json.error === undefined
+					? `stored ${index === 0 ? 'the first file' : 'the second file'}`
+					: `failed: ${String(item.json.error)}`,
+			);
+			// Whatever the run reports stored must be what the key holds.
+			for (const line of reported.filter((one) => one.startsWith('stored '))) {
+				expect({ keyHolds: named(stored), reported }).toEqual({ keyHolds: line.slice('stored '.length), reported });
+			}
+		},
+		60_000,
+	);
+});
+
+describe('Copy with Replace Existing File off, two items of one run onto the same destination', () => {
+	it("the copy's upload answered 504 by a gateway while the service still stores it: the next item's copy, reported done, is not replaced by it", async () => {
+		const destination = 'turn-late-504-copy/contract.txt';
+		const sources = ['turn-late-504-copy-src/first.txt', 'turn-late-504-copy-src/second.txt'];
+		for (const [index, bytes] of [FIRST, SECOND].entries()) {
+			await emulator().adversary.put({ name: 'my-bucket', region: 'us-east-1' }, sources[index], bytes, {
+				visibility: 'private',
+				contentType: 'text/plain',
+				writer: 'setup',
+			});
+		}
+		const result = await runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'copy',
+				fileKey: { __rl: true, mode: 'key', value: '={{ $json.from }}' },
+				destinationKey: destination,
+				options: { maxRetries: 0 },
+			},
+			{
+				typeVersion: 3,
+				continueOnFail: true,
+				credentials: credentialsFor(emulator(), { baseUrl: gateway().url }),
+				items: sources.map((from) => ({ json: { from } })),
+			},
+		);
+		await eventually(() => gateway().landed > 0 || result.items.every((item) => item.json.error !== undefined), 10_000);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(gateway().held).toBe(1);
+		const stored = (await emulator().readObject('my-bucket', 'us-east-1', destination))?.body;
+		const holds = stored === undefined ? 'nothing' : md5(stored) === md5(SECOND) ? 'second' : 'first';
+		const reported = result.items.map((item, index) =>
+			item.json.error === undefined
+				? `copied the ${index === 0 ? 'first' : 'second'}`
+				: `failed: ${String(item.json.error)}`,
+		);
+		for (const line of reported.filter((one) => one.startsWith('copied '))) {
+			expect({ keyHolds: holds, reported }).toEqual({ keyHolds: line.slice('copied the '.length), reported });
+		}
+	}, 60_000);
+});
