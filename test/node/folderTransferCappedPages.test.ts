@@ -29,7 +29,10 @@ function capPages() {
 			const capped = await api.list({ prefix: call.query.get('prefix') ?? '', page, limit: CAP });
 			const body = JSON.parse(capped.body.toString()) as { data: { pagination: Record<string, number> } };
 			const total = body.data.pagination.total_items;
-			Object.assign(body.data.pagination, { total_pages: Math.max(1, Math.ceil(total / limit)), items_per_page: limit });
+			Object.assign(body.data.pagination, {
+				total_pages: Math.max(1, Math.ceil(total / limit)),
+				items_per_page: limit,
+			});
 			reply.body = body;
 		},
 	});
