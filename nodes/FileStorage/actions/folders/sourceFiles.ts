@@ -9,7 +9,7 @@ function notFinished(moving: boolean): string {
 	const why = moving
 		? 'files are deleted as they are moved, and pages shift'
 		: 'a page boundary could not be shown to hide nothing';
-	return `after ${MAX_ROUNDS} walks the source folder still could not be listed whole (it takes several list pages and changes while it is walked; ${why}): files may remain in the source unhandled. Run the node again to finish: a file already done is not done twice`;
+	return `after ${MAX_ROUNDS} walks the source folder still finds files it had not listed, or is not shown listed whole (it takes several list pages and changes while it is walked; ${why}): files may remain in the source unhandled. Run the node again to finish: a file already done is not done twice`;
 }
 
 export interface SourceWalk {
