@@ -64,8 +64,61 @@ describe('the same folder in another bucket of the account', () => {
 	);
 });
 
+describe('Folder → Copy and Move into another bucket, the two paths overlapping', () => {
+	it.each([
+		[
+			'move',
+			'over/',
+			'over/b/',
+			/the destination 'over\/b\/' in bucket .* is inside the source folder's path 'over\/'/,
+		],
+		[
+			'copy',
+			'over/',
+			'over/b/',
+			/the destination 'over\/b\/' in bucket .* is inside the source folder's path 'over\/'/,
+		],
+		[
+			'move',
+			'over/b/',
+			'over/',
+			/the source folder 'over\/b\/' in bucket .* is inside the destination's path 'over\/'/,
+		],
+		[
+			'copy',
+			'over/b/',
+			'over/',
+			/the source folder 'over\/b\/' in bucket .* is inside the destination's path 'over\/'/,
+		],
+	] as const)(
+		'%s %s → %s: refused before any request (one CDN location per key in the account), naming what to do instead',
+		async (operation, from, to, words) => {
+			await emulator().adversary.put(SOURCE, `${from}x.txt`, mine, { visibility: 'private', writer: 'setup' });
+			emulator().resetStats();
+			const result = await runNode({
+				credentials: credentialsFor(emulator()),
+				parameters: {
+					...BUCKET,
+					resource: 'folder',
+					operation,
+					folder: path(from),
+					destinationFolder: path(to),
+					options: { destinationBucket: OTHER.name, destinationRegion: OTHER.region },
+				},
+				continueOnFail: true,
+			});
+			expect(String(result.items[0]?.json.error)).toMatch(words);
+			expect(String(result.items[0]?.json.description)).toMatch(/one CDN location per key in the account/);
+			expect(String(result.items[0]?.json.description)).toMatch(/outside the source's path .* or do it in two steps/);
+			expect(Object.values(emulator().stats().requests).reduce((sum, n) => sum + n, 0)).toBe(0);
+			expect((await emulator().readObject(SOURCE.name, SOURCE.region, `${from}x.txt`))?.body).toEqual(mine);
+		},
+		60_000,
+	);
+});
+
 describe('Folder → Move of the whole bucket', () => {
-	it('an empty Folder is refused before any request unless Allow Whole Bucket is on, and nothing moves', async () => {
+	it('an empty Folder is refused before any request unless Allow Whole Bucket is on, and nothing moves into another bucket’s folder', async () => {
 		await emulator().adversary.put(SOURCE, 'whole/kept.txt', Buffer.from('stays'), {
 			visibility: 'private',
 			writer: 'setup',
@@ -87,10 +140,14 @@ describe('Folder → Move of the whole bucket', () => {
 		expect(refused.error?.message).toMatch(/'Folder' is empty: that would move every file of the bucket/);
 		expect(refused.error?.description).toMatch(/Allow Whole Bucket/);
 		expect((await emulator().readObject(SOURCE.name, SOURCE.region, 'whole/kept.txt'))?.body.toString()).toBe('stays');
-		// Allowed (as a Dry Run here): the whole bucket is listed, nothing moved.
+		// Allowed, it passes that refusal, and meets the next one: a folder of another bucket lies inside the whole
+		// bucket's key range (one CDN location per key in the account), so that too is refused, and nothing moves.
+		emulator().resetStats();
 		const dry = await run({ allowWholeBucket: true }, true);
-		expect(dry.error).toBeUndefined();
-		expect(dry.items.map((item) => (item.json.source as { key?: string } | null)?.key)).toContain('whole/kept.txt');
+		expect(dry.error?.message).toMatch(
+			/'whole-bucket\/' in bucket .* is inside the source folder's path '\/' in another bucket/,
+		);
+		expect(Object.values(emulator().stats().requests).reduce((sum, n) => sum + n, 0)).toBe(0);
 		expect((await emulator().readObject(SOURCE.name, SOURCE.region, 'whole/kept.txt'))?.body.toString()).toBe('stays');
 	}, 60_000);
 });

@@ -10,6 +10,13 @@
  * carry out, leaves its key marked for the rest of the run: a
  * later item of the run that writes there could see the key free, store, report it stored, and
  * then have its file replaced by the late write. Such items are refused instead (Item.takeTurns).
+ *
+ * A key has one CDN location in the account whatever its bucket (spec §3.9): a read of a file may
+ * be answered with the file at its key in another bucket. So turns are taken per key, across
+ * buckets (an item writing `y` in one bucket and one reading `y` in another take turns), and the
+ * run remembers where it wrote (`wroteAt`), so that a later read at that key in another bucket can
+ * be refused (actions/file/runLocation.ts). It keeps 30-bit hashes, not keys: a folder of a million files
+ * costs a few megabytes, and a hash that matches by chance only costs one existence check.
  */
 
 /** A key as the turns name it: bucket, region and key (a bucket is identified by the pair). */
@@ -24,6 +31,27 @@ export class KeyTurns {
 	private readonly tails = new Map<string, Promise<void>>();
 	/** Per key: the item whose write to it may still land (its outcome unknown). */
 	private readonly unsettled = new Map<string, number>();
+	/** Hashes of the keys (with their buckets) the run wrote, and the buckets it wrote in. */
+	private readonly written = new Set<number>();
+	private readonly writtenBuckets = new Map<string, { bucket: string; region: string }>();
+
+	/** Marks `ref` as written by the run (before the write starts: a write under way counts). */
+	wroteAt(ref: KeyRef): void {
+		this.written.add(hashOf(nameOf(ref)));
+		const bucket = { bucket: ref.bucket, region: ref.region };
+		this.writtenBuckets.set(JSON.stringify([ref.bucket, ref.region]), bucket);
+	}
+
+	/** The files at `ref`'s key in other buckets that the run may have written (a hash may match by chance). */
+	writtenElsewhere(ref: KeyRef): KeyRef[] {
+		const found: KeyRef[] = [];
+		for (const { bucket, region } of this.writtenBuckets.values()) {
+			if (bucket === ref.bucket && region === ref.region) continue;
+			const there = { bucket, region, key: ref.key };
+			if (this.written.has(hashOf(nameOf(there)))) found.push(there);
+		}
+		return found;
+	}
 
 	/** Marks the key as written by item `itemIndex` with an unknown outcome, for the rest of the run. */
 	markUnsettled(ref: KeyRef, itemIndex: number): void {
@@ -46,7 +74,8 @@ export class KeyTurns {
 	 * two keys (a Move of a to b beside one of b to a) cannot each hold one and wait for the other.
 	 */
 	async take(refs: KeyRef[]): Promise<() => void> {
-		const names = [...new Set(refs.map(nameOf))].sort();
+		// Per key, whatever the bucket: one CDN location (see above).
+		const names = [...new Set(refs.map((ref) => ref.key))].sort();
 		const releases: Array<() => void> = [];
 		for (const name of names) releases.push(await this.takeOne(name));
 		return () => {
@@ -71,4 +100,14 @@ export class KeyTurns {
 
 function nameOf(ref: KeyRef): string {
 	return JSON.stringify([ref.bucket, ref.region, ref.key]);
+}
+
+/** FNV-1a, 30 bits (a small integer in V8's sets). */
+function hashOf(name: string): number {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < name.length; i++) {
+		hash ^= name.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193);
+	}
+	return (hash >>> 2) & 0x3fffffff;
 }

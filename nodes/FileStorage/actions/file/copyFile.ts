@@ -11,6 +11,7 @@ import type { Item } from '../../item';
 import { readDestinationPath } from './copyFields';
 import { fileExists } from './existingFile';
 import { fileKeyOf, fileNameOf } from './fileKey';
+import { runCopyAtLocation, runCopyWords } from './runLocation';
 import { storeSource } from './storeSource';
 import type { UploadSource } from '../../upload/uploadSource';
 import { isMissingSource, missingSource, openStoredSource } from './storedSource';
@@ -222,6 +223,17 @@ async function refuseAppearedAtOneLocation(item: Item, client: FileStorageClient
 	);
 }
 
+/** A file this run wrote at the source's key in another bucket: the source's read could be answered with it. */
+async function refuseRunCopyAtSource(item: Item, client: FileStorageClient, job: CopyJob): Promise<void> {
+	const { verb, from } = job;
+	const there = await runCopyAtLocation(item, client, from);
+	if (!there) return;
+	throw item.fail(
+		`${verb}: the source ${describeRef(from)} cannot be read apart from a file this run wrote`,
+		`${runCopyWords(from, there)}. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}: both files stay. While both exist, a read of either may be answered with the other: check them (File → Download) before moving either. In one run, do not write a file at the key another item reads in another bucket.`,
+	);
+}
+
 /** Replace Existing File off: a file another writer stored at the destination since the check. */
 function takenDuringCopy(item: Item, job: CopyJob, when: string): Error {
 	const { verb, to } = job;
@@ -268,6 +280,7 @@ async function copyHeld(item: Item, job: CopyJob): Promise<Copied> {
  */
 export async function copyChecked(item: Item, job: CopyJob, client: FileStorageClient): Promise<Copied> {
 	const { verb, from, to, options } = job;
+	await refuseRunCopyAtSource(item, client, job);
 	const { link, opened, record } = await openStoredSource(item, client, from, verb);
 	await refuseAppearedAtOneLocation(item, client, job, opened);
 	const source = hashedSource({ ...opened, label: `the source file '${from.key}'` });

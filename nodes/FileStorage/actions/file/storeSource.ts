@@ -42,6 +42,8 @@ export async function storeSource(
 	source: UploadSource,
 	refuseIfTaken?: () => Error,
 ): Promise<StoredFile & IDataObject> {
+	// Before the first byte: a read of this key in another bucket may be answered with this file.
+	item.run.turns.wroteAt(target);
 	const options = item.options();
 	const row = item.version;
 	const thresholdBytes = Number(options.multipartThreshold ?? row.multipartThresholdMiB) * MIB;

@@ -13,7 +13,7 @@ import { compareStored } from './sameContent';
  * done before is not listed, its source being gone); exists (refused: the destination holds other bytes
  * and Replace Existing Files is off); kept (whether the destination holds the source's bytes
  * could not be shown, and Replace Existing Files is off: nothing was changed); gone (the source
- * was listed, then deleted by someone else before it was read: nothing was changed).
+ * was listed, then deleted by another item of the run or someone else before it was read: nothing was changed).
  * Dry Run: wouldCopy, wouldMove, or destinationExists (a real run compares it first).
  */
 export type FileStatus =
@@ -34,13 +34,16 @@ const done = (verb: CopyJob['verb']): FileStatus => (verb === 'Copy' ? 'copied' 
 
 /**
  * A source this run listed and then found deleted. It was there at the listing, so no earlier
- * run moved it: someone else deleted (or moved) it since. Nothing is written or deleted for it.
+ * run moved it: another item of this run or someone else deleted (or moved) it since. Nothing is
+ * written or deleted for it.
  */
 function gone(job: CopyJob, destinationThere: boolean): Held {
 	const left = destinationThere
 		? `the file already at the destination ${describeRef(job.to)} was left as it was (whether it holds the source's bytes is unknown)`
 		: 'nothing was copied';
-	const reason = `The source was deleted after the folder was listed (by another workflow or user): ${left}.`;
+	// Who is not known: another item of this run moving or deleting the same file (its turn came
+	// first), or another workflow or user. The words name both, as File → Move's do.
+	const reason = `The source was deleted after the folder was listed (moved or deleted by another item of this run, or by another workflow or user): ${left}.`;
 	return { outcome: { status: 'gone', json: { reason } } };
 }
 

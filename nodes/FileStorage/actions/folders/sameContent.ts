@@ -6,6 +6,7 @@ import { withBodyMemory } from '../../transport/pool';
 import type { FileStorageClient } from '../../transport/request';
 import { digestWhole } from '../../upload/hashedSource';
 import { exists, type CopyJob } from '../file/copyFile';
+import { runCopyAtLocation, runCopyWords } from '../file/runLocation';
 import { isMissingSource, openStoredSource, type StoredSource } from '../file/storedSource';
 
 /** The buffer each of the two reads of a comparison hashes through (one per read, reused). */
@@ -77,6 +78,11 @@ async function openSource(item: Item, client: FileStorageClient, job: CopyJob): 
  * byte is written, and nothing is deleted here.
  */
 export async function compareStored(item: Item, client: FileStorageClient, job: CopyJob): Promise<Compared> {
+	for (const ref of [job.from, job.to]) {
+		// A file this run wrote at either key in another bucket may answer that read (runLocation.ts).
+		const there = await runCopyAtLocation(item, client, ref);
+		if (there) return { kind: 'oneLocation', why: runCopyWords(ref, there) };
+	}
 	const source = await openSource(item, client, job);
 	if ('kind' in source) return source;
 	let there: StoredSource;

@@ -9,7 +9,7 @@ function notFinished(moving: boolean): string {
 	const why = moving
 		? 'files are deleted as they are moved, and pages shift'
 		: 'a page boundary could not be shown to hide nothing';
-	return `after ${MAX_ROUNDS} walks the source folder still finds files it had not listed (the folder takes several list pages and another writer keeps changing it; ${why})`;
+	return `after ${MAX_ROUNDS} walks the source folder still finds files it had not listed, or is not shown listed whole (it takes several list pages and changes while it is walked; ${why}): files may remain in the source unhandled. Run the node again to finish: a file already done is not done twice`;
 }
 
 export interface SourceWalk {
@@ -24,21 +24,25 @@ export interface SourceWalk {
  * The files under the source folder (its own marker and, with sub-folders, theirs included), one
  * page at a time as the caller asks for more: a folder of any size is never held whole.
  *
- * A Move deletes files while it walks, which pulls later files onto pages already read (offset
- * pages, see walkEntries): a walk that took several pages for some folder may have missed files.
- * So it walks again, skipping the files it already gave, until a walk of one page per folder, or
- * one that finds nothing new. The keys given are kept for that (keys only, not their entries).
- * A Copy's pages shift only by other writers, yet a file they delete before a boundary hides a
- * file that stays: so its page boundaries are checked (boundary.ts), and one not proven walks again.
+ * Pages are offsets (see walkEntries): a file deleted before a page boundary pulls a later file
+ * onto a page already read, and that walk misses it. So the walks end only with a settled one
+ * (one page per folder, or every page boundary proven, boundary.ts): it gave every file that was
+ * in the folder all along. A walk that finds nothing new is no proof by itself (a delete between
+ * its pages may have hidden a file missed before too). A Copy proves its boundaries on every walk.
+ * A Move deletes files while it walks, which shifts pages by itself: it walks without proofs while
+ * walks still find files, and proves the boundaries of the walk after one that found nothing new.
+ * The keys given are kept to skip them on the next walk (keys only, not their entries).
  */
 export async function* sourceFiles(client: FileStorageClient, walk: SourceWalk): AsyncGenerator<ListEntry> {
 	const { where, prefix, recursive, moving } = walk;
 	const given = new Set<string>();
+	let fresh = Number.POSITIVE_INFINITY;
 	for (let round = 1; ; round++) {
-		let missable = false;
-		let fresh = 0;
-		const onFolder = (listing: FolderListing) => (missable ||= moving ? listing.pages > 1 : !listing.settled);
-		const pages = { where, prefix, pageSize: MAX_PAGE_SIZE, recursive, onFolder, proveBoundaries: !moving };
+		let settled = true;
+		const onFolder = (listing: FolderListing) => (settled &&= listing.settled);
+		const proveBoundaries = !moving || fresh === 0;
+		fresh = 0;
+		const pages = { where, prefix, pageSize: MAX_PAGE_SIZE, recursive, onFolder, proveBoundaries };
 		for await (const entry of walkEntries(client, pages)) {
 			if (entry.type !== 'file') continue;
 			// Without sub-folders only the folder's own files (as Folder → Delete): a service that
@@ -49,7 +53,7 @@ export async function* sourceFiles(client: FileStorageClient, walk: SourceWalk):
 			fresh += 1;
 			yield entry;
 		}
-		if (!missable || fresh === 0) return;
+		if (settled) return;
 		// Never a plain end while a walk may have missed files: the caller reports what it did.
 		if (round === MAX_ROUNDS) throw new Error(notFinished(moving));
 	}

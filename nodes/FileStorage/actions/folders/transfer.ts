@@ -25,6 +25,34 @@ function where(ref: BucketRef & { prefix: string }): string {
 	return `'${ref.prefix || '/'}' in bucket '${ref.bucket}' (region ${ref.region})`;
 }
 
+/**
+ * Another bucket of the account: a key has one CDN location there whatever its bucket (it names the
+ * access id and the key, spec §3.9). A Move to the source's own path is refused (no read of a copy
+ * there can be told from the source). So is any overlap of the two key ranges, either way
+ * (`nest/` → `nest/b/`, `a/b/` → `a/`, a whole bucket → a folder): a copy this run writes could
+ * have the key of a source file not read yet, whose read would then be answered with the run's
+ * own copy, copied on as that file (and for a Move its source deleted, its bytes never read).
+ */
+function refuseOneLocationOverlap(item: Item, { verb, from, to }: Plan): void {
+	if (verb === 'Move' && to.prefix === from.prefix) {
+		throw item.fail(
+			`Move: the destination ${where(to)} is the source folder's own path in another bucket`,
+			`${ONE_LOCATION_MOVE_WORDS} Move the folder to another path in that bucket (e.g. archive/${from.prefix}), or Copy it there with Folder → Copy and delete the source with Folder → Delete once checked.`,
+		);
+	}
+	if (to.prefix === from.prefix || !(to.prefix.startsWith(from.prefix) || from.prefix.startsWith(to.prefix))) return;
+	const inside = to.prefix.startsWith(from.prefix)
+		? `the destination ${where(to)} is inside the source folder's path '${from.prefix || '/'}'`
+		: `the source folder ${where(from)} is inside the destination's path '${to.prefix || '/'}'`;
+	const instead = from.prefix
+		? `Pick a Destination Folder outside the source's path (e.g. archive/${from.prefix}), or do it in two steps: to a folder outside it in that bucket first, then within that bucket to where you want it.`
+		: 'A whole bucket goes to another bucket only at the same paths: Copy it to / (the top) there, or copy or move one top folder at a time.';
+	throw item.fail(
+		`${verb}: ${inside} in another bucket`,
+		`A file has one CDN location per key in the account, whatever its bucket (it names the key only): a copy this run writes there could have the key of a source file not read yet, and that file's read could then be answered with the copy, so it would be ${verb === 'Copy' ? 'copied' : 'moved'} without its own bytes. Nothing was changed. ${instead}`,
+	);
+}
+
 /** The plan of the item, refused before any request when its destination is inside its source. */
 function planOf(item: Item, verb: Verb): Plan {
 	const source = item.bucket();
@@ -55,12 +83,7 @@ function planOf(item: Item, verb: Verb): Plan {
 		);
 	}
 	const sameBucket = plan.to.bucket === plan.from.bucket && plan.to.region === plan.from.region;
-	if (verb === 'Move' && !sameBucket && plan.to.prefix === plan.from.prefix) {
-		throw item.fail(
-			`Move: the destination ${where(plan.to)} is the source folder's own path in another bucket`,
-			`${ONE_LOCATION_MOVE_WORDS} Move the folder to another path in that bucket (e.g. archive/${plan.from.prefix}), or Copy it there with Folder → Copy and delete the source with Folder → Delete once checked.`,
-		);
-	}
+	if (!sameBucket) refuseOneLocationOverlap(item, plan);
 	if (sameBucket && plan.to.prefix.startsWith(plan.from.prefix)) {
 		const same = plan.to.prefix === plan.from.prefix;
 		throw item.fail(
