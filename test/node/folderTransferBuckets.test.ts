@@ -118,7 +118,7 @@ describe('Folder → Copy and Move into another bucket, the two paths overlappin
 });
 
 describe('Folder → Move of the whole bucket', () => {
-	it('an empty Folder is refused before any request unless Allow Whole Bucket is on, and nothing moves into another bucket’s folder', async () => {
+	it('an empty Folder is refused before any request unless Allow Whole Bucket is on, and nothing moves', async () => {
 		await emulator().adversary.put(SOURCE, 'whole/kept.txt', Buffer.from('stays'), {
 			visibility: 'private',
 			writer: 'setup',
@@ -140,14 +140,11 @@ describe('Folder → Move of the whole bucket', () => {
 		expect(refused.error?.message).toMatch(/'Folder' is empty: that would move every file of the bucket/);
 		expect(refused.error?.description).toMatch(/Allow Whole Bucket/);
 		expect((await emulator().readObject(SOURCE.name, SOURCE.region, 'whole/kept.txt'))?.body.toString()).toBe('stays');
-		// Allowed, it passes that refusal, and meets the next one: a folder of another bucket lies inside the whole
-		// bucket's key range (one CDN location per key in the account), so that too is refused, and nothing moves.
-		emulator().resetStats();
+		// Allowed (as a Dry Run here): the whole bucket is listed, nothing moved. A whole bucket overlaps every folder
+		// of another, so it is not refused for that: its files are guarded one by one (runLocation.ts).
 		const dry = await run({ allowWholeBucket: true }, true);
-		expect(dry.error?.message).toMatch(
-			/'whole-bucket\/' in bucket .* is inside the source folder's path '\/' in another bucket/,
-		);
-		expect(Object.values(emulator().stats().requests).reduce((sum, n) => sum + n, 0)).toBe(0);
+		expect(dry.error).toBeUndefined();
+		expect(dry.items.map((item) => (item.json.source as { key?: string } | null)?.key)).toContain('whole/kept.txt');
 		expect((await emulator().readObject(SOURCE.name, SOURCE.region, 'whole/kept.txt'))?.body.toString()).toBe('stays');
 	}, 60_000);
 });
