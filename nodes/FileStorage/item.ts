@@ -2,7 +2,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INode, INodeExecut
 import { NodeOperationError } from 'n8n-workflow';
 
 import { keyProblem } from './files/keys';
-import { KeyTurns, type KeyRef } from './files/keyTurns';
+import { KeyTurns, type KeyRef, type UnsettledWrite } from './files/keyTurns';
 import type { BucketRef } from './transport/api';
 import type { RunPool } from './transport/pool';
 import { DEFAULT_SETTINGS, FileStorageClient, type TransportSettings } from './transport/request';
@@ -102,7 +102,15 @@ export class Item {
 	 * write may still land and replace whatever this item stores there, or what it checks or deletes.
 	 */
 	refuseUnsettled(refs: KeyRef[]): void {
-		const found = this.run.turns.unsettledOf(refs, this.index);
+		this.refuseWrite(this.run.turns.unsettledOf(refs, this.index));
+	}
+
+	/** As refuseUnsettled, for every key inside a folder (`folder.key` its prefix) this item deletes. */
+	refuseUnsettledUnder(folder: KeyRef, recursive: boolean): void {
+		this.refuseWrite(this.run.turns.unsettledUnder(folder, recursive, this.index));
+	}
+
+	private refuseWrite(found: UnsettledWrite | undefined): void {
 		if (!found) return;
 		const { ref, writer } = found;
 		throw this.fail(

@@ -93,14 +93,19 @@ function useSlowServiceGateway() {
 
 const gateway = useSlowServiceGateway();
 
-describe('Upload with Refuse Existing File, two items of one run with the same key', () => {
-	it.each([0, 2])(
-		"an upload answered 504 by a gateway while the service still stores it (Max Retries %i): the next item's file, reported stored, is not replaced by it",
-		async (maxRetries) => {
-			const key = `turn-late-504-${maxRetries}/contract.txt`;
+describe('Upload, two items of one run with the same key', () => {
+	it.each([
+		[true, 0],
+		[true, 2],
+		[false, 0],
+		[false, 2],
+	])(
+		"an upload answered 504 by a gateway while the service still stores it (Refuse Existing File %s, Max Retries %i): the next item's file, reported stored, is not replaced by it",
+		async (refuseExisting, maxRetries) => {
+			const key = `turn-late-504-${String(refuseExisting)}-${maxRetries}/contract.txt`;
 			const result = await runFileStorage(
 				emulator(),
-				{ resource: 'file', operation: 'upload', key, options: { refuseExisting: true, maxRetries } },
+				{ resource: 'file', operation: 'upload', key, options: { refuseExisting, maxRetries } },
 				{
 					typeVersion: 3,
 					continueOnFail: true,

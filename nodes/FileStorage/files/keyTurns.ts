@@ -26,11 +26,17 @@ export interface KeyRef {
 	key: string;
 }
 
+/** A key an item wrote without learning the outcome, and that item. */
+export interface UnsettledWrite {
+	ref: KeyRef;
+	writer: number;
+}
+
 export class KeyTurns {
 	/** Per key: the promise that settles when the last item queued for it is done. */
 	private readonly tails = new Map<string, Promise<void>>();
 	/** Per key: the item whose write to it may still land (its outcome unknown). */
-	private readonly unsettled = new Map<string, number>();
+	private readonly unsettled = new Map<string, UnsettledWrite>();
 	/** Hashes of the keys (with their buckets) the run wrote, and the buckets it wrote in. */
 	private readonly written = new Set<number>();
 	private readonly writtenBuckets = new Map<string, { bucket: string; region: string }>();
@@ -56,14 +62,28 @@ export class KeyTurns {
 	/** Marks the key as written by item `itemIndex` with an unknown outcome, for the rest of the run. */
 	markUnsettled(ref: KeyRef, itemIndex: number): void {
 		const name = nameOf(ref);
-		if (!this.unsettled.has(name)) this.unsettled.set(name, itemIndex);
+		if (!this.unsettled.has(name)) this.unsettled.set(name, { ref: { ...ref }, writer: itemIndex });
 	}
 
 	/** The first of `refs` another item's write may still land on, with that item's index. */
-	unsettledOf(refs: KeyRef[], itemIndex: number): { ref: KeyRef; writer: number } | undefined {
+	unsettledOf(refs: KeyRef[], itemIndex: number): UnsettledWrite | undefined {
 		for (const ref of refs) {
-			const writer = this.unsettled.get(nameOf(ref));
-			if (writer !== undefined && writer !== itemIndex) return { ref, writer };
+			const found = this.unsettled.get(nameOf(ref));
+			if (found && found.writer !== itemIndex) return found;
+		}
+		return undefined;
+	}
+
+	/**
+	 * A key inside `folder` (a prefix, '' for the whole bucket; with `recursive`, in its sub-folders
+	 * too) another item's write may still land on: a folder's delete would not leave it empty.
+	 */
+	unsettledUnder(folder: KeyRef, recursive: boolean, itemIndex: number): UnsettledWrite | undefined {
+		for (const found of this.unsettled.values()) {
+			const { bucket, region, key } = found.ref;
+			if (found.writer === itemIndex || bucket !== folder.bucket || region !== folder.region) continue;
+			if (!key.startsWith(folder.key)) continue;
+			if (recursive || !key.slice(folder.key.length).includes('/')) return found;
 		}
 		return undefined;
 	}

@@ -88,12 +88,20 @@ export function callStatusFailure(
  * replacement least of all). Not retried: the cache would answer the same until it lets go.
  */
 export function callKeptFailure(site: CallSite, call: ApiCall, marks: string): NodeApiError {
+	const exempt = `Exempt the API at ${site.origin} from the cache of the gateway or proxy in front of it (its answers change from moment to moment)`;
+	// A write went out: whether the service carried it out is not known (outcome.ts), whatever the answer says.
+	const write = call.method !== 'GET' && call.method !== 'HEAD';
 	const error = new NodeApiError(site.node, { cacheMarks: marks } as JsonObject, {
-		message: `${call.what} failed: a cache between n8n and the API answered from its copy (${marks}), which may be of an earlier moment: what the service stores now could not be told, so nothing was decided on it`,
-		description: `Exempt the API at ${site.origin} from the cache of the gateway or proxy in front of it (its answers change from moment to moment); nothing was deleted or replaced on this answer.`,
+		message: write
+			? `${call.what} may have been carried out: its answer came marked as a cache's copy (${marks}), so whether the service did it could not be told`
+			: `${call.what} failed: a cache between n8n and the API answered from its copy (${marks}), which may be of an earlier moment: what the service stores now could not be told, so nothing was decided on it`,
+		description: write
+			? `${exempt}. The request reached the gateway and the service may have done it: check the file (File → Get Info) before running the node again; the rest of this run leaves its key alone.`
+			: `${exempt}; nothing was deleted or replaced on this answer.`,
 		itemIndex: site.itemIndex,
 	});
 	error.context.keptByCache = true;
+	if (write) error.context.outcomeUnknown = true;
 	return error;
 }
 

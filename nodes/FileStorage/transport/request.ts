@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type NodeApiError } from 'n8n-workflow';
 
 import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
 import { linkRewritesKey, rewrittenLinkWords } from '../files/keys';
@@ -305,7 +305,7 @@ export class FileStorageClient {
 			networkFailure: (problem, facts) => callNetworkFailure(this.site, call, problem, facts),
 			statusFailure: (answer, facts) => {
 				const marks = kept(answer);
-				return marks ? callKeptFailure(this.site, call, marks) : callStatusFailure(this.site, call, answer, facts);
+				return marks ? this.keptFailure(call, marks) : callStatusFailure(this.site, call, answer, facts);
 			},
 			beforeResend: async (facts) => await checkBeforeResend(this.site, call, facts, this.inHeldSlot()),
 			apiRefusal: (answer) => !call.link && isApiErrorAnswer(answer.body),
@@ -316,8 +316,15 @@ export class FileStorageClient {
 		const marks = kept(response);
 		if (marks) {
 			(response.body as { destroy?: () => void } | undefined)?.destroy?.();
-			throw callKeptFailure(this.site, call, marks);
+			throw this.keptFailure(call, marks);
 		}
 		return response;
+	}
+
+	/** An answer a cache marks as kept: a write it answers may still have been carried out (its key is marked). */
+	private keptFailure(call: ApiCall, marks: string): NodeApiError {
+		const failure = callKeptFailure(this.site, call, marks);
+		if (failure.context.outcomeUnknown === true && call.writes) this.setup.onWriteMayLand?.(call.writes);
+		return failure;
 	}
 }

@@ -292,17 +292,11 @@ export async function prepareUpload(item: Item): Promise<PreparedUpload> {
 		throw error as NodeOperationError;
 	};
 	const client = await item.client().catch(letGo);
-	// The check and the upload after it, while no other item of the run writes the key.
+	// The check and the upload after it, while no other item of the run writes the key. With Replace
+	// on too: an item whose write is under way could end with its outcome unknown and land on this
+	// one's file after it was reported stored. Taking the turn refuses a key so marked before.
 	const refuse = options.refuseExisting === true;
-	if (refuse) await item.takeTurns([{ ...where, key }]).catch(letGo);
-	// A write of an earlier item that may still land would replace this one: refused as well.
-	else {
-		try {
-			item.refuseUnsettled([{ ...where, key }]);
-		} catch (error) {
-			letGo(error);
-		}
-	}
+	await item.takeTurns([{ ...where, key }]).catch(letGo);
 	await refuseExistingFile(item, client, { ...where, key }, naming.rename).catch(letGo);
 	const contentType = String(options.contentType || source.mimeType || 'application/octet-stream');
 	const refuseIfTaken = refuse ? () => takenDuringUpload(item, { ...where, key }, naming.rename) : undefined;

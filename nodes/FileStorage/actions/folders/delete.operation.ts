@@ -286,6 +286,8 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 			'Pick the folder to delete. To empty the whole bucket on purpose, turn on the Allow Whole Bucket option (try Dry Run first).',
 		);
 	}
+	// A file an earlier item's write may still put there (its outcome unknown): the folder would not stay empty.
+	if (!dryRun) item.refuseUnsettledUnder({ ...where, key: prefix }, recursive);
 	const client = await item.client();
 	const deletion: Deletion = { item, client, where, prefix, recursive, deleted: 0, results: [] };
 	if (dryRun)

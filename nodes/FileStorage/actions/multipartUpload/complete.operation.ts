@@ -119,6 +119,9 @@ async function complete(
 	const where = item.bucket();
 	const uploadId = readUploadId(item);
 	const key = readKey(item);
+	// After any other item of the run writing the key, and refused when one's write may still land
+	// on it (a Complete answered 504): it would replace the file this Complete reports stored.
+	await item.takeTurns([{ ...where, key }]);
 	const stored = await completeMultipartUpload(await item.client(), where, uploadId, key, parts).catch((error) => {
 		// A Complete whose outcome is unknown may still store the file: later items of the run leave the key alone.
 		if (writeMayStillLand(error)) item.writeMayStillLand({ ...where, key });
@@ -141,13 +144,18 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 				? 'the input items'
 				: `input items ${itemIndexes.map((i) => i + 1).join(', ')}`;
 		const checked = collectParts(first, parts, where);
-		results.push(
-			await complete(
-				first,
-				checked,
-				itemIndexes.map((index) => ({ item: index })),
-			),
-		);
+		try {
+			results.push(
+				await complete(
+					first,
+					checked,
+					itemIndexes.map((index) => ({ item: index })),
+				),
+			);
+		} finally {
+			// Each upload's turn is given back before the next one's (the router finishes `item` only).
+			first.finish();
+		}
 	}
 	return results;
 }
