@@ -37,7 +37,11 @@ describe('Download File of an updated public file deleted before its download, t
 						await remove(api(), key);
 					}
 					// The CDN still answers the version it kept, marked as kept, even after the purge.
-					return { status: 200, headers: { 'Content-Type': 'text/plain', Age: '30', 'X-Cache': 'HIT' }, body: 'version-1' };
+					return {
+						status: 200,
+						headers: { 'Content-Type': 'text/plain', Age: '30', 'X-Cache': 'HIT' },
+						body: 'version-1',
+					};
 				}
 				return undefined;
 			},
