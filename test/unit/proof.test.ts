@@ -7,6 +7,8 @@ import {
 	fetchedNoEarlierThan,
 	keptByCache,
 	laterThanListed,
+	changedSinceListed,
+	undatedAnswer,
 	purgeFailure,
 	readBackDecision,
 	sameVersion,
@@ -76,6 +78,26 @@ describe('laterThanListed: an answer dated after the version a listing read befo
 			laterThanListed('Fri, 20 Mar 2026 10:30:05 GMT', { size: 10, last_modified: '2026-03-20T10:30:05.900Z' }),
 		).toBeUndefined();
 		expect(laterThanListed('Fri, 20 Mar 2026 10:30:06 GMT', { size: 10, last_modified: null })).toBeUndefined();
+	});
+});
+
+describe('undatedAnswer and changedSinceListed: an answer no Last-Modified dates, bracketed by two listings', () => {
+	it('an answer with no readable Last-Modified, or a record with no time, is undated; one of any readable date is not', () => {
+		expect(undatedAnswer(undefined, record)).toBe(true);
+		expect(undatedAnswer('not a date', record)).toBe(true);
+		expect(undatedAnswer('Fri, 20 Mar 2026 10:30:05 GMT', { size: 10, last_modified: null })).toBe(true);
+		expect(undatedAnswer('Fri, 20 Mar 2026 10:30:05 GMT', record)).toBe(false);
+	});
+
+	it('the record read again after the read, unchanged, shows the listed version; a changed or missing one does not', () => {
+		expect(changedSinceListed(record, { size: 10, last_modified: '2026-03-20T10:30:05.000Z' })).toBeUndefined();
+		expect(changedSinceListed(record, { size: 10, last_modified: '2026-03-20T10:30:06Z' })).toBe(
+			"the service's record of the file changed while it was read (listed before: 10 bytes, 2026-03-20T10:30:05Z; after: 10 bytes, 2026-03-20T10:30:06Z)",
+		);
+		expect(changedSinceListed(record, { size: 11, last_modified: record.last_modified })).toMatch(/changed while/);
+		expect(changedSinceListed(record, undefined)).toBe(
+			'the file is no longer listed (listed before the read: 10 bytes, 2026-03-20T10:30:05Z)',
+		);
 	});
 });
 

@@ -117,6 +117,40 @@ describe('state encoding', () => {
 	});
 });
 
+describe('held changes kept with their failure count (a later scan that no longer lists the file emits them)', () => {
+	it('a failure with its held change survives encoding; one saved by an earlier release ([fingerprint, attempts]) still loads', () => {
+		const listed = file('a.txt', { size: null, content_type: null });
+		const state = stateOf([], true);
+		state.failures = new Map([
+			[keyHash('a.txt'), { fingerprint: 7, attempts: 2, held: { event: 'updated' as const, file: listed } }],
+			[keyHash('b.txt'), { fingerprint: 8, attempts: 1 }],
+		]);
+		const decoded = decodeState(encodeState(state, SCOPE), SCOPE, true)!;
+		expect(decoded.failures).toEqual(state.failures);
+		const stored = encodeState(stateOf([], true), SCOPE) as unknown as Record<string, unknown>;
+		stored.failures = { [keyHash('b.txt')]: [8, 1] };
+		delete stored.check;
+		expect(decodeState(stored, SCOPE, true)!.failures).toEqual(
+			new Map([[keyHash('b.txt'), { fingerprint: 8, attempts: 1 }]]),
+		);
+	});
+});
+
+describe('a widened scope with File Deleted watched (Emit Existing Files)', () => {
+	it('a saved key the new scope watches and the complete scan lacks stays, to be reported deleted; others are set aside', () => {
+		const saved = stateOf([file('f/keep.txt'), file('f/gone.txt'), file('other/out.txt')], true);
+		const inScope = (key: string) => key.startsWith('f/');
+		const taken = recordsStillListed(saved, [file('f/keep.txt'), file('f/sub/new.txt')], true, true, inScope);
+		expect(taken.keys).toEqual(['f/gone.txt', 'f/keep.txt']);
+		expect([...taken.aside!.keys()]).toEqual([keyHash('other/out.txt')]);
+		const changes = diff(taken, [file('f/keep.txt'), file('f/sub/new.txt')]);
+		expect(changes.map((change) => [change.event, change.key])).toEqual([
+			['created', 'f/sub/new.txt'],
+			['deleted', 'f/gone.txt'],
+		]);
+	});
+});
+
 describe('diff', () => {
 	const before = [file('a'), file('b'), file('c')];
 

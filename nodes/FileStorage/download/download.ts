@@ -9,6 +9,7 @@ import type { FileStorageClient } from '../transport/request';
 import { judgeLength, lengthFacts, type LengthFacts } from './downloadLength';
 import { listedSize } from './listedSize';
 import {
+	confirmListedAfterRead,
 	judgeStoredRead,
 	prepareStoredRead,
 	readAgainAfterPurge,
@@ -242,5 +243,7 @@ export async function downloadToBinary(download: Download): Promise<DownloadedFi
 		}
 		throw fault(verdict.problem, `${verdict.hint} ${transformShapedWords(folder)}`);
 	}
+	// An undated answer is the listed version only if the listing, read again now, still shows it (storedVersion.ts).
+	if (read) await confirmListedAfterRead(read, response, fault);
 	return { binary, size, sizeConfirmed: verdict.confirmed };
 }

@@ -1,6 +1,13 @@
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { cdnHeadersOf, keptByCache, laterThanListed, sourceReadDecision } from '../files/proof';
+import {
+	cdnHeadersOf,
+	changedSinceListed,
+	keptByCache,
+	laterThanListed,
+	sourceReadDecision,
+	undatedAnswer,
+} from '../files/proof';
 import { purgeBeforeRead } from '../files/storedRead';
 import { findStoredRecord, type StoredRecord } from '../files/storedRecord';
 import type { BucketRef, SignedUrl } from '../transport/api';
@@ -118,5 +125,33 @@ export function judgeStoredRead(
 	throw fault(
 		`got another version than the service stores: ${decision.why}`,
 		'The CDN answered an earlier version from its cache, even after it was cleared, or the file was replaced while it was read. Run the node again in a few minutes.',
+	);
+}
+
+/**
+ * After the answer's body is in (no body open, so a list request may wait for its slot): an answer the trigger took
+ * for the listed version that no Last-Modified dates (undatedAnswer) is attached only if the service's record, read
+ * again now, is still the listed one (changedSinceListed): the two listings bracket the read. Otherwise the change is
+ * held back, and the next poll lists the newer version. One list request, only for undated answers. File → Download
+ * names no version in its item (no `listed`): nothing is asked.
+ */
+export async function confirmListedAfterRead(
+	read: StoredRead,
+	response: IN8nHttpFullResponse,
+	fault: Fault,
+): Promise<void> {
+	const { listed } = read;
+	if (!listed || !undatedAnswer(cdnHeadersOf(response.headers).lastModified, listed)) return;
+	const after = await findStoredRecord(read.client, read.where, read.key).catch((error: unknown) => {
+		throw fault(
+			`was not kept: the CDN's answer names no Last-Modified, and the file's record could not be read again to show it is the listed version: ${(error as Error).message}`,
+			'Run the node again.',
+		);
+	});
+	const why = changedSinceListed(listed, after);
+	if (!why) return;
+	throw fault(
+		`was not kept: the CDN's answer names no Last-Modified, and ${why}`,
+		'The file was replaced or removed while it was read: its bytes are not given as the listed version. The newer version is listed and downloaded next time.',
 	);
 }

@@ -99,6 +99,30 @@ export function laterThanListed(lastModified: string | undefined, listed: Stored
 	return `the CDN answered a version last modified ${isoSeconds(lastModified)}, after the listed one (${isoSeconds(listed.last_modified)})`;
 }
 
+/**
+ * Whether an answer the rules above took for the version a listing read BEFORE it recorded (the trigger's) is dated
+ * by nothing: no Last-Modified that can be read (a CDN or proxy may drop it: spec §3.12, "whatever headers the CDN
+ * sends"), or no listed time to compare it with. One dated in the listed second is that version (S3-like storage);
+ * one dated earlier was refused, later held back (laterThanListed). An undated one may be a same-size version stored
+ * after the listing: only the listing read again after the read, unchanged, shows it is the listed one
+ * (changedSinceListed).
+ */
+export function undatedAnswer(lastModified: string | undefined, listed: StoredRecord): boolean {
+	return timeOf(lastModified) === undefined || timeOf(listed.last_modified) === undefined;
+}
+
+/**
+ * Why the bytes of an undated answer are not shown to be the listed version, or undefined when they are: spec §3.12,
+ * "a listing record that did not change between two reads that bracket the step". `after` is the service's record
+ * read once the answer's body was in (undefined: the listing no longer shows the file).
+ */
+export function changedSinceListed(listed: StoredRecord, after: StoredRecord | undefined): string | undefined {
+	if (after && sameVersion(listed, after)) return undefined;
+	const was = `${listed.size ?? '?'} bytes, ${isoSeconds(listed.last_modified) ?? 'undated'}`;
+	if (!after) return `the file is no longer listed (listed before the read: ${was})`;
+	return `the service's record of the file changed while it was read (listed before: ${was}; after: ${after.size ?? '?'} bytes, ${isoSeconds(after.last_modified) ?? 'undated'})`;
+}
+
 /** Whether two records of one key are of the same version, as far as the listing tells. */
 export function sameVersion(a: StoredRecord, b: StoredRecord): boolean {
 	return a.size === b.size && timeOf(a.last_modified) === timeOf(b.last_modified);

@@ -14,9 +14,22 @@ export function attemptsBefore(failures: Map<string, DownloadFailure> | undefine
 	return failure && sameVersion(failure.fingerprint, change.file!) ? failure.attempts : 0;
 }
 
-/** Counts against this version of the file only: a new version starts afresh. */
+/**
+ * Held changes whose listing is kept at most (about 1.5 MB stored): a CDN refusing every download of a large folder
+ * keeps the state bounded. A change beyond them is still held back and tried again, but is not emitted if its file
+ * goes away meanwhile (heldBack.ts).
+ */
+export const HELD_CHANGES = 10_000;
+
+/**
+ * Counts against this version of the file only: a new version starts afresh. The change itself is kept too
+ * (heldBack.ts), while fewer than HELD_CHANGES are.
+ */
 export function recordAttempts(failures: Map<string, DownloadFailure>, change: Change, attempts: number): void {
-	failures.set(keyHash(change.key), { fingerprint: fingerprint(change.file!), attempts });
+	const failure: DownloadFailure = { fingerprint: fingerprint(change.file!), attempts };
+	const { event, file } = change;
+	if (event !== 'deleted' && file && failures.size < HELD_CHANGES) failure.held = { event, file };
+	failures.set(keyHash(change.key), failure);
 }
 
 /** What n8n's log says of a download held back for the next poll (the poll itself does not fail). */

@@ -3,7 +3,8 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import type { PollRun } from './run';
 import type { SavedState } from './saved';
 import { scan, type Scan } from './scan';
-import { stateOf } from './state';
+import { setAside } from './outOfScope';
+import { stateOf, type WatchState } from './state';
 
 /**
  * Scans a first poll may make to record a whole baseline. A scan that cannot vouch for what it did
@@ -45,6 +46,19 @@ export function lostStateItem({ settings }: PollRun, reason: string, recorded: b
 }
 
 /**
+ * The starting point a complete scan gives. After a scope change in the same bucket (`earlier`), the old state's
+ * records the scan does not list are set aside as recordsStillListed sets them aside (state.ts), so that Emit
+ * Existing Files, turned on when the scope widens back, emits none of the files recorded before.
+ */
+function baselineOf(saved: SavedState, found: Scan): WatchState {
+	const state = stateOf(found.files, saved.keepKeys);
+	if (!saved.earlier) return state;
+	const aside = setAside(saved.earlier, new Set(state.files.keys()));
+	if (aside.size > 0) state.aside = aside;
+	return state;
+}
+
+/**
  * A first poll (or one after the watched files changed, or after a lost state): records what
  * exists and emits nothing, except the notice of a lost state.
  */
@@ -54,7 +68,7 @@ export async function recordBaseline(
 	first: Scan,
 ): Promise<INodeExecutionData[][] | null> {
 	const found = await completeScan(run, first);
-	if (found) saved.save(stateOf(found.files, saved.keepKeys));
+	if (found) saved.save(baselineOf(saved, found));
 	else {
 		saved.clear();
 		run.ctx.logger.warn(

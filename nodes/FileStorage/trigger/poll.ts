@@ -2,12 +2,13 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { BASELINE_SCANS, completeScan, lostStateItem, recordBaseline } from './baseline';
 import { checkFailed, emitChanges, type Emission } from './emit';
+import { heldChangesGone, type HeldGone } from './heldBack';
 import { keptAside } from './outOfScope';
 import { alone } from './overlap';
 import { startRun, type PollRun } from './run';
 import { sampleItem } from './sample';
 import { savedState } from './saved';
-import { scan } from './scan';
+import { scan, watchesKey } from './scan';
 import { advance, diff, emptyState, recordsStillListed } from './state';
 
 /**
@@ -37,6 +38,13 @@ function waitForCompleteScan(run: PollRun): null {
 	return null;
 }
 
+/** The run of this poll's changes, with the items of held changes already counted against Max Files Per Poll. */
+function withRoomTaken(run: PollRun, held: HeldGone): PollRun {
+	const taken = held.items.length + held.deletions.length;
+	if (taken === 0) return run;
+	return { ...run, settings: { ...run.settings, maxFiles: Math.max(0, run.settings.maxFiles - taken) } };
+}
+
 /**
  * One poll: a complete scan of the folder compared with the saved state. The state moves
  * forward only after the scan succeeded, and only past what is emitted: a file whose download
@@ -61,16 +69,21 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 		const whole = await completeScan(run, found);
 		if (!whole) return waitForCompleteScan(run);
 		found = whole;
-		saved.previous = recordsStillListed(saved.previous, found.files, saved.keepKeys, saved.otherScope);
+		const inScope = (key: string) => watchesKey(run.settings, key);
+		saved.previous = recordsStillListed(saved.previous, found.files, saved.keepKeys, saved.otherScope, inScope);
 	}
 	const { files, settled, complete } = found;
 	const previous = saved.previous ?? emptyState(saved.keepKeys);
 	const watched = diff(previous, files, settled).filter((change) => run.settings.watch.has(change.event));
-	const emission = await emitChanges(run, { previous, watched });
+	// Changes held back before whose file is gone come first, and take their room of Max Files Per Poll.
+	const held = await heldChangesGone(run, previous, found);
+	const emission = await emitChanges(withRoomTaken(run, held), { previous, watched });
+	emission.items.unshift(...held.items);
+	emission.items.push(...held.deletions);
 	failIfOnlyUncheckable(run, emission);
 	if (saved.lost) emission.items.unshift(lostStateItem(run, saved.lost, true));
 	const state = advance(previous, files, emission.withheld, complete);
-	state.failures = emission.failures;
+	state.failures = new Map([...held.kept, ...emission.failures]);
 	state.aside = keptAside(previous, state);
 	saved.save(state);
 	logWarnings(run, emission);

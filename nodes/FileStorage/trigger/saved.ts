@@ -28,6 +28,12 @@ export interface SavedState {
 	 * watched now and the old state did not record was never emitted, so Emit Existing Files emits it.
 	 */
 	otherScope: boolean;
+	/**
+	 * With otherScope, the readable state of other files of the same bucket and region, whatever Emit Existing Files
+	 * says: a baseline keeps its records aside (outOfScope.ts), so that turning Emit Existing Files on later emits
+	 * none of the files it recorded.
+	 */
+	earlier?: WatchState;
 	save: (state: WatchState) => void;
 	/**
 	 * No baseline could be recorded: the next poll records one. After a first poll nothing is left;
@@ -65,6 +71,7 @@ export function savedState({ ctx, settings }: PollRun): SavedState {
 		lost,
 		first: first === true,
 		otherScope: read.otherScope === true,
+		earlier: read.earlier,
 		save: (next) => {
 			staticData[STATE_FIELD] = encodeState(next, scope, place) as unknown as IDataObject;
 		},

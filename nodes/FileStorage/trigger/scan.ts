@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { isFolderMarker, MAX_PAGE_SIZE, walkEntries } from '../listing/listing';
 import type { ListEntry } from '../transport/api';
 import type { PollRun } from './run';
+import type { TriggerSettings } from './settings';
 import type { ListedFile } from './state';
 
 /** What one scan found. */
@@ -17,6 +18,15 @@ export interface Scan {
 	 * a file went away; otherwise the scan concludes nothing from what it did not see.
 	 */
 	complete: boolean;
+}
+
+/**
+ * Whether a scan with these settings lists `key` when it is stored: under the folder (directly, unless
+ * Include Subfolders), not a folder's marker, and matching the filter. The same rule as scan() below.
+ */
+export function watchesKey(settings: TriggerSettings, key: string): boolean {
+	if (!key.startsWith(settings.prefix) || key.endsWith('/')) return false;
+	return (settings.recursive || !key.slice(settings.prefix.length).includes('/')) && settings.filter(key);
 }
 
 /** Fields the listing may leave out or mistype become null, never a guess. */

@@ -38,6 +38,17 @@ export interface DownloadFailure {
 	/** The version of the file that failed; a new version starts counting afresh. */
 	fingerprint: number;
 	attempts: number;
+	/**
+	 * The change held back, as listed: emitted without its file if a later scan no longer lists the file
+	 * (heldBack.ts). States saved by earlier releases have none.
+	 */
+	held?: HeldChange;
+}
+
+/** A created or updated file whose change a poll held back (its download failed or was not shown to be the listed version). */
+export interface HeldChange {
+	event: 'created' | 'updated';
+	file: ListedFile;
 }
 
 export interface WatchState {
@@ -160,14 +171,18 @@ export function emptyState(keepKeys: boolean): WatchState {
  * the files it recorded, and those it kept aside, are not new). It keeps the record of each file the
  * scan shows, and the key when `keepKeys`. A file the scan lacks went away while deletions were not
  * watched (it is forgotten), or, for another scope, is no longer watched (its record is set aside:
- * outOfScope.ts); nobody is owed a deletion. Only a complete scan may be used: one that is not would
- * drop a file it missed, and the next poll would report it created.
+ * outOfScope.ts); nobody is owed a deletion. But a key the old state kept (File Deleted watched then
+ * and now) that the new scope still watches (`inScope`) and the scan lacks is a file watched before
+ * and after the change that went away: its record and key stay, so that the poll reports its deletion
+ * (checked with the service as any deletion a scan over several pages found). Only a complete scan
+ * may be used: one that is not would drop a file it missed, and the next poll would report it created.
  */
 export function recordsStillListed(
 	saved: WatchState,
 	complete: ListedFile[],
 	keepKeys = true,
 	otherScope = false,
+	inScope?: (key: string) => boolean,
 ): WatchState {
 	const state: WatchState = { ...saved, files: new Map(), keys: [] };
 	const listed = new Set<string>();
@@ -178,6 +193,17 @@ export function recordsStillListed(
 		if (known === undefined) continue;
 		state.files.set(hash, known);
 		state.keys!.push(file.key);
+	}
+	if (keepKeys && otherScope && inScope) {
+		for (const key of saved.keys ?? []) {
+			const hash = keyHash(key);
+			const known = saved.files.get(hash);
+			if (listed.has(hash) || known === undefined || !inScope(key)) continue;
+			// Watched in both scopes and gone: a deletion to report, not a record to set aside.
+			listed.add(hash);
+			state.files.set(hash, known);
+			state.keys!.push(key);
+		}
 	}
 	if (keepKeys) state.keys!.sort(byCodeUnits);
 	else delete state.keys;

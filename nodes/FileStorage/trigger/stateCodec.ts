@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import { KEY_HASH_BYTES, type DownloadFailure, type WatchState } from './state';
+import { KEY_HASH_BYTES, type DownloadFailure, type HeldChange, type WatchState } from './state';
 
 /**
  * How the state is stored in the node's static data, which n8n saves with the workflow: small
@@ -25,8 +25,8 @@ export interface StoredState {
 	keys?: string;
 	/** Key hashes, 8 bytes each, base64. */
 	missing?: string;
-	/** Key hash → [fingerprint, attempts]. */
-	failures?: Record<string, [number, number]>;
+	/** Key hash → [fingerprint, attempts], then the held change when kept: event, key, name, size, content type, date, visibility. */
+	failures?: Record<string, StoredFailure>;
 	/** The bucket and region (see placeOf): a state of other files there may still name some of them. */
 	place?: string;
 	/** Records of files of the bucket out of the watched scope (outOfScope.ts), as `files`, latest set aside first. */
@@ -121,7 +121,7 @@ export function encodeState(state: WatchState, scope: string, place?: string): S
 	if (state.missing?.size) stored.missing = Buffer.from([...state.missing].sort().join(''), 'hex').toString('base64');
 	if (state.failures?.size) {
 		stored.failures = {};
-		for (const [hash, failure] of state.failures) stored.failures[hash] = [failure.fingerprint, failure.attempts];
+		for (const [hash, failure] of state.failures) stored.failures[hash] = encodeFailure(failure);
 	}
 	stored.check = checkOf(stored);
 	return stored;
@@ -139,12 +139,35 @@ function decodeMissing(coded: unknown): Set<string> | undefined {
 	return missing;
 }
 
+type StoredFailure = [number, number] | [number, number, ...Array<string | number | null>];
+
+function encodeFailure({ fingerprint, attempts, held }: DownloadFailure): StoredFailure {
+	if (!held) return [fingerprint, attempts];
+	const { key, name, size, content_type, last_modified, visibility } = held.file;
+	return [fingerprint, attempts, held.event, key, name, size, content_type, last_modified, visibility];
+}
+
+/** The held change of a stored failure, when it is there and whole (a damaged one is dropped: the counts still hold). */
+function decodeHeld(value: unknown[]): HeldChange | undefined {
+	const [event, key, name, size, ...words] = value.slice(2);
+	if (value.length !== 9 || (event !== 'created' && event !== 'updated')) return undefined;
+	if (typeof key !== 'string' || typeof name !== 'string' || (size !== null && typeof size !== 'number'))
+		return undefined;
+	if (!words.every((word) => word === null || typeof word === 'string')) return undefined;
+	const [content_type, last_modified, visibility] = words as Array<string | null>;
+	return { event, file: { key, name, size, content_type, last_modified, visibility } };
+}
+
 function decodeFailures(coded: unknown): Map<string, DownloadFailure> | undefined {
 	if (!coded || typeof coded !== 'object') return undefined;
 	const failures = new Map<string, DownloadFailure>();
 	for (const [hash, value] of Object.entries(coded)) {
-		if (!Array.isArray(value) || !value.every((n) => Number.isInteger(n) && n >= 0)) continue;
-		failures.set(hash, { fingerprint: value[0] as number, attempts: value[1] as number });
+		if (!Array.isArray(value) || !value.slice(0, 2).every((n) => Number.isInteger(n) && n >= 0)) continue;
+		if (value.length < 2) continue;
+		const failure: DownloadFailure = { fingerprint: value[0] as number, attempts: value[1] as number };
+		const held = decodeHeld(value);
+		if (held) failure.held = held;
+		failures.set(hash, failure);
 	}
 	return failures;
 }
