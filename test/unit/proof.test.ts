@@ -158,7 +158,18 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 
 	it('Copy takes an answer no cache marks at once, Date or not (read from the origin, it is a stored version)', () => {
 		expect(move({}, { verb: 'Copy' })).toEqual({ action: 'copy' });
-		expect(move({ date: at(0), lastModified: at(30) }, { verb: 'Copy' })).toEqual({ action: 'copy' });
+		expect(move({ date: at(0), lastModified: at(0) }, { verb: 'Copy' })).toEqual({ action: 'copy' });
+	});
+
+	it('Copy and Move refuse an answer dated in a later second than the record listed after it (another bucket’s file)', () => {
+		for (const verb of ['Copy', 'Move'] as const) {
+			for (const isPublic of [true, false]) {
+				const later = move({ date: at(60), lastModified: at(30) }, { verb, isPublic });
+				expect(later).toMatchObject({ action: 'refuse', proof: 'unproven' });
+				expect(move({ date: at(60), lastModified: at(1) }, { verb, isPublic })).toMatchObject({ action: 'refuse' });
+			}
+		}
+		expect(move({ date: at(60), lastModified: at(30) }, { verb: 'Download' })).toEqual({ action: 'copy' });
 	});
 
 	it('Copy refuses an answer a cache kept, unless fetched after the listed second plus the margin', () => {
@@ -227,10 +238,11 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 		expect(move({ date: at(-3) })).toEqual({ action: 'read-again', afterMs: 7000 });
 	});
 
-	it('Move of a public source: a Last-Modified other than the listing’s (a CDN’s own stamp) is unproven', () => {
+	it('Move: a Last-Modified other than the listing’s second (a CDN’s own stamp, another bucket’s file) is unproven', () => {
 		expect(move({ date: at(60), lastModified: at(30) })).toMatchObject({ action: 'refuse', proof: 'unproven' });
-		expect(move({ date: at(60), lastModified: at(1) })).toEqual({ action: 'copy' });
-		expect(move({ date: at(60), lastModified: at(30) }, { isPublic: false })).toEqual({ action: 'copy' });
+		expect(move({ date: at(60), lastModified: at(0) })).toEqual({ action: 'copy' });
+		expect(move({ date: at(60), lastModified: at(30) }, { isPublic: false })).toMatchObject({ action: 'refuse' });
+		expect(move({ date: at(60), lastModified: at(0) }, { isPublic: false })).toEqual({ action: 'copy' });
 	});
 
 	it('Move: a listing without a time is unproven', () => {

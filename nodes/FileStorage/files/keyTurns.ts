@@ -74,6 +74,15 @@ export class KeyTurns {
 		return undefined;
 	}
 
+	/** A write at `ref`'s key in another bucket that may still land: it would have `ref`'s CDN location. */
+	unsettledElsewhere(ref: KeyRef): UnsettledWrite | undefined {
+		for (const found of this.unsettled.values()) {
+			const other = found.ref.bucket !== ref.bucket || found.ref.region !== ref.region;
+			if (other && found.ref.key === ref.key) return found;
+		}
+		return undefined;
+	}
+
 	/**
 	 * A key inside `folder` (a prefix, '' for the whole bucket; with `recursive`, in its sub-folders
 	 * too) another item's write may still land on: a folder's delete would not leave it empty.

@@ -5,7 +5,6 @@
  * say what could not be proven. docs/reliability.md ("Destructive steps act on proof") is the
  * table of these functions, row by row, each row with its test; the evidence is spec §3.12.
  */
-import { isApiNotFoundAnswer } from '../transport/apiAnswer';
 import { ageSeconds, keptByCache, type CdnHeaders } from '../transport/cacheMarks';
 import { etagMd5 } from '../upload/hashedSource';
 import { isoSeconds, timeOf, type StoredRecord } from './storedRecord';
@@ -156,13 +155,22 @@ export interface SourceRead {
  * success) would be untrue. Copy takes an answer no cache marks: read from the origin, it is a
  * version stored when it was read. Move deletes the source after, so it also waits until the
  * answer's Date (so bounded) is past the listed second plus the margin, as a same-size rewrite in
- * that second would look the same in the listing.
+ * that second would look the same in the listing. Neither takes an answer dated in a later second
+ * than the record listed after it (S3-like storage: the listing and Last-Modified name one second).
  */
 export function sourceReadDecision(read: SourceRead): SourceReadAction {
 	const { headers, record } = read;
 	const stale = staleAnswer({ size: read.size, lastModified: headers.lastModified }, record);
 	if (stale) return { action: 'refuse', proof: 'other-version', why: stale };
 	const unproven = (why: string): SourceReadAction => ({ action: 'refuse', proof: 'unproven', why });
+	// The record was listed after the answer came: an answer dated later is no version the service stored at the
+	// key then, but another bucket's file at it (one CDN location per key, spec §3.9), or a CDN dating by its clock.
+	const later = read.verb === 'Download' ? undefined : laterThanListed(headers.lastModified, record);
+	if (later) {
+		return unproven(
+			`${later}, which the service's listing, read after the answer, does not show: it may be the file at this key in another bucket of the account (one CDN location per key)`,
+		);
+	}
 	const kept = keptByCache(headers);
 	const recorded = timeOf(record.last_modified);
 	const fetched = fetchedNoEarlierThan(headers, read.serviceDate);
@@ -261,27 +269,8 @@ export function copyCheckDecision(evidence: CopyEvidence): CopyCheckAction {
 	return { action: 'good', checked: md5 === undefined ? ['size'] : ['size', 'etag'] };
 }
 
-/** What the API's answer to "is a file at this key" (a signed-link request) shows. */
-export type Existence = 'exists' | 'absent' | 'unknown';
-
-/**
- * A link given: the file exists. Only the API's own 404 (its JSON error) shows it absent; any
- * other failure (a 5xx, a 403, a proxy's or web server's 404 page) shows nothing, and a step that
- * must not write over a file then refuses.
- */
-export function existenceOf(answer: { linked: true } | { httpCode?: string | null; body?: unknown }): Existence {
-	if ('linked' in answer) return 'exists';
-	return answer.httpCode === '404' && isApiNotFoundAnswer(answer.body) ? 'absent' : 'unknown';
-}
-
-/**
- * A failed purge of a public source's cache: only the API's own 404 shows nothing is cached (the
- * read goes on, its answer still judged by sourceReadDecision); anything else leaves the cache as
- * it was, and nothing is copied.
- */
-export function purgeFailure(answer: { httpCode?: string | null; body?: unknown }): 'nothing-cached' | 'refuse' {
-	return answer.httpCode === '404' && isApiNotFoundAnswer(answer.body) ? 'nothing-cached' : 'refuse';
-}
+// What the API's failed answers show (a file absent, nothing cached) is read in one place beside these.
+export { existenceOf, purgeFailure, type Existence } from './answerMeaning';
 
 /** Move's delete of its source (and any repeat of a delete decided on a record), by the listing's record now. */
 export function sourceDeleteDecision(copied: StoredRecord, now: StoredRecord | undefined): 'delete' | 'gone' | 'keep' {

@@ -16,6 +16,9 @@ export async function runCopyAtLocation(
 	client: FileStorageClient,
 	ref: KeyRef,
 ): Promise<KeyRef | undefined> {
+	// A write there whose outcome is unknown may land after any check: it counts as there.
+	const late = item.run.turns.unsettledElsewhere(ref);
+	if (late) return late.ref;
 	for (const there of item.run.turns.writtenElsewhere(ref)) {
 		if (await fileExists(client, there, there.key).catch(() => true)) return there;
 	}
