@@ -41,13 +41,14 @@ function refuseOneLocationOverlap(item: Item, { verb, from, to }: Plan): void {
 		);
 	}
 	if (to.prefix === from.prefix || !(to.prefix.startsWith(from.prefix) || from.prefix.startsWith(to.prefix))) return;
-	// A whole bucket overlaps every folder of another: refusing would leave no way to move it in one step. Its files
-	// are safe one by one: a source whose key the run wrote in the other bucket is not read (runLocation.ts).
-	if (from.prefix === '') return;
 	const inside = to.prefix.startsWith(from.prefix)
 		? `the destination ${where(to)} is inside the source folder's path '${from.prefix || '/'}'`
 		: `the source folder ${where(from)} is inside the destination's path '${to.prefix || '/'}'`;
-	const instead = `Pick a Destination Folder outside the source's path (e.g. archive/${from.prefix}), or do it in two steps: to a folder outside it in that bucket first, then within that bucket to where you want it.`;
+	// A whole bucket overlaps every folder of another: the copies a run writes there have the keys (so the CDN
+	// locations) of sources, this run's or a later run's, and their dates need not tell them apart.
+	const instead = from.prefix
+		? `Pick a Destination Folder outside the source's path (e.g. archive/${from.prefix}), or do it in two steps: to a folder outside it in that bucket first, then within that bucket to where you want it.`
+		: 'A whole bucket goes to another bucket only at the same paths: Copy it to / (the top) there, or copy or move one top folder at a time.';
 	throw item.fail(
 		`${verb}: ${inside} in another bucket`,
 		`A file has one CDN location per key in the account, whatever its bucket (it names the key only): a copy this run writes there could have the key of a source file not read yet, and that file's read could then be answered with the copy, so it would be ${verb === 'Copy' ? 'copied' : 'moved'} without its own bytes. Nothing was changed. ${instead}`,
