@@ -14,14 +14,9 @@ import {
 	recordsStillListed,
 	type ListedFile,
 } from '../../nodes/FileStorage/trigger/state';
-import {
-	decodeState,
-	encodeState,
-	frontCode,
-	frontDecode,
-	pendingBaseline,
-	readState,
-} from '../../nodes/FileStorage/trigger/stateCodec';
+import { pendingBaseline } from '../../nodes/FileStorage/trigger/pendingMark';
+import { readState } from '../../nodes/FileStorage/trigger/readState';
+import { decodeState, encodeState, frontCode, frontDecode } from '../../nodes/FileStorage/trigger/stateCodec';
 
 function file(key: string, over: Partial<ListedFile> = {}): ListedFile {
 	return {

@@ -3,6 +3,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import type { PollRun } from './run';
 import type { SavedState } from './saved';
 import { scan, type Scan } from './scan';
+import { heldCarriedOver } from './heldBack';
 import { setAside } from './outOfScope';
 import { stateOf, type WatchState } from './state';
 
@@ -46,13 +47,15 @@ export function lostStateItem({ settings }: PollRun, reason: string, recorded: b
 }
 
 /**
- * The starting point a complete scan gives. After a scope change in the same bucket (`earlier`), the old state's
- * records the scan does not list are set aside as recordsStillListed sets them aside (state.ts), so that Emit
+ * The starting point a complete scan gives. After a scope change in the same bucket (`earlier`: the state before it,
+ * or what a pending mark handed over), the held changes of files watched now are kept (heldCarriedOver), and the old
+ * records the baseline does not hold are set aside as recordsStillListed sets them aside (state.ts), so that Emit
  * Existing Files, turned on when the scope widens back, emits none of the files recorded before.
  */
-function baselineOf(saved: SavedState, found: Scan): WatchState {
+function baselineOf({ settings }: PollRun, saved: SavedState, found: Scan): WatchState {
 	const state = stateOf(found.files, saved.keepKeys);
 	if (!saved.earlier) return state;
+	heldCarriedOver(settings, saved.earlier, state);
 	const aside = setAside(saved.earlier, new Set(state.files.keys()));
 	if (aside.size > 0) state.aside = aside;
 	return state;
@@ -68,7 +71,7 @@ export async function recordBaseline(
 	first: Scan,
 ): Promise<INodeExecutionData[][] | null> {
 	const found = await completeScan(run, first);
-	if (found) saved.save(baselineOf(saved, found));
+	if (found) saved.save(baselineOf(run, saved, found));
 	else {
 		saved.clear();
 		run.ctx.logger.warn(

@@ -37,3 +37,15 @@ export function keptAside(previous: WatchState, next: WatchState): Map<string, n
 	for (const [hash, known] of previous.aside) if (!next.files.has(hash)) aside.set(hash, known);
 	return aside.size > 0 ? aside : undefined;
 }
+
+/**
+ * What a pending mark (pendingMark.ts) carries of the state before a change of scope, the new scope having no
+ * baseline yet: every record it kept, set aside (the records it watched first, within OUT_OF_SCOPE_RECORDS), and its
+ * held-back changes (a change beyond HELD_CHANGES, with no listing kept, cannot be emitted without a record: dropped).
+ */
+export function handOver(earlier: WatchState): WatchState {
+	const handed: WatchState = { files: new Map(), aside: setAside(earlier, new Set()) };
+	const held = [...(earlier.failures ?? [])].filter(([, failure]) => failure.held !== undefined);
+	if (held.length > 0) handed.failures = new Map(held);
+	return handed;
+}

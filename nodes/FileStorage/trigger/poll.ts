@@ -2,7 +2,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { BASELINE_SCANS, completeScan, lostStateItem, recordBaseline } from './baseline';
 import { checkFailed, emitChanges, type Emission } from './emit';
-import { heldChangesGone, type HeldGone } from './heldBack';
+import { heldChangesGone, withGoneCreations, type HeldGone } from './heldBack';
 import { keptAside } from './outOfScope';
 import { alone } from './overlap';
 import { startRun, type PollRun } from './run';
@@ -40,7 +40,7 @@ function waitForCompleteScan(run: PollRun): null {
 
 /** The run of this poll's changes, with the items of held changes already counted against Max Files Per Poll. */
 function withRoomTaken(run: PollRun, held: HeldGone): PollRun {
-	const taken = held.items.length + held.deletions.length;
+	const taken = held.items.length;
 	if (taken === 0) return run;
 	return { ...run, settings: { ...run.settings, maxFiles: Math.max(0, run.settings.maxFiles - taken) } };
 }
@@ -73,13 +73,13 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 		saved.previous = recordsStillListed(saved.previous, found.files, saved.keepKeys, saved.otherScope, inScope);
 	}
 	const { files, settled, complete } = found;
-	const previous = saved.previous ?? emptyState(saved.keepKeys);
-	const watched = diff(previous, files, settled).filter((change) => run.settings.watch.has(change.event));
 	// Changes held back before whose file is gone come first, and take their room of Max Files Per Poll.
-	const held = await heldChangesGone(run, previous, found);
+	const before = saved.previous ?? emptyState(saved.keepKeys);
+	const held = await heldChangesGone(run, before, found);
+	const previous = withGoneCreations(before, held);
+	const watched = diff(previous, files, settled).filter((change) => run.settings.watch.has(change.event));
 	const emission = await emitChanges(withRoomTaken(run, held), { previous, watched });
 	emission.items.unshift(...held.items);
-	emission.items.push(...held.deletions);
 	failIfOnlyUncheckable(run, emission);
 	if (saved.lost) emission.items.unshift(lostStateItem(run, saved.lost, true));
 	const state = advance(previous, files, emission.withheld, complete);

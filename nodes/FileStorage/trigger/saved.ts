@@ -1,8 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PollRun } from './run';
+import { handOver } from './outOfScope';
+import { pendingBaseline } from './pendingMark';
+import { readState } from './readState';
 import { placeOf, scopeOf, type WatchState } from './state';
-import { encodeState, pendingBaseline, readState } from './stateCodec';
+import { encodeState } from './stateCodec';
 
 /** Where the trigger keeps its state in the node's static data. */
 export const STATE_FIELD = 'fileStorageTrigger';
@@ -30,14 +33,16 @@ export interface SavedState {
 	otherScope: boolean;
 	/**
 	 * With otherScope, the readable state of other files of the same bucket and region, whatever Emit Existing Files
-	 * says: a baseline keeps its records aside (outOfScope.ts), so that turning Emit Existing Files on later emits
-	 * none of the files it recorded.
+	 * says (or what a pending mark hands over, for these files or others): a baseline keeps its records aside
+	 * (outOfScope.ts) and its held changes of files watched now (heldBack.ts), so that turning Emit Existing Files on
+	 * later emits none of the files it recorded, and no held change is dropped.
 	 */
 	earlier?: WatchState;
 	save: (state: WatchState) => void;
 	/**
 	 * No baseline could be recorded: the next poll records one. After a first poll nothing is left;
-	 * otherwise a mark that it is not a first poll, so that Emit Existing Files does not flood.
+	 * otherwise a mark that it is not a first poll, so that Emit Existing Files does not flood, carrying
+	 * what `earlier` knew (pendingMark.ts); after a lost state, nothing more.
 	 */
 	clear: () => void;
 }
@@ -71,13 +76,18 @@ export function savedState({ ctx, settings }: PollRun): SavedState {
 		lost,
 		first: first === true,
 		otherScope: read.otherScope === true,
-		earlier: read.earlier,
+		earlier: read.earlier ?? read.handed,
 		save: (next) => {
 			staticData[STATE_FIELD] = encodeState(next, scope, place) as unknown as IDataObject;
 		},
 		clear: () => {
-			if (first) delete staticData[STATE_FIELD];
-			else staticData[STATE_FIELD] = pendingBaseline(scope) as unknown as IDataObject;
+			if (first) {
+				delete staticData[STATE_FIELD];
+				return;
+			}
+			const handed = read.earlier ?? read.handed;
+			const mark = pendingBaseline(scope, handed && { place, state: handOver(handed) });
+			staticData[STATE_FIELD] = mark as unknown as IDataObject;
 		},
 	};
 }

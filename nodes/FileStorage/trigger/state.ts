@@ -148,7 +148,7 @@ export function placeOf(bucket: string, region: string): string {
 }
 
 /** Keys sort by UTF-16 code units, the same on every machine (no locale). */
-function byCodeUnits(a: string, b: string): number {
+export function byCodeUnits(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 

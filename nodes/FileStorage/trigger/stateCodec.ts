@@ -43,7 +43,7 @@ const CHECK_BYTES = 8;
  * edit, a damaged row) whose fields still decode is not read as changes. Failures are hashed in
  * key order: a database that reorders an object's keys changes nothing.
  */
-function checkOf(stored: Partial<StoredState>): string {
+export function checkOf(stored: Partial<StoredState>): string {
 	const hash = createHash('sha256');
 	const failures = Object.entries(stored.failures ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 	const parts = [stored.version, stored.scope, stored.place, stored.count, stored.missing, failures];
@@ -103,7 +103,7 @@ export function frontDecode(coded: string): string[] {
 }
 
 /** Records (key hash → fingerprint) in the order of `hashes`, 12 bytes each, as base64. */
-function encodeRecords(hashes: string[], records: Map<string, number>): string {
+export function encodeRecords(hashes: string[], records: Map<string, number>): string {
 	const buffer = Buffer.alloc(hashes.length * RECORD_BYTES);
 	hashes.forEach((hash, i) => {
 		buffer.write(hash, i * RECORD_BYTES, KEY_HASH_BYTES, 'hex');
@@ -139,9 +139,9 @@ function decodeMissing(coded: unknown): Set<string> | undefined {
 	return missing;
 }
 
-type StoredFailure = [number, number] | [number, number, ...Array<string | number | null>];
+export type StoredFailure = [number, number] | [number, number, ...Array<string | number | null>];
 
-function encodeFailure({ fingerprint, attempts, held }: DownloadFailure): StoredFailure {
+export function encodeFailure({ fingerprint, attempts, held }: DownloadFailure): StoredFailure {
 	if (!held) return [fingerprint, attempts];
 	const { key, name, size, content_type, last_modified, visibility } = held.file;
 	return [fingerprint, attempts, held.event, key, name, size, content_type, last_modified, visibility];
@@ -158,7 +158,7 @@ function decodeHeld(value: unknown[]): HeldChange | undefined {
 	return { event, file: { key, name, size, content_type, last_modified, visibility } };
 }
 
-function decodeFailures(coded: unknown): Map<string, DownloadFailure> | undefined {
+export function decodeFailures(coded: unknown): Map<string, DownloadFailure> | undefined {
 	if (!coded || typeof coded !== 'object') return undefined;
 	const failures = new Map<string, DownloadFailure>();
 	for (const [hash, value] of Object.entries(coded)) {
@@ -173,7 +173,7 @@ function decodeFailures(coded: unknown): Map<string, DownloadFailure> | undefine
 }
 
 /** The records, when `files` is exactly what encodeRecords writes (for `count` files, when given). */
-function decodeRecords(files: unknown, count?: unknown): Map<string, number> | undefined {
+export function decodeRecords(files: unknown, count?: unknown): Map<string, number> | undefined {
 	if (typeof files !== 'string') return undefined;
 	if (count !== undefined && (typeof count !== 'number' || !Number.isInteger(count))) return undefined;
 	const buffer = Buffer.from(files, 'base64');
@@ -200,7 +200,7 @@ function decodeKeys(coded: unknown, count: unknown): string[] | undefined {
 /** What a stored state holds, or why it cannot be trusted. */
 export type OpenedState = { state: WatchState; scope: string; place?: string } | { lost: string };
 
-const SCOPE_PATTERN = /^[0-9a-f]{16}$/;
+export const SCOPE_PATTERN = /^[0-9a-f]{16}$/;
 
 /**
  * A stored state decoded and checked whole, before what it describes is looked at: a damaged
@@ -249,96 +249,4 @@ export function decodeState(stored: unknown, scope: string, keepKeys = false): W
 	const opened = openState(stored);
 	if ('lost' in opened || opened.scope !== scope || (keepKeys && !opened.state.keys)) return undefined;
 	return opened.state;
-}
-
-/** A mark saved where a poll after the first could record no baseline, for `scope`: the next poll records one. */
-export interface PendingMark {
-	version: 1;
-	scope: string;
-	pending: true;
-	/** As a state's (checkOf); marks saved by earlier releases lack it and are read as they are. */
-	check?: string;
-}
-
-export function pendingBaseline(scope: string): PendingMark {
-	const mark: PendingMark = { version: 1, scope, pending: true };
-	mark.check = checkOf(mark as Partial<StoredState>);
-	return mark;
-}
-
-const MARK_FIELDS: ReadonlySet<string> = new Set(['version', 'scope', 'pending', 'check']);
-
-/** A mark checked whole, or why it cannot be trusted: a mark records no file, so anything more is damage. */
-function openMark(stored: Record<string, unknown>): { scope: string } | { lost: string } {
-	if (stored.pending !== true || Object.keys(stored).some((field) => !MARK_FIELDS.has(field))) {
-		return { lost: 'it is marked as waiting for a starting point, and holds what such a mark never does' };
-	}
-	if (stored.version !== 1) return { lost: `version ${String(stored.version ?? 'none')} is unknown to this release` };
-	if (typeof stored.scope !== 'string' || !SCOPE_PATTERN.test(stored.scope)) return { lost: 'its scope is damaged' };
-	if (stored.check !== undefined && stored.check !== checkOf(stored as Partial<StoredState>)) {
-		return { lost: 'it was altered after it was saved (its check does not match)' };
-	}
-	return { scope: stored.scope };
-}
-
-/** The scopes a saved state is compared with. */
-export interface Scopes {
-	/** Of the files watched now (see scopeOf). */
-	scope: string;
-	/** Of the same files with File Deleted added or removed: the state is carried over. */
-	carried: string;
-	/** Of the bucket and region (see placeOf). */
-	place: string;
-}
-
-export interface ReadState {
-	state?: WatchState;
-	/** Why the saved state was lost: the changes since the last good poll are unknown. */
-	lost?: string;
-	/** Nothing was saved. */
-	first?: boolean;
-	/** The state is of other files (folder, filter, Include Subfolders, bucket or region). */
-	otherScope?: boolean;
-	/** With otherScope: the state of other files of the same bucket and region, which may name some of these. */
-	earlier?: WatchState;
-	/** Saved without keys, now watched with File Deleted: the keys come from a complete scan. */
-	needsKeys?: boolean;
-}
-
-/** A state saved with File Deleted watched (with keys) or not (without), for the same files. */
-function carryOver(state: WatchState, keepKeys: boolean): ReadState {
-	if (keepKeys) {
-		delete state.keys;
-		return { state, needsKeys: true };
-	}
-	if (!state.keys) return { lost: 'File Deleted was watched, and it has no list of keys' };
-	delete state.keys;
-	return { state };
-}
-
-/**
- * What a poll finds in the static data: nothing (a first poll: `first`), a mark that no baseline
- * could be recorded yet for these files (afresh; for other files: `otherScope`), the state (carried over when File Deleted was added or removed),
- * a state of other files (`otherScope`), or something that is none of these: a state that was
- * lost (edited, truncated, altered, written by an unknown release), named in `lost`. The whole
- * state is decoded and checked before its scope is looked at.
- */
-export function readState(stored: unknown, scopes: Scopes, keepKeys: boolean): ReadState {
-	if (stored === undefined || stored === null) return { first: true };
-	if (typeof stored === 'object' && 'pending' in stored) {
-		// No baseline was recorded for the mark's files: those watched now start afresh, as any other files would.
-		const mark = openMark(stored as Record<string, unknown>);
-		if ('lost' in mark) return { lost: mark.lost };
-		return mark.scope === scopes.scope || mark.scope === scopes.carried ? {} : { otherScope: true };
-	}
-	const opened = openState(stored);
-	if ('lost' in opened) return { lost: opened.lost };
-	const { state } = opened;
-	if (opened.scope === scopes.carried) return carryOver(state, keepKeys);
-	if (opened.scope !== scopes.scope) {
-		return opened.place === scopes.place ? { otherScope: true, earlier: state } : { otherScope: true };
-	}
-	if (!keepKeys) delete state.keys;
-	else if (!state.keys) return { lost: 'File Deleted is watched, and it has no list of keys' };
-	return { state };
 }
