@@ -19,7 +19,7 @@ import type { Outcome } from './schedule';
 
 const FIRST_SEED = 1;
 const SEED_COUNT = 240;
-const FOLDER_SEED_COUNT = 100;
+const FOLDER_SEED_COUNT = 200;
 
 const chosenSeeds = (name: string) => process.env[name]?.split(',').filter(Boolean).map(Number);
 const range = (count: number, open: number[]) =>

@@ -38,6 +38,24 @@ export function describe(example: Counterexample): string {
 	].join('\n');
 }
 
+/** A schedule is a few seconds; one still running after this is a hang, named by its seed rather than left to jest's timeout. */
+const HUNG_MS = 120_000;
+
+async function withinTime<T>(seed: number, run: Promise<T>): Promise<T> {
+	let timer: NodeJS.Timeout | undefined;
+	const hung = new Promise<never>((_, reject) => {
+		timer = setTimeout(
+			() => reject(new Error(`seed ${seed}: the schedule did not end within ${HUNG_MS / 1000} s`)),
+			HUNG_MS,
+		);
+	});
+	try {
+		return await Promise.race([run, hung]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
 export async function explore(
 	seeds: number[],
 	{
@@ -61,7 +79,7 @@ export async function explore(
 			while (next < seeds.length) {
 				const seed = seeds[next++];
 				const schedule = draw(seed);
-				const outcome = await runSchedule(env, schedule);
+				const outcome = await withinTime(seed, runSchedule(env, schedule));
 				onOutcome?.(outcome);
 				const violations = checkInvariants(outcome);
 				const example = violations.length ? { seed, schedule, violations, outcome } : undefined;

@@ -132,7 +132,7 @@ function drawFolderTriggers(random: Random, scenario: Scenario): Trigger[] {
 				'upload',
 				'delete',
 			] as const);
-			const short = op === 'upload' && random.chance(0.25);
+			const short = op === 'upload' && random.chance(0.5);
 			return {
 				op,
 				nth: random.int(1, 5),
