@@ -13,13 +13,12 @@
  * Through n8n-core's engine over real HTTP; the gateway is a small caching proxy in front of the
  * emulator, the other writer acts from the emulator's hooks.
  */
-import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { HookCall } from '../emulator/history';
 import { runNode, type RunNodeOptions } from '../harness';
-import { useLocalHttpServer } from './localServer';
+import { X_CACHE_MARKS, useCachingGateway } from './cachingGateway';
 import { BUCKET, HERE, byKey, credentialsFor, fileItem, putText, storedText, useEmulator } from './support';
 
 const emulator = useEmulator();
@@ -27,82 +26,14 @@ const read = async (key: string) => await storedText(emulator(), key);
 
 const put = async (key: string, text: string, writer: string) => await putText(emulator(), key, text, writer);
 
-interface Kept {
-	status: number;
-	headers: Record<string, string>;
-	body: Buffer;
-	at: number;
-}
-
-/**
- * A gateway that forwards everything to the API and keeps GET answers (200 and 404) of the paths
- * it caches for a minute, by method and request target, as a shared cache does; a kept answer is
- * sent with `X-Cache: HIT` and its `Age`, as caches mark them (RFC 9111 §5.1).
- */
-function useCachingGateway(
-	cached: RegExp,
-	missMark: Record<string, string> = { 'X-Cache': 'MISS' },
-): () => { url: string; hits: string[] } {
-	const kept = new Map<string, Kept>();
-	const hits: string[] = [];
-	const send = (res: ServerResponse, answer: Kept, mark: Record<string, string>) => {
-		res.writeHead(answer.status, { ...answer.headers, 'Content-Length': String(answer.body.length), ...mark });
-		res.end(answer.body);
-	};
-	const handle = (req: IncomingMessage, res: ServerResponse) => {
-		const target = req.url ?? '/';
-		const name = `${req.method ?? 'GET'} ${target}`;
-		const cacheable = req.method === 'GET' && cached.test(target.split('?')[0]);
-		const hit = cacheable ? kept.get(name) : undefined;
-		if (hit && Date.now() - hit.at < 60_000) {
-			hits.push(name);
-			req.resume();
-			return send(res, hit, { 'X-Cache': 'HIT', Age: String(Math.floor((Date.now() - hit.at) / 1000)) });
-		}
-		const upstreamUrl = new URL(emulator().url);
-		const upstream = request(
-			{ host: upstreamUrl.hostname, port: upstreamUrl.port, method: req.method, path: target, headers: req.headers },
-			(answer) => {
-				const chunks: Buffer[] = [];
-				answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-				answer.on('end', () => {
-					const headers: Record<string, string> = {};
-					for (const [header, value] of Object.entries(answer.headers)) {
-						if (
-							value === undefined ||
-							['connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(header)
-						)
-							continue;
-						headers[header] = Array.isArray(value) ? value.join(', ') : value;
-					}
-					const fresh: Kept = {
-						status: answer.statusCode ?? 502,
-						headers,
-						body: Buffer.concat(chunks),
-						at: Date.now(),
-					};
-					if (cacheable && (fresh.status === 200 || fresh.status === 404)) kept.set(name, fresh);
-					send(res, fresh, missMark);
-				});
-				answer.on('error', () => res.destroy());
-			},
-		);
-		upstream.on('error', () => res.destroy());
-		req.pipe(upstream);
-	};
-	const url = useLocalHttpServer(handle);
-	beforeEach(() => {
-		kept.clear();
-		hits.splice(0);
-	});
-	return () => ({ url: url(), hits });
-}
-
-const gateway = useCachingGateway(/^\/api\/v1\/files\/(list|contents|signed-url)$/);
+const gateway = useCachingGateway(emulator, /^\/api\/v1\/files\/(list|contents|signed-url)$/);
 /** One that keeps listings only: the destination's existence checks (signed URLs) go through to the API. */
-const listingGateway = useCachingGateway(/^\/api\/v1\/files\/(list|contents)$/);
+const listingGateway = useCachingGateway(emulator, /^\/api\/v1\/files\/(list|contents)$/);
 /** A gateway that keeps nothing but stamps every answer it forwards as a miss, `Age: 0` included (Varnish does). */
-const stamping = useCachingGateway(/^$/, { 'X-Cache': 'MISS', Age: '0', 'Cache-Status': 'gateway; fwd=uri-miss' });
+const stamping = useCachingGateway(emulator, /^$/, {
+	...X_CACHE_MARKS,
+	miss: { 'X-Cache': 'MISS', Age: '0', 'Cache-Status': 'gateway; fwd=uri-miss' },
+});
 
 function viaGateway(parameters: INodeParameters, extra: Partial<RunNodeOptions> = {}, through = gateway) {
 	return runNode({
