@@ -6,11 +6,9 @@
  * the first item's copy. The second Move must not copy those bytes as its own and delete its source.
  * Through n8n-core's engine over real HTTP to the emulator.
  */
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-
 import type { HookCall } from '../emulator/history';
 import { runNode } from '../harness';
+import { useLateWriteGateway } from './lateWriteGateway';
 import { BUCKET, credentialsFor, useEmulator } from './support';
 
 const OTHER = { name: 'first-bucket', region: 'eu-west-1' };
@@ -23,56 +21,15 @@ const text = async (where: typeof SOURCE, key: string) =>
 
 /** Forwards to the emulator; an upload to OTHER's `late/y.txt` is answered 504 and forwarded on `land()`. */
 function useLateGateway() {
-	let server: Server | undefined;
-	const sockets = new Set<Socket>();
 	const held: Array<() => void> = [];
-	const state = { url: '', land: () => held.splice(0).forEach((go) => go()) };
-	const forward = (req: IncomingMessage, body: Buffer, res?: ServerResponse) => {
-		const target = new URL(emulator().url);
-		const upstream = request(
-			{ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-			(answer) => {
-				const chunks: Buffer[] = [];
-				answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-				answer.on('end', () => {
-					if (!res) return;
-					res.writeHead(answer.statusCode ?? 502, answer.headers);
-					res.end(Buffer.concat(chunks));
-				});
-			},
-		);
-		upstream.on('error', () => res?.destroy());
-		upstream.end(body);
-	};
-	const handle = (req: IncomingMessage, res: ServerResponse) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			const body = Buffer.concat(chunks);
+	const url = useLateWriteGateway(emulator, {
+		holds: (req) => {
 			const query = new URL(req.url ?? '/', 'http://x').searchParams;
-			if (req.method === 'PUT' && query.get('bucket_name') === OTHER.name && query.get('key') === 'late/y.txt') {
-				res.writeHead(504, { 'Content-Type': 'text/html' });
-				res.end('<html><body><h1>504 Gateway Time-out</h1></body></html>');
-				held.push(() => forward(req, body));
-				return;
-			}
-			forward(req, body, res);
-		});
-	};
-	beforeAll(async () => {
-		server = createServer(handle);
-		server.on('connection', (socket) => {
-			sockets.add(socket);
-			socket.on('close', () => sockets.delete(socket));
-		});
-		await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-		state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+			return req.method === 'PUT' && query.get('bucket_name') === OTHER.name && query.get('key') === 'late/y.txt';
+		},
+		later: (handOn) => held.push(handOn),
 	});
-	afterAll(async () => {
-		for (const socket of sockets) socket.destroy();
-		await new Promise<void>((resolve) => server?.close(() => resolve()));
-	});
-	return () => state;
+	return () => ({ url: url(), land: () => held.splice(0).forEach((go) => go()) });
 }
 
 const gateway = useLateGateway();

@@ -6,9 +6,7 @@
  * engine over real HTTP: a gateway answers the first DELETE of one file 504 at once and hands it to
  * the service once the run has ended.
  */
-import { request, type IncomingMessage, type ServerResponse } from 'node:http';
-
-import { useLocalHttpServer } from './localServer';
+import { useLateWriteGateway } from './lateWriteGateway';
 import { eventually } from './proxy';
 import { credentialsFor, putText, runFileStorage, storedText, useEmulator } from './support';
 
@@ -18,45 +16,17 @@ const state = { heldPath: '', held: 0, landed: 0 };
 let release: () => void = () => undefined;
 let released = Promise.resolve();
 
-function forward(req: IncomingMessage, body: Buffer, res?: ServerResponse) {
-	const upstreamUrl = new URL(emulator().url);
-	const upstream = request(
-		{ host: upstreamUrl.hostname, port: upstreamUrl.port, method: req.method, path: req.url, headers: req.headers },
-		(answer) => {
-			const chunks: Buffer[] = [];
-			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-			answer.on('end', () => {
-				if (!res) {
-					if (answer.statusCode === 200) state.landed++;
-					return;
-				}
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				res.end(Buffer.concat(chunks));
-			});
-		},
-	);
-	upstream.on('error', () => res?.destroy());
-	upstream.end(body);
-}
-
-const gatewayUrl = useLocalHttpServer((req, res) => {
-	const chunks: Buffer[] = [];
-	req.on('data', (chunk: Buffer) => chunks.push(chunk));
-	req.on('end', () => {
-		const body = Buffer.concat(chunks);
-		if (
-			req.method === 'DELETE' &&
-			state.held === 0 &&
-			decodeURIComponent(req.url ?? '').includes(`key=${state.heldPath}`)
-		) {
-			state.held++;
-			res.writeHead(504, { 'Content-Type': 'text/html' });
-			res.end('<html><body><h1>504 Gateway Time-out</h1></body></html>');
-			void released.then(() => forward(req, body));
-			return;
-		}
-		forward(req, body, res);
-	});
+const gatewayUrl = useLateWriteGateway(emulator, {
+	holds: (req) => {
+		const first = req.method === 'DELETE' && state.held === 0;
+		if (!first || !decodeURIComponent(req.url ?? '').includes(`key=${state.heldPath}`)) return false;
+		state.held++;
+		return true;
+	},
+	later: (handOn) => void released.then(handOn),
+	onAnswer: ({ status, late }) => {
+		if (late && status === 200) state.landed++;
+	},
 });
 
 describe('Folder → Delete, two items of one run emptying one folder', () => {

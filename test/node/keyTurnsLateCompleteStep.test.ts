@@ -8,9 +8,8 @@
  * HTTP: a gateway answers the first Complete 504 at once and hands it to the service only once
  * another Complete was answered 200 (a gateway that does not cancel what it forwards).
  */
-import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 
-import { useLocalHttpServer } from './localServer';
+import { useLateWriteGateway } from './lateWriteGateway';
 import { eventually } from './proxy';
 import { credentialsFor, fileItem, runFileStorage, storedText, useEmulator } from './support';
 
@@ -23,43 +22,18 @@ const SECOND = 'the second upload, completed after the first one failed';
 const state = { heldUploadId: '', held: 0, landed: 0, release: () => undefined as void };
 let released = Promise.resolve();
 
-function forward(req: IncomingMessage, body: Buffer, res?: ServerResponse) {
-	const upstreamUrl = new URL(emulator().url);
-	const upstream = request(
-		{ host: upstreamUrl.hostname, port: upstreamUrl.port, method: req.method, path: req.url, headers: req.headers },
-		(answer) => {
-			const chunks: Buffer[] = [];
-			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-			answer.on('end', () => {
-				if (!res) {
-					if (answer.statusCode === 200) state.landed++;
-					return;
-				}
-				if (/\/complete/.test(req.url ?? '') && answer.statusCode === 200) state.release();
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				res.end(Buffer.concat(chunks));
-			});
-		},
-	);
-	upstream.on('error', () => res?.destroy());
-	upstream.end(body);
-}
-
-const gatewayUrl = useLocalHttpServer((req, res) => {
-	const chunks: Buffer[] = [];
-	req.on('data', (chunk: Buffer) => chunks.push(chunk));
-	req.on('end', () => {
-		const body = Buffer.concat(chunks);
+const gatewayUrl = useLateWriteGateway(emulator, {
+	holds: (req) => {
 		const url = req.url ?? '';
-		if (state.heldUploadId && url.includes(`/${encodeURIComponent(state.heldUploadId)}/complete`)) {
-			state.held++;
-			res.writeHead(504, { 'Content-Type': 'text/html' });
-			res.end('<html><body><h1>504 Gateway Time-out</h1></body></html>');
-			void released.then(() => forward(req, body));
-			return;
-		}
-		forward(req, body, res);
-	});
+		if (!state.heldUploadId || !url.includes(`/${encodeURIComponent(state.heldUploadId)}/complete`)) return false;
+		state.held++;
+		return true;
+	},
+	later: (handOn) => void released.then(handOn),
+	onAnswer: ({ req, status, late }) => {
+		if (late && status === 200) state.landed++;
+		if (!late && /\/complete/.test(req.url ?? '') && status === 200) state.release();
+	},
 });
 
 /** Starts an upload of `text` in one part (straight to the emulator): its Complete's parameters. */

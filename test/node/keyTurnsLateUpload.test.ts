@@ -9,9 +9,8 @@
  * answers 504 at once and hands the request on to the service later.
  */
 import { createHash } from 'node:crypto';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 
+import { useLateWriteGateway } from './lateWriteGateway';
 import { eventually } from './proxy';
 import { credentialsFor, fileItem, runFileStorage, useEmulator } from './support';
 
@@ -28,67 +27,28 @@ const SECOND = Buffer.from('the second attachment, stored after the first failed
  * already forwarded.
  */
 function useSlowServiceGateway() {
-	let server: Server | undefined;
-	const sockets = new Set<Socket>();
-	const state = { url: '', held: 0, landed: 0 };
+	const state = { held: 0, landed: 0 };
 	let release: () => void = () => undefined;
 	let released = new Promise<void>((resolve) => (release = resolve));
-	const forward = (req: IncomingMessage, body: Buffer, res?: ServerResponse) => {
-		const upstreamUrl = new URL(emulator().url);
-		const upstream = request(
-			{ host: upstreamUrl.hostname, port: upstreamUrl.port, method: req.method, path: req.url, headers: req.headers },
-			(answer) => {
-				const chunks: Buffer[] = [];
-				answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-				answer.on('end', () => {
-					if (!res) {
-						if (answer.statusCode === 200) state.landed++;
-						return;
-					}
-					if (req.method === 'PUT' && answer.statusCode === 200) release();
-					res.writeHead(answer.statusCode ?? 502, answer.headers);
-					res.end(Buffer.concat(chunks));
-				});
-			},
-		);
-		upstream.on('error', () => res?.destroy());
-		upstream.end(body);
-	};
-	const handle = (req: IncomingMessage, res: ServerResponse) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			const body = Buffer.concat(chunks);
-			if (req.method === 'PUT' && body.includes(FIRST)) {
-				state.held++;
-				res.writeHead(504, { 'Content-Type': 'text/html' });
-				res.end('<html><body><h1>504 Gateway Time-out</h1></body></html>');
-				void released.then(() => forward(req, body));
-				return;
-			}
-			forward(req, body, res);
-		});
-	};
-	beforeAll(async () => {
-		server = createServer(handle);
-		server.on('connection', (socket) => {
-			sockets.add(socket);
-			socket.on('close', () => sockets.delete(socket));
-		});
-		await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-		state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	const url = useLateWriteGateway(emulator, {
+		holds: (req, body) => {
+			if (req.method !== 'PUT' || !body.includes(FIRST)) return false;
+			state.held++;
+			return true;
+		},
+		later: (handOn) => void released.then(handOn),
+		onAnswer: ({ req, status, late }) => {
+			if (late && status === 200) state.landed++;
+			if (!late && req.method === 'PUT' && status === 200) release();
+		},
 	});
 	beforeEach(() => {
 		state.held = 0;
 		state.landed = 0;
 		released = new Promise<void>((resolve) => (release = resolve));
 	});
-	afterAll(async () => {
-		release();
-		for (const socket of sockets) socket.destroy();
-		await new Promise<void>((resolve) => server?.close(() => resolve()));
-	});
-	return () => state;
+	afterAll(() => release());
+	return () => ({ ...state, url: url() });
 }
 
 const gateway = useSlowServiceGateway();
