@@ -15,6 +15,8 @@ export interface LateWriteRules {
 	holds: (req: IncomingMessage, body: Buffer) => boolean;
 	/** When a held request reaches the service: `handOn` sends it. */
 	later: (handOn: () => void) => void;
+	/** When a held request gets its 504: `answer` sends it (at once when not given). */
+	answers?: (answer: () => void) => void;
 	/** Every answer the service gave, held requests' late ones included. */
 	onAnswer?: (answer: ServiceAnswer) => void;
 }
@@ -41,8 +43,9 @@ function forward(emulator: Emulator, req: IncomingMessage, body: Buffer, rules: 
 
 /**
  * A gateway in front of the emulator whose upstream timeout is shorter than the service's work: a
- * request `holds` picks is answered with its 504 page at once, and handed to the service later (a
- * gateway that does not cancel what it forwarded), so a write the node saw fail lands after all.
+ * request `holds` picks is answered with its 504 page (at once, or when `answers` says), and handed
+ * to the service later (a gateway that does not cancel what it forwarded), so a write the node saw
+ * fail lands after all.
  * Every other request goes through. Started for the test file; returns its URL.
  */
 export function useLateWriteGateway(emulator: () => Emulator, rules: LateWriteRules): () => string {
@@ -52,8 +55,12 @@ export function useLateWriteGateway(emulator: () => Emulator, rules: LateWriteRu
 		req.on('end', () => {
 			const body = Buffer.concat(chunks);
 			if (!rules.holds(req, body)) return forward(emulator(), req, body, rules, res);
-			res.writeHead(504, { 'Content-Type': 'text/html' });
-			res.end('<html><body><h1>504 Gateway Time-out</h1></body></html>');
+			const answer = () => {
+				res.writeHead(504, { 'Content-Type': 'text/html' });
+				res.end('<html><body><h1>504 Gateway Time-out</h1></body></html>');
+			};
+			if (rules.answers) rules.answers(answer);
+			else answer();
 			rules.later(() => forward(emulator(), req, body, rules));
 		});
 	});
