@@ -4,6 +4,7 @@ import {
 	keyFromLocation,
 	keyProblem,
 	linkRewritesKey,
+	transformShapedDestination,
 	transformShapedFolder,
 } from '../../nodes/FileStorage/files/keys';
 
@@ -103,4 +104,19 @@ describe('first folders a CDN may read as a transformation (spec §3.11)', () =>
 			expect(transformShapedFolder(key)).toBeUndefined();
 		},
 	);
+});
+
+describe("a copy's destination the CDN reads as a transformation: a key, or a folder every key goes below", () => {
+	it.each([
+		['tr-w_200/a/report.txt', 'tr-w_200'],
+		['tr-w_200/a/', 'tr-w_200'],
+		['tr-w_200/', 'tr-w_200'],
+		['thumb-w_300,h_200/', 'thumb-w_300,h_200'],
+	])('%s: every copy there has the first folder %j', (destination, folder) => {
+		expect(transformShapedDestination(destination)).toBe(folder);
+	});
+
+	it.each(['', 'copies/tr-w_200/', 'tr-w_200', 'trw_200/a.txt', 'copies/'])('%j is not refused', (destination) => {
+		expect(transformShapedDestination(destination)).toBeUndefined();
+	});
 });

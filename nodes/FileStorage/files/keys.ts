@@ -92,6 +92,15 @@ export function transformShapedFolder(key: string): string | undefined {
 	return first !== undefined && /^(tr|thumb)-/.test(first) ? first : undefined;
 }
 
+/**
+ * The transformation-shaped first folder of a copy's destination: a key, or a folder (ending in '/')
+ * every key below which has it. A folder marker such as `tr-w_200/` counts too: its link puts the
+ * folder where a transformation goes.
+ */
+export function transformShapedDestination(keyOrFolder: string): string | undefined {
+	return transformShapedFolder(keyOrFolder.endsWith('/') ? `${keyOrFolder}_` : keyOrFolder);
+}
+
 /** Why a download of such a key failed its check against the listing, and what to do. */
 export function transformShapedWords(folder: string): string {
 	return (

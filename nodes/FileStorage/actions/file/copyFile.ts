@@ -15,6 +15,7 @@ import { runCopyAtLocation, runCopyWords } from './runLocation';
 import { storeSource } from './storeSource';
 import type { UploadSource } from '../../upload/uploadSource';
 import { isMissingSource, missingSource, openStoredSource } from './storedSource';
+import { refuseTransformShapedDestination, type DestinationField } from './unreadableDestination';
 
 export interface FileRef extends BucketRef {
 	key: string;
@@ -117,6 +118,8 @@ export interface CopyJob {
 	verb: 'Copy' | 'Move';
 	from: FileRef;
 	to: FileRef;
+	/** The field that named the destination, for the words of a refusal. */
+	field: DestinationField;
 	options: IDataObject;
 }
 
@@ -131,7 +134,7 @@ export async function copyFile(item: Item, verb: 'Copy' | 'Move'): Promise<Copie
 	const from: FileRef = { ...where, key: fileKeyOf(item) };
 	const options = item.options();
 	const to = destinationOf(item, from, options);
-	const job: CopyJob = { verb, from, to, options };
+	const job: CopyJob = { verb, from, to, field: 'Destination Path', options };
 	refuseBeforeRequests(item, job);
 	// Both keys: the source (Move deletes it) and the destination, held until the item finishes.
 	await item.takeTurns([from, to]);
@@ -169,7 +172,10 @@ export function sharesLocation(job: CopyJob): boolean {
 export const ONE_LOCATION_MOVE_WORDS =
 	"A file has one CDN location whatever its bucket (it names the key only), so a read of the copy could be answered by the source itself: that the copy holds the source's bytes cannot be shown, and the source is only deleted on proof. Nothing was changed.";
 
-/** The refusals made before any request: the same file as source and destination, a '.' segment. */
+/**
+ * The refusals made before any request: the same file as source and destination, a '.' segment,
+ * a destination the CDN reads as a transformation.
+ */
 function refuseBeforeRequests(item: Item, job: CopyJob): void {
 	const { verb, from, to } = job;
 	if (to.key === from.key && to.bucket === from.bucket && to.region === from.region) {
@@ -185,6 +191,7 @@ function refuseBeforeRequests(item: Item, job: CopyJob): void {
 		);
 	}
 	refuseDotSegments(item, verb, from, to);
+	refuseTransformShapedDestination(item, verb, job.field, to.key);
 }
 
 /**

@@ -4,6 +4,7 @@ import { folderPrefix } from '../../files/keys';
 import type { Item } from '../../item';
 import type { BucketRef, ListEntry } from '../../transport/api';
 import { ONE_LOCATION_MOVE_WORDS, type CopyJob } from '../file/copyFile';
+import { refuseTransformShapedDestination } from '../file/unreadableDestination';
 import { folderOf } from '../folder';
 import { failureItem } from '../parallelItems';
 import { transferFile, type FileStatus } from './fileTransfer';
@@ -55,7 +56,10 @@ function refuseOneLocationOverlap(item: Item, { verb, from, to }: Plan): void {
 	);
 }
 
-/** The plan of the item, refused before any request when its destination is inside its source. */
+/**
+ * The plan of the item, refused before any request when its destination is inside its source, or
+ * is a folder the CDN reads as a transformation.
+ */
 function planOf(item: Item, verb: Verb): Plan {
 	const source = item.bucket();
 	const options = item.options();
@@ -84,6 +88,9 @@ function planOf(item: Item, verb: Verb): Plan {
 			'Pick the folder to move. To move the whole bucket on purpose, turn on the Allow Whole Bucket option (try Dry Run first). Nothing was changed.',
 		);
 	}
+	// Every file's destination is below it: refused here, before the listing (a folder to the top of a bucket is
+	// judged per file, where a subfolder may be the first folder of the destination key).
+	refuseTransformShapedDestination(item, verb, 'Destination Folder', plan.to.prefix);
 	const sameBucket = plan.to.bucket === plan.from.bucket && plan.to.region === plan.from.region;
 	if (!sameBucket) refuseOneLocationOverlap(item, plan);
 	if (sameBucket && plan.to.prefix.startsWith(plan.from.prefix)) {
@@ -103,6 +110,7 @@ function jobOf(item: Item, plan: Plan, entry: ListEntry): CopyJob {
 		verb: plan.verb,
 		from: { bucket: plan.from.bucket, region: plan.from.region, key: entry.path },
 		to: { bucket: plan.to.bucket, region: plan.to.region, key: item.validKey(key, 'Destination Folder') },
+		field: 'Destination Folder',
 		options: plan.options,
 	};
 }
