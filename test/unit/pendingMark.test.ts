@@ -2,6 +2,7 @@
  * The mark saved while a new scope could record no starting point carries what the state before it knew (records
  * aside, held changes), checked as a state is. docs/trigger.md, Emit Existing Files and A lost state.
  */
+import { earlierCheckOf } from '../trigger/earlierCheck';
 import { handOver, OUT_OF_SCOPE_RECORDS } from '../../nodes/FileStorage/trigger/outOfScope';
 import { pendingBaseline } from '../../nodes/FileStorage/trigger/pendingMark';
 import { readState } from '../../nodes/FileStorage/trigger/readState';
@@ -101,5 +102,16 @@ describe('a pending mark saved by a change of scope', () => {
 	it('names nothing more when there is nothing to hand over: the mark of earlier releases', () => {
 		expect(pendingBaseline(busy, { place, state: { files: new Map() } })).toEqual(pendingBaseline(busy));
 		expect(Object.keys(pendingBaseline(busy)).sort()).toEqual(['check', 'pending', 'scope', 'version']);
+	});
+
+	it('saved by an earlier release (its check hashed as UTF-8) still hands over, and altered it is a lost state', () => {
+		const emoji = file('quiet/\u{1F4C5} plan.txt', { size: 20 });
+		const state = quietState();
+		state.failures!.set(keyHash(emoji.key), { fingerprint: 1, attempts: 1, held: { event: 'created', file: emoji } });
+		const now = stored(pendingBaseline(busy, { place, state: handOver(state) }));
+		const earlier = { ...now, check: earlierCheckOf(now) };
+		expect(earlier.check).not.toBe(now.check);
+		expect(readState(earlier, quiet, false).earlier?.failures?.size).toBe(2);
+		expect(readState({ ...earlier, place: placeOf('b2', 'r') }, quiet, false)).toEqual({ lost: expect.any(String) });
 	});
 });

@@ -1,6 +1,6 @@
 import type { WatchState } from './state';
+import { checkOf, checkVerdict } from './stateCheck';
 import {
-	checkOf,
 	decodeFailures,
 	decodeRecords,
 	encodeFailure,
@@ -86,7 +86,8 @@ export function openMark(stored: Record<string, unknown>): OpenedMark {
 	}
 	if (stored.version !== 1) return { lost: `version ${String(stored.version ?? 'none')} is unknown to this release` };
 	if (typeof stored.scope !== 'string' || !SCOPE_PATTERN.test(stored.scope)) return { lost: 'its scope is damaged' };
-	if (stored.check !== undefined && stored.check !== checkOf(stored as Partial<StoredState>)) {
+	// A mark holds no keys: a check of an earlier release either holds or it does not.
+	if (checkVerdict(stored as Partial<StoredState>) !== 'holds') {
 		return { lost: 'it was altered after it was saved (its check does not match)' };
 	}
 	const handed = handedOf(stored);

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-
 import { KEY_HASH_BYTES, type DownloadFailure, type HeldChange, type WatchState } from './state';
+import { checkOf, checkVerdict, keysProven } from './stateCheck';
 
 /**
  * How the state is stored in the node's static data, which n8n saves with the workflow: small
@@ -31,37 +30,8 @@ export interface StoredState {
 	place?: string;
 	/** Records of files of the bucket out of the watched scope (outOfScope.ts), as `files`, latest set aside first. */
 	aside?: string;
-	/** A short hash of all the above (see checkOf); states saved by earlier releases lack it and are read as they are. */
+	/** A short hash of all the above (stateCheck.ts); states saved by earlier releases lack it and are read as they are. */
 	check?: string;
-}
-
-/** Bytes of SHA-256 kept as the integrity check: an accidental change goes unseen once in 2^64. */
-const CHECK_BYTES = 8;
-
-/**
- * A short hash over everything a stored state says, so that a state altered in the database (a hand
- * edit, a damaged row) whose fields still decode is not read as changes. Failures are hashed in
- * key order: a database that reorders an object's keys changes nothing.
- */
-export function checkOf(stored: Partial<StoredState>): string {
-	const hash = createHash('sha256');
-	const failures = Object.entries(stored.failures ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-	const parts = [stored.version, stored.scope, stored.place, stored.count, stored.missing, failures];
-	hash.update(JSON.stringify(parts.map((part) => part ?? null)));
-	// The two large strings are hashed as they are (no copy of them is made).
-	for (const text of [stored.files, stored.keys]) {
-		hash.update(typeof text === 'string' ? `\n${text.length}:` : '\n-');
-		if (typeof text === 'string') hash.update(text, 'utf8');
-	}
-	// Fields added since the check was introduced count only when present, so that earlier checks still match.
-	const added = { aside: stored.aside, pending: (stored as { pending?: unknown }).pending };
-	for (const [name, value] of Object.entries(added)) {
-		if (value === undefined) continue;
-		const text = typeof value === 'string' ? value : JSON.stringify(value);
-		hash.update(`\n${name} ${text.length}:`);
-		hash.update(text, 'utf8');
-	}
-	return hash.digest().subarray(0, CHECK_BYTES).toString('hex');
 }
 
 export function frontCode(sortedKeys: string[]): string {
@@ -215,9 +185,8 @@ export function openState(stored: unknown): OpenedState {
 		return { lost: `version ${String(candidate.version ?? 'none')} is unknown to this release` };
 	if (typeof candidate.scope !== 'string' || !SCOPE_PATTERN.test(candidate.scope))
 		return { lost: 'its scope is damaged' };
-	if (candidate.check !== undefined && candidate.check !== checkOf(candidate)) {
-		return { lost: 'it was altered after it was saved (its check does not match)' };
-	}
+	const verdict = checkVerdict(candidate);
+	if (verdict === 'altered') return { lost: 'it was altered after it was saved (its check does not match)' };
 	const files = decodeRecords(candidate.files, candidate.count ?? null);
 	if (!files) return { lost: 'its list of files is cut short or damaged' };
 	const state: WatchState = { files };
@@ -229,6 +198,9 @@ export function openState(stored: unknown): OpenedState {
 	if (candidate.keys !== undefined) {
 		const keys = decodeKeys(candidate.keys, candidate.count);
 		if (!keys) return { lost: 'its list of keys is cut short or damaged' };
+		if (verdict === 'keysToProve' && !keysProven(keys, files)) {
+			return { lost: 'it was altered after it was saved (its list of keys does not match its files)' };
+		}
 		state.keys = keys;
 	}
 	const missing = decodeMissing(candidate.missing);
