@@ -6,7 +6,7 @@
  * "Destructive steps act on proof": an answer a cache marks as kept is never proof).
  */
 
-import { useFakeCdn } from './fakeCdn';
+import { useFakeCdn, type CdnAnswer } from './fakeCdn';
 import { byKey, runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 600 });
@@ -35,7 +35,7 @@ async function storeInOneSecond(key: string, text: string): Promise<string> {
  */
 function keptRedirectToEarlierVersion(key: string, lastModified: string) {
 	emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: cdn().urlOf(key) }, nth: [1] }]);
-	cdn().answer = () => {
+	cdn().answer = (): CdnAnswer => {
 		const path = cdn().requests[cdn().requests.length - 1] ?? '';
 		if (path.includes('/versions/earlier')) {
 			return { headers: { 'Last-Modified': lastModified }, body: older };
@@ -50,6 +50,16 @@ function keptRedirectToEarlierVersion(key: string, lastModified: string) {
 			},
 			body: '',
 		};
+	};
+}
+
+/** As keptRedirectToEarlierVersion, but a redirect no cache marks, to a URL answering the stored (newer) version. */
+function freshRedirectToStoredVersion(key: string, lastModified: string) {
+	emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: cdn().urlOf(key) }, nth: [1] }]);
+	cdn().answer = (): CdnAnswer => {
+		const path = cdn().requests[cdn().requests.length - 1] ?? '';
+		if (path.includes('/versions/current')) return { headers: { 'Last-Modified': lastModified }, body: newer };
+		return { status: 302, headers: { Location: cdn().urlOf('versions/current') }, body: '' };
 	};
 }
 
@@ -90,5 +100,35 @@ describe('a redirect a cache kept is no proof of the version it leads to', () =>
 		expect(cdn().requests.some((request) => request.includes('/versions/earlier'))).toBe(true);
 		expect(await storedText(emulator(), 'keptRedirect/copied.txt')).not.toBe(older);
 		expect(result.error).toBeDefined();
+	}, 60_000);
+
+	it('Download of a public file: the bytes a kept redirect leads to are never given as the file', async () => {
+		const key = 'keptRedirect/download.txt';
+		const lastModified = await storeInOneSecond(key, newer);
+		keptRedirectToEarlierVersion(key, lastModified);
+		const result = await runFileStorage(emulator(), { resource: 'file', operation: 'download', fileKey: byKey(key) });
+		expect(cdn().requests.some((request) => request.includes('/versions/earlier'))).toBe(true);
+		const given = await Promise.all(
+			result.items.filter((item) => item.binary).map(async (item) => (await result.readBinary(item)).toString()),
+		);
+		expect(given).not.toContain(older);
+		expect(result.error?.message).toMatch(/cannot be shown to be the version the service stores.*redirect/);
+	}, 60_000);
+
+	it('a redirect no cache marks still leads to proof: Move of a public file moves it', async () => {
+		const key = 'freshRedirect/move.txt';
+		const lastModified = await storeInOneSecond(key, newer);
+		freshRedirectToStoredVersion(key, lastModified);
+		const result = await runFileStorage(emulator(), {
+			resource: 'file',
+			operation: 'move',
+			fileKey: byKey(key),
+			destinationKey: 'freshRedirect/moved.txt',
+			options: { replace: true },
+		});
+		expect([result.error?.message, result.error?.description]).toEqual([undefined, undefined]);
+		expect(cdn().requests.some((request) => request.includes('/versions/current'))).toBe(true);
+		expect(await storedText(emulator(), 'freshRedirect/moved.txt')).toBe(newer);
+		expect(await storedText(emulator(), key)).toBeUndefined();
 	}, 60_000);
 });
