@@ -6,7 +6,7 @@
  * The download reads the file as Copy reads its source (purge first, then the answer judged against
  * the listed record: files/proof.ts); an answer not shown to be the listed version is never attached.
  */
-import type { HookCall } from '../emulator/history';
+import type { HookAnswer, HookCall } from '../emulator/history';
 import { apiFor, nextSecond, Poller, put, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 60 });
@@ -163,5 +163,47 @@ describe('Download File of a private file whose signed link a cache answers with
 		const updated = await trigger.poll();
 		expect(updated.items.map((item) => item.json.event)).toEqual(['updated']);
 		expect((await updated.readBinary(updated.items[0])).toString()).toBe('version-2');
+	});
+});
+
+describe('Download File of a public file whose CDN answers with a redirect it kept', () => {
+	it('the bytes the kept redirect leads to are never attached, though unmarked and dated in the listed second', async () => {
+		const trigger = await watching('cdn-redirect');
+		const key = 'cdn-redirect/report.txt';
+		await createdThenReplaced(trigger, key, 'public');
+		const listed = JSON.parse((await api().list({ prefix: 'cdn-redirect/' })).body.toString()) as {
+			data: { contents: { children: Array<{ path: string; last_modified: string }> } };
+		};
+		const listedSecond = new Date(
+			Date.parse(listed.data.contents.children.find((entry) => entry.path === key)!.last_modified),
+		).toUTCString();
+		let earlierAsked = 0;
+		// The CDN answers the file's location with a redirect it kept (Age, X-Cache) to an earlier
+		// version's URL, which answers version-1 unmarked, with a Last-Modified in the listed second.
+		emulator().adversary.setHooks({
+			before: async (call: HookCall): Promise<HookAnswer | undefined> => {
+				if (call.op !== 'cdn') return await Promise.resolve(undefined);
+				if (!call.query.has('earlier')) {
+					return {
+						status: 302,
+						headers: { Location: `${call.path}?earlier=1`, Age: '30', 'X-Cache': 'HIT' },
+						body: '',
+					};
+				}
+				earlierAsked++;
+				return {
+					status: 200,
+					headers: { 'Content-Type': 'text/plain', 'Last-Modified': listedSecond },
+					body: 'version-1',
+				};
+			},
+		});
+		const updated = await trigger.poll();
+		expect(updated.error).toBeUndefined();
+		expect(earlierAsked).toBeGreaterThan(0);
+		const attached = await Promise.all(
+			updated.items.filter((item) => item.binary).map(async (item) => (await updated.readBinary(item)).toString()),
+		);
+		expect(attached).not.toContain('version-1');
 	});
 });

@@ -496,3 +496,54 @@ describe("the service's Date before the read bounds the read's time: a CDN clock
 		expect(withService({ date: at(50), age: '10', xCache: 'HIT' }, 60)).toEqual({ action: 'copy' });
 	});
 });
+
+describe('an answer reached through redirects: every redirect’s cache marks are the answer’s', () => {
+	// The redirect a cache kept for 30 s points at an earlier version's URL, whose own answer is unmarked.
+	const keptRedirect: CdnHeaders = { date: at(10), age: '30', xCache: 'HIT' };
+	const throughKept = (headers: CdnHeaders): CdnHeaders => ({
+		...headers,
+		redirects: [{ date: at(10) }, keptRedirect],
+	});
+
+	it('keptByCache names the kept redirect; unmarked redirects add nothing', () => {
+		expect(keptByCache(throughKept({ date: at(10) }))).toBe('a redirect that led to it (hop 2): Age: 30, X-Cache: HIT');
+		expect(keptByCache({ date: at(10), redirects: [{ date: at(9), xCache: 'MISS' }] })).toBeUndefined();
+	});
+
+	it('fetchedNoEarlierThan is the earliest hop’s; a kept hop with no Age leaves no bound', () => {
+		expect(fetchedNoEarlierThan(throughKept({ date: at(10) }))).toBe(Date.parse(T) + (10 - 31) * 1000);
+		expect(fetchedNoEarlierThan({ date: at(10), redirects: [{ date: at(9) }] })).toBe(Date.parse(T) + 9000);
+		expect(fetchedNoEarlierThan({ date: at(10), redirects: [{ date: at(9), xCache: 'HIT' }] })).toBeUndefined();
+		// An unmarked redirect with no Date came after the service's answer before the read.
+		expect(fetchedNoEarlierThan({ date: at(10), redirects: [{}] }, at(8))).toBe(Date.parse(T) + 8000);
+		expect(fetchedNoEarlierThan({ date: at(10), redirects: [{}] })).toBeUndefined();
+	});
+
+	it('Copy and Move refuse an unmarked answer in the listed second reached through a kept redirect, saying so', () => {
+		const headers = throughKept({ date: at(10), lastModified: at(0) });
+		for (const verb of ['Copy', 'Move'] as const) {
+			const decision = sourceReadDecision({ verb, isPublic: true, size: 10, headers, record: listed });
+			expect(decision).toMatchObject({ action: 'refuse', proof: 'unproven', why: expect.stringMatching(/redirect/) });
+		}
+		// The same answer through a redirect no cache marks is proof.
+		const fresh = { date: at(10), lastModified: at(0), redirects: [{ date: at(10) }] };
+		expect(sourceReadDecision({ verb: 'Move', isPublic: true, size: 10, headers: fresh, record: listed })).toEqual({
+			action: 'copy',
+		});
+	});
+
+	it('a kept redirect fetched after the listed second settled still leads to proof (a kept answer’s rule)', () => {
+		const late: CdnHeaders = { date: at(40), lastModified: at(0), redirects: [{ date: at(40), age: '30' }] };
+		expect(sourceReadDecision({ verb: 'Move', isPublic: true, size: 10, headers: late, record: listed })).toEqual({
+			action: 'copy',
+		});
+	});
+
+	it('the copy check compares no ETag reached through a kept redirect; the read-back is read again', () => {
+		const sent = { bytes: 10, md5: 'a'.repeat(32) };
+		const head = { size: 10, headers: throughKept({ etag: `"${sent.md5}"` }) };
+		expect(copyCheckDecision({ sent, record: listed, head })).toEqual({ action: 'good', checked: ['size'] });
+		const answer = { size: 10, headers: throughKept({ date: at(10) }), digest: sent };
+		expect(readBackDecision({ sent, written: T, answer })).toMatchObject({ action: 'read-again' });
+	});
+});

@@ -5,6 +5,7 @@ import { transformShapedFolder, transformShapedWords } from '../files/keys';
 import type { StoredRecord } from '../files/storedRecord';
 import { datedSignedUrl, type BucketRef } from '../transport/api';
 import { watchBody } from '../transport/bodyWatch';
+import type { FollowedAnswer } from '../transport/redirects';
 import type { FileStorageClient } from '../transport/request';
 import { judgeLength, lengthFacts, type LengthFacts } from './downloadLength';
 import { listedSize } from './listedSize';
@@ -75,7 +76,7 @@ export interface Download {
 async function openDownload(
 	download: Download,
 	fault: Fault,
-): Promise<{ response: IN8nHttpFullResponse; read?: StoredRead }> {
+): Promise<{ response: FollowedAnswer; read?: StoredRead }> {
 	const { ctx, client, where, key, itemIndex, link: given } = download;
 	const notFound = (error: unknown) => {
 		if (!(error instanceof NodeApiError) || error.httpCode !== '404') throw error;
@@ -199,7 +200,7 @@ export async function downloadToBinary(download: Download): Promise<DownloadedFi
 		: undefined;
 	const contentType = String(response.headers?.['content-type'] ?? '').split(';')[0] || undefined;
 	const facts = lengthFacts(response.headers, download.expectedSize ?? recorded);
-	const progress = watchBody(response.body, client.idleTimeoutMs);
+	const progress = watchBody(response.body, client.idleTimeoutMs, response.closeConnection);
 	let binary: IBinaryData;
 	try {
 		// The body is a stream: n8n's binary store writes it to disk as it arrives.

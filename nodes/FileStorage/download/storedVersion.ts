@@ -1,7 +1,7 @@
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import {
-	cdnHeadersOf,
+	answerCdnHeaders,
 	changedSinceListed,
 	keptByCache,
 	laterThanListed,
@@ -77,7 +77,7 @@ export async function prepareStoredRead(read: StoredRead, fault: Fault): Promise
  * its body, and the file is read again once, after a purge and with the record read (readyToReadAgain).
  */
 export function readAgainAfterPurge(read: StoredRead, response: IN8nHttpFullResponse): boolean {
-	return !read.link.is_public && keptByCache(cdnHeadersOf(response.headers)) !== undefined;
+	return !read.link.is_public && keptByCache(answerCdnHeaders(response)) !== undefined;
 }
 
 /** The purge and the record of a private file's second read (readAgainAfterPurge); no body is open. */
@@ -100,7 +100,8 @@ export function judgeStoredRead(
 ): number | undefined {
 	const { record } = read;
 	if (!record) return undefined;
-	const headers = cdnHeadersOf(read.response.headers);
+	// A redirect a cache kept on the way makes the answer one too (transport/cacheMarks.ts).
+	const headers = answerCdnHeaders(read.response);
 	const decision = sourceReadDecision({
 		verb: 'Download',
 		isPublic: read.link.is_public === true,
@@ -141,7 +142,7 @@ export async function confirmListedAfterRead(
 	fault: Fault,
 ): Promise<void> {
 	const { listed } = read;
-	if (!listed || !undatedAnswer(cdnHeadersOf(response.headers).lastModified, listed)) return;
+	if (!listed || !undatedAnswer(answerCdnHeaders(response).lastModified, listed)) return;
 	const after = await findStoredRecord(read.client, read.where, read.key).catch((error: unknown) => {
 		throw fault(
 			`was not kept: the CDN's answer names no Last-Modified, and the file's record could not be read again to show it is the listed version: ${(error as Error).message}`,

@@ -2,7 +2,7 @@ import type { IDataObject, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow
 import { NodeApiError } from 'n8n-workflow';
 
 import type { Item } from '../item';
-import { cdnHeadersOf, existenceOf, type CdnHeaders } from './proof';
+import { answerCdnHeaders, existenceOf, type CdnHeaders } from './proof';
 import { getSignedUrl, type BucketRef, type Visibility } from '../transport/api';
 import { failedAnswer } from '../transport/apiAnswer';
 import type { FileStorageClient } from '../transport/request';
@@ -90,7 +90,8 @@ export async function headFile(
 		visibility: link.is_public ? 'public' : 'private',
 		location: link.url.split(/[?#]/)[0],
 	};
-	return { info, headers: cdnHeadersOf(answer.headers) };
+	// With every redirect's headers: one a cache kept makes the HEAD's ETag no evidence (proof.ts).
+	return { info, headers: answerCdnHeaders(answer) };
 }
 
 /** The error for a file that is not there, named as Download names it. */

@@ -5,7 +5,7 @@
  * say what could not be proven. docs/reliability.md ("Destructive steps act on proof") is the
  * table of these functions, row by row, each row with its test; the evidence is spec §3.12.
  */
-import { ageSeconds, keptByCache, type CdnHeaders } from '../transport/cacheMarks';
+import { ageSeconds, keptByCache, ownCacheMarks, type CdnHeaders } from '../transport/cacheMarks';
 import { etagMd5 } from '../upload/hashedSource';
 import { isoSeconds, timeOf, type StoredRecord } from './storedRecord';
 
@@ -30,7 +30,7 @@ export function settledAfter(listed: string | null | undefined): number | undefi
 }
 
 // The cache-mark reading lives with the transport, which reads the API's answers by it too.
-export { cdnHeadersOf, keptByCache, type CdnHeaders } from '../transport/cacheMarks';
+export { answerCdnHeaders, cdnHeadersOf, keptByCache, type CdnHeaders } from '../transport/cacheMarks';
 
 /** HTTP dates have whole seconds: a public Move's Last-Modified within this of the listing's is its own. */
 const HTTP_DATE_MS = 1000;
@@ -45,13 +45,28 @@ const HTTP_DATE_MS = 1000;
  * service's clock, and a read counts as late only when both clocks say so. Undefined when nothing
  * bounds it (no Date; a kept answer with no Age: its max-age is no bound, as a CDN keeps answers for
  * its own time to live and serves them stale). Never the n8n host's clock.
+ *
+ * An answer reached through redirects is as old as its oldest hop, each read by this rule: a
+ * redirect chose the URL whose bytes came, and one a cache kept since T can lead to the version
+ * stored at T. An unmarked redirect with no Date came from its origin after `serviceDate`.
  */
 export function fetchedNoEarlierThan(headers: CdnHeaders, serviceDate?: string): number | undefined {
+	const redirects = (headers.redirects ?? []).map((redirect) =>
+		ownCacheMarks(redirect).length === 0 && timeOf(redirect.date) === undefined
+			? timeOf(serviceDate)
+			: hopFetchedNoEarlierThan(redirect, serviceDate),
+	);
+	const times = [hopFetchedNoEarlierThan(headers, serviceDate), ...redirects];
+	return times.includes(undefined) ? undefined : Math.min(...(times as number[]));
+}
+
+/** fetchedNoEarlierThan of one answer or one redirect, by its own headers alone. */
+function hopFetchedNoEarlierThan(headers: CdnHeaders, serviceDate?: string): number | undefined {
 	const answered = timeOf(headers.date);
 	if (answered === undefined) return undefined;
 	const service = timeOf(serviceDate);
 	const date = service === undefined ? answered : Math.min(answered, service);
-	if (keptByCache(headers) === undefined) return date;
+	if (ownCacheMarks(headers).length === 0) return date;
 	const age = ageSeconds(headers);
 	return age === undefined ? undefined : date - (age + 1) * 1000;
 }

@@ -31,14 +31,15 @@ function sizeOf(chunk: unknown): number {
 /**
  * Counts the bytes of a response body as they arrive, and ends the body with an error when no
  * byte came for `idleMs`: n8n's request timeout stops counting once the headers arrive, so a
- * body that stalls after them would otherwise hold the run forever.
+ * body that stalls after them would otherwise hold the run forever. `closeConnection` aborts the
+ * request as well, when the body's destroy alone does not reach its socket.
  *
  * It counts what the HTTP client pushes into the stream rather than listening for `data`: a
  * listener (and the pause it would need so that no chunk passes before n8n reads) changes how
  * the stream flows, and n8n's database binary store, which reads with a `data` listener of its
  * own, would then never see a byte.
  */
-export function watchBody(body: unknown, idleMs: number): BodyProgress {
+export function watchBody(body: unknown, idleMs: number, closeConnection?: () => void): BodyProgress {
 	const stream = body as ReadableBody;
 	let received = 0;
 	let stalled = false;
@@ -58,6 +59,8 @@ export function watchBody(body: unknown, idleMs: number): BodyProgress {
 				stalled = true;
 				stopped = true;
 				stream.destroy(new Error(`no data for ${Math.round(idleMs / 1000)} s`));
+				// A wrapped body's destroy waits for the read pending on the stalled socket: the request's abort ends it.
+				closeConnection?.();
 			}
 		}
 	})();

@@ -16,6 +16,11 @@ export interface CdnHeaders {
 	cacheControl?: string;
 	lastModified?: string;
 	etag?: string;
+	/**
+	 * The headers of the redirects that led to this answer, first first (transport/redirects.ts): a
+	 * redirect a cache kept may lead to an earlier version's URL, so its marks are the answer's too.
+	 */
+	redirects?: CdnHeaders[];
 }
 
 /**
@@ -53,6 +58,20 @@ export function cdnHeadersOf(headers: Record<string, unknown> | undefined): CdnH
 }
 
 /**
+ * The CDN headers of an answer reached through redirects followed by transport/redirects.ts: its
+ * own, with every redirect's (keptByCache and files/proof.ts read them all). The one header
+ * gathering of every read that judges a version: Copy's and Move's source, Move's read-back,
+ * Download (the node's and the trigger's), and the copy check's HEAD.
+ */
+export function answerCdnHeaders(answer: {
+	headers?: Record<string, unknown>;
+	redirectHeaders?: Record<string, unknown>[];
+}): CdnHeaders {
+	const redirects = (answer.redirectHeaders ?? []).map((headers) => cdnHeadersOf(headers));
+	return { ...cdnHeadersOf(answer.headers), ...(redirects.length > 0 ? { redirects } : {}) };
+}
+
+/**
  * The answer's Age in seconds, or undefined when it has none that can be read. Sent as a list (two
  * caches' values joined), its first member counts, as RFC 9111 §5.1 has a cache do.
  */
@@ -62,6 +81,17 @@ export function ageSeconds(headers: CdnHeaders): number | undefined {
 	return first !== '' && Number.isFinite(age) && age >= 0 ? age : undefined;
 }
 
+/** The marks of one answer or one redirect, without those of the redirects before it (see keptByCache). */
+export function ownCacheMarks(headers: CdnHeaders, minAgeSeconds = 0): string[] {
+	const age = ageSeconds(headers);
+	return [
+		...(age === undefined || age < minAgeSeconds ? [] : [`Age: ${headers.age ?? ''}`]),
+		...(SERVED_FROM_CACHE.test(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
+		...(headers.cacheStatus ?? []).filter((status) => SERVED_FROM_CACHE.test(status.replace(/^[^:]*:/, ''))),
+		...(VARNISH_HIT.test(headers.xVarnish ?? '') ? [`X-Varnish: ${headers.xVarnish}`] : []),
+	];
+}
+
 /**
  * What a cache says of keeping the answer, or undefined when it says nothing: an `Age` of at least
  * `minAgeSeconds` (an HTTP cache MUST send one with every answer it serves from what it kept, RFC
@@ -69,15 +99,16 @@ export function ageSeconds(headers: CdnHeaders): number | undefined {
  * a hit in any spelling (HIT, TCP_HIT, "Hit from cloudfront", STALE, UPDATING, REVALIDATED; MISS,
  * BYPASS, EXPIRED, DYNAMIC name none), or an X-Varnish with two ids. Whatever else the
  * answer says (a Last-Modified included), such an answer may be an earlier version, so it is never
- * proof of the stored one by itself.
+ * proof of the stored one by itself. The marks of a redirect that led to it count as its own: a
+ * redirect a cache kept may point at an earlier version's URL, whose own answer is then unmarked.
  */
 export function keptByCache(headers: CdnHeaders, minAgeSeconds = 0): string | undefined {
-	const age = ageSeconds(headers);
 	const marks = [
-		...(age === undefined || age < minAgeSeconds ? [] : [`Age: ${headers.age ?? ''}`]),
-		...(SERVED_FROM_CACHE.test(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
-		...(headers.cacheStatus ?? []).filter((status) => SERVED_FROM_CACHE.test(status.replace(/^[^:]*:/, ''))),
-		...(VARNISH_HIT.test(headers.xVarnish ?? '') ? [`X-Varnish: ${headers.xVarnish}`] : []),
+		...ownCacheMarks(headers, minAgeSeconds),
+		...(headers.redirects ?? []).flatMap((redirect, index) => {
+			const kept = ownCacheMarks(redirect, minAgeSeconds);
+			return kept.length > 0 ? [`a redirect that led to it (hop ${index + 1}): ${kept.join(', ')}`] : [];
+		}),
 	];
 	return marks.length > 0 ? marks.join(', ') : undefined;
 }

@@ -6,6 +6,7 @@ import { targetOf, timeoutHint, type ApiCall, type TransportSettings } from './c
 import { httpError, networkError } from './errors';
 import { serviceNetworkReason, type NetworkProblem } from './networkErrors';
 import type { FileStorageClient } from './request';
+import { RedirectRefused } from './redirects';
 
 /** The errors of a call to the service or to a link it handed out, once the attempts are over. */
 
@@ -37,10 +38,17 @@ export function callNetworkFailure(
 		refused.context.outcomeUnknown = facts.outcomeUnknown === true;
 		return refused;
 	}
-	const reason = facts.stopped ? 'the execution was stopped' : serviceNetworkReason(problem);
+	const redirected = facts.error instanceof RedirectRefused && !facts.stopped;
+	const reason = facts.stopped
+		? 'the execution was stopped'
+		: redirected
+			? (facts.error as Error).message
+			: serviceNetworkReason(problem);
 	const hint = problem.timedOut
 		? timeoutHint(call, site.settings)
-		: `Network error${problem.code ? ` ${problem.code}` : ''}. Check the Base URL of the credential and that the service is reachable from the n8n host.`;
+		: redirected
+			? "The CDN's redirects lead nowhere usable. Run the node again; if it goes on, check the CDN's configuration."
+			: `Network error${problem.code ? ` ${problem.code}` : ''}. Check the Base URL of the credential and that the service is reachable from the n8n host.`;
 	const error = networkError(node, {
 		what: call.what,
 		reason,

@@ -7,13 +7,13 @@ import { inPoolSlot, runAttempts } from './attempts';
 import {
 	DEFAULT_SETTINGS,
 	headerValue,
-	MAX_REDIRECTS,
 	readSmallBody,
 	requestOptions,
 	type ApiCall,
 	type TransportSettings,
 } from './call';
 import { apiAnswerKept } from './cacheMarks';
+import { followRedirects, type FollowedAnswer } from './redirects';
 import { CREDENTIAL_TYPE, decryptedOnce, type ClientRun, type ClientSetup, type Context } from './clientSetup';
 import {
 	callKeptFailure,
@@ -227,10 +227,12 @@ export class FileStorageClient {
 	/**
 	 * GET (or HEAD: Get Info) of a URL the service handed out (a file location or a signed link): it carries
 	 * its own authorisation, so it goes out unsigned, with the same retries and errors.
-	 * Redirects are followed (a CDN may send the client elsewhere), and the body is asked for
-	 * uncompressed so its length can be checked against Content-Length.
+	 * Redirects are followed (a CDN may send the client elsewhere) here, not by n8n's HTTP client,
+	 * which hands back the last answer's headers only: a redirect a cache kept is no proof of the
+	 * version it leads to, so every redirect's headers stay with the answer (redirects.ts, cacheMarks.ts).
+	 * The body is asked for uncompressed so its length can be checked against Content-Length.
 	 */
-	async fetchLink(url: string, what: string, method: 'GET' | 'HEAD' = 'GET'): Promise<IN8nHttpFullResponse> {
+	async fetchLink(url: string, what: string, method: 'GET' | 'HEAD' = 'GET'): Promise<FollowedAnswer> {
 		// The HTTP client would fetch another file than the link names: refused, never served.
 		const rewrite = linkRewritesKey(url);
 		if (rewrite) {
@@ -250,20 +252,19 @@ export class FileStorageClient {
 			link: true,
 			secrets: linkSecrets(url),
 		};
-		const options: IHttpRequestOptions = {
-			...requestOptions(url, call, this.settings),
-			disableFollowRedirect: false,
-			maxRedirects: MAX_REDIRECTS,
-			abortSignal: this.executionSignal(),
+		const options: IHttpRequestOptions = { ...requestOptions(url, call, this.settings), disableFollowRedirect: true };
+		const execution = this.executionSignal();
+		const attempt = async (): Promise<FollowedAnswer> => {
+			// Its own signal, so a body that stalls can be ended at its socket (FollowedAnswer.closeConnection).
+			const connection = new AbortController();
+			const abortSignal = execution ? AbortSignal.any([execution, connection.signal]) : connection.signal;
+			// The hops go out with the link's own headers only (no credential is ever sent to a link).
+			const sendHop = async (hop: URL) =>
+				(await this.ctx.helpers.httpRequest({ ...options, url: hop.href, abortSignal })) as IN8nHttpFullResponse;
+			const answer = await followRedirects(new URL(url), sendHop);
+			return { ...answer, closeConnection: () => connection.abort() };
 		};
-		return await this.attempts(
-			call,
-			async () =>
-				await this.inSlot(
-					async () => (await this.ctx.helpers.httpRequest({ ...options })) as IN8nHttpFullResponse,
-					method === 'HEAD',
-				),
-		);
+		return await this.attempts(call, async () => await this.inSlot(attempt, method === 'HEAD'));
 	}
 
 	private stopped(call: ApiCall): boolean {

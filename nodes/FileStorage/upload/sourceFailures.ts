@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { Item } from '../item';
 import { waitTooLongHint, type NetworkFacts, type StatusFacts } from '../transport/attempts';
 import type { NetworkProblem } from '../transport/networkErrors';
+import { RedirectRefused } from '../transport/redirects';
 import { readFailureReason } from './streamChunks';
 
 /** The errors of a Source URL that could not be opened: named as the source's, never as the service's. */
@@ -28,9 +29,6 @@ const NETWORK_WORDS: Record<string, string> = {
 	EAI_AGAIN: 'its host name could not be resolved',
 	ECONNRESET: 'the connection was closed',
 };
-
-/** The source's redirects lead nowhere usable (too many, or to a URL that is not http(s)); asking again changes nothing. */
-export class RedirectRefused extends Error {}
 
 function attemptsWords(attempts: number): string {
 	return attempts > 1 ? ` (${attempts} attempts)` : '';

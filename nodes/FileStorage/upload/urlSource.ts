@@ -1,17 +1,15 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { cdnHeadersOf } from '../files/proof';
+import { answerCdnHeaders } from '../transport/cacheMarks';
+import { followRedirects, shownText, type FollowedAnswer } from '../transport/redirects';
 import type { Item } from '../item';
 import { runAttempts } from '../transport/attempts';
-import { sourceFailures, RedirectRefused } from './sourceFailures';
+import { sourceFailures } from './sourceFailures';
 import { checkedChunks, type StreamProblem } from './streamChunks';
 import { splitIntoParts } from './binaryInput';
 import { lengthFacts } from '../download/downloadLength';
 import type { UploadSource } from './uploadSource';
-
-const MAX_REDIRECTS = 5;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export interface UrlSourceSettings {
 	timeoutMs: number;
@@ -21,6 +19,8 @@ export interface UrlSourceSettings {
 	/** What to do about a source without Content-Length, for callers without that option (Copy, Move). */
 	withoutLengthHint?: string;
 }
+
+export { shownText };
 
 export const ALLOW_WITHOUT_LENGTH_FIELD = 'Allow Source Without Content-Length';
 
@@ -41,18 +41,6 @@ export function fileNameOfUrl(url: URL): string | undefined {
 	} catch {
 		return segment;
 	}
-}
-
-/**
- * Text that is not a usable URL, as it may be shown: without what may be a query or a fragment,
- * and without user info (`user:password@`), also when the scheme is missing or odd.
- */
-export function shownText(text: string): string {
-	const [beforeQuery] = text.split(/[?#]/);
-	const scheme = /^[a-z][a-z0-9+.-]*:[\\/]{2}/i.exec(beforeQuery)?.[0] ?? '';
-	const rest = beforeQuery.slice(scheme.length);
-	const authority = rest.split(/[\\/]/)[0];
-	return `${scheme}${rest.slice(authority.lastIndexOf('@') + 1)}`.slice(0, 120);
 }
 
 export function parseSourceUrl(item: Item, text: string): URL {
@@ -79,50 +67,6 @@ function headerValue(headers: IDataObject | undefined, name: string): string | u
 
 function destroyBody(response: IN8nHttpFullResponse): void {
 	(response.body as { destroy?: () => void } | undefined)?.destroy?.();
-}
-
-type Fetched = { answer: IN8nHttpFullResponse } | { refused: string };
-
-/**
- * One GET of the source, following its redirects here rather than in n8n's HTTP client: that
- * client passes custom headers on to whatever host a redirect names, and Authorization too
- * unless told otherwise. Once a redirect leaves the origin the user chose (scheme, host or port
- * differ), the Source Headers are not sent again, even if a later redirect comes back: the
- * hosts in between chose that way back, not the user. Each hop is a request of its own, so
- * n8n's checks of where requests may go apply to every one.
- */
-async function fetchFollowingRedirects(
-	ctx: IExecuteFunctions,
-	url: URL,
-	headers: IDataObject,
-	options: IHttpRequestOptions,
-): Promise<Fetched> {
-	let current = url;
-	let ownOrigin = true;
-	for (let hop = 0; ; hop++) {
-		const answer = (await ctx.helpers.httpRequest({
-			...options,
-			url: current.href,
-			// Identity, so that Content-Length is the length of what arrives.
-			headers: { 'Accept-Encoding': 'identity', ...(ownOrigin ? headers : {}) },
-		})) as IN8nHttpFullResponse;
-		const location = REDIRECT_STATUSES.has(answer.statusCode) ? headerValue(answer.headers, 'location') : undefined;
-		if (location === undefined) return { answer };
-		destroyBody(answer);
-		if (hop >= MAX_REDIRECTS)
-			return { refused: `could not be reached: it redirected more than ${MAX_REDIRECTS} times` };
-		let next: URL | undefined;
-		try {
-			next = new URL(location, current);
-		} catch {
-			next = undefined;
-		}
-		if (!next || !['http:', 'https:'].includes(next.protocol)) {
-			return { refused: `redirected to a URL that is not http(s): '${shownText(location)}'` };
-		}
-		if (next.origin !== url.origin) ownOrigin = false;
-		current = next;
-	}
 }
 
 /**
@@ -169,7 +113,7 @@ interface OpeningSource {
 }
 
 /** The source's answer: a 2xx, after the retries of the one attempt loop (transport/attempts.ts). */
-async function fetchSource(source: OpeningSource): Promise<IN8nHttpFullResponse> {
+async function fetchSource(source: OpeningSource): Promise<FollowedAnswer> {
 	const { item, url, headers, settings, connection } = source;
 	const options: IHttpRequestOptions = {
 		method: 'GET',
@@ -177,7 +121,7 @@ async function fetchSource(source: OpeningSource): Promise<IN8nHttpFullResponse>
 		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		// Redirects are followed here (fetchFollowingRedirects); in case one is followed anyway, no credentials.
+		// Redirects are followed by followRedirects; in case one is followed anyway, no credentials.
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
 		timeout: settings.timeoutMs,
@@ -188,11 +132,18 @@ async function fetchSource(source: OpeningSource): Promise<IN8nHttpFullResponse>
 		// A GET of a file: sending it again changes nothing.
 		policy: 'idempotent',
 		maxRetries: settings.maxRetries,
-		send: async () => {
-			const fetched = await fetchFollowingRedirects(item.ctx, url, headers, options);
-			if ('refused' in fetched) throw new RedirectRefused(fetched.refused);
-			return fetched.answer;
-		},
+		// Followed here (transport/redirects.ts), not by n8n's HTTP client: that client passes custom
+		// headers on to whatever host a redirect names, and Authorization too unless told otherwise. The
+		// Source Headers go to the origin the user chose only; every redirect's headers stay with the answer.
+		send: async () =>
+			await followRedirects(url, async (hop, ownOrigin) =>
+				item.ctx.helpers.httpRequest({
+					...options,
+					url: hop.href,
+					// Identity, so that Content-Length is the length of what arrives.
+					headers: { 'Accept-Encoding': 'identity', ...(ownOrigin ? headers : {}) },
+				}),
+			),
 		// The body of a failed answer is not read: its connection is let go at once.
 		settle: (answer) => {
 			destroyBody(answer);
@@ -237,7 +188,8 @@ async function openWithRetries(source: OpeningSource): Promise<UploadSource> {
 		fileName: fileNameOfUrl(url),
 		mimeType: mimeType || 'application/octet-stream',
 		size,
-		cdnHeaders: cdnHeadersOf(response.headers),
+		// A redirect a cache kept makes the answer one too (cacheMarks.ts).
+		cdnHeaders: answerCdnHeaders(response),
 		parts: async function* (partSize, nextPart) {
 			let complete = false;
 			try {
