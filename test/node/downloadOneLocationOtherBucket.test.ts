@@ -40,4 +40,24 @@ describe('File → Download of a key another bucket of the account holds too', (
 		},
 		30_000,
 	);
+
+	it('a private file: never gives the other bucket’s file (of another size, written earlier) as the file it downloads', async () => {
+		const key = 'one-location-private/report.txt';
+		const options = { visibility: 'private' as const, contentType: 'text/plain', writer: 'setup' };
+		await emulator().adversary.put(OTHER, key, Buffer.from('the other bucket, another size'), options);
+		await emulator().adversary.put(HERE, key, Buffer.from('mine: AAAA'), options);
+		const result = await runFileStorage(
+			emulator(),
+			{
+				resource: 'file',
+				operation: 'download',
+				fileKey: { __rl: true, mode: 'key', value: key },
+				options: { maxRetries: 0 },
+			},
+			{ typeVersion: 3, continueOnFail: true },
+		);
+		const item = result.items[0];
+		const given = item?.binary ? (await result.readBinary(item)).toString() : undefined;
+		if (given !== undefined) expect(given).toBe('mine: AAAA');
+	}, 30_000);
 });
