@@ -197,6 +197,7 @@ async function run(config: ResolvedConfig, dataDir: string, cleanupData: () => P
 					body: Buffer.concat(chunks),
 					contentType: opened.meta.contentType,
 					visibility: opened.meta.visibility,
+					lastModified: opened.meta.lastModified,
 				};
 			} finally {
 				opened.release();

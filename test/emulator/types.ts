@@ -159,6 +159,8 @@ export interface StoredObject {
 	body: Buffer;
 	contentType: string;
 	visibility: 'public' | 'private';
+	/** ISO 8601, as the listing dates the file. */
+	lastModified: string;
 }
 
 export interface Emulator {

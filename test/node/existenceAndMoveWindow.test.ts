@@ -112,6 +112,8 @@ function ageZeroCdn(): { answered: () => number } {
 					'Content-Length': String(stored.body.length),
 					'Cache-Control': 'private, max-age=0',
 					Date: new Date().toUTCString(),
+					// The file's own Last-Modified, passed on (an undated answer is never copied).
+					'Last-Modified': new Date(stored.lastModified).toUTCString(),
 					Age: '0',
 					'X-Cache': 'MISS',
 				},

@@ -17,7 +17,14 @@ export interface ListRequest {
 export type ListAnswer = (request: ListRequest) => { children: object[]; pagination: object };
 
 /** The CDN's answer for a key: its bytes, or an error status; `delayMs` holds it back that long. */
+/**
+ * The CDN's answer for a key. It passes on the Last-Modified of the date every scripted file is listed with
+ * (ScriptedFolder), as a CDN passes on the file's own: an undated answer is never given as the file.
+ */
 export type DownloadAnswer = (key: string) => { status: number; body: string; delayMs?: number };
+
+/** ScriptedFolder's listed date, as an HTTP date. */
+const SCRIPTED_LAST_MODIFIED = new Date('2026-01-01T00:00:00Z').toUTCString();
 
 /** Whether a key is stored, as the signed-link endpoint sees it; or an error status to answer instead. */
 export type ExistsAnswer = (key: string) => boolean | { status: number };
@@ -155,7 +162,8 @@ export async function startListServer(
 			maxDownloading = Math.max(maxDownloading, downloading);
 			res.once('close', () => (downloading -= 1));
 			setTimeout(() => {
-				res.writeHead(status, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(body) }).end(body);
+				const headers = { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(body) };
+				res.writeHead(status, { ...headers, 'Last-Modified': SCRIPTED_LAST_MODIFIED }).end(body);
 			}, delayMs);
 			return;
 		}

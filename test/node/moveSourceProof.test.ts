@@ -12,7 +12,16 @@ import type { INodeParameters } from 'n8n-workflow';
 import { runNode } from '../harness';
 import { useFakeCdn } from './fakeCdn';
 import { eventually, useProxy, viaProxy } from './proxy';
-import { BUCKET, byKey, credentialsFor, runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
+import {
+	BUCKET,
+	byKey,
+	credentialsFor,
+	runFileStorage,
+	storedHttpDate,
+	storedText,
+	uploadWithNode,
+	useEmulator,
+} from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 600 });
 const proxy = useProxy(emulator);
@@ -153,7 +162,7 @@ describe('Copy never copies (nor reports) a version the CDN kept after the purge
 	});
 });
 
-describe('a CDN that ignores the purge and dates nothing', () => {
+describe('a CDN that ignores the purge, or dates nothing', () => {
 	// Serves `body` at any path, dated or not: a CDN whose cache ignores the purge (it says so
 	// with Age, as every HTTP cache does for what it kept), or, with `age` undefined, an origin.
 	let body = '';
@@ -188,21 +197,65 @@ describe('a CDN that ignores the purge and dates nothing', () => {
 		if (result.error === undefined) expect(await read('undated/b.moved')).toBe('version-2');
 	});
 
-	it('Move takes an undated answer read after the purge that no cache says it kept, and moves the stored version', async () => {
+	it('Move refuses an undated answer read after the purge that no cache says it kept: nothing copied or deleted, the error names the missing Last-Modified', async () => {
+		// Formerly moved: an undated answer cannot be told from another bucket's file at the key (one CDN location per key).
 		body = 'version-2';
 		lastModified = undefined;
 		age = undefined;
 		try {
 			await store('undated/fresh.txt', 'version-2');
 			emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${cdn}undated/fresh.txt` }, nth: [1] }]);
-			const result = await run('move', 'undated/fresh.txt', { destinationKey: 'undated/fresh.moved' });
-			expect(result.error).toBeUndefined();
-			expect(await read('undated/fresh.moved')).toBe('version-2');
-			expect(await read('undated/fresh.txt')).toBeUndefined();
+			const result = await run('move', 'undated/fresh.txt', {
+				destinationKey: 'undated/fresh.moved',
+				options: { replace: true },
+			});
+			expect(result.error?.message).toMatch(
+				/^Move: the answer read for the source 'undated\/fresh\.txt' .* the answer names no Last-Modified, so it cannot be told from another bucket's file at this key .*let Last-Modified through the CDN or proxy, or keep one key in one bucket of the account$/,
+			);
+			expect(result.error?.description).toMatch(/Nothing was copied or deleted\./);
+			expect(await read('undated/fresh.txt')).toBe('version-2');
+			expect(await read('undated/fresh.moved')).toBeUndefined();
 		} finally {
 			age = '30';
 		}
 	});
+
+	it('Copy refuses an undated answer no cache says it kept: nothing is written at the destination', async () => {
+		body = 'version-2';
+		lastModified = undefined;
+		age = undefined;
+		try {
+			await store('undated/copied.txt', 'version-2');
+			emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${cdn}undated/copied.txt` }, nth: [1] }]);
+			const result = await run('copy', 'undated/copied.txt', {
+				destinationKey: 'undated/copied.copy',
+				options: { replace: true },
+			});
+			expect(result.error?.message).toMatch(/^Copy: the answer read for the source .* names no Last-Modified/);
+			expect(result.error?.description).toMatch(/Nothing was copied\./);
+			expect(await read('undated/copied.copy')).toBeUndefined();
+			expect(await read('undated/copied.txt')).toBe('version-2');
+		} finally {
+			age = '30';
+		}
+	});
+
+	it('Move takes an answer dated in the listed second, read after the purge, that no cache says it kept, and moves the stored version', async () => {
+		body = 'version-2';
+		age = undefined;
+		try {
+			await store('undated/dated.txt', 'version-2');
+			lastModified = await storedHttpDate(emulator(), 'undated/dated.txt');
+			// Every read of the source's link (and of the copy's) is this CDN's: a read in the listed second is done again.
+			emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${cdn}undated/dated.txt` } }]);
+			const result = await run('move', 'undated/dated.txt', { destinationKey: 'undated/dated.moved' });
+			expect(result.error).toBeUndefined();
+			expect(await read('undated/dated.moved')).toBe('version-2');
+			expect(await read('undated/dated.txt')).toBeUndefined();
+		} finally {
+			age = '30';
+		}
+	}, 30_000);
 
 	it('Move refuses an undated answer a cache says it kept (Age), though the purge was asked: nothing copied or deleted', async () => {
 		body = 'version-1';

@@ -84,6 +84,13 @@ export async function storedText(emulator: Emulator, key: string): Promise<strin
 	return (await emulator.readObject(BUCKET.bucketName, BUCKET.region, key))?.body.toString();
 }
 
+/** The Last-Modified a CDN passes on for the file stored under `key` in the test bucket (HTTP date, the listed second). */
+export async function storedHttpDate(emulator: Emulator, key: string): Promise<string> {
+	const stored = await emulator.readObject(BUCKET.bucketName, BUCKET.region, key);
+	if (!stored) throw new Error(`nothing is stored under '${key}'`);
+	return new Date(stored.lastModified).toUTCString();
+}
+
 /** The test bucket as the emulator's adversary names it. */
 export const HERE = { name: BUCKET.bucketName, region: BUCKET.region };
 

@@ -8,6 +8,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
+import { storedHttpDate } from '../node/support';
 import { apiFor, Poller, put, useEmulator } from './support';
 
 const emulator = useEmulator();
@@ -15,6 +16,8 @@ const file = randomBytes(1024 * 1024);
 const sockets = new Set<Socket>();
 let cdn: ReturnType<typeof createServer>;
 let sendBytes = 0;
+/** The file's Last-Modified, passed on as a CDN does (an undated answer is never attached). */
+let lastModified = '';
 
 beforeAll(async () => {
 	// Close-delimited: the end of the connection is the end of the body.
@@ -25,7 +28,9 @@ beforeAll(async () => {
 		socket.once('data', () => {
 			socket.end(
 				Buffer.concat([
-					Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n'),
+					Buffer.from(
+						`HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nLast-Modified: ${lastModified}\r\nConnection: close\r\n\r\n`,
+					),
 					file.subarray(0, sendBytes),
 				]),
 			);
@@ -43,6 +48,7 @@ async function pollWithCdnSending(folder: string, bytes: number) {
 	const trigger = new Poller(emulator, { folder, options: { downloadFile: true } } as never);
 	await trigger.poll();
 	await put(apiFor(emulator()), `${folder}/big.bin`, file, { contentType: 'application/octet-stream' });
+	lastModified = await storedHttpDate(emulator(), `${folder}/big.bin`);
 	sendBytes = bytes;
 	const { port } = cdn.address() as AddressInfo;
 	emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `http://127.0.0.1:${port}/f/x/big.bin` } }]);

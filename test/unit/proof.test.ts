@@ -7,8 +7,7 @@ import {
 	fetchedNoEarlierThan,
 	keptByCache,
 	laterThanListed,
-	changedSinceListed,
-	undatedAnswer,
+	undatedRead,
 	purgeFailure,
 	readBackDecision,
 	sameVersion,
@@ -81,23 +80,18 @@ describe('laterThanListed: an answer dated after the version a listing read befo
 	});
 });
 
-describe('undatedAnswer and changedSinceListed: an answer no Last-Modified dates, bracketed by two listings', () => {
-	it('an answer with no readable Last-Modified, or a record with no time, is undated; one of any readable date is not', () => {
-		expect(undatedAnswer(undefined, record)).toBe(true);
-		expect(undatedAnswer('not a date', record)).toBe(true);
-		expect(undatedAnswer('Fri, 20 Mar 2026 10:30:05 GMT', { size: 10, last_modified: null })).toBe(true);
-		expect(undatedAnswer('Fri, 20 Mar 2026 10:30:05 GMT', record)).toBe(false);
-	});
-
-	it('the record read again after the read, unchanged, shows the listed version; a changed or missing one does not', () => {
-		expect(changedSinceListed(record, { size: 10, last_modified: '2026-03-20T10:30:05.000Z' })).toBeUndefined();
-		expect(changedSinceListed(record, { size: 10, last_modified: '2026-03-20T10:30:06Z' })).toBe(
-			"the service's record of the file changed while it was read (listed before: 10 bytes, 2026-03-20T10:30:05Z; after: 10 bytes, 2026-03-20T10:30:06Z)",
+describe('undatedRead: an answer that cannot be tied to the record’s file (one CDN location per key)', () => {
+	it('an answer with no readable Last-Modified, or a record with no time, cannot; one of any readable date can be compared', () => {
+		for (const lastModified of [undefined, '', 'not a date']) {
+			expect(undatedRead(lastModified, record)).toMatch(
+				/^the answer names no Last-Modified, so it cannot be told from another bucket's file at this key .*let Last-Modified through the CDN or proxy, or keep one key in one bucket of the account$/,
+			);
+		}
+		expect(undatedRead('Fri, 20 Mar 2026 10:30:05 GMT', { size: 10, last_modified: null })).toBe(
+			"the service's listing gives no time for the file",
 		);
-		expect(changedSinceListed(record, { size: 11, last_modified: record.last_modified })).toMatch(/changed while/);
-		expect(changedSinceListed(record, undefined)).toBe(
-			'the file is no longer listed (listed before the read: 10 bytes, 2026-03-20T10:30:05Z)',
-		);
+		expect(undatedRead('Fri, 20 Mar 2026 10:30:05 GMT', record)).toBeUndefined();
+		expect(undatedRead('Fri, 20 Mar 2026 10:29:00 GMT', record)).toBeUndefined();
 	});
 });
 
@@ -112,8 +106,17 @@ describe('sameVersion', () => {
 const T = '2026-03-20T10:30:05Z';
 const at = (seconds: number) => new Date(Date.parse(T) + seconds * 1000).toUTCString();
 const listed = { size: 10, last_modified: T };
+/** An answer dated, unless its headers say otherwise (`lastModified: undefined`), in the listed second, as S3 dates it. */
 const move = (headers: CdnHeaders, extra: Partial<SourceRead> = {}) =>
-	sourceReadDecision({ verb: 'Move', isPublic: true, size: 10, headers, record: listed, ...extra });
+	sourceReadDecision({
+		verb: 'Move',
+		isPublic: true,
+		size: 10,
+		headers: { lastModified: at(0), ...headers },
+		record: listed,
+		...extra,
+	});
+const undated = { lastModified: undefined };
 
 describe('keptByCache: an answer a cache marks as kept', () => {
 	it.each([
@@ -156,9 +159,45 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 		expect(move(older, { verb: 'Copy' })).toMatchObject({ action: 'refuse', proof: 'other-version' });
 	});
 
-	it('Copy takes an answer no cache marks at once, Date or not (read from the origin, it is a stored version)', () => {
+	it('Copy takes an answer no cache marks, dated in the listed second, at once, Date or not (read from the origin)', () => {
 		expect(move({}, { verb: 'Copy' })).toEqual({ action: 'copy' });
 		expect(move({ date: at(0), lastModified: at(0) }, { verb: 'Copy' })).toEqual({ action: 'copy' });
+		expect(move({ date: at(0) }, { verb: 'Download', isPublic: false })).toEqual({ action: 'copy' });
+	});
+
+	it('Copy, Move and Download refuse an answer that names no Last-Modified: it may be another bucket’s file at the key', () => {
+		// Each formerly taken undated (Copy at once, Move once its Date was settled, Download as Copy): now refused.
+		const reads: Array<[CdnHeaders, Partial<SourceRead>]> = [
+			[{ ...undated }, { verb: 'Copy' }],
+			[
+				{ ...undated, date: at(0) },
+				{ verb: 'Copy', isPublic: false },
+			],
+			[{ ...undated, date: at(60) }, { verb: 'Move' }],
+			[
+				{ ...undated, date: at(60) },
+				{ verb: 'Move', isPublic: false },
+			],
+			[{ ...undated, date: at(60), age: '10', xCache: 'HIT' }, { verb: 'Move' }],
+			[{ ...undated, date: at(60) }, { verb: 'Download' }],
+			[{ ...undated }, { verb: 'Download', isPublic: false }],
+			[{ lastModified: 'not a date', date: at(60) }, { verb: 'Copy' }],
+		];
+		for (const [headers, extra] of reads) {
+			expect(move(headers, extra)).toEqual({
+				action: 'refuse',
+				proof: 'unproven',
+				why: expect.stringMatching(/names no Last-Modified.*keep one key in one bucket/),
+			});
+		}
+		// Another size is still said as such (shown to be another version), dated or not.
+		expect(move({ ...undated }, { verb: 'Copy', size: 9 })).toMatchObject({ proof: 'other-version' });
+		// A record with no time cannot be compared either.
+		const timeless = { record: { size: 10, last_modified: null } };
+		expect(move({ date: at(60) }, { verb: 'Copy', ...timeless })).toMatchObject({
+			action: 'refuse',
+			proof: 'unproven',
+		});
 	});
 
 	it('Copy and Move refuse an answer dated in a later second than the record listed after it (another bucket’s file)', () => {
@@ -169,11 +208,21 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 				expect(move({ date: at(60), lastModified: at(1) }, { verb, isPublic })).toMatchObject({ action: 'refuse' });
 			}
 		}
-		expect(move({ date: at(60), lastModified: at(30) }, { verb: 'Download' })).toEqual({ action: 'copy' });
+		// Download judges by the record listed after its read too (File → Download): another bucket's file at the key.
+		expect(move({ date: at(60), lastModified: at(30) }, { verb: 'Download' })).toMatchObject({ action: 'refuse' });
+		expect(move({ date: at(60), lastModified: at(1) }, { verb: 'Download', isPublic: false })).toMatchObject({
+			action: 'refuse',
+			proof: 'unproven',
+		});
 	});
 
 	it('Copy refuses an answer a cache kept, unless fetched after the listed second plus the margin', () => {
 		expect(move({ age: '5', xCache: 'HIT' }, { verb: 'Copy' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		// A kept answer says so first, dated or not.
+		expect(move({ ...undated, age: '5', xCache: 'HIT' }, { verb: 'Copy' })).toMatchObject({
+			why: expect.stringMatching(/^a cache says it kept/),
+		});
+		expect(move({ ...undated, date: at(60), age: '10' }, { verb: 'Copy' })).toMatchObject({ action: 'refuse' });
 		expect(move({ date: at(10), xCache: 'HIT' }, { verb: 'Copy' })).toMatchObject({ action: 'refuse' });
 		expect(move({ date: at(60), age: '10' }, { verb: 'Copy' })).toEqual({ action: 'copy' });
 	});

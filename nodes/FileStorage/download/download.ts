@@ -10,11 +10,12 @@ import type { FileStorageClient } from '../transport/request';
 import { judgeLength, lengthFacts, type LengthFacts } from './downloadLength';
 import { listedSize } from './listedSize';
 import {
-	confirmListedAfterRead,
+	confirmStoredAfterRead,
 	judgeStoredRead,
 	prepareStoredRead,
 	readAgainAfterPurge,
 	readyToReadAgain,
+	recordAfterRead,
 	type StoredRead,
 } from './storedVersion';
 
@@ -229,7 +230,10 @@ export async function downloadToBinary(download: Download): Promise<DownloadedFi
 	const size = binary.id
 		? (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize
 		: Buffer.byteLength(binary.data, 'base64');
-	const judged = download.link ? facts : await withListedSize(download, size, facts, fault);
+	// File → Download: the record listed now, which the read is judged by below, states the size too.
+	const after = read ? await recordAfterRead(read, fault) : undefined;
+	const listedNow = after ? { ...facts, expected: facts.expected ?? after.size ?? undefined } : undefined;
+	const judged = download.link ? facts : (listedNow ?? (await withListedSize(download, size, facts, fault)));
 	const verdict = judgeLength(size, judged);
 	if (verdict.problem !== undefined) {
 		const folder = transformShapedFolder(key);
@@ -244,7 +248,7 @@ export async function downloadToBinary(download: Download): Promise<DownloadedFi
 		}
 		throw fault(verdict.problem, `${verdict.hint} ${transformShapedWords(folder)}`);
 	}
-	// An undated answer is the listed version only if the listing, read again now, still shows it (storedVersion.ts).
-	if (read) await confirmListedAfterRead(read, response, fault);
+	// Never another bucket's file at the key, nor a version not stored at it when it was read (storedVersion.ts).
+	if (read && after) confirmStoredAfterRead(read, response, { size, record: after }, fault);
 	return { binary, size, sizeConfirmed: verdict.confirmed };
 }

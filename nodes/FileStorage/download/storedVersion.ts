@@ -2,11 +2,10 @@ import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import {
 	answerCdnHeaders,
-	changedSinceListed,
 	keptByCache,
 	laterThanListed,
 	sourceReadDecision,
-	undatedAnswer,
+	type SourceReadAction,
 } from '../files/proof';
 import { purgeBeforeRead } from '../files/storedRead';
 import { findStoredRecord, type StoredRecord } from '../files/storedRecord';
@@ -86,13 +85,29 @@ export async function readyToReadAgain(read: StoredRead, fault: Fault): Promise<
 	read.record = read.listed ?? (await recordNow(read, fault));
 }
 
+/** Why a read the proof rules refuse (files/proof.ts, sourceReadDecision) gives nothing, in the download's words. */
+function refused(decision: Extract<SourceReadAction, { action: 'refuse' }>, fault: Fault): Error {
+	if (decision.proof === 'unproven') {
+		return fault(
+			`was not kept: the CDN's answer cannot be shown to be the version the service stores (${decision.why}). Download it again in a few minutes`,
+			"A CDN can keep serving an earlier version of a replaced file even after its cache is cleared, and one CDN location serves this key for every bucket of the account, so the answer may be another bucket's file. Run the node again in a few minutes; if it goes on, keep one key in one bucket of the account, and let Last-Modified through any CDN or proxy in front of the files.",
+		);
+	}
+	return fault(
+		`got another version than the service stores: ${decision.why}`,
+		'The CDN answered an earlier version from its cache, even after it was cleared, or the file was replaced while it was read. Run the node again in a few minutes.',
+	);
+}
+
 /**
  * After the answer's headers, before its body is kept (no request is sent here): the answer must be
  * one the proof rules accept for the record (files/proof.ts, sourceReadDecision, as Copy): not a
- * version older than the record, and not one a cache marks as kept from before the listed version may
- * have been written. An answer dated a later second than a listing read before it (the trigger's) may
- * be a version stored since: never attached to the listed version's item. Its size is judged after
- * the body, against the record's (download.ts). Gives the size to expect.
+ * version older than the record, not one a cache marks as kept from before the listed version may
+ * have been written, and dated by a Last-Modified. An answer dated a later second than a listing read
+ * before it (the trigger's) may be a version stored since: never attached to the listed version's
+ * item. One dated later than a public file's record read before the read (File → Download) is judged
+ * after the body, by the record listed then (confirmStoredAfterRead). Its size is judged after the
+ * body, against the record's (download.ts). Gives the size to expect.
  */
 export function judgeStoredRead(
 	read: StoredRead & { response: IN8nHttpFullResponse },
@@ -102,6 +117,15 @@ export function judgeStoredRead(
 	if (!record) return undefined;
 	// A redirect a cache kept on the way makes the answer one too (transport/cacheMarks.ts).
 	const headers = answerCdnHeaders(read.response);
+	const later = laterThanListed(headers.lastModified, record);
+	if (later && read.listed) {
+		throw fault(
+			`got a later version than the one listed: ${later}`,
+			'The file was replaced after it was listed: its bytes are not given as the listed version. The newer version is listed and downloaded next time.',
+		);
+	}
+	// A version stored since the record was read, or another bucket's file: the record listed after the read decides.
+	if (later) return undefined;
 	const decision = sourceReadDecision({
 		verb: 'Download',
 		isPublic: read.link.is_public === true,
@@ -109,50 +133,46 @@ export function judgeStoredRead(
 		record,
 		serviceDate: read.serviceDate,
 	});
-	if (decision.action !== 'refuse') {
-		const later = read.listed ? laterThanListed(headers.lastModified, read.listed) : undefined;
-		if (!later) return record.size ?? undefined;
-		throw fault(
-			`got a later version than the one listed: ${later}`,
-			'The file was replaced after it was listed: its bytes are not given as the listed version. The newer version is listed and downloaded next time.',
-		);
-	}
-	if (decision.proof === 'unproven') {
-		throw fault(
-			`was not kept: the CDN's answer cannot be shown to be the version the service stores (${decision.why}). Download it again in a few minutes`,
-			'A CDN can keep serving an earlier version of a replaced file even after its cache is cleared. Run the node again in a few minutes, once the CDN no longer keeps it.',
-		);
-	}
-	throw fault(
-		`got another version than the service stores: ${decision.why}`,
-		'The CDN answered an earlier version from its cache, even after it was cleared, or the file was replaced while it was read. Run the node again in a few minutes.',
-	);
+	if (decision.action === 'refuse') throw refused(decision, fault);
+	return record.size ?? undefined;
 }
 
 /**
- * After the answer's body is in (no body open, so a list request may wait for its slot): an answer the trigger took
- * for the listed version that no Last-Modified dates (undatedAnswer) is attached only if the service's record, read
- * again now, is still the listed one (changedSinceListed): the two listings bracket the read. Otherwise the change is
- * held back, and the next poll lists the newer version. One list request, only for undated answers. File → Download
- * names no version in its item (no `listed`): nothing is asked.
+ * File → Download names the file by its key alone, and one CDN location serves that key for every bucket of the
+ * account (spec §3.9): after the answer's body is in (no body open, so a list request may wait for its slot), the
+ * file's record is listed, and the read is judged by it as Copy's source is (files/proof.ts, sourceReadDecision: the
+ * size, a Last-Modified in the record's second, none refused). One list request per download. The trigger's download
+ * was judged before its body by its poll's listing (judgeStoredRead), dated answers only: nothing is asked then.
  */
-export async function confirmListedAfterRead(
-	read: StoredRead,
-	response: IN8nHttpFullResponse,
-	fault: Fault,
-): Promise<void> {
-	const { listed } = read;
-	if (!listed || !undatedAnswer(answerCdnHeaders(response).lastModified, listed)) return;
+export async function recordAfterRead(read: StoredRead, fault: Fault): Promise<StoredRecord | undefined> {
+	if (read.listed) return undefined;
 	const after = await findStoredRecord(read.client, read.where, read.key).catch((error: unknown) => {
 		throw fault(
-			`was not kept: the CDN's answer names no Last-Modified, and the file's record could not be read again to show it is the listed version: ${(error as Error).message}`,
+			`could not be checked against the service's record of the file, read after the download: ${(error as Error).message}`,
 			'Run the node again.',
 		);
 	});
-	const why = changedSinceListed(listed, after);
-	if (!why) return;
+	if (after) return after;
 	throw fault(
-		`was not kept: the CDN's answer names no Last-Modified, and ${why}`,
-		'The file was replaced or removed while it was read: its bytes are not given as the listed version. The newer version is listed and downloaded next time.',
+		"was not kept: the service's listing no longer shows the file (it was deleted or moved while it was read)",
+		'Run the node again if the file is back.',
 	);
+}
+
+/** The read judged by the record listed after it (recordAfterRead): nothing is given when the rules refuse it. */
+export function confirmStoredAfterRead(
+	read: StoredRead,
+	response: IN8nHttpFullResponse,
+	got: { size: number; record: StoredRecord },
+	fault: Fault,
+): void {
+	const decision = sourceReadDecision({
+		verb: 'Download',
+		isPublic: read.link.is_public === true,
+		size: got.size,
+		headers: answerCdnHeaders(response),
+		record: got.record,
+		serviceDate: read.serviceDate,
+	});
+	if (decision.action === 'refuse') throw refused(decision, fault);
 }

@@ -97,12 +97,11 @@ export function staleAnswer(read: { size?: number; lastModified?: string }, reco
 }
 
 /**
- * Why an answer is not shown to be the version a listing read BEFORE it recorded (the trigger's),
- * or undefined: a Last-Modified in a later second than the listed one is, in S3-like storage, a
- * version stored since the listing. Not re-checked by listing again while the answer's body is open
- * (a body holds a slot of the request pool): the trigger holds the change back, and its next poll
- * lists that version. File → Download names no version in its item (its size is of the bytes that
- * came), so it takes such an answer, of a version the service stored when it was read.
+ * Why an answer is dated in a later second than a record, or undefined: in S3-like storage the listing and Last-Modified
+ * name one second, so such an answer is no version the record names. Against a record listed AFTER the answer
+ * (sourceReadDecision) it is no version the service stored at the key then: another bucket's file at the key (one CDN
+ * location per key, spec §3.9), or a CDN dating by its own clock. Against a listing read BEFORE the read (the
+ * trigger's) it may be a version stored since: the trigger holds the change back, and its next poll lists it.
  */
 export function laterThanListed(lastModified: string | undefined, listed: StoredRecord): string | undefined {
 	const answered = timeOf(lastModified);
@@ -114,27 +113,15 @@ export function laterThanListed(lastModified: string | undefined, listed: Stored
 }
 
 /**
- * Whether an answer the rules above took for the version a listing read BEFORE it recorded (the trigger's) is dated
- * by nothing: no Last-Modified that can be read (a CDN or proxy may drop it: spec §3.12, "whatever headers the CDN
- * sends"), or no listed time to compare it with. One dated in the listed second is that version (S3-like storage);
- * one dated earlier was refused, later held back (laterThanListed). An undated one may be a same-size version stored
- * after the listing: only the listing read again after the read, unchanged, shows it is the listed one
- * (changedSinceListed).
+ * Why an answer cannot be tied to the record's file at all, or undefined: it names no Last-Modified that can be read (a
+ * CDN or proxy may drop it: spec §3.12, "whatever headers the CDN sends"), or the record has no time. One CDN location
+ * serves the key of every bucket of the account (spec §3.9) and no answer names its bucket, so only the Last-Modified
+ * second, compared with the record's, tells this bucket's file from another bucket's file of the same size at the key.
  */
-export function undatedAnswer(lastModified: string | undefined, listed: StoredRecord): boolean {
-	return timeOf(lastModified) === undefined || timeOf(listed.last_modified) === undefined;
-}
-
-/**
- * Why the bytes of an undated answer are not shown to be the listed version, or undefined when they are: spec §3.12,
- * "a listing record that did not change between two reads that bracket the step". `after` is the service's record
- * read once the answer's body was in (undefined: the listing no longer shows the file).
- */
-export function changedSinceListed(listed: StoredRecord, after: StoredRecord | undefined): string | undefined {
-	if (after && sameVersion(listed, after)) return undefined;
-	const was = `${listed.size ?? '?'} bytes, ${isoSeconds(listed.last_modified) ?? 'undated'}`;
-	if (!after) return `the file is no longer listed (listed before the read: ${was})`;
-	return `the service's record of the file changed while it was read (listed before: ${was}; after: ${after.size ?? '?'} bytes, ${isoSeconds(after.last_modified) ?? 'undated'})`;
+export function undatedRead(lastModified: string | undefined, record: StoredRecord): string | undefined {
+	if (timeOf(record.last_modified) === undefined) return "the service's listing gives no time for the file";
+	if (timeOf(lastModified) !== undefined) return undefined;
+	return `the answer names no Last-Modified, so it cannot be told from another bucket's file at this key (one CDN location serves the key of every bucket of the account): let Last-Modified through the CDN or proxy, or keep one key in one bucket of the account`;
 }
 
 /** Whether two records of one key are of the same version, as far as the listing tells. */
@@ -149,7 +136,7 @@ export type SourceReadAction =
 	| { action: 'refuse'; proof: 'other-version' | 'unproven'; why: string };
 
 export interface SourceRead {
-	/** Download (the node's and the trigger's) takes an answer as Copy does. */
+	/** Download (the node's, by a record listed after its read) takes an answer as Copy does. */
 	verb: 'Copy' | 'Move' | 'Download';
 	/** The source is public: read through its plain location, which a CDN caches. */
 	isPublic: boolean;
@@ -171,7 +158,8 @@ export interface SourceRead {
  * version stored when it was read. Move deletes the source after, so it also waits until the
  * answer's Date (so bounded) is past the listed second plus the margin, as a same-size rewrite in
  * that second would look the same in the listing. Neither takes an answer dated in a later second
- * than the record listed after it (S3-like storage: the listing and Last-Modified name one second).
+ * than the record listed after it (S3-like storage: the listing and Last-Modified name one second),
+ * nor one that names no Last-Modified (undatedRead: it may be another bucket's file at the key).
  */
 export function sourceReadDecision(read: SourceRead): SourceReadAction {
 	const { headers, record } = read;
@@ -180,7 +168,7 @@ export function sourceReadDecision(read: SourceRead): SourceReadAction {
 	const unproven = (why: string): SourceReadAction => ({ action: 'refuse', proof: 'unproven', why });
 	// The record was listed after the answer came: an answer dated later is no version the service stored at the
 	// key then, but another bucket's file at it (one CDN location per key, spec §3.9), or a CDN dating by its clock.
-	const later = read.verb === 'Download' ? undefined : laterThanListed(headers.lastModified, record);
+	const later = laterThanListed(headers.lastModified, record);
 	if (later) {
 		return unproven(
 			`${later}, which the service's listing, read after the answer, does not show: it may be the file at this key in another bucket of the account (one CDN location per key)`,
@@ -190,19 +178,20 @@ export function sourceReadDecision(read: SourceRead): SourceReadAction {
 	const recorded = timeOf(record.last_modified);
 	const fetched = fetchedNoEarlierThan(headers, read.serviceDate);
 	const settledAt = settledAfter(record.last_modified);
-	if (kept) {
-		if (fetched !== undefined && settledAt !== undefined && fetched >= settledAt) return { action: 'copy' };
+	if (kept && !(fetched !== undefined && settledAt !== undefined && fetched >= settledAt)) {
 		return unproven(
 			fetched === undefined
 				? `a cache says it kept the CDN's answer (${kept}), and its headers do not say since when (a Date and an Age)`
 				: `a cache says it kept the CDN's answer (${kept}), from before the version the service stores may have been written`,
 		);
 	}
-	if (read.verb !== 'Move') return { action: 'copy' };
-	if (settledAt === undefined || recorded === undefined)
-		return unproven("the service's listing gives no time for the source");
-	const lastModified = timeOf(headers.lastModified);
-	if (read.isPublic && lastModified !== undefined && Math.abs(recorded - lastModified) > HTTP_DATE_MS) {
+	// Only the answer's Last-Modified second, compared with the record's, ties it to this bucket's file.
+	const undated = undatedRead(headers.lastModified, record);
+	if (undated) return unproven(undated);
+	if (kept || read.verb !== 'Move') return { action: 'copy' };
+	// Dated both (undatedRead above): the answer's Last-Modified and the listed time are there.
+	const lastModified = timeOf(headers.lastModified)!;
+	if (read.isPublic && Math.abs(recorded! - lastModified) > HTTP_DATE_MS) {
 		return unproven(`the CDN's answer has a Last-Modified (${headers.lastModified}) that is not the listing's`);
 	}
 	if (fetched === undefined) {
@@ -210,7 +199,7 @@ export function sourceReadDecision(read: SourceRead): SourceReadAction {
 			"the CDN's answer has no Date, so it cannot be shown to have been read after the version the service stores was written",
 		);
 	}
-	return fetched >= settledAt ? { action: 'copy' } : { action: 'read-again', afterMs: settledAt - fetched };
+	return fetched >= settledAt! ? { action: 'copy' } : { action: 'read-again', afterMs: settledAt! - fetched };
 }
 
 export interface CopyEvidence {
