@@ -1,5 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { timeOf } from '../../nodes/FileStorage/listing/listingTime';
 
 const UTC_INSTANT = Date.UTC(2026, 0, 2, 10, 30, 0);
 const MODULE = join(__dirname, '../../nodes/FileStorage/listing/listingTime.ts');
@@ -33,4 +36,56 @@ describe('timeOf: an HTTP date in an obsolete form names the same instant in eve
 		},
 		20_000,
 	);
+});
+
+describe('timeOf: an HTTP date without "GMT" is GMT, an explicit offset an exact instant', () => {
+	it.each(['Asia/Tokyo', 'America/Los_Angeles'])(
+		'in %s an RFC 1123 date missing "GMT" and one with "+0200" name their instants',
+		(zone) => {
+			const dates = ['Fri, 02 Jan 2026 10:30:00', 'Fri, 02 Jan 2026 12:30:00 +0200', 'Fri, 02 Jan 2026 05:30:00 -05:00'];
+			expect(readIn(zone, dates)).toEqual(dates.map(() => UTC_INSTANT));
+		},
+		20_000,
+	);
+
+	it('a zone named by an abbreviation other than GMT/UT/UTC has no time (it cannot be placed exactly)', () => {
+		for (const zone of ['CET', 'EST', 'IST', 'PST', 'XYZ']) {
+			expect(timeOf(`Fri, 02 Jan 2026 10:30:00 ${zone}`)).toBeUndefined();
+		}
+		for (const zone of ['GMT', 'UTC', 'UT', 'gmt']) expect(timeOf(`Fri, 02 Jan 2026 10:30:00 ${zone}`)).toBe(UTC_INSTANT);
+	});
+
+	it('a day or a time that does not exist has no time', () => {
+		for (const date of [
+			'Sat, 31 Feb 2026 10:30:00 GMT',
+			'Fri, 02 Jan 2026 24:30:00 GMT',
+			'Fri, 02 Foo 2026 10:30:00 GMT',
+			'Fri Jan 32 10:30:00 2026',
+			'2026-13-02T10:30:00Z',
+			'January 2, 2026 10:30',
+			'Fri, 02 Jan 2026 10:30:00 +2500',
+		]) {
+			expect(timeOf(date)).toBeUndefined();
+		}
+	});
+
+	it('an RFC 850 two-digit year more than 50 years ahead is the latest past year ending so', () => {
+		const now = Date.UTC(2026, 5, 1);
+		expect(timeOf('Friday, 02-Jan-26 10:30:00 GMT', now)).toBe(UTC_INSTANT);
+		expect(timeOf('Thursday, 02-Jan-76 10:30:00 GMT', now)).toBe(Date.UTC(2076, 0, 2, 10, 30, 0));
+		expect(timeOf('Thursday, 02-Jan-80 10:30:00 GMT', now)).toBe(Date.UTC(1980, 0, 2, 10, 30, 0));
+	});
+});
+
+describe('dates in the node are read only by timeOf', () => {
+	it('no product file hands text to Date.parse (it reads zone-less dates in the host zone)', () => {
+		const root = join(__dirname, '../../nodes');
+		const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+		const offenders = files.filter((f) =>
+			readFileSync(join(root, f), 'utf8')
+				.split('\n')
+				.some((line) => /Date\.parse\(/.test(line) && !/^\s*(\*|\/\/)/.test(line)),
+		);
+		expect(offenders).toEqual([]);
+	});
 });

@@ -2,6 +2,7 @@ import type { IDataObject, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow
 import { NodeApiError } from 'n8n-workflow';
 
 import type { Item } from '../item';
+import { timeOf } from '../listing/listingTime';
 import { answerCdnHeaders, existenceOf, type CdnHeaders } from './proof';
 import { getSignedUrl, type BucketRef, type Visibility } from '../transport/api';
 import { failedAnswer } from '../transport/apiAnswer';
@@ -32,8 +33,8 @@ function header(answer: IN8nHttpFullResponse, name: string): string | undefined 
 
 /** As the listing spells dates: ISO 8601 UTC to whole seconds. */
 function isoSeconds(httpDate: string | undefined): string | null {
-	const time = httpDate ? Date.parse(httpDate) : NaN;
-	return Number.isFinite(time) ? new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z') : null;
+	const time = timeOf(httpDate);
+	return time === undefined ? null : new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 function isNotFound(error: unknown): boolean {

@@ -1,6 +1,7 @@
 import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { timeOf } from '../listing/listingTime';
 import {
 	describeNetworkProblem,
 	mayRetryNetworkProblem,
@@ -38,8 +39,8 @@ export function retryAfterMs(headers: IDataObject | undefined): number | undefin
 	if (value === undefined) return undefined;
 	const seconds = Number(value);
 	if (Number.isFinite(seconds)) return Math.max(seconds * 1000, 0);
-	const date = Date.parse(String(value));
-	return Number.isFinite(date) ? Math.max(date - Date.now(), 0) : undefined;
+	const date = timeOf(String(value));
+	return date === undefined ? undefined : Math.max(date - Date.now(), 0);
 }
 
 function backoffMs(attempt: number): number {

@@ -1,6 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { timeOf } from '../listing/listingTime';
 import { isApiErrorAnswer, notTheApi, parsedBody } from './apiAnswer';
 
 /** What the service said, whichever of its error shapes it used. */
@@ -24,8 +25,8 @@ export function serviceWords(body: unknown): string {
 const SKEW_WORTH_MENTIONING_MS = 60_000;
 
 function clockHint(serverDate: string | undefined): string {
-	const serverTime = serverDate ? Date.parse(serverDate) : NaN;
-	if (Number.isFinite(serverTime)) {
+	const serverTime = timeOf(serverDate);
+	if (serverTime !== undefined) {
 		const skewMs = Date.now() - serverTime;
 		if (Math.abs(skewMs) > SKEW_WORTH_MENTIONING_MS) {
 			const minutes = Math.round(Math.abs(skewMs) / 60_000);

@@ -2,6 +2,7 @@ import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { hasLoneSurrogate, joinKey } from '../../files/keys';
 import type { Item } from '../../item';
+import { timeOf } from '../../listing/listingTime';
 import type { Visibility } from '../../transport/api';
 import {
 	BROWSER_OPERATIONS,
@@ -256,7 +257,8 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 	const where = item.bucket();
 	const request = requestOf(item);
 	const signed = signedOperationUrl(await item.client(), where, request);
-	const expiresAt = new Date(Date.parse(signed.timestamp) + ASSUMED_TOLERANCE_SECONDS * 1000).toISOString();
+	const signedAt = timeOf(signed.timestamp) ?? Date.now();
+	const expiresAt = new Date(signedAt + ASSUMED_TOLERANCE_SECONDS * 1000).toISOString();
 	return item.output({
 		type: request.type,
 		method: signed.method,
