@@ -42,7 +42,11 @@ describe('timeOf: an HTTP date without "GMT" is GMT, an explicit offset an exact
 	it.each(['Asia/Tokyo', 'America/Los_Angeles'])(
 		'in %s an RFC 1123 date missing "GMT" and one with "+0200" name their instants',
 		(zone) => {
-			const dates = ['Fri, 02 Jan 2026 10:30:00', 'Fri, 02 Jan 2026 12:30:00 +0200', 'Fri, 02 Jan 2026 05:30:00 -05:00'];
+			const dates = [
+				'Fri, 02 Jan 2026 10:30:00',
+				'Fri, 02 Jan 2026 12:30:00 +0200',
+				'Fri, 02 Jan 2026 05:30:00 -05:00',
+			];
 			expect(readIn(zone, dates)).toEqual(dates.map(() => UTC_INSTANT));
 		},
 		20_000,
@@ -52,7 +56,8 @@ describe('timeOf: an HTTP date without "GMT" is GMT, an explicit offset an exact
 		for (const zone of ['CET', 'EST', 'IST', 'PST', 'XYZ']) {
 			expect(timeOf(`Fri, 02 Jan 2026 10:30:00 ${zone}`)).toBeUndefined();
 		}
-		for (const zone of ['GMT', 'UTC', 'UT', 'gmt']) expect(timeOf(`Fri, 02 Jan 2026 10:30:00 ${zone}`)).toBe(UTC_INSTANT);
+		for (const zone of ['GMT', 'UTC', 'UT', 'gmt'])
+			expect(timeOf(`Fri, 02 Jan 2026 10:30:00 ${zone}`)).toBe(UTC_INSTANT);
 	});
 
 	it('a day or a time that does not exist has no time', () => {

@@ -2,8 +2,11 @@ import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse, IPollFunctio
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { transformShapedFolder, transformShapedWords } from '../files/keys';
+import { existenceOf } from '../files/proof';
 import type { StoredRecord } from '../files/storedRecord';
+import { goneByService } from '../listing/stillStored';
 import { datedSignedUrl, type BucketRef } from '../transport/api';
+import { failedAnswer } from '../transport/apiAnswer';
 import { watchBody } from '../transport/bodyWatch';
 import type { FollowedAnswer } from '../transport/redirects';
 import type { FileStorageClient } from '../transport/request';
@@ -69,24 +72,58 @@ export interface Download {
 	link?: string;
 }
 
+type Fault = (problem: string, description: string) => NodeOperationError;
+
+/** The file is not there: said only once the API itself answered its own 404 for the file. */
+function notFoundError({ ctx, where, key, itemIndex }: Download): NodeApiError {
+	return new NodeApiError(ctx.getNode(), { status: 404 } as JsonObject, {
+		message: `The file '${key}' was not found in bucket '${where.bucket}' (region ${where.region})`,
+		description: 'Check the key, and the bucket name and region (a bucket is identified by both).',
+		httpCode: '404',
+		itemIndex,
+	});
+}
+
+/**
+ * The read of a link the service gave failed. A CDN's or proxy's 404 says nothing of the file (only
+ * the API's own does): the service is asked, as for Copy's source (goneByService). A file it still
+ * stores is not called "not found": a transformation-shaped first folder may have been read as a
+ * transformation of another file, else the CDN (or what is in front of it) answered 404 wrongly.
+ */
+async function failedRead(download: Download, error: unknown, fault: Fault): Promise<never> {
+	const status = error instanceof NodeApiError ? error.httpCode : undefined;
+	const folder = download.link === undefined ? transformShapedFolder(download.key) : undefined;
+	if (folder && status === '403') {
+		// A 403 of the service's own signed link is not the credential, but what the CDN read in it.
+		throw new NodeApiError(download.ctx.getNode(), { status: 403 } as JsonObject, {
+			message: (error as NodeApiError).message,
+			description: `Nothing was stored. ${transformShapedWords(folder)}`,
+			httpCode: status,
+			itemIndex: download.itemIndex,
+		});
+	}
+	if (status !== '404') throw error;
+	if (await goneByService(download.client, download.where, download.key)) throw notFoundError(download);
+	if (folder) throw fault('failed: the CDN found no file at its link (HTTP 404)', transformShapedWords(folder));
+	throw fault(
+		'failed: the CDN answered HTTP 404 for a file the service stores',
+		"The service's own answer shows the file, so the CDN (or a proxy in front of it) answered 404 wrongly, e.g. an edge that does not hold the file yet. Run the node again in a few minutes; if it goes on, check the CDN or proxy in front of the files.",
+	);
+}
+
 /**
  * The answer of the file's signed link (a public file's CDN copy purged first and its record read:
- * storedVersion.ts; a private one read again when a cache kept it), and what the read is judged by. A missing file is said as such, whichever step found it (the
- * signed link, or the CDN when the file went in between).
+ * storedVersion.ts; a private one read again when a cache kept it), and what the read is judged by.
+ * "Not found" is said only when the API's own 404 shows it, whichever step failed (failedRead).
  */
 async function openDownload(
 	download: Download,
 	fault: Fault,
 ): Promise<{ response: FollowedAnswer; read?: StoredRead }> {
-	const { ctx, client, where, key, itemIndex, link: given } = download;
-	const notFound = (error: unknown) => {
-		if (!(error instanceof NodeApiError) || error.httpCode !== '404') throw error;
-		throw new NodeApiError(ctx.getNode(), { status: 404 } as JsonObject, {
-			message: `The file '${key}' was not found in bucket '${where.bucket}' (region ${where.region})`,
-			description: 'Check the key, and the bucket name and region (a bucket is identified by both).',
-			httpCode: '404',
-			itemIndex,
-		});
+	const { client, where, key, link: given } = download;
+	const linkRefused = (error: unknown) => {
+		// Only the API's own 404 shows the file absent; a proxy's or web server's 404 page shows nothing.
+		throw existenceOf(failedAnswer(error)) === 'absent' ? notFoundError(download) : error;
 	};
 	// A signed link works for private and public files alike, and keeps the transfer off
 	// the API host (the CDN serves the bytes).
@@ -94,29 +131,15 @@ async function openDownload(
 		given === undefined
 			? await datedSignedUrl(client, where, key, LINK_LIFETIME_SECONDS).then(
 					({ link, date }) => ({ client, where, key, link, serviceDate: date, listed: download.listed }),
-					notFound,
+					linkRefused,
 				)
 			: undefined;
 	if (read) await prepareStoredRead(read, fault);
 	const url = given ?? read!.link.url;
-	// The service gave the link, so the file exists: a CDN that finds nothing there may have read
-	// a transformation-shaped first folder as a transformation of another (missing) file.
-	const folder = given === undefined ? transformShapedFolder(key) : undefined;
-	const cdnNotFound = (error: unknown) => {
-		const status = error instanceof NodeApiError ? error.httpCode : undefined;
-		if (!folder || (status !== '403' && status !== '404')) return notFound(error);
-		throw new NodeApiError(ctx.getNode(), { status: Number(status) } as JsonObject, {
-			// A 403 of the service's own signed link is not the credential, but what the CDN read in it.
-			message:
-				status === '403'
-					? (error as NodeApiError).message
-					: `Download of '${key}' failed: the CDN found no file at its link (HTTP 404)`,
-			description: `Nothing was stored. ${transformShapedWords(folder)}`,
-			httpCode: status,
-			itemIndex,
-		});
-	};
-	const fetchIt = async () => await client.fetchLink(url, `Download of '${key}'`).then((answer) => answer, cdnNotFound);
+	const fetchIt = async () =>
+		await client
+			.fetchLink(url, `Download of '${key}'`)
+			.catch(async (error: unknown) => await failedRead(download, error, fault));
 	const response = await fetchIt();
 	if (!read || !readAgainAfterPurge(read, response)) return { response, read };
 	// A cache kept a private file's answer: its body is closed before any further request, the cache
@@ -125,8 +148,6 @@ async function openDownload(
 	await readyToReadAgain(read, fault);
 	return { response: await fetchIt(), read };
 }
-
-type Fault = (problem: string, description: string) => NodeOperationError;
 
 /**
  * The facts to judge a body by. When nothing stated the file's size and the answer's own length

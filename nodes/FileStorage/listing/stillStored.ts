@@ -19,3 +19,13 @@ export async function stillStored(client: FileStorageClient, where: BucketRef, k
 	};
 	return await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS).then(() => true, gone);
 }
+
+/**
+ * Whether the service itself says a file is gone (its own 404 of the file's link), asked after a read
+ * of it failed: a CDN's or a proxy's 404 page says nothing of the file. A failure to ask says no, so
+ * the read's own error stands and nothing is called "not found" that the service did not confirm.
+ * The one decision of Copy's and Move's source read, File → Download and the trigger.
+ */
+export async function goneByService(client: FileStorageClient, where: BucketRef, key: string): Promise<boolean> {
+	return !(await stillStored(client, where, key).catch(() => true));
+}

@@ -1,6 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { stillStored } from '../listing/stillStored';
+import { goneByService } from '../listing/stillStored';
 import { withoutFile } from './output';
 import type { PollRun } from './run';
 import type { TriggerSettings } from './settings';
@@ -28,7 +28,7 @@ export interface HeldGone {
 
 async function gone(run: PollRun, found: Scan, key: string): Promise<boolean> {
 	if (found.complete) return true;
-	return !(await stillStored(run.client, run.settings.where, key).catch(() => true));
+	return await goneByService(run.client, run.settings.where, key);
 }
 
 /** The held changes of `previous` this poll settles, at most Max Files Per Poll items' worth. */

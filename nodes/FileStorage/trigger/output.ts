@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { downloadToBinary } from '../download/download';
-import { stillStored } from '../listing/stillStored';
+import { goneByService } from '../listing/stillStored';
 import type { PollRun } from './run';
 import type { TriggerSettings } from './settings';
 import type { Change } from './state';
@@ -34,7 +34,7 @@ export function outputJson(settings: TriggerSettings, change: Change): IDataObje
  */
 async function goneSinceListed({ client, settings }: PollRun, change: Change, error: unknown): Promise<boolean> {
 	if ((error as { httpCode?: unknown } | undefined)?.httpCode !== '404') return false;
-	return !(await stillStored(client, settings.where, change.key).catch(() => true));
+	return await goneByService(client, settings.where, change.key);
 }
 
 /**

@@ -11,7 +11,7 @@ import { datedSignedUrl, type BucketRef, type SignedUrl } from '../../transport/
 import type { FileStorageClient } from '../../transport/request';
 import { transportSettings, type Item } from '../../item';
 import { failedAnswer } from '../../transport/apiAnswer';
-import { stillStored } from '../../listing/stillStored';
+import { goneByService } from '../../listing/stillStored';
 
 /** The source's link only needs to outlive the start of the transfer (its retries included). */
 const SOURCE_LINK_SECONDS = 900;
@@ -43,11 +43,6 @@ export function missingSource(item: Item, from: Ref, more = '') {
 	if (more) missing.description = `${more} ${missing.description ?? ''}`.trim();
 	missingSources.add(missing);
 	return missing;
-}
-
-/** Whether the API itself says the file is not there (its own 404); any failure to ask says no. */
-async function isGone(client: FileStorageClient, from: Ref): Promise<boolean> {
-	return !(await stillStored(client, from, from.key).catch(() => true));
 }
 
 /** The source's link, and the Date of its answer (the service's clock, before the read: files/proof.ts). */
@@ -126,7 +121,7 @@ async function openOnce(
 		},
 	).catch(async (error: unknown) => {
 		// Another item or workflow may have moved it away between its link and its read.
-		if (await isGone(client, from)) {
+		if (await goneByService(client, from, from.key)) {
 			throw missingSource(item, from, 'It was deleted (or moved) while it was being read.');
 		}
 		// The service gave the link of a file it stores: a CDN refusing it may have read a
