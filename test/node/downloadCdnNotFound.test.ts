@@ -55,7 +55,7 @@ describe('File → Download: a 404 page that is not the API’s own says nothing
 		},
 	);
 
-	it('a file deleted between its link and its read (the service’s own 404 confirms it): "not found"', async () => {
+	it('a file deleted between its link and its read, the service’s own 404 confirming it, is not found', async () => {
 		const key = 'dl-cdn-404/deleted.txt';
 		await put(apiFor(emulator()), key, 'stored', { visibility: 'private' });
 		emulator().adversary.setHooks({
@@ -69,7 +69,7 @@ describe('File → Download: a 404 page that is not the API’s own says nothing
 		expect(result.error?.message).toMatch(/^The file 'dl-cdn-404\/deleted\.txt' was not found in bucket/);
 	});
 
-	it('a proxy’s 404 page to the file’s signed-link request is no "not found" either', async () => {
+	it('a proxy’s 404 page answering the file’s signed-link request does not make the file not found', async () => {
 		const key = 'dl-cdn-404/proxied.txt';
 		await put(apiFor(emulator()), key, 'stored', { visibility: 'private' });
 		emulator().adversary.setHooks({

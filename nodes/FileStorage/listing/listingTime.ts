@@ -11,7 +11,8 @@ const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
  * ISO 8601 as the listing spells it (spec §3.1, "2024-03-20T10:30:00Z"). Without a zone designator it
  * still means UTC: a service or a gateway re-serializing its JSON that drops the "Z" changes no instant.
  */
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const ISO =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 /** The three HTTP date forms RFC 9110 §5.6.7 has a recipient accept (the time part of each is TIME). */
 const TIME = '(\\d{2}):(\\d{2})(?::(\\d{2}))?';
