@@ -207,3 +207,48 @@ describe('Download File of a public file whose CDN answers with a redirect it ke
 		expect(attached).not.toContain('version-1');
 	});
 });
+
+describe('Download File of a public file whose CDN revalidated the version it kept', () => {
+	it('an answer a cache revalidated (Age: 0, X-Cache: TCP_REFRESH_HIT, the listed Last-Modified) is never attached', async () => {
+		const trigger = await watching('cdn-revalidated');
+		const key = 'cdn-revalidated/report.txt';
+		await createdThenReplaced(trigger, key, 'public');
+		const listed = JSON.parse((await api().list({ prefix: 'cdn-revalidated/' })).body.toString()) as {
+			data: { contents: { children: Array<{ path: string; last_modified: string }> } };
+		};
+		const listedSecond = new Date(
+			Date.parse(listed.data.contents.children.find((entry) => entry.path === key)!.last_modified),
+		).toUTCString();
+		// Past the listed second and the clocks' margin: by Date − Age alone, the answer would count as read after it.
+		await new Promise((resolve) => setTimeout(resolve, 5500));
+		// The origin answered the cache's If-Modified-Since with 304 (one second for both versions): the
+		// cache serves version-1 as checked just now.
+		emulator().adversary.setHooks({
+			before: async (call: HookCall) =>
+				await Promise.resolve(
+					call.op === 'cdn'
+						? {
+								status: 200,
+								headers: {
+									'Content-Type': 'text/plain',
+									'Last-Modified': listedSecond,
+									Age: '0',
+									'X-Cache': 'TCP_REFRESH_HIT from edge',
+								},
+								body: 'version-1',
+							}
+						: undefined,
+				),
+		});
+		for (const attempt of [1, 2]) {
+			const held = await trigger.poll();
+			expect([attempt, held.error, held.items]).toEqual([attempt, undefined, []]);
+		}
+		const given = await trigger.poll();
+		expect(given.items).toHaveLength(1);
+		expect(given.items[0].binary).toBeUndefined();
+		expect(String(given.items[0].json.error)).toMatch(
+			/a cache revalidated its copy .*X-Cache: TCP_REFRESH_HIT from edge/,
+		);
+	}, 30_000);
+});

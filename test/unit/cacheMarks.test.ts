@@ -1,4 +1,9 @@
-import { apiAnswerKept, keptByCache, cdnHeadersOf } from '../../nodes/FileStorage/transport/cacheMarks';
+import {
+	apiAnswerKept,
+	keptByCache,
+	cdnHeadersOf,
+	revalidatedByCache,
+} from '../../nodes/FileStorage/transport/cacheMarks';
 
 describe('apiAnswerKept: what a cache says of keeping an answer of the API', () => {
 	it('a hit in X-Cache or a cache status, or an Age of a second or more, is kept', () => {
@@ -37,5 +42,60 @@ describe('apiAnswerKept: what a cache says of keeping an answer of the API', () 
 
 	it("a CDN's Age: 0 still counts as kept (its time is read from Date and Age instead)", () => {
 		expect(keptByCache(cdnHeadersOf({ Age: '0' }))).toBe('Age: 0');
+	});
+});
+
+describe('revalidatedByCache: an answer a cache served on a revalidation (its Date and Age date the check, not the bytes)', () => {
+	it.each([
+		[{ 'CF-Cache-Status': 'REVALIDATED' }, 'cf-cache-status: REVALIDATED'],
+		[{ 'X-Cache-Status': 'REVALIDATED' }, 'x-cache-status: REVALIDATED'],
+		[{ 'X-Proxy-Cache': 'revalidated' }, 'x-proxy-cache: revalidated'],
+		[{ 'X-Cache': 'RefreshHit from cloudfront' }, 'X-Cache: RefreshHit from cloudfront'],
+		[{ 'X-Cache': 'TCP_REFRESH_HIT from a1.example' }, 'X-Cache: TCP_REFRESH_HIT from a1.example'],
+		[{ 'X-Cache': 'TCP_REFRESH_UNMODIFIED' }, 'X-Cache: TCP_REFRESH_UNMODIFIED'],
+		[{ 'X-Cache': 'TCP_REFRESH_FAIL_HIT' }, 'X-Cache: TCP_REFRESH_FAIL_HIT'],
+		[{ 'X-Cache': 'TCP_REFRESH_MISS' }, 'X-Cache: TCP_REFRESH_MISS'],
+		[
+			{ 'Cache-Status': 'ExampleCDN; fwd=stale; fwd-status=304' },
+			'cache-status: ExampleCDN; fwd=stale; fwd-status=304',
+		],
+		[
+			{ 'Cache-Status': 'ExampleCDN; fwd=stale; fwd-status=200' },
+			'cache-status: ExampleCDN; fwd=stale; fwd-status=200',
+		],
+		[{ 'Cache-Status': 'Edge; fwd=miss; fwd-status=304' }, 'cache-status: Edge; fwd=miss; fwd-status=304'],
+		[
+			{ 'Cache-Status': 'Origin; hit, Edge; fwd=stale; fwd-status=304; stored' },
+			'cache-status: Origin; hit, Edge; fwd=stale; fwd-status=304; stored',
+		],
+	])('%j is a revalidation (%s), and is kept', (headers, words) => {
+		expect(revalidatedByCache(cdnHeadersOf(headers))).toBe(words);
+		expect(keptByCache(cdnHeadersOf(headers))).toContain(words);
+	});
+
+	it('hits, misses and the other RFC 9211 forwards are no revalidation (the Age rule dates a hit)', () => {
+		for (const headers of [
+			{ 'CF-Cache-Status': 'HIT', Age: '0' },
+			{ 'CF-Cache-Status': 'STALE' },
+			{ 'CF-Cache-Status': 'UPDATING' },
+			{ 'X-Cache': 'Hit from cloudfront' },
+			{ 'X-Cache': 'TCP_HIT' },
+			{ 'X-Cache': 'MISS', Age: '0' },
+			{ 'X-Cache-Status': 'EXPIRED' },
+			{ 'Cache-Status': 'ExampleCDN; hit; ttl=30' },
+			{ 'Cache-Status': 'ExampleCDN; fwd=uri-miss; fwd-status=200; stored' },
+			{ 'Cache-Status': 'ExampleCDN; fwd=vary-miss, Other; fwd=request' },
+			// A quoted key or detail that spells a revalidation is not a parameter.
+			{ 'Cache-Status': 'ExampleCDN; fwd=miss; detail="fwd=stale; fwd-status=304"' },
+			{ 'Cache-Status': 'ExampleCDN; fwd=miss; key="a,b\\"; fwd=stale"' },
+			{},
+		]) {
+			expect(revalidatedByCache(cdnHeadersOf(headers))).toBeUndefined();
+		}
+	});
+
+	it('a redirect a cache revalidated makes the answer one', () => {
+		const headers = { date: 'Fri, 20 Mar 2026 10:30:10 GMT', redirects: [{ xCache: 'RefreshHit from cloudfront' }] };
+		expect(revalidatedByCache(headers)).toBe('a redirect that led to it (hop 1): X-Cache: RefreshHit from cloudfront');
 	});
 });

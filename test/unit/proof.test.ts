@@ -299,6 +299,63 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 	});
 });
 
+describe('an answer a cache revalidated gives no fetch time: never proof of the version, whatever its Age and Date', () => {
+	const marks: CdnHeaders[] = [
+		{ cacheStatus: ['cf-cache-status: REVALIDATED'] },
+		{ xCache: 'RefreshHit from cloudfront' },
+		{ xCache: 'TCP_REFRESH_HIT' },
+		{ xCache: 'TCP_REFRESH_MISS' },
+		{ cacheStatus: ['x-cache-status: REVALIDATED'] },
+		{ cacheStatus: ['cache-status: ExampleCDN; fwd=stale; fwd-status=304'] },
+		{ cacheStatus: ['cache-status: ExampleCDN; fwd=miss; fwd-status=304'] },
+	];
+
+	it.each(marks)('%j: fetchedNoEarlierThan is undefined, and Copy, Move and Download refuse it', (mark) => {
+		// Age: 0 and a Date a minute past the listed second: by Date − Age it would have been fetched long after.
+		const headers = { date: at(60), age: '0', ...mark };
+		expect(fetchedNoEarlierThan(headers)).toBeUndefined();
+		for (const verb of ['Copy', 'Move', 'Download'] as const) {
+			expect(move(headers, { verb })).toEqual({
+				action: 'refuse',
+				proof: 'unproven',
+				why: expect.stringMatching(
+					/^a cache revalidated its copy of the CDN's answer \(.+\), so the answer cannot be dated/,
+				),
+			});
+			// A private file's read after a purge is judged the same way.
+			expect(move(headers, { verb, isPublic: false })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		}
+	});
+
+	it("Move's read-back of its copy keeps the source on a revalidated answer, the MD5 sent or not", () => {
+		const sent = { bytes: 10, md5: 'a'.repeat(32) };
+		for (const mark of marks) {
+			const answer = { size: 10, headers: { date: at(60), age: '0', ...mark }, digest: sent };
+			expect(readBackDecision({ sent, written: T, answer })).toEqual({
+				action: 'keep',
+				why: expect.stringMatching(/^read back through its link, a cache revalidated its copy/),
+			});
+		}
+	});
+
+	it('a redirect a cache revalidated leaves the answer undated', () => {
+		const headers = {
+			date: at(60),
+			lastModified: at(0),
+			redirects: [{ date: at(60), xCache: 'RefreshHit from cloudfront' }],
+		};
+		expect(fetchedNoEarlierThan(headers)).toBeUndefined();
+		expect(move(headers)).toMatchObject({ action: 'refuse', why: expect.stringMatching(/hop 1.*RefreshHit/) });
+	});
+
+	it('Age: 0 with X-Cache: MISS (a CDN stamping what it fetched) is still dated by its Date, and moved', () => {
+		expect(move({ date: at(60), age: '0', xCache: 'MISS' })).toEqual({ action: 'copy' });
+		expect(
+			move({ date: at(60), age: '0', cacheStatus: ['cache-status: ExampleCDN; fwd=uri-miss; fwd-status=200'] }),
+		).toEqual({ action: 'copy' });
+	});
+});
+
 describe('copyCheckDecision: the check of a copy', () => {
 	const sent = { bytes: 10, md5: 'a'.repeat(32) };
 	const record = { size: 10, last_modified: T };

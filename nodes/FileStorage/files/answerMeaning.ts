@@ -1,8 +1,10 @@
 /**
- * What the API's failed answers show to the decisions of proof.ts: only its own 404 (its JSON error)
- * shows a file absent or nothing cached; any other failure shows nothing.
+ * What answers show to the decisions of proof.ts, in words: the API's failed answers (only its own
+ * 404, its JSON error, shows a file absent or nothing cached; any other failure shows nothing), and
+ * a CDN answer a cache kept that gives no time it was fetched at.
  */
 import { isApiNotFoundAnswer } from '../transport/apiAnswer';
+import { revalidatedByCache, type CdnHeaders } from '../transport/cacheMarks';
 
 /** What the API's answer to "is a file at this key" (a signed-link request) shows. */
 export type Existence = 'exists' | 'absent' | 'unknown';
@@ -24,4 +26,19 @@ export function existenceOf(answer: { linked: true } | { httpCode?: string | nul
  */
 export function purgeFailure(answer: { httpCode?: string | null; body?: unknown }): 'nothing-cached' | 'refuse' {
 	return answer.httpCode === '404' && isApiNotFoundAnswer(answer.body) ? 'nothing-cached' : 'refuse';
+}
+
+/**
+ * Why an answer a cache kept gives no time it was fetched at (proof.ts, fetchedNoEarlierThan), so
+ * it is no proof of the version, for a source read, a download and Move's read-back alike. A
+ * revalidated copy is named as such: its Date and Age are those of the cache's check (RFC 9111
+ * §4.3.4), not of its bytes, and a same-size version written in the kept one's second passes that
+ * check. Otherwise its headers lack a Date or an Age.
+ */
+export function undatedKeptAnswer(headers: CdnHeaders, kept: string): string {
+	const revalidated = revalidatedByCache(headers);
+	if (revalidated) {
+		return `a cache revalidated its copy of the CDN's answer (${revalidated}), so the answer cannot be dated: a revalidation dates the cache's check with the origin, not the bytes it kept, which may be an earlier version of the same size`;
+	}
+	return `a cache says it kept the CDN's answer (${kept}), and its headers do not say since when (a Date and an Age)`;
 }

@@ -5,8 +5,9 @@
  * say what could not be proven. docs/reliability.md ("Destructive steps act on proof") is the
  * table of these functions, row by row, each row with its test; the evidence is spec §3.12.
  */
-import { ageSeconds, keptByCache, ownCacheMarks, type CdnHeaders } from '../transport/cacheMarks';
+import { ageSeconds, keptByCache, ownCacheMarks, ownRevalidationMarks, type CdnHeaders } from '../transport/cacheMarks';
 import { etagMd5 } from '../upload/hashedSource';
+import { undatedKeptAnswer } from './answerMeaning';
 import { isoSeconds, timeOf, type StoredRecord } from './storedRecord';
 
 /** The listing dates a version to the whole second (spec §3.1): a write at T.9 is listed as T. */
@@ -44,7 +45,8 @@ const HTTP_DATE_MS = 1000;
  * counts: that answer came before the read began, so its Date is no later than the read in the
  * service's clock, and a read counts as late only when both clocks say so. Undefined when nothing
  * bounds it (no Date; a kept answer with no Age: its max-age is no bound, as a CDN keeps answers for
- * its own time to live and serves them stale). Never the n8n host's clock.
+ * its own time to live and serves them stale; a revalidated one, whose Date and Age date the check:
+ * revalidatedByCache). Never the n8n host's clock.
  *
  * An answer reached through redirects is as old as its oldest hop, each read by this rule: a
  * redirect chose the URL whose bytes came, and one a cache kept since T can lead to the version
@@ -67,6 +69,7 @@ function hopFetchedNoEarlierThan(headers: CdnHeaders, serviceDate?: string): num
 	const service = timeOf(serviceDate);
 	const date = service === undefined ? answered : Math.min(answered, service);
 	if (ownCacheMarks(headers).length === 0) return date;
+	if (ownRevalidationMarks(headers).length > 0) return undefined;
 	const age = ageSeconds(headers);
 	return age === undefined ? undefined : date - (age + 1) * 1000;
 }
@@ -181,7 +184,7 @@ export function sourceReadDecision(read: SourceRead): SourceReadAction {
 	if (kept && !(fetched !== undefined && settledAt !== undefined && fetched >= settledAt)) {
 		return unproven(
 			fetched === undefined
-				? `a cache says it kept the CDN's answer (${kept}), and its headers do not say since when (a Date and an Age)`
+				? undatedKeptAnswer(headers, kept)
 				: `a cache says it kept the CDN's answer (${kept}), from before the version the service stores may have been written`,
 		);
 	}
@@ -322,7 +325,7 @@ export function readBackDecision(
 	const fetched = kept ? fetchedNoEarlierThan(answer.headers, read.serviceDate) : undefined;
 	const settledAt = settledAfter(read.written);
 	if (kept && (fetched === undefined || settledAt === undefined)) {
-		return keep(`a cache says it kept the answer (${kept}), and its headers do not say since when`);
+		return keep(undatedKeptAnswer(answer.headers, kept));
 	}
 	if (kept && fetched! < settledAt!) return { action: 'read-again', afterMs: settledAt! - fetched! };
 	const size = answer.size ?? answer.digest.bytes;

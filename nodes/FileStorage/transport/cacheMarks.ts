@@ -38,6 +38,59 @@ const VARNISH_HIT = /^\s*\d+\s+\d+\s*$/;
 /** A cache status naming an answer served from what the cache kept (a hit, a stale or revalidated copy). */
 const SERVED_FROM_CACHE = /hit|stale|revalidated|updating/i;
 
+/**
+ * An X-Cache or cache status naming a revalidation: the cache asked the origin whether its copy was
+ * current and served it on a 304. Cloudflare's and nginx's REVALIDATED, CloudFront's "RefreshHit from
+ * cloudfront", and the TCP_REFRESH_ family of Squid's and Akamai's codes (all of it: one that
+ * brought new bytes cannot be told apart by its mark alone, so it is not taken as proof either).
+ */
+const REVALIDATED = /revalidated|refreshhit|tcp_refresh_/i;
+
+/**
+ * A Structured Field (RFC 8941) split at `separator` outside quoted strings: a list into its
+ * members (`,`), a member into its item and parameters (`;`). A `key` or `detail` string may hold either.
+ */
+function splitOutsideQuotes(value: string, separator: ',' | ';'): string[] {
+	const parts = [''];
+	let quoted = false;
+	let escaped = false;
+	for (const char of value) {
+		if (char === separator && !quoted) {
+			parts.push('');
+			continue;
+		}
+		if (quoted && !escaped && char === '"') quoted = false;
+		else if (!quoted && char === '"') quoted = true;
+		escaped = quoted && !escaped && char === '\\';
+		parts[parts.length - 1] += char;
+	}
+	return parts.map((part) => part.trim());
+}
+
+/**
+ * Whether an RFC 9211 Cache-Status value has an entry that revalidated: `fwd=stale` (the cache had
+ * a copy, stale, and asked the origin about it) or `fwd-status=304` (the origin said "not
+ * modified", so the kept copy was served). The other `fwd` values (bypass, method, uri-miss,
+ * vary-miss, miss, request, partial) forward for a new answer; `hit` forwards nothing.
+ */
+function cacheStatusRevalidated(value: string): boolean {
+	return splitOutsideQuotes(value, ',').some((entry) =>
+		splitOutsideQuotes(entry, ';')
+			.slice(1)
+			.map((parameter) => parameter.toLowerCase().replace(/\s*=\s*/, '='))
+			.some((parameter) => parameter === 'fwd=stale' || parameter === 'fwd-status=304'),
+	);
+}
+
+/** Whether one `Name: value` of CdnHeaders.cacheStatus names a revalidation. */
+function statusRevalidated(status: string): boolean {
+	const colon = status.indexOf(':');
+	const value = status.slice(colon + 1);
+	return status.slice(0, colon).trim().toLowerCase() === 'cache-status'
+		? cacheStatusRevalidated(value)
+		: REVALIDATED.test(value);
+}
+
 /** The CDN headers of an answer's header object (names in any case). */
 export function cdnHeadersOf(headers: Record<string, unknown> | undefined): CdnHeaders {
 	const lower = new Map(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
@@ -81,15 +134,52 @@ export function ageSeconds(headers: CdnHeaders): number | undefined {
 	return first !== '' && Number.isFinite(age) && age >= 0 ? age : undefined;
 }
 
+/**
+ * The marks by which a cache says it revalidated one answer or one redirect (see revalidatedByCache),
+ * without those of the redirects before it.
+ */
+export function ownRevalidationMarks(headers: CdnHeaders): string[] {
+	return [
+		...(REVALIDATED.test(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
+		...(headers.cacheStatus ?? []).filter(statusRevalidated),
+	];
+}
+
 /** The marks of one answer or one redirect, without those of the redirects before it (see keptByCache). */
 export function ownCacheMarks(headers: CdnHeaders, minAgeSeconds = 0): string[] {
 	const age = ageSeconds(headers);
+	const served = (value: string) => SERVED_FROM_CACHE.test(value) || REVALIDATED.test(value);
 	return [
 		...(age === undefined || age < minAgeSeconds ? [] : [`Age: ${headers.age ?? ''}`]),
-		...(SERVED_FROM_CACHE.test(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
-		...(headers.cacheStatus ?? []).filter((status) => SERVED_FROM_CACHE.test(status.replace(/^[^:]*:/, ''))),
+		...(served(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
+		...(headers.cacheStatus ?? []).filter(
+			(status) => SERVED_FROM_CACHE.test(status.replace(/^[^:]*:/, '')) || statusRevalidated(status),
+		),
 		...(VARNISH_HIT.test(headers.xVarnish ?? '') ? [`X-Varnish: ${headers.xVarnish}`] : []),
 	];
+}
+
+/** The marks of an answer and of every redirect that led to it, in words (hop n), or undefined. */
+function marksWithRedirects(headers: CdnHeaders, marksOf: (hop: CdnHeaders) => string[]): string | undefined {
+	const marks = [
+		...marksOf(headers),
+		...(headers.redirects ?? []).flatMap((redirect, index) => {
+			const own = marksOf(redirect);
+			return own.length > 0 ? [`a redirect that led to it (hop ${index + 1}): ${own.join(', ')}`] : [];
+		}),
+	];
+	return marks.length > 0 ? marks.join(', ') : undefined;
+}
+
+/**
+ * What a cache says of revalidating the answer (or a redirect that led to it), or undefined. A
+ * cache that revalidates its copy (If-Modified-Since its Last-Modified, answered 304) serves its
+ * kept bytes with a Date and `Age: 0` of the check (RFC 9111 §4.3.4): Date − Age dates the check,
+ * not the bytes, and the storage dates versions to the second, so a same-size version written in
+ * the kept one's second gets that 304. Such an answer gives no time it was fetched at.
+ */
+export function revalidatedByCache(headers: CdnHeaders): string | undefined {
+	return marksWithRedirects(headers, ownRevalidationMarks);
 }
 
 /**
@@ -97,20 +187,13 @@ export function ownCacheMarks(headers: CdnHeaders, minAgeSeconds = 0): string[] 
  * `minAgeSeconds` (an HTTP cache MUST send one with every answer it serves from what it kept, RFC
  * 9111 §4 and §5.1; `Age: 0` too, kept less than a second), an `X-Cache` or cache status naming
  * a hit in any spelling (HIT, TCP_HIT, "Hit from cloudfront", STALE, UPDATING, REVALIDATED; MISS,
- * BYPASS, EXPIRED, DYNAMIC name none), or an X-Varnish with two ids. Whatever else the
+ * BYPASS, EXPIRED, DYNAMIC name none) or a revalidation (revalidatedByCache), or an X-Varnish with two ids. Whatever else the
  * answer says (a Last-Modified included), such an answer may be an earlier version, so it is never
  * proof of the stored one by itself. The marks of a redirect that led to it count as its own: a
  * redirect a cache kept may point at an earlier version's URL, whose own answer is then unmarked.
  */
 export function keptByCache(headers: CdnHeaders, minAgeSeconds = 0): string | undefined {
-	const marks = [
-		...ownCacheMarks(headers, minAgeSeconds),
-		...(headers.redirects ?? []).flatMap((redirect, index) => {
-			const kept = ownCacheMarks(redirect, minAgeSeconds);
-			return kept.length > 0 ? [`a redirect that led to it (hop ${index + 1}): ${kept.join(', ')}`] : [];
-		}),
-	];
-	return marks.length > 0 ? marks.join(', ') : undefined;
+	return marksWithRedirects(headers, (hop) => ownCacheMarks(hop, minAgeSeconds));
 }
 
 /**
