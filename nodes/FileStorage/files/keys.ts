@@ -93,7 +93,7 @@ export function transformShapedFolder(key: string): string | undefined {
 }
 
 /**
- * The transformation-shaped first folder of a copy's destination: a key, or a folder (ending in '/')
+ * The transformation-shaped first folder of a copy's source or destination: a key, or a folder (ending in '/')
  * every key below which has it. A folder marker such as `tr-w_200/` counts too: its link puts the
  * folder where a transformation goes.
  */

@@ -15,7 +15,7 @@ import { runCopyAtLocation, runCopyWords } from './runLocation';
 import { storeSource } from './storeSource';
 import type { UploadSource } from '../../upload/uploadSource';
 import { isMissingSource, missingSource, openStoredSource } from './storedSource';
-import { refuseTransformShapedDestination, type DestinationField } from './unreadableDestination';
+import { refuseUnreadableLinks, type DestinationField } from './unreadableLink';
 
 export interface FileRef extends BucketRef {
 	key: string;
@@ -174,7 +174,7 @@ export const ONE_LOCATION_MOVE_WORDS =
 
 /**
  * The refusals made before any request: the same file as source and destination, a '.' segment,
- * a destination the CDN reads as a transformation.
+ * a source or destination the CDN reads as a transformation.
  */
 function refuseBeforeRequests(item: Item, job: CopyJob): void {
 	const { verb, from, to } = job;
@@ -191,7 +191,7 @@ function refuseBeforeRequests(item: Item, job: CopyJob): void {
 		);
 	}
 	refuseDotSegments(item, verb, from, to);
-	refuseTransformShapedDestination(item, verb, job.field, to.key);
+	refuseUnreadableLinks(item, { verb, field: job.field, from: from.key, to: to.key, level: 'file' });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { fileNotFound } from '../../files/fileInfo';
-import { linkRewritesKey, rewrittenLinkWords, transformShapedFolder, transformShapedWords } from '../../files/keys';
+import { linkRewritesKey, rewrittenLinkWords } from '../../files/keys';
 import { existenceOf, sourceReadDecision, type SourceReadAction } from '../../files/proof';
 import { purgeBeforeRead } from '../../files/storedRead';
 import { findStoredRecord, type StoredRecord } from '../../files/storedRecord';
@@ -96,7 +96,8 @@ function unprovenSource(item: Item, from: Ref, verb: 'Copy' | 'Move', why: strin
 }
 
 /**
- * Opens the source as the service stores it: its link (public: its cache purged first), then
+ * Opens the source as the service stores it (a key whose link the CDN reads as a transformation never
+ * comes here: unreadableLink.ts refuses it before any request): its link (public: its cache purged first), then
  * its record in the listing (the API's, not the CDN's), which the CDN's answer must agree with
  * (size, and Last-Modified where sent). A disagreement means the CDN answered another version:
  * nothing is copied. Read after the answer came, so a file replaced since is caught too.
@@ -124,15 +125,6 @@ async function openOnce(
 		if (await goneByService(client, from, from.key)) {
 			throw missingSource(item, from, 'It was deleted (or moved) while it was being read.');
 		}
-		// The service gave the link of a file it stores: a CDN refusing it may have read a
-		// transformation-shaped first folder as a transformation of another file.
-		const folder = transformShapedFolder(from.key);
-		if (folder && error instanceof Error && / answered HTTP (403|404)\b/.test(error.message)) {
-			throw item.fail(
-				`${verb}: the CDN did not serve the source ${where(from)} at its link: ${error.message}`,
-				`${none} ${transformShapedWords(folder)}`,
-			);
-		}
 		throw error;
 	});
 	const record = await findStoredRecord(client, from, from.key).catch((error: unknown) => {
@@ -158,12 +150,9 @@ async function openOnce(
 	if (decision.action !== 'refuse') return { source: { link, opened, record }, decision };
 	opened.discard();
 	if (decision.proof === 'unproven') throw unprovenSource(item, from, verb, decision.why);
-	const folder = transformShapedFolder(from.key);
 	throw item.fail(
 		`${verb}: the source ${where(from)} read through the CDN is not the version the service stores: ${decision.why}`,
-		folder
-			? `${none} ${transformShapedWords(folder)}`
-			: `The CDN answered an earlier version from its cache${link.is_public ? ', even after its cache was cleared' : ''}, or the file was replaced while it was read. ${none} Run the node again in a few minutes.`,
+		`The CDN answered an earlier version from its cache${link.is_public ? ', even after its cache was cleared' : ''}, or the file was replaced while it was read. ${none} Run the node again in a few minutes.`,
 	);
 }
 

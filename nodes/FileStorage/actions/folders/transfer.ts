@@ -4,7 +4,7 @@ import { folderPrefix } from '../../files/keys';
 import type { Item } from '../../item';
 import type { BucketRef, ListEntry } from '../../transport/api';
 import { ONE_LOCATION_MOVE_WORDS, type CopyJob } from '../file/copyFile';
-import { refuseTransformShapedDestination } from '../file/unreadableDestination';
+import { refuseUnreadableLinks } from '../file/unreadableLink';
 import { folderOf } from '../folder';
 import { failureItem } from '../parallelItems';
 import { transferFile, type FileStatus } from './fileTransfer';
@@ -58,7 +58,7 @@ function refuseOneLocationOverlap(item: Item, { verb, from, to }: Plan): void {
 
 /**
  * The plan of the item, refused before any request when its destination is inside its source, or
- * is a folder the CDN reads as a transformation.
+ * either folder is one the CDN reads as a transformation.
  */
 function planOf(item: Item, verb: Verb): Plan {
 	const source = item.bucket();
@@ -88,9 +88,10 @@ function planOf(item: Item, verb: Verb): Plan {
 			'Pick the folder to move. To move the whole bucket on purpose, turn on the Allow Whole Bucket option (try Dry Run first). Nothing was changed.',
 		);
 	}
-	// Every file's destination is below it: refused here, before the listing (a folder to the top of a bucket is
-	// judged per file, where a subfolder may be the first folder of the destination key).
-	refuseTransformShapedDestination(item, verb, 'Destination Folder', plan.to.prefix);
+	// Every file's source and destination is below them: refused here, before the listing (a whole bucket, or a
+	// folder to the top of a bucket, is judged per file, where a subfolder may be the first folder of the key).
+	const folders = { from: plan.from.prefix, to: plan.to.prefix };
+	refuseUnreadableLinks(item, { verb, field: 'Destination Folder', ...folders, level: 'folder' });
 	const sameBucket = plan.to.bucket === plan.from.bucket && plan.to.region === plan.from.region;
 	if (!sameBucket) refuseOneLocationOverlap(item, plan);
 	if (sameBucket && plan.to.prefix.startsWith(plan.from.prefix)) {
