@@ -5,12 +5,38 @@
  * its file"; "A held-back change is never dropped".
  */
 import type { HookCall } from '../emulator/history';
+import { keyHash } from '../../nodes/FileStorage/trigger/state';
+import type { StoredState } from '../../nodes/FileStorage/trigger/stateCodec';
+import { earlierCheckOf, type Stored } from './earlierCheck';
 import { apiFor, nextSecond, Poller, put, useEmulator } from './support';
 
 const emulator = useEmulator();
 const api = () => apiFor(emulator());
 
 beforeEach(() => emulator().adversary.setHooks(undefined));
+
+/** Stores a newer version of `key` each time the trigger asks for its link, while `writing()` says so. */
+function rewriteAtEachDownload(key: string, writing: () => boolean): void {
+	let version = 100;
+	emulator().adversary.setHooks({
+		before: async (call: HookCall) => {
+			if (writing() && call.op === 'signedUrl' && call.query.get('key') === key) {
+				await nextSecond();
+				version++;
+				await put(api(), key, `status-${version}`, { visibility: 'private' });
+			}
+			return undefined;
+		},
+	});
+}
+
+/** The key's last_modified as the listing shows it now. */
+async function listedDate(prefix: string, key: string): Promise<string> {
+	const listed = JSON.parse((await api().list({ prefix })).body.toString()) as {
+		data: { contents: { children: Array<{ path: string; last_modified: string }> } };
+	};
+	return listed.data.contents.children.find((entry) => entry.path === key)!.last_modified;
+}
 
 describe('Download File of a file rewritten after each poll lists it', () => {
 	it('its creation is still emitted within 3 polls (without its file), not held back for ever', async () => {
@@ -42,5 +68,75 @@ describe('Download File of a file rewritten after each poll lists it', () => {
 		}
 		// The file was created and listed by every poll: its creation must come out, at the latest without its file.
 		expect(emitted).toContainEqual(['created', key]);
+	});
+
+	it('its update comes once, by the 3rd poll, as the version that poll listed, without its file and saying why', async () => {
+		const key = 'churn-update/status.txt';
+		await put(api(), key, 'status-0', { visibility: 'private' });
+		const trigger = new Poller(emulator, {
+			folder: 'churn-update',
+			watchFor: ['updated'],
+			options: { downloadFile: true },
+		} as never);
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		await nextSecond();
+		await put(api(), key, 'status-1', { visibility: 'private' });
+		let writing = true;
+		rewriteAtEachDownload(key, () => writing);
+		const perPoll: Array<Array<{ last_modified: unknown; error: unknown; binary: boolean }>> = [];
+		let listedByThird = '';
+		for (let poll = 1; poll <= 3; poll++) {
+			if (poll === 3) listedByThird = await listedDate('churn-update/', key);
+			const result = await trigger.poll();
+			expect(result.error).toBeUndefined();
+			perPoll.push(
+				result.items.map((item) => ({
+					last_modified: item.json.last_modified,
+					error: item.json.error,
+					binary: item.binary !== undefined,
+				})),
+			);
+		}
+		expect(perPoll.slice(0, 2)).toEqual([[], []]);
+		expect(perPoll[2]).toEqual([
+			{
+				last_modified: listedByThird,
+				error: expect.stringContaining('later version than the one listed'),
+				binary: false,
+			},
+		]);
+		// The writer stops: the version stored during the 3rd poll is a change of its own, emitted with its bytes.
+		writing = false;
+		const after = await trigger.poll();
+		expect(after.items.map((item) => [item.json.event, item.binary !== undefined])).toEqual([['updated', true]]);
+		expect(await trigger.changes()).toEqual([]);
+	});
+
+	it('a count an earlier release saved for an older version goes on: no lost state, no item before the 3rd failed poll', async () => {
+		const key = 'churn-earlier/status.txt';
+		await put(api(), key, 'status-0', { visibility: 'private' });
+		const trigger = new Poller(emulator, {
+			folder: 'churn-earlier',
+			watchFor: ['updated'],
+			options: { downloadFile: true },
+		} as never);
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		await nextSecond();
+		await put(api(), key, 'status-1', { visibility: 'private' });
+		rewriteAtEachDownload(key, () => true);
+		// One failed poll, saved as earlier releases saved it: [fingerprint of the version that failed, attempts], their check.
+		expect((await trigger.poll()).items).toEqual([]);
+		const saved = { ...(trigger.savedState as StoredState) };
+		const [fingerprint, attempts] = saved.failures![keyHash(key)];
+		expect(attempts).toBe(1);
+		const earlier = { ...saved, failures: { [keyHash(key)]: [fingerprint, attempts] } } as Stored;
+		delete earlier.check;
+		trigger.savedState = { ...earlier, check: earlierCheckOf(earlier) };
+		const second = await trigger.poll();
+		expect([second.error, second.items]).toEqual([undefined, []]);
+		const third = await trigger.poll();
+		expect(third.items.map((item) => [item.json.event, item.json.key, item.binary !== undefined])).toEqual([
+			['updated', key, false],
+		]);
 	});
 });

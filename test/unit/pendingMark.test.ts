@@ -114,4 +114,14 @@ describe('a pending mark saved by a change of scope', () => {
 		expect(readState(earlier, quiet, false).earlier?.failures?.size).toBe(2);
 		expect(readState({ ...earlier, place: placeOf('b2', 'r') }, quiet, false)).toEqual({ lost: expect.any(String) });
 	});
+
+	it('without its check, a mark holding what only checked marks held (place, records aside, held changes) is lost', () => {
+		const { check: _check, ...unchecked } = stored(pendingBaseline(busy, { place, state: handOver(quietState()) }));
+		const without = (...names: string[]) =>
+			Object.fromEntries(Object.entries(unchecked).filter(([name]) => !names.includes(name)));
+		for (const removed of [unchecked, without('aside'), without('failures'), without('aside', 'failures')])
+			expect(readState(removed, quiet, false)).toEqual({ lost: expect.any(String) });
+		// Marks of releases before the check named their scope only: still a fresh start.
+		expect(readState(without('aside', 'failures', 'place'), quiet, false)).toEqual({ otherScope: true });
+	});
 });

@@ -320,6 +320,34 @@ describe('what a poll finds saved (Emit Existing Files acts on a first poll and 
 		expect(readState({ ...earlier, scope: scope.slice(0, 8) }, scopes, false)).toEqual({ lost: expect.any(String) });
 	});
 
+	it('without its check, a state holding what only checked states held (place, records aside, a held change) is lost', () => {
+		const state = stateOf([file('a'), file('b')], false);
+		state.aside = new Map([[keyHash('other/c'), 5]]);
+		state.failures = new Map([
+			[
+				keyHash('b'),
+				{ fingerprint: 7, attempts: 1, held: { event: 'updated' as const, file: file('b', { size: 2 }) } },
+			],
+		]);
+		const { check: _check, ...unchecked } = JSON.parse(JSON.stringify(encodeState(state, scope, scopes.place)));
+		const { place: _place, aside: _aside, failures: _failures, ...preCheck } = unchecked;
+		expect(readState(preCheck, scopes, false).state?.files.size).toBe(2);
+		const pair = { [keyHash('b')]: [7, 1] };
+		for (const removed of [
+			unchecked,
+			{ ...preCheck, place: scopes.place },
+			{ ...preCheck, aside: unchecked.aside },
+			{ ...preCheck, failures: unchecked.failures },
+			{ ...preCheck, failures: { ...pair, [keyHash('c')]: 'damaged' } },
+		])
+			expect(readState(removed, scopes, false)).toEqual({ lost: expect.any(String) });
+		// Releases before the check saved failures as [fingerprint, attempts] only: still read.
+		expect(readState({ ...preCheck, failures: pair }, scopes, false).state?.failures?.get(keyHash('b'))).toEqual({
+			fingerprint: 7,
+			attempts: 1,
+		});
+	});
+
 	it('a state with keys, carried over to File Deleted removed, must hold its keys', () => {
 		const saved = encodeState(stateOf([file('a')], true), scopes.carried);
 		expect(readState(saved, scopes, false).state?.keys).toBeUndefined();

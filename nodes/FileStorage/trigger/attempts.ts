@@ -1,4 +1,4 @@
-import { fingerprint, keyHash, sameVersion, type Change, type DownloadFailure } from './state';
+import { fingerprint, keyHash, type Change, type DownloadFailure } from './state';
 
 /**
  * Failed downloads are counted per file across polls, so that a file the CDN keeps refusing is
@@ -8,10 +8,15 @@ import { fingerprint, keyHash, sameVersion, type Change, type DownloadFailure } 
 /** Polls in which a file's download may fail before it is emitted without its file. */
 export const DOWNLOAD_ATTEMPTS = 3;
 
-/** Polls in which this version of the changed file failed to download so far. */
+/**
+ * Polls in which the change of this file was held back so far, whichever versions they listed: a file another writer
+ * rewrites between every poll's listing and its download (each download refused as a later version than listed) is
+ * still given up on, never held back for ever. The count ends only when the change is emitted (its download succeeds,
+ * or it is given up on). A count saved by an earlier release (per version) is at most this one: it is read as it is.
+ */
 export function attemptsBefore(failures: Map<string, DownloadFailure> | undefined, change: Change): number {
 	const failure = change.file ? failures?.get(keyHash(change.key)) : undefined;
-	return failure && sameVersion(failure.fingerprint, change.file!) ? failure.attempts : 0;
+	return failure?.attempts ?? 0;
 }
 
 /**
@@ -22,8 +27,8 @@ export function attemptsBefore(failures: Map<string, DownloadFailure> | undefine
 export const HELD_CHANGES = 10_000;
 
 /**
- * Counts against this version of the file only: a new version starts afresh. The change itself is kept too
- * (heldBack.ts), while fewer than HELD_CHANGES are.
+ * Counts against the file's key, with the version held last (its newest listing): a new version does not start
+ * afresh. The change itself is kept too (heldBack.ts), while fewer than HELD_CHANGES are.
  */
 export function recordAttempts(failures: Map<string, DownloadFailure>, change: Change, attempts: number): void {
 	const failure: DownloadFailure = { fingerprint: fingerprint(change.file!), attempts };

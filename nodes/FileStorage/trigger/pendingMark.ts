@@ -26,7 +26,10 @@ export interface PendingMark {
 	aside?: string;
 	/** Held-back changes, as a state's `failures`. */
 	failures?: Record<string, StoredFailure>;
-	/** As a state's (checkOf), over all the above; marks saved by earlier releases lack it and are read as they are. */
+	/**
+	 * As a state's (checkOf), over all the above. Marks saved by earlier releases lack it and are read as they are; they
+	 * never held `place`, `aside` or `failures`, so a mark holding one without a check is a lost state.
+	 */
 	check?: string;
 }
 
@@ -87,8 +90,8 @@ export function openMark(stored: Record<string, unknown>): OpenedMark {
 	if (stored.version !== 1) return { lost: `version ${String(stored.version ?? 'none')} is unknown to this release` };
 	if (typeof stored.scope !== 'string' || !SCOPE_PATTERN.test(stored.scope)) return { lost: 'its scope is damaged' };
 	// A mark holds no keys: a check of an earlier release either holds or it does not.
-	if (checkVerdict(stored as Partial<StoredState>) !== 'holds') {
-		return { lost: 'it was altered after it was saved (its check does not match)' };
+	if (checkVerdict(stored as Partial<StoredState>, 'mark') !== 'holds') {
+		return { lost: 'it was altered after it was saved (its check does not match, or was removed)' };
 	}
 	const handed = handedOf(stored);
 	if (handed && 'lost' in handed) return handed;

@@ -35,8 +35,9 @@ export interface ListedFile {
 }
 
 export interface DownloadFailure {
-	/** The version of the file that failed; a new version starts counting afresh. */
+	/** The version of the file held last (its newest listing); a new version goes on counting (attempts.ts). */
 	fingerprint: number;
+	/** Polls the file's change was held back, across its versions. */
 	attempts: number;
 	/**
 	 * The change held back, as listed: emitted without its file if a later scan no longer lists the file

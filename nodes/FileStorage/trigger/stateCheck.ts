@@ -44,6 +44,23 @@ function addedFields(stored: Partial<StoredState>): { aside: unknown; pending: u
 	return { aside: stored.aside, pending: (stored as { pending?: unknown }).pending };
 }
 
+/** What is checked: a state, or the mark a poll saves where it could record no baseline (pendingMark.ts). */
+export type Stored = 'state' | 'mark';
+
+/**
+ * Whether what is stored holds a field that only releases saving a check ever wrote, so that without its check it can
+ * only have lost it by hand (a lost state, never read as it is). `place` came with the check, `aside` after it; a
+ * state's `failures` held only [fingerprint, attempts] before it (a held change, or anything else, came after); a
+ * mark carried no `failures` at all before it. States and marks of releases before the check hold none of these.
+ */
+function writtenWithCheck(stored: Partial<StoredState>, kind: Stored): boolean {
+	if (stored.place !== undefined || stored.aside !== undefined) return true;
+	const { failures } = stored;
+	if (failures === undefined) return false;
+	if (kind === 'mark' || !failures || typeof failures !== 'object' || Array.isArray(failures)) return true;
+	return Object.values(failures as object).some((value) => !Array.isArray(value) || value.length !== 2);
+}
+
 /** The check this release saves. */
 export function checkOf(stored: Partial<StoredState>): string {
 	return digestOf(stored, 'utf16le');
@@ -61,10 +78,15 @@ export function hasLoneSurrogate(text: string): boolean {
  * over a key list holding lone surrogates, which that check cannot tell apart (the caller proves the keys with
  * keysProven, or the state is lost). A check of an earlier release (UTF-8) is as strict as this one wherever no lone
  * surrogate is read; the check of this release never matches it, so a state saved now and altered is never taken for
- * a state of an earlier release. No check at all (releases before it) is read as it is.
+ * a state of an earlier release. No check at all (releases before it) is read as it is, unless what is stored holds
+ * what only releases that save a check ever wrote (writtenWithCheck): its check was removed.
  */
-export function checkVerdict(stored: Partial<StoredState>): 'holds' | 'altered' | 'keysToProve' {
-	if (stored.check === undefined || stored.check === checkOf(stored)) return 'holds';
+export function checkVerdict(
+	stored: Partial<StoredState>,
+	kind: Stored = 'state',
+): 'holds' | 'altered' | 'keysToProve' {
+	if (stored.check === undefined) return writtenWithCheck(stored, kind) ? 'altered' : 'holds';
+	if (stored.check === checkOf(stored)) return 'holds';
 	if (stored.check !== digestOf(stored, 'utf8')) return 'altered';
 	const { aside, pending } = addedFields(stored);
 	for (const text of [stored.files, aside, pending])

@@ -30,7 +30,10 @@ export interface StoredState {
 	place?: string;
 	/** Records of files of the bucket out of the watched scope (outOfScope.ts), as `files`, latest set aside first. */
 	aside?: string;
-	/** A short hash of all the above (stateCheck.ts); states saved by earlier releases lack it and are read as they are. */
+	/**
+	 * A short hash of all the above (stateCheck.ts). States saved by earlier releases lack it and are read as they are,
+	 * unless they hold what only states with a check held (`place`, `aside`, a held change): then it was removed.
+	 */
 	check?: string;
 }
 
@@ -186,7 +189,8 @@ export function openState(stored: unknown): OpenedState {
 	if (typeof candidate.scope !== 'string' || !SCOPE_PATTERN.test(candidate.scope))
 		return { lost: 'its scope is damaged' };
 	const verdict = checkVerdict(candidate);
-	if (verdict === 'altered') return { lost: 'it was altered after it was saved (its check does not match)' };
+	if (verdict === 'altered')
+		return { lost: 'it was altered after it was saved (its check does not match, or was removed)' };
 	const files = decodeRecords(candidate.files, candidate.count ?? null);
 	if (!files) return { lost: 'its list of files is cut short or damaged' };
 	const state: WatchState = { files };
