@@ -122,7 +122,7 @@ describe('Folder → Copy and Move of a tr-…/ folder into the top of the bucke
 	);
 });
 
-it('Folder → Copy of a whole bucket to another: a file under a tr-… first folder fails alone naming its source, the others go', async () => {
+it('Folder → Copy of a whole bucket to another: a file under a tr-… first folder is refused alone naming its source, the others go', async () => {
 	const own = randomFile(1800);
 	await storeInOneSecond([
 		['whole/bird.bin', randomFile(1800)],
@@ -138,8 +138,8 @@ it('Folder → Copy of a whole bucket to another: a file under a tr-… first fo
 	});
 	const bySource = new Map(result.items.map((item) => [(item.json.source as { key?: string })?.key, item.json]));
 	const refused = bySource.get('tr-w_500/whole/bird.bin');
-	expect(refused?.status).toBe('failed');
-	expect(String(refused?.error)).toContain(
+	expect(refused?.status).toBe('refused');
+	expect(String(refused?.reason)).toContain(
 		"Copy: the source 'tr-w_500/whole/bird.bin' (a file of the folder in parameter 'Folder') starts with the folder \"tr-w_500\"",
 	);
 	expect(await hash('tr-w_500/whole/bird.bin', OTHER)).toBeUndefined();

@@ -109,8 +109,9 @@ describe('Folder → Copy and Move to the top of the bucket, a subfolder becomin
 			});
 			const byDestination = new Map(result.items.map((item) => [item.json.key, item.json]));
 			const refused = byDestination.get(`tr-w_200/deep-${operation}.txt`);
-			expect(refused?.status).toBe('failed');
-			expect(String(refused?.error)).toContain("(parameter 'Destination Folder')");
+			// Decided from the key alone: the file's status (the run goes on), its reason naming the field to change.
+			expect(refused?.status).toBe('refused');
+			expect(String(refused?.reason)).toContain("(parameter 'Destination Folder')");
 			expect(await hash(`tr-w_200/deep-${operation}.txt`)).toBeUndefined();
 			expect(await hash(`${top}/tr-w_200/deep-${operation}.txt`)).toBe(sha256(mine));
 			expect(byDestination.get(`plain-${operation}.txt`)?.status).toBe(operation === 'copy' ? 'copied' : 'moved');

@@ -15,7 +15,7 @@ import { runCopyAtLocation, runCopyWords } from './runLocation';
 import { storeSource } from './storeSource';
 import type { UploadSource } from '../../upload/uploadSource';
 import { isMissingSource, missingSource, openStoredSource } from './storedSource';
-import { refuseUnreadableLinks, type DestinationField } from './unreadableLink';
+import { unreadableLinkRefusal, type DestinationField } from './unreadableLink';
 
 export interface FileRef extends BucketRef {
 	key: string;
@@ -99,18 +99,19 @@ export function sourceStays(item: Item, error: unknown): NodeApiError | NodeOper
 }
 
 /** Both files are read through their links (the source's bytes, the copy's check). */
-function refuseDotSegments(item: Item, verb: 'Copy' | 'Move', from: FileRef, to: FileRef) {
+function dotSegmentRefusal(item: Item, verb: 'Copy' | 'Move', from: FileRef, to: FileRef) {
 	// A link of a key with a '.' segment reaches another file (see linkRewritesKey).
 	for (const [role, ref] of [
 		['source', from],
 		['destination', to],
 	] as const) {
 		if (!hasDotSegment(ref.key)) continue;
-		throw item.fail(
+		return item.fail(
 			`${verb}: the ${role} '${ref.key}' has a '.' segment, which its link cannot carry`,
 			`A URL client resolves '.' segments in a link, so the ${role}'s link would reach another file and the copy could not be made or checked. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}. Use a key without a '.' segment.`,
 		);
 	}
+	return undefined;
 }
 
 /** One file to copy: from where, to where, with the options of its item (Replace Existing File and the upload's). */
@@ -172,26 +173,35 @@ export function sharesLocation(job: CopyJob): boolean {
 export const ONE_LOCATION_MOVE_WORDS =
 	"A file has one CDN location whatever its bucket (it names the key only), so a read of the copy could be answered by the source itself: that the copy holds the source's bytes cannot be shown, and the source is only deleted on proof. Nothing was changed.";
 
-/**
- * The refusals made before any request: the same file as source and destination, a '.' segment,
- * a source or destination the CDN reads as a transformation.
- */
+/** The refusals made before any request, thrown: File → Copy and Move fail with them. */
 function refuseBeforeRequests(item: Item, job: CopyJob): void {
+	const refusal = keyRefusal(item, job);
+	if (refusal) throw refusal;
+}
+
+/**
+ * The refusals decided from the keys alone, nothing read or written: the same file as source and
+ * destination, a '.' segment, a source or destination the CDN reads as a transformation. A Folder
+ * run gives one as that file's status and goes on (see transfer.ts); File → Copy and Move fail.
+ */
+export function keyRefusal(item: Item, job: CopyJob): NodeOperationError | undefined {
 	const { verb, from, to } = job;
 	if (to.key === from.key && to.bucket === from.bucket && to.region === from.region) {
-		throw item.fail(
+		return item.fail(
 			`${verb}: the source and the destination are the same file`,
 			`Both are ${describeRef(from)}. Set Destination Path to another path, or another bucket or region in the options. Nothing was changed.`,
 		);
 	}
 	if (verb === 'Move' && sharesLocation(job)) {
-		throw item.fail(
+		return item.fail(
 			`Move: the destination ${describeRef(to)} is the source's own path in another bucket`,
 			`${ONE_LOCATION_MOVE_WORDS} Move it to another path in that bucket (e.g. in a folder), or Copy it there, check the copy, and delete the source with File → Delete.`,
 		);
 	}
-	refuseDotSegments(item, verb, from, to);
-	refuseUnreadableLinks(item, { verb, field: job.field, from: from.key, to: to.key, level: 'file' });
+	return (
+		dotSegmentRefusal(item, verb, from, to) ??
+		unreadableLinkRefusal(item, { verb, field: job.field, from: from.key, to: to.key, level: 'file' })
+	);
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { NodeOperationError } from 'n8n-workflow';
+
 import { transformShapedDestination } from '../../files/keys';
 import type { Item } from '../../item';
 
@@ -27,8 +29,13 @@ export interface CopyLinks {
  * and Folder → Copy and Move; a source first, as it is read first.
  */
 export function refuseUnreadableLinks(item: Item, links: CopyLinks): void {
-	refuseTransformShapedSource(item, links);
-	refuseTransformShapedDestination(item, links);
+	const refusal = unreadableLinkRefusal(item, links);
+	if (refusal) throw refusal;
+}
+
+/** The refusal of refuseUnreadableLinks, or none: a Folder run gives it as one file's status (see transfer.ts). */
+export function unreadableLinkRefusal(item: Item, links: CopyLinks): NodeOperationError | undefined {
+	return sourceRefusal(item, links) ?? destinationRefusal(item, links);
 }
 
 function none(verb: CopyLinks['verb']): string {
@@ -42,16 +49,16 @@ function sourceNamed({ field, from, level }: CopyLinks): string {
 		: `the source '${from}' (a file of the folder in parameter 'Folder')`;
 }
 
-function refuseTransformShapedSource(item: Item, links: CopyLinks): void {
+function sourceRefusal(item: Item, links: CopyLinks): NodeOperationError | undefined {
 	const { verb, from, level } = links;
 	const folder = transformShapedDestination(from);
-	if (folder === undefined) return;
+	if (folder === undefined) return undefined;
 	const rest = from.slice(folder.length + 1);
 	const read =
 		level === 'folder'
 			? `the link of every file in it as another file transformed (e.g. '${folder}/${rest}x.txt' as '${rest}x.txt' transformed by "${folder}")`
 			: `its link as '${rest || '…'}' transformed by "${folder}"`;
-	throw item.fail(
+	return item.fail(
 		`${verb}: ${sourceNamed(links)} starts with the folder "${folder}", which the CDN reads as a transformation`,
 		`Its first folder "${folder}" has the shape of a CDN transformation (tr-… or thumb-, spec §3.11): the CDN reads ${read}, ` +
 			"so the bytes read could be another file's (one of the same size and " +
@@ -63,11 +70,11 @@ function refuseTransformShapedSource(item: Item, links: CopyLinks): void {
 	);
 }
 
-function refuseTransformShapedDestination(item: Item, { verb, field, to }: CopyLinks): void {
+function destinationRefusal(item: Item, { verb, field, to }: CopyLinks): NodeOperationError | undefined {
 	const folder = transformShapedDestination(to);
-	if (folder === undefined) return;
+	if (folder === undefined) return undefined;
 	const rest = to.slice(folder.length + 1);
-	throw item.fail(
+	return item.fail(
 		`${verb}: the destination '${to}' (parameter '${field}') starts with the folder "${folder}", which the CDN reads as a transformation`,
 		`The CDN reads a link whose first folder starts with 'tr-' or 'thumb-' as a transformation of another file ` +
 			`(there: '${rest || '…'}' transformed by "${folder}"), so no read of the copy at the destination could show its bytes: ` +

@@ -13,11 +13,22 @@ import { compareStored } from './sameContent';
  * done before is not listed, its source being gone); exists (refused: the destination holds other bytes
  * and Replace Existing Files is off); kept (whether the destination holds the source's bytes
  * could not be shown, and Replace Existing Files is off: nothing was changed); gone (the source
- * was listed, then deleted by another item of the run or someone else before it was read: nothing was changed).
+ * was listed, then deleted by another item of the run or someone else before it was read: nothing was changed);
+ * refused (its keys alone rule the copy out, e.g. a destination the CDN reads as a transformation: nothing was
+ * read or changed, and a run again gives the same answer; Dry Run lists it so too, see transfer.ts).
  * Dry Run: wouldCopy, wouldMove, or destinationExists (a real run compares it first).
  */
 export type FileStatus =
-	'copied' | 'moved' | 'skipped' | 'exists' | 'kept' | 'gone' | 'wouldCopy' | 'wouldMove' | 'destinationExists';
+	| 'copied'
+	| 'moved'
+	| 'skipped'
+	| 'exists'
+	| 'kept'
+	| 'gone'
+	| 'refused'
+	| 'wouldCopy'
+	| 'wouldMove'
+	| 'destinationExists';
 
 export interface FileOutcome {
 	status: FileStatus;

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { folderPrefix } from '../../files/keys';
+import { folderPrefix, keyProblem } from '../../files/keys';
 import type { Item } from '../../item';
 import type { BucketRef, ListEntry } from '../../transport/api';
-import { ONE_LOCATION_MOVE_WORDS, type CopyJob } from '../file/copyFile';
+import { keyRefusal, ONE_LOCATION_MOVE_WORDS, type CopyJob } from '../file/copyFile';
 import { refuseUnreadableLinks } from '../file/unreadableLink';
 import { folderOf } from '../folder';
 import { failureItem } from '../parallelItems';
@@ -88,6 +88,8 @@ function planOf(item: Item, verb: Verb): Plan {
 			'Pick the folder to move. To move the whole bucket on purpose, turn on the Allow Whole Bucket option (try Dry Run first). Nothing was changed.',
 		);
 	}
+	// A folder the service would refuse in every key below it: said once, before the listing.
+	if (plan.to.prefix) item.validKey(plan.to.prefix, 'Destination Folder');
 	// Every file's source and destination is below them: refused here, before the listing (a whole bucket, or a
 	// folder to the top of a bucket, is judged per file, where a subfolder may be the first folder of the key).
 	const folders = { from: plan.from.prefix, to: plan.to.prefix };
@@ -105,15 +107,38 @@ function planOf(item: Item, verb: Verb): Plan {
 }
 
 /** The job of one listed file: the same path below the destination folder. */
-function jobOf(item: Item, plan: Plan, entry: ListEntry): CopyJob {
-	const key = `${plan.to.prefix}${entry.path.slice(plan.from.prefix.length)}`;
+function jobOf(plan: Plan, entry: ListEntry): CopyJob {
 	return {
 		verb: plan.verb,
 		from: { bucket: plan.from.bucket, region: plan.from.region, key: entry.path },
-		to: { bucket: plan.to.bucket, region: plan.to.region, key: item.validKey(key, 'Destination Folder') },
+		to: {
+			bucket: plan.to.bucket,
+			region: plan.to.region,
+			key: `${plan.to.prefix}${entry.path.slice(plan.from.prefix.length)}`,
+		},
 		field: 'Destination Folder',
 		options: plan.options,
 	};
+}
+
+/**
+ * Why the keys alone refuse a file's copy, nothing read or written: a destination key the service
+ * does not take (over 1,024 bytes below the Destination Folder), or a refusal of File → Copy and Move
+ * (a '.' segment, a link the CDN reads as a transformation, see keyRefusal). The file is `refused`,
+ * its source kept, and the run goes on: another run would give the same answer, so it stops nothing.
+ */
+function refusalOf(item: Item, job: CopyJob): string | undefined {
+	const none = `Nothing was copied${job.verb === 'Move' ? ' or deleted' : ''}: the source stays.`;
+	const problem = keyProblem(job.to.key);
+	if (problem) {
+		const shown = job.to.key.length > 80 ? `${job.to.key.slice(0, 60)}…${job.to.key.slice(-10)}` : job.to.key;
+		return (
+			`${job.verb}: its destination "${shown}" (below parameter 'Destination Folder') is not a key the service takes: ${problem}. ` +
+			`${none} Pick a shorter Destination Folder, or ${job.verb.toLowerCase()} this file on its own with File → ${job.verb} to a shorter key.`
+		);
+	}
+	const refusal = keyRefusal(item, job);
+	return refusal && `${refusal.message}. ${refusal.description ?? ''}`.trim();
 }
 
 /** Whether a file's destination is itself under the source folder: written there, it would be read as a source. */
@@ -147,7 +172,13 @@ async function oneFile(item: Item, plan: Plan, entry: ListEntry, progress: Progr
 			count(progress, 'kept');
 			return;
 		}
-		job = jobOf(item, plan, entry);
+		job = jobOf(plan, entry);
+		const refused = refusalOf(item, job);
+		if (refused !== undefined) {
+			progress.outputs[index] = item.output({ status: 'refused', key: job.to.key, source, reason: refused });
+			count(progress, 'refused');
+			return;
+		}
 		if (writesIntoSource(plan, job)) {
 			// A/b/ → a/: a/b/b/x would go to a/b/x, another file this run reads (and a Move deletes).
 			const reason = `Its destination '${job.to.key}' is inside the source folder '${plan.from.prefix}', where this run reads (and a Move deletes) files: it was left as it is.`;
