@@ -1,4 +1,4 @@
-import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse, IPollFunctions, JsonObject } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { transformShapedFolder, transformShapedWords } from '../files/keys';
