@@ -699,7 +699,7 @@ describe('a scan over several pages (a scripted folder of 2,500 files, changed b
 		expect(await trigger.changes()).toEqual([]);
 	});
 
-	it('a deletion in a folder read in one request is emitted by the very next poll, without a check', async () => {
+	it('a deletion in a folder read in one page (then its empty page) is emitted by the very next poll, without a check', async () => {
 		const folder = new ScriptedFolder('small/', names.slice(0, 1000));
 		server = await startListServer(folder.answer, undefined, folder.exists);
 		const trigger = new Poller(server, { folder: 'small', watchFor: ['deleted'] } as never);
