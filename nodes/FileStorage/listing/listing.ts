@@ -10,9 +10,9 @@ export const MAX_PAGE_SIZE = 1000;
 export interface FolderListing {
 	folder: string;
 	/**
-	 * Pages that held the listing: the list requests it took, less the empty one read after a page
-	 * that looked last (it only checks that end, pageEnd.ts). One page is one consistent answer,
-	 * several may not be.
+	 * Pages that held the listing: the list requests it took, less (in a walk that proves boundaries)
+	 * the empty one read after a page that looked last: it only checks that end (pageEnd.ts). One
+	 * page is one consistent answer, several may not be.
 	 */
 	pages: number;
 	/**
