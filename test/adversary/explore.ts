@@ -3,7 +3,7 @@
  * collects the counterexamples: schedules after which an invariant does not hold.
  */
 import { checkInvariants, type Violation } from './invariants';
-import { runSchedule, startAdversaryEnv } from './run';
+import { runSchedule, startAdversaryEnv, type AdversaryEnv } from './run';
 import { drawSchedule, type Outcome, type Schedule } from './schedule';
 
 export interface Counterexample {
@@ -41,19 +41,50 @@ export function describe(example: Counterexample): string {
 /** A schedule is a few seconds; one still running after this is a hang, named by its seed rather than left to jest's timeout. */
 const HUNG_MS = 120_000;
 
-async function withinTime<T>(seed: number, run: Promise<T>): Promise<T> {
+/** `work`, or an error saying `what` did not end within `ms`. */
+async function withinTime<T>(what: string, work: Promise<T>, ms = HUNG_MS): Promise<T> {
 	let timer: NodeJS.Timeout | undefined;
 	const hung = new Promise<never>((_, reject) => {
-		timer = setTimeout(
-			() => reject(new Error(`seed ${seed}: the schedule did not end within ${HUNG_MS / 1000} s`)),
-			HUNG_MS,
-		);
+		timer = setTimeout(() => reject(new Error(`${what} did not end within ${ms / 1000} s`)), ms);
 	});
 	try {
-		return await Promise.race([run, hung]);
+		return await Promise.race([work, hung]);
 	} finally {
 		clearTimeout(timer);
 	}
+}
+
+/** How long the emulator may still be handling a schedule's requests once the schedule is over. */
+const SETTLE_MS = 10_000;
+
+/**
+ * Waits until the emulator handles none of the schedule's requests any more. A handler that never
+ * ends would otherwise hold the emulator's stop(), after the last schedule of its worker, out of
+ * reach of every schedule's timer: the whole suite would hang with no seed named. Here it fails
+ * the schedule that left it, with its seed and the requests still open.
+ */
+export async function settled(env: AdversaryEnv, seed: number, ms = SETTLE_MS): Promise<void> {
+	const until = Date.now() + ms;
+	for (;;) {
+		const open = env.emulator.adversary.openRequests();
+		if (open.length === 0) return;
+		if (Date.now() > until) {
+			throw new Error(
+				`seed ${seed}: ${open.length} request(s) still handled ${ms / 1000} s after the schedule: ${open.join(', ')}`,
+			);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
+
+/** One schedule, and the emulator settled after it, within the per-schedule limit. */
+async function runWithin(env: AdversaryEnv, schedule: Schedule): Promise<Outcome> {
+	const run = async () => {
+		const outcome = await runSchedule(env, schedule);
+		await settled(env, schedule.seed);
+		return outcome;
+	};
+	return await withinTime(`seed ${schedule.seed}: the schedule`, run());
 }
 
 export async function explore(
@@ -75,19 +106,26 @@ export async function explore(
 	let next = 0;
 	const worker = async () => {
 		const env = await startAdversaryEnv();
+		let failed = false;
 		try {
 			while (next < seeds.length) {
 				const seed = seeds[next++];
 				const schedule = draw(seed);
-				const outcome = await withinTime(seed, runSchedule(env, schedule));
+				const outcome = await runWithin(env, schedule);
 				onOutcome?.(outcome);
 				const violations = checkInvariants(outcome);
 				const example = violations.length ? { seed, schedule, violations, outcome } : undefined;
 				if (example) found.push(example);
 				onResult?.(seed, example);
 			}
+		} catch (error) {
+			failed = true;
+			throw error;
 		} finally {
-			await env.stop();
+			// Bounded too: a stop that hangs must fail the run, not hold it for ever (nor hide a schedule's own failure).
+			await withinTime("the adversary's emulator stop()", env.stop(), SETTLE_MS).catch((error: unknown) => {
+				if (!failed) throw error;
+			});
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(concurrency, seeds.length) }, worker));
@@ -98,9 +136,9 @@ export async function explore(
 export async function runOne(schedule: Schedule): Promise<{ outcome: Outcome; violations: Violation[] }> {
 	const env = await startAdversaryEnv();
 	try {
-		const outcome = await runSchedule(env, schedule);
+		const outcome = await runWithin(env, schedule);
 		return { outcome, violations: checkInvariants(outcome) };
 	} finally {
-		await env.stop();
+		await withinTime("the adversary's emulator stop()", env.stop(), SETTLE_MS);
 	}
 }

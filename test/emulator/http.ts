@@ -89,6 +89,15 @@ export function assertBodyWithinLimit(req: IncomingMessage, limit: number): void
 export class ClientAbortError extends Error {}
 
 /**
+ * Whether the request's body can no longer be read: its client left before the handler began to
+ * read it (a hook that acted first may take that long). Its 'close' is then past, and a reader
+ * waiting for 'end' or 'close' would wait for ever (and hold stop() with it).
+ */
+export function bodyGone(req: IncomingMessage): boolean {
+	return req.destroyed && !req.readableEnded;
+}
+
+/**
  * Small JSON bodies only (complete's part list, test hooks); over `limit` is a 413. Reads with
  * listeners rather than `for await`, which would destroy the request (and the socket with it)
  * when we stop early, leaving no way to send the 413.
@@ -99,6 +108,8 @@ export function readJsonBody(
 	limit: number,
 ): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> {
 	assertBodyWithinLimit(req, limit);
+	if (bodyGone(req))
+		return Promise.reject(new ClientAbortError('client closed the connection before its body was read'));
 	continueBody(req, res);
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];

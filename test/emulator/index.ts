@@ -126,9 +126,10 @@ async function run(config: ResolvedConfig, dataDir: string, cleanupData: () => P
 		cdnCache: new CdnCache(config.cdnCacheSeconds, config.now),
 	};
 
-	const inFlight = new Set<Promise<void>>();
-	const track = (work: Promise<void>) => {
-		inFlight.add(work);
+	// Each handler still running, with the request it handles (method and target).
+	const inFlight = new Map<Promise<void>, string>();
+	const track = (work: Promise<void>, request: string) => {
+		inFlight.set(work, request);
 		void work.finally(() => inFlight.delete(work));
 	};
 	const handler = createRequestHandler(ctx, track);
@@ -163,7 +164,7 @@ async function run(config: ResolvedConfig, dataDir: string, cleanupData: () => P
 		(stopping ??= (async () => {
 			const closed = new Promise<void>((resolve) => server.close(() => resolve()));
 			for (const socket of sockets) socket.destroy();
-			await Promise.allSettled([...inFlight]);
+			await Promise.allSettled([...inFlight.keys()]);
 			await closed;
 			await cleanupData();
 		})());
@@ -219,6 +220,7 @@ async function run(config: ResolvedConfig, dataDir: string, cleanupData: () => P
 			setHooks: (hooks?: EmulatorHooks) => {
 				ctx.hooks = hooks;
 			},
+			openRequests: () => [...inFlight.values()],
 			recordHistory: (on) => {
 				objects.history.enabled = on;
 			},

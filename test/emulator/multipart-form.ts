@@ -6,7 +6,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 import { removeQuietly } from './fsutil';
-import { ClientAbortError } from './http';
+import { bodyGone, ClientAbortError } from './http';
 
 /**
  * Streams the single `file` part of a multipart/form-data body to a temp file. Nothing is held
@@ -113,6 +113,7 @@ export async function receiveFile(
 		throw new FormError('Request body must be multipart/form-data (with a boundary) holding a part named "file"');
 	}
 	const boundary = boundaryOf(contentType) as string;
+	if (bodyGone(req)) throw new ClientAbortError('client closed the connection before its body was read');
 	let parser: busboy.Busboy;
 	try {
 		parser = busboy({

@@ -164,7 +164,7 @@ async function answerInstead(req: IncomingMessage, res: ServerResponse, answer: 
 	res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-export function createRequestHandler(ctx: ServerContext, track: (work: Promise<void>) => void) {
+export function createRequestHandler(ctx: ServerContext, track: (work: Promise<void>, request: string) => void) {
 	return (req: IncomingMessage, res: ServerResponse): void => {
 		track(
 			handle(ctx, req, res).catch((err) => {
@@ -172,6 +172,7 @@ export function createRequestHandler(ctx: ServerContext, track: (work: Promise<v
 				console.error('[emulator] unexpected error', err);
 				if (!res.headersSent && !res.destroyed) res.destroy();
 			}),
+			`${req.method ?? ''} ${req.url ?? ''}`,
 		);
 	};
 }

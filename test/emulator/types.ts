@@ -198,6 +198,8 @@ export interface CurrentVersion {
 
 export interface AdversaryAccess {
 	setHooks(hooks?: EmulatorHooks): void;
+	/** The requests (method and target) whose handlers still run: stop() waits for them. */
+	openRequests(): string[];
 	/** Off by default: hashing every stored version costs what benchmarks measure. */
 	recordHistory(on: boolean): void;
 	history(): HistoryEvent[];

@@ -31,12 +31,12 @@ describe('Bucket → List Contents', () => {
 		]);
 	});
 
-	it('Return All follows the pages for you (45 entries at 20 per page = 3 requests)', async () => {
+	it('Return All follows the pages for you (45 entries at 20 per page = 3 requests, and the empty page after)', async () => {
 		emulator().resetStats();
 		const result = await list({ folder: 'paged', returnAll: true, options: { pageSize: 20 } });
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.path)).toEqual(files);
-		expect(emulator().stats().requests.list).toBe(3);
+		expect(emulator().stats().requests.list).toBe(4);
 		expect(result.items[0].json).toMatchObject({
 			name: 'file-000.txt',
 			type: 'file',

@@ -60,23 +60,28 @@ describe('List Contents at the edges', () => {
 		expect(result.items.map((item) => item.json.path)).toEqual(
 			Array.from({ length: 2005 }, (_, i) => `many/f${i}.txt`),
 		);
-		expect(requests.map((request) => request.page)).toEqual([1, 2, 3]);
+		// Page 3 is short: page 4, empty, shows the end (a short page may be a silent cap).
+		expect(requests.map((request) => request.page)).toEqual([1, 2, 3, 4]);
 	});
 
 	it('a folder that shows up inside itself ends a recursive walk with an error naming it, instead of looping', async () => {
+		// Page 2 of each folder is past its end: no children (spec).
 		const loop: ListAnswer = ({ prefix, page, limit }) => ({
-			children: [
-				{ name: 'loop', type: 'folder', path: 'loop/', size: null, last_modified: null },
-				{ name: 'again', type: 'folder', path: 'loop/', size: null, last_modified: null },
-				file(prefix.length),
-			],
+			children:
+				page > 1
+					? []
+					: [
+							{ name: 'loop', type: 'folder', path: 'loop/', size: null, last_modified: null },
+							{ name: 'again', type: 'folder', path: 'loop/', size: null, last_modified: null },
+							file(prefix.length),
+						],
 			pagination: { current_page: page, total_pages: 1, total_items: 3, items_per_page: limit },
 		});
 		const { result, requests } = await listWith(loop, { returnAll: true, options: { recursive: true } });
 		expect(result.error?.message).toMatch(
 			/^Unexpected answer from the service to List Contents of 'b' \(page 1\): the listing of 'loop\/' names 'loop\/', which is not under 'loop\/'/,
 		);
-		expect(requests.map((request) => request.prefix)).toEqual(['', 'loop/']);
+		expect(requests.map((request) => request.prefix)).toEqual(['', '', 'loop/']);
 	});
 
 	it('a service that ignores the page number ends the walk with an error instead of looping', async () => {

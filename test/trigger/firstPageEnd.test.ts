@@ -15,6 +15,32 @@ afterEach(async () => await server?.stop());
 /** The most entries this service puts on one page, whatever `limit` asks for. */
 const SERVICE_PAGE_CAP = 500;
 
+/** How a capped service's answer reads besides its entries. */
+interface CappedService {
+	/** Its pages' size: as many as it serves (`items_per_page` tells the cap), or the limit asked for (it does not). */
+	cap: number;
+	/** Whether `items_per_page` names the limit asked for rather than the cap. */
+	hidesCap?: boolean;
+	/** The count it answers with (total_items, and total_pages of it by the cap); undefined: the true count. */
+	counted: () => number | undefined;
+}
+
+/** A list server over `folder` serving at most `cap` entries a page, its count as `counted` says. */
+async function startCappedService(folder: ScriptedFolder, { cap, hidesCap, counted }: CappedService) {
+	return await startListServer(
+		(request) => {
+			const answer = folder.answer({ ...request, limit: Math.min(request.limit, cap) });
+			const count = counted();
+			const pagination = { ...answer.pagination, ...(hidesCap ? { items_per_page: request.limit } : {}) };
+			if (count === undefined) return { ...answer, pagination };
+			const totalPages = Math.max(1, Math.ceil(count / (hidesCap ? request.limit : cap)));
+			return { ...answer, pagination: { ...pagination, total_items: count, total_pages: totalPages } };
+		},
+		undefined,
+		folder.exists,
+	);
+}
+
 describe('a capped service whose count lags at activation', () => {
 	it.each([
 		['File Created', ['created']],
@@ -26,16 +52,7 @@ describe('a capped service whose count lags at activation', () => {
 			const folder = new ScriptedFolder('capped/', names);
 			/** The count the service answers with; undefined: the true count (its cache caught up). */
 			let counted: number | undefined = SERVICE_PAGE_CAP;
-			server = await startListServer(
-				(request) => {
-					const answer = folder.answer({ ...request, limit: Math.min(request.limit, SERVICE_PAGE_CAP) });
-					if (counted === undefined) return answer;
-					const totalPages = Math.max(1, Math.ceil(counted / SERVICE_PAGE_CAP));
-					return { ...answer, pagination: { ...answer.pagination, total_items: counted, total_pages: totalPages } };
-				},
-				undefined,
-				folder.exists,
-			);
+			server = await startCappedService(folder, { cap: SERVICE_PAGE_CAP, counted: () => counted });
 			const trigger = new Poller(server, { folder: 'capped', watchFor } as never);
 			// Activation: 1,200 files stored before it; the count still says 500 (one page of the service's 500).
 			expect((await trigger.poll()).returnedNull).toBe(true);
@@ -124,5 +141,38 @@ describe('a capped service whose files before a page boundary go away while it i
 		const changes = await trigger.changes();
 		// The files that slid at the boundary were in the folder all along: none of them is created.
 		expect({ baselineSaved, changes }).toEqual({ baselineSaved: true, changes: [] });
+	});
+});
+
+describe('a capped service that says it served the limit asked for, its counts lagging at once', () => {
+	/** 100 entries a page whatever the limit, `items_per_page` the limit asked for: page 1 looks like a whole folder. */
+	const HIDDEN_CAP = 100;
+	const names = Array.from({ length: 150 }, (_, i) => `f${String(i).padStart(3, '0')}.txt`);
+
+	it('records every file at activation, so none is emitted later as created', async () => {
+		const folder = new ScriptedFolder('hidden-cap/', names);
+		let counted: number | undefined = HIDDEN_CAP;
+		server = await startCappedService(folder, { cap: HIDDEN_CAP, hidesCap: true, counted: () => counted });
+		const trigger = new Poller(server, { folder: 'hidden-cap', watchFor: ['created', 'deleted'] } as never);
+		// Activation: 150 files, the count (cached) says 100, page 1 holds 100 of the 1000 asked for.
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		const emitted: Array<[string, string]> = [];
+		for (let poll = 0; poll < 2; poll++) emitted.push(...(await trigger.changes()));
+		counted = undefined;
+		for (let poll = 0; poll < 2; poll++) emitted.push(...(await trigger.changes()));
+		expect(emitted).toEqual([]);
+	});
+
+	it('never reports a stored file deleted when the count drops back to one short page', async () => {
+		const folder = new ScriptedFolder('hidden-cap-del/', names);
+		let counted: number | undefined;
+		server = await startCappedService(folder, { cap: HIDDEN_CAP, hidesCap: true, counted: () => counted });
+		const trigger = new Poller(server, { folder: 'hidden-cap-del', watchFor: ['created', 'deleted'] } as never);
+		// Activation under the true count (150: more than page 1 held, read on), then the count lags at 100.
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		counted = HIDDEN_CAP;
+		const emitted: Array<[string, string]> = [];
+		for (let poll = 0; poll < 3; poll++) emitted.push(...(await trigger.changes()));
+		expect(emitted).toEqual([]);
 	});
 });

@@ -163,8 +163,10 @@ describe('Download File failures with Parallel Requests', () => {
 		expect(server.maxDownloadsInFlight()).toBe(1);
 		// Recorded from the trigger before Parallel Requests existed. This CDN passes on the listed Last-Modified, so
 		// each answer is judged by the poll's listing alone (docs/trigger.md, "Download File: the listed version").
+		// The scan's page 2, empty, is the one request added since: a short page ends a listing only then (pageEnd.ts).
 		expect(server.log).toEqual([
 			'GET /api/v1/files/list page=1',
+			'GET /api/v1/files/list page=2',
 			'GET /api/v1/files/signed-url dl/a.txt',
 			'GET /f/access/dl/a.txt',
 			'GET /api/v1/files/signed-url dl/b.txt',

@@ -8,6 +8,7 @@ import {
 	entryBound,
 	fullPage,
 	listingEnds,
+	looksLast,
 	readBound,
 	servedSize,
 } from '../../nodes/FileStorage/listing/pageEnd';
@@ -109,7 +110,15 @@ const pagination = (total_pages: number, total_items: number, items_per_page: nu
 	items_per_page,
 });
 
-describe('fullPage and listingEnds (the one end rule of every walk)', () => {
+describe('listingEnds (the one end rule of every walk)', () => {
+	it('only an empty page ends a listing: a short page may be a silent cap, whatever its counts say', () => {
+		expect(listingEnds(0)).toBe(true);
+		expect(listingEnds(1)).toBe(false);
+		expect(listingEnds(100)).toBe(false);
+	});
+});
+
+describe('fullPage and looksLast (whether the empty page after a page only checks its end)', () => {
 	it('a page as long as its answer says a page holds (items_per_page) is full, even shorter than asked for', () => {
 		expect(fullPage(500, 1000, 0, 500)).toBe(true);
 		expect(fullPage(499, 1000, 0, 500)).toBe(false);
@@ -117,23 +126,23 @@ describe('fullPage and listingEnds (the one end rule of every walk)', () => {
 		expect(fullPage(500, 1000, 0, undefined)).toBe(false);
 	});
 
-	it('page 1 of a capped service, its count lagging at one page, is no end', () => {
+	it('page 1 of a capped service, its count lagging at one page, does not look last', () => {
 		const read = { page: 1, entries: 500, asked: 1000, receivedBefore: 0, largestEarlier: 0 };
-		expect(listingEnds({ ...read, pagination: pagination(1, 500, 500) })).toBe(false);
+		expect(looksLast({ ...read, pagination: pagination(1, 500, 500) })).toBe(false);
 	});
 
-	it('a count of more entries than received reads on; a short page with nothing more counted ends', () => {
+	it('a count of more entries than received is no look of the end; a short page with nothing more counted is', () => {
 		const read = { page: 1, entries: 500, asked: 1000, receivedBefore: 0, largestEarlier: 0 };
 		// No items_per_page to tell the cap: total_items says 1,100, and 500 came.
-		expect(listingEnds({ ...read, pagination: pagination(1, 1100, 1000) })).toBe(false);
-		expect(listingEnds({ ...read, pagination: pagination(1, 500, 1000) })).toBe(true);
-		expect(listingEnds({ ...read, page: 2, receivedBefore: 500, pagination: pagination(2, 1000, 1000) })).toBe(true);
-		expect(listingEnds({ ...read, entries: 0, pagination: pagination(9, 9000, 1000) })).toBe(true);
+		expect(looksLast({ ...read, pagination: pagination(1, 1100, 1000) })).toBe(false);
+		expect(looksLast({ ...read, pagination: pagination(1, 500, 1000) })).toBe(true);
+		expect(looksLast({ ...read, page: 2, receivedBefore: 500, pagination: pagination(2, 1000, 1000) })).toBe(true);
+		expect(looksLast({ ...read, entries: 0, pagination: pagination(9, 9000, 1000) })).toBe(true);
 	});
 
-	it('a short page the count does not call the last reads on (files went away between two pages)', () => {
+	it('a short page the count does not call the last does not look last (files went away between two pages)', () => {
 		const read = { page: 1, entries: 10, asked: 1000, receivedBefore: 0, largestEarlier: 0 };
-		expect(listingEnds({ ...read, pagination: pagination(2, 10, 1000) })).toBe(false);
+		expect(looksLast({ ...read, pagination: pagination(2, 10, 1000) })).toBe(false);
 	});
 });
 

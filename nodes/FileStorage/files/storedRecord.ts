@@ -34,7 +34,6 @@ function isFile(entry: ListEntry, key: string): boolean {
  */
 async function byKeyPrefix(client: FileStorageClient, where: BucketRef, key: string) {
 	let received = 0;
-	let largest = 0;
 	let bound = Number.POSITIVE_INFINITY;
 	for (let page = 1; ; page++) {
 		const answer = await listContents(client, where, key, page, MAX_PAGE_SIZE).catch((error: unknown) => {
@@ -43,18 +42,17 @@ async function byKeyPrefix(client: FileStorageClient, where: BucketRef, key: str
 			throw error;
 		});
 		const children = answer?.contents.children ?? [];
+		// Found: reading on cannot change what the record is (the one exception to reading to an empty page).
 		const found = children.find((entry) => isFile(entry, key));
 		if (found) return found;
+		// The one end rule of every walk (pageEnd.ts): only an empty page ends it (a short page may be a silent cap).
+		if (!answer || listingEnds(children.length)) return undefined;
 		// Entries that do not start with the key: the prefix is not matched as a string; stop here.
-		if (!answer || children.length === 0 || children.some((entry) => !entry.path.startsWith(key))) return undefined;
-		// The one end rule of every walk (pageEnd.ts): a count may lag, or be reckoned with the limit asked for.
-		const read = { page, entries: children.length, asked: MAX_PAGE_SIZE, pagination: answer.pagination };
-		if (listingEnds({ ...read, receivedBefore: received, largestEarlier: largest })) return undefined;
+		if (children.some((entry) => !entry.path.startsWith(key))) return undefined;
 		// Pages that never end past what page 1 counted: the folder's walk decides (and stops a runaway).
 		if (page === 1) bound = entryBound(countedEntries(answer.pagination, MAX_PAGE_SIZE), MAX_PAGE_SIZE);
 		if (received + children.length >= bound) return undefined;
 		received += children.length;
-		largest = Math.max(largest, children.length);
 	}
 }
 

@@ -1,7 +1,7 @@
 import { listContents, type BucketRef, type ListEntry, type ListPage } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
 import { proveBoundary } from './boundary';
-import { countedEntries, entryBound, listingEnds, servedSize, totalItems } from './pageEnd';
+import { countedEntries, entryBound, listingEnds, looksLast, servedSize, totalItems } from './pageEnd';
 
 /** The service refuses pages above 1000 entries. */
 export const MAX_PAGE_SIZE = 1000;
@@ -9,7 +9,11 @@ export const MAX_PAGE_SIZE = 1000;
 /** How one folder's listing went, for a caller that must know whether it was one snapshot. */
 export interface FolderListing {
 	folder: string;
-	/** List requests it took; one request is one consistent answer, several may not be. */
+	/**
+	 * Pages that held the listing: the list requests it took, less (in a walk that proves boundaries)
+	 * the empty one read after a page that looked last: it only checks that end (pageEnd.ts). One
+	 * page is one consistent answer, several may not be.
+	 */
 	pages: number;
 	/**
 	 * Whether every file that was in the folder during the whole walk was given: one page, or
@@ -102,6 +106,8 @@ interface WalkPlace {
 	largest: number;
 	/** The most entries the service serves on one page (pageEnd.ts servedSize): no window asks for more. */
 	served: number;
+	/** Whether the page read last looked last (pageEnd.ts looksLast): an empty page after it only checks that end. */
+	lookedLast: boolean;
 }
 
 /** A page just read: its number, its entries, and the count its answer gave. */
@@ -181,7 +187,14 @@ async function* walkFolder(
 ): AsyncGenerator<ListEntry, FolderListing> {
 	const { where, folder, pageSize, proveBoundaries } = walk;
 	const name = folder ? `'${folder}'` : 'the root';
-	const place: WalkPlace = { given: new Set(), previousPage: new Set(), received: 0, largest: 0, served: pageSize };
+	const place: WalkPlace = {
+		given: new Set(),
+		previousPage: new Set(),
+		received: 0,
+		largest: 0,
+		served: pageSize,
+		lookedLast: false,
+	};
 	const first: FirstCount = {
 		pagination: { current_page: 1, total_pages: 0, total_items: 0, items_per_page: 0 },
 		bound: 0,
@@ -215,16 +228,21 @@ async function* walkFolder(
 				`page ${page} of ${name} repeats ${children.length} entries already listed on earlier pages, though "pagination.total_items" did not grow by as many`,
 			);
 		}
-		if (page > 1 && (!proveBoundaries || !settled)) settled = false;
-		else if (page > 1) settled = yield* acrossBoundary(client, walk, place, { page, children, total }, found);
+		// The empty page after one that looked last checks the end that page showed: no boundary to prove. Not
+		// so in a walk without proofs (a Move deletes as it walks): its own deletes may have emptied that page.
+		const checksEnd = proveBoundaries && children.length === 0 && place.lookedLast;
+		if (page > 1 && !checksEnd) {
+			settled =
+				proveBoundaries && settled && (yield* acrossBoundary(client, walk, place, { page, children, total }, found));
+		}
 		previousTotal = total;
 		if (proveBoundaries) place.previousPage = new Set(children.map((entry) => entry.path));
 		const read = { page, entries: children.length, asked: pageSize, pagination, receivedBefore: place.received };
-		const ends = listingEnds({ ...read, largestEarlier: place.largest });
+		place.lookedLast = looksLast({ ...read, largestEarlier: place.largest });
 		place.received += children.length;
 		place.largest = Math.max(place.largest, children.length);
 		place.served = servedSize(pageSize, pagination, place.largest);
-		// Only an answer that shows the end ends the walk; a count may lag low, or be reckoned with the limit.
-		if (ends) return { folder, pages: page, settled };
+		// Only an empty page ends the walk: a short page may be a silent cap, a count may lag low (pageEnd.ts).
+		if (listingEnds(children.length)) return { folder, pages: checksEnd ? page - 1 : page, settled };
 	}
 }

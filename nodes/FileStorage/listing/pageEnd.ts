@@ -2,13 +2,16 @@ import type { ListPage } from '../transport/api';
 
 /**
  * Where a listing ends, and how far it may run: the one rule of every page walk (the walk of a
- * folder, Folder → Delete's own page loop, a file's record read by its key as a prefix).
+ * folder, Folder → Delete's own page loop, a file's record read by its key as a prefix, the
+ * search of the file picker).
  *
  * A service may cap its pages below the limit asked for (saying so in `items_per_page`, or not),
  * and its counts may lag behind its rows (a cached count) or be reckoned with the limit asked for
- * rather than with the pages it serves. So a count never proves the end: only an answer that shows
- * it does (an empty page, or a page that is not full while nothing more is counted). A count that
- * says MORE than was received is a reason to read on.
+ * rather than with the pages it serves. So neither a count nor a short page proves the end: a
+ * service that silently serves 100 entries of the 1000 asked, under a count that lags at 100,
+ * answers page 1 exactly as an honest folder of 100 files does. Only an empty page does (spec: a
+ * page past the end returns no children), so a walk ends there and nowhere else. A short page
+ * costs one more request, the empty one after it.
  */
 
 type Pagination = ListPage['pagination'];
@@ -48,7 +51,12 @@ export function fullPage(entries: number, asked: number, largestEarlier: number,
 	);
 }
 
-/** One page just read, for `listingEnds`. */
+/** Whether the listing ends with a page of `entries` entries: only an empty page shows the end. */
+export function listingEnds(entries: number): boolean {
+	return entries <= 0;
+}
+
+/** One page just read, for `looksLast`. */
 export interface PageRead {
 	page: number;
 	entries: number;
@@ -61,10 +69,13 @@ export interface PageRead {
 }
 
 /**
- * Whether the listing ends with this page: it is empty, or it is not full and nothing more is
- * counted (neither a later page by `total_pages` nor more entries by `total_items`).
+ * Whether an honest service would have ended the listing with this page: it is not full and
+ * nothing more is counted (neither a later page by `total_pages` nor more entries by `total_items`).
+ * It no longer ends a walk (see above); it says what the empty page read after it is: the check of
+ * an end the page already showed, not a page boundary the walk must prove (listing.ts), and no
+ * reason for Folder → Delete to count its pass as one that left page 1.
  */
-export function listingEnds(read: PageRead): boolean {
+export function looksLast(read: PageRead): boolean {
 	if (read.entries === 0) return true;
 	if (fullPage(read.entries, read.asked, read.largestEarlier, read.pagination.items_per_page)) return false;
 	const counted = totalItems(read.pagination);

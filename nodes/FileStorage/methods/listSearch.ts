@@ -2,6 +2,7 @@ import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isFolderMarker, MAX_PAGE_SIZE } from '../listing/listing';
+import { countedEntries, entryBound, listingEnds } from '../listing/pageEnd';
 import { listContents, type BucketRef } from '../transport/api';
 import { FileStorageClient } from '../transport/request';
 
@@ -78,6 +79,8 @@ interface WalkState {
 	page: number;
 	/** Folders taken into the walk so far (the bound). */
 	seen: number;
+	/** Entries the pages of the first folder read so far held (its runaway bound, pageEnd.ts entryBound). */
+	received?: number;
 }
 
 function readWalkState(token: string | undefined, prefix: string): WalkState {
@@ -121,9 +124,13 @@ async function searchUnder(
 				}
 			} else if (entry.name.toLowerCase().includes(needle)) results.push({ name: entry.path, value: entry.path });
 		}
-		if (children.length === 0 || state.page >= (pagination?.total_pages ?? state.page)) {
+		// The one end rule of every walk (pageEnd.ts): only an empty page ends a folder (a short page may be a
+		// silent cap); pages that never end past what the count says are a runaway, left like an end.
+		state.received = (state.received ?? 0) + children.length;
+		const bound = pagination ? entryBound(countedEntries(pagination, MAX_PAGE_SIZE), MAX_PAGE_SIZE) : 0;
+		if (listingEnds(children.length) || state.received >= bound) {
 			state.folders.shift();
-			state.page = 1;
+			Object.assign(state, { page: 1, received: 0 });
 		} else state.page += 1;
 	}
 	return { results, paginationToken: state.folders.length > 0 ? JSON.stringify(state) : undefined };

@@ -10,7 +10,10 @@ import type { ListedFile } from './state';
 export interface Scan {
 	/** Each matching file once. */
 	files: ListedFile[];
-	/** Whether every folder answered in one request, so what is absent was absent at that moment. */
+	/**
+	 * Whether every folder answered in one page (the empty page read after it only checks that end),
+	 * so what is absent was absent at that moment.
+	 */
 	settled: boolean;
 	/**
 	 * Whether every file that was there during the whole scan was listed (one request per folder,

@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 
 import { AS_STRING, parseFaultSpec } from '../faults';
-import { rawRequest, type Response } from './client';
+import { authHeaders, formBody, rawRequest, type Response } from './client';
 import { eventually, putPart, sleep, startEmulator, type Running } from './setup';
 
 let r: Running;
@@ -133,6 +133,56 @@ describe('connection faults', () => {
 		await eventually(() => own.emu.stats().requests.signedUrl === 2, 'the second request to arrive');
 		await own.emu.stop();
 		expect(await stillPending).toMatch(/ECONNRESET|socket hang up/);
+	});
+});
+
+describe('adversary hooks', () => {
+	/** stop(), or the reason it did not finish: a handler left waiting would hang it (and a whole suite) for ever. */
+	const stopWithin = async (running: Running, ms: number) => {
+		let timer: NodeJS.Timeout | undefined;
+		const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('stop() hung'), ms)));
+		try {
+			return await Promise.race([running.emu.stop().then(() => 'stopped'), late]);
+		} finally {
+			clearTimeout(timer);
+		}
+	};
+
+	test('an upload whose client leaves while a before hook still runs ends its handler: stop() still finishes', async () => {
+		const own = await startEmulator();
+		let hookReached!: () => void;
+		const reached = new Promise<void>((resolve) => (hookReached = resolve));
+		let letHookGo!: () => void;
+		const hookGoes = new Promise<void>((resolve) => (letHookGo = resolve));
+		// The hook acts (another writer) and only then lets the request on; by then its client has gone.
+		own.emu.adversary.setHooks({
+			before: async () => {
+				hookReached();
+				await hookGoes;
+				return undefined;
+			},
+		});
+		const target = `/api/v1/files/upload?bucket_name=my-bucket&region=us-east-1&visibility=public&key=left%2Fa.bin`;
+		const form = formBody([{ name: 'file', filename: 'a.bin', data: Buffer.alloc(64 * 1024, 7) }]);
+		const { hostname, port } = new URL(own.emu.url);
+		const headers = {
+			...authHeaders({ accessKey: own.emu.accessKey, secretKey: own.emu.secretKey }, 'PUT', target),
+			'Content-Type': form.contentType,
+			'Content-Length': String(form.body.length),
+		};
+		const client = http.request({ host: hostname, port: Number(port), method: 'PUT', path: target, headers });
+		const gone = new Promise<void>((resolve) => client.once('close', resolve));
+		client.on('error', () => undefined);
+		client.write(form.body.subarray(0, 1024));
+		await reached;
+		client.destroy();
+		await gone;
+		// The server sees the socket close before the hook lets the request on.
+		await sleep(100);
+		letHookGo();
+		await sleep(100);
+		expect(await stopWithin(own, 5000)).toBe('stopped');
+		expect(await own.emu.readObject('my-bucket', 'us-east-1', 'left/a.bin')).toBeUndefined();
 	});
 });
 

@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workf
 import { folderPrefix } from '../../files/keys';
 import { existenceOf } from '../../files/proof';
 import { checkUnder, MAX_PAGE_SIZE, walkEntries, type FolderListing } from '../../listing/listing';
-import { listingEnds, readBound } from '../../listing/pageEnd';
+import { listingEnds, looksLast, readBound } from '../../listing/pageEnd';
 import { stillStored } from '../../listing/stillStored';
 import { TOP_OF_BUCKET_NAME } from '../../methods/listSearch';
 import type { Item } from '../../item';
@@ -196,6 +196,8 @@ async function emptyFolder(deletion: Deletion, folder: string, found: (folder: s
 	// the entries the pages before this one held (where this page starts).
 	let largest = 0;
 	let before = 0;
+	// Whether the page read last looked last (pageEnd.ts): an empty page after it only checks that end.
+	let lookedLast = false;
 	for (;;) {
 		const answer = await listContents(client, where, folder, page, MAX_PAGE_SIZE);
 		const children = answer.contents.children ?? [];
@@ -210,13 +212,16 @@ async function emptyFolder(deletion: Deletion, folder: string, found: (folder: s
 			await deleteFiles(deletion, files);
 			deleted += files.length;
 			lastBatch = new Set(files.map((entry) => entry.path));
+			lookedLast = false;
 			continue;
 		}
-		// The one end rule of every walk (pageEnd.ts): a count may lag, or be reckoned with the limit asked for.
-		const read = { page, entries: children.length, asked: MAX_PAGE_SIZE, pagination: answer.pagination };
-		if (listingEnds({ ...read, receivedBefore: before, largestEarlier: largest }) || reads > most) {
-			return { deleted, onFirstPage: page === 1 && reads <= most };
+		// The one end rule of every walk (pageEnd.ts): only an empty page ends it (a short page may be a silent cap).
+		// Page 2 read only to check the end page 1 showed keeps the pass on page 1: nothing slid past it.
+		if (listingEnds(children.length) || reads > most) {
+			return { deleted, onFirstPage: (page === 1 || (page === 2 && lookedLast)) && reads <= most };
 		}
+		const read = { page, entries: children.length, asked: MAX_PAGE_SIZE, pagination: answer.pagination };
+		lookedLast = looksLast({ ...read, receivedBefore: before, largestEarlier: largest });
 		page += 1;
 		before += children.length;
 		largest = Math.max(largest, children.length);
