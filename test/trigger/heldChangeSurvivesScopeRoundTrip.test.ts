@@ -5,7 +5,7 @@
  * docs/trigger.md: "A held-back change is never dropped"; "Each change is emitted exactly once".
  */
 import type { HookCall } from '../emulator/history';
-import { apiFor, Poller, put, useEmulator } from './support';
+import { apiFor, Poller, put, remove, useEmulator } from './support';
 
 const emulator = useEmulator();
 const api = () => apiFor(emulator());
@@ -51,6 +51,76 @@ describe('Download File: held changes when the scope leaves their files out and 
 		expect(emitted.sort()).toEqual([
 			['created', created, true],
 			['updated', updated, true],
+		]);
+	});
+
+	it('with File Deleted, a held update of a file deleted while left out is emitted without it, then its deletion', async () => {
+		const key = 'held-trip-gone/a.txt';
+		const parameters = {
+			folder: 'held-trip-gone',
+			watchFor: ['created', 'updated', 'deleted'],
+			options: { downloadFile: true },
+		};
+		const trigger = new Poller(emulator, parameters as never);
+		await put(api(), key, 'first');
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		const cdn = refusingCdn();
+		await put(api(), key, 'second version');
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		const narrowed = { parameters: { options: { downloadFile: true, fileNameFilter: '*.csv' } } as never };
+		expect((await trigger.poll(narrowed)).returnedNull).toBe(true);
+		await remove(api(), key);
+		cdn.open();
+		const restored = { parameters: { options: { downloadFile: true } } as never };
+		const emitted: unknown[][] = [];
+		for (let poll = 0; poll < 3; poll++) {
+			const result = await trigger.poll(restored);
+			expect(result.error).toBeUndefined();
+			emitted.push(...result.items.map((item) => [item.json.event, item.json.key, typeof item.json.error]));
+		}
+		expect(emitted).toEqual([
+			['updated', key, 'string'],
+			['deleted', key, 'undefined'],
+		]);
+	});
+});
+
+describe('Download File: held changes when the scope leaves their files out and comes back, Emit Existing Files on', () => {
+	it('each comes once (with its bytes, or without them if its file was deleted meanwhile), no other file again', async () => {
+		const [updated, created, gone, other] = ['a.txt', 'b.txt', 'c.txt', 'd.txt'].map((name) => `held-trip-on/${name}`);
+		const options = { downloadFile: true, emitExistingFiles: true };
+		const parameters = { folder: 'held-trip-on', watchFor: ['created', 'updated', 'deleted'], options };
+		const trigger = new Poller(emulator, parameters as never);
+		for (const key of [updated, gone, other]) await put(api(), key, 'first');
+		expect((await trigger.poll()).items.map((item) => item.json.key).sort()).toEqual([updated, gone, other]);
+		const cdn = refusingCdn();
+		await put(api(), updated, 'second version');
+		await put(api(), gone, 'second version');
+		await put(api(), created, 'new file');
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		const narrowed = { parameters: { options: { ...options, fileNameFilter: '*.csv' } } as never };
+		expect((await trigger.poll(narrowed)).returnedNull).toBe(true);
+		await remove(api(), gone);
+		cdn.open();
+		const restored = { parameters: { options } as never };
+		const emitted: unknown[][] = [];
+		for (let poll = 0; poll < 3; poll++) {
+			const result = await trigger.poll(restored);
+			expect(result.error).toBeUndefined();
+			emitted.push(
+				...result.items.map((item) => [
+					item.json.event,
+					item.json.key,
+					item.binary !== undefined,
+					typeof item.json.error,
+				]),
+			);
+		}
+		expect(emitted.sort()).toEqual([
+			['created', created, true, 'undefined'],
+			['deleted', gone, false, 'undefined'],
+			['updated', updated, true, 'undefined'],
+			['updated', gone, false, 'string'],
 		]);
 	});
 });
