@@ -20,21 +20,35 @@ export function attemptsBefore(failures: Map<string, DownloadFailure> | undefine
 }
 
 /**
- * Held changes whose listing is kept at most (about 1.5 MB stored): a CDN refusing every download of a large folder
- * keeps the state bounded. A change beyond them is still held back and tried again, but is not emitted if its file
- * goes away meanwhile (heldBack.ts).
+ * Held changes whose listing is kept at most (about 1.5 MB stored), those kept aside (outOfScope.ts) included: a CDN
+ * refusing every download of a large folder keeps the state bounded. A change beyond them is still held back (the
+ * state stays as it was for it, so every poll finds it again) and tried again, and its listing is kept once there is
+ * room; but it is not emitted if its file goes away before (heldBack.ts).
  */
 export const HELD_CHANGES = 10_000;
 
 /**
  * Counts against the file's key, with the version held last (its newest listing): a new version does not start
- * afresh. The change itself is kept too (heldBack.ts), while fewer than HELD_CHANGES are.
+ * afresh. The change itself is kept too (heldBack.ts) while fewer than HELD_CHANGES are, counting `heldBefore`: those
+ * this poll keeps beside `failures` (earlier ones not settled yet, and those aside).
  */
-export function recordAttempts(failures: Map<string, DownloadFailure>, change: Change, attempts: number): void {
+export function recordAttempts(
+	failures: Map<string, DownloadFailure>,
+	change: Change,
+	attempts: number,
+	heldBefore = 0,
+): void {
 	const failure: DownloadFailure = { fingerprint: fingerprint(change.file!), attempts };
 	const { event, file } = change;
-	if (event !== 'deleted' && file && failures.size < HELD_CHANGES) failure.held = { event, file };
+	if (event !== 'deleted' && file && failures.size + heldBefore < HELD_CHANGES) failure.held = { event, file };
 	failures.set(keyHash(change.key), failure);
+}
+
+/** Held changes (with their listing) among `failures`. */
+export function heldCount(failures: Map<string, DownloadFailure> | undefined): number {
+	let count = 0;
+	for (const failure of failures?.values() ?? []) if (failure.held) count++;
+	return count;
 }
 
 /** What n8n's log says of a download held back for the next poll (the poll itself does not fail). */

@@ -25,6 +25,8 @@ export interface Emission {
 export interface Changes {
 	previous: WatchState;
 	watched: Change[];
+	/** Held changes the poll keeps besides its own (not settled yet, or aside): they count against HELD_CHANGES. */
+	heldBefore?: number;
 }
 
 /** Where the deletions that need a check start (they come last); the length when there are none. */
@@ -40,7 +42,7 @@ function firstUnconfirmed(watched: Change[]): number {
  */
 async function emitInWindow(
 	run: PollRun,
-	{ previous, watched }: Changes,
+	{ previous, watched, heldBefore }: Changes,
 	count: number,
 	out: Emission,
 ): Promise<number> {
@@ -68,7 +70,7 @@ async function emitInWindow(
 			out.items.push(withoutFile(run.settings, change, error));
 			continue;
 		}
-		recordAttempts(out.failures, change, attempts);
+		recordAttempts(out.failures, change, attempts, heldBefore);
 		out.withheld.push(change);
 		out.warnings.push(downloadWarning(change.key, error, attempts));
 	}
@@ -106,11 +108,11 @@ async function checkDeletions(run: PollRun, watched: Change[], from: number, out
 }
 
 /** Changes the poll did not reach wait for the next; their failure counts are kept. */
-function holdBack(previous: WatchState, rest: Change[], out: Emission): void {
+function holdBack({ previous, heldBefore }: Changes, rest: Change[], out: Emission): void {
 	for (const change of rest) {
 		out.withheld.push(change);
 		const attempts = attemptsBefore(previous.failures, change);
-		if (attempts > 0) recordAttempts(out.failures, change, attempts);
+		if (attempts > 0) recordAttempts(out.failures, change, attempts, heldBefore);
 	}
 }
 
@@ -134,6 +136,6 @@ export async function emitChanges(run: PollRun, changes: Changes): Promise<Emiss
 	const started = await emitInWindow(run, changes, checkedFrom, out);
 	// The window stopped short (no room, out of time): the rest waits. Otherwise the checks follow.
 	const next = started === checkedFrom ? await checkDeletions(run, changes.watched, started, out) : started;
-	holdBack(changes.previous, changes.watched.slice(next), out);
+	holdBack(changes, changes.watched.slice(next), out);
 	return out;
 }

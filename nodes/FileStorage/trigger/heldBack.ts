@@ -1,6 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { goneByService } from '../listing/stillStored';
+import { heldByScope } from './outOfScope';
 import { withoutFile } from './output';
 import type { PollRun } from './run';
 import type { TriggerSettings } from './settings';
@@ -69,18 +70,22 @@ export function withGoneCreations(previous: WatchState, held: HeldGone): WatchSt
 }
 
 /**
- * A baseline recorded after a change of scope (emitting nothing) keeps the held changes of the state before it whose
- * files it watches, so that none is dropped: a listed file keeps the record it had before its change (the version
- * before a held `updated`; none for a held `created`), so that the next poll finds the change again and tries its
- * download with the count it had. A file the baseline's complete scan lacks is gone: its change is emitted by the next
- * poll without it (heldChangesGone); the record of a held `updated` stays, so that its deletion is reported too.
+ * A state taken over after a change of scope (a baseline emitting nothing, or with Emit Existing Files the saved state
+ * a complete scan carries over) keeps the held changes of the state before it whose files it watches, those kept aside
+ * before included, so that none is dropped: a watched file keeps the record it had before its change (the version
+ * before a held `updated`, from the records watched or aside; none for a held `created`), so that the next poll finds
+ * the change again and tries its download with the count it had. A file the complete scan lacks is gone: its change is
+ * emitted by the next poll without it (heldChangesGone); the record of a held `updated` stays, so that its deletion is
+ * reported too. Held changes of files the new scope leaves out are kept aside (outOfScope.ts), with their records.
  */
 export function heldCarriedOver(settings: TriggerSettings, earlier: WatchState, baseline: WatchState): void {
-	const failures = new Map<string, DownloadFailure>();
+	const counts = [...(baseline.failures ?? [])].filter(([, failure]) => !failure.held);
+	const failures = new Map<string, DownloadFailure>(counts);
 	const keys = baseline.keys ? new Set(baseline.keys) : undefined;
-	for (const [hash, failure] of earlier.failures ?? []) {
-		const held = failure.held;
-		if (!held || !settings.watch.has(held.event) || !watchesKey(settings, held.file.key)) continue;
+	const sorted = heldByScope(earlier, (key) => watchesKey(settings, key));
+	for (const [hash, failure] of sorted.watched) {
+		const held = failure.held!;
+		if (!settings.watch.has(held.event)) continue;
 		const before = earlier.files.get(hash) ?? earlier.aside?.get(hash);
 		if (held.event === 'created') {
 			baseline.files.delete(hash);
@@ -89,10 +94,14 @@ export function heldCarriedOver(settings: TriggerSettings, earlier: WatchState, 
 			// No record of the version before it (beyond the records kept aside): nothing to find the change by.
 			if (before === undefined) continue;
 			baseline.files.set(hash, before);
+			baseline.aside?.delete(hash);
 			keys?.add(held.file.key);
 		}
 		failures.set(hash, failure);
 	}
 	if (keys) baseline.keys = [...keys].sort(byCodeUnits);
 	if (failures.size > 0) baseline.failures = failures;
+	else delete baseline.failures;
+	if (sorted.aside.size > 0) baseline.heldAside = sorted.aside;
+	else delete baseline.heldAside;
 }

@@ -1,4 +1,4 @@
-import type { WatchState } from './state';
+import type { DownloadFailure, WatchState } from './state';
 
 /**
  * Records of files that fell out of the watched scope (Emit Existing Files: a folder or filter narrowed, Include
@@ -6,6 +6,8 @@ import type { WatchState } from './state';
  * recorded before are not new, so their records are kept aside, by the same 12 bytes as a watched file's, and
  * taken back when a complete scan lists them again. A file changed while out of scope comes back as `updated`
  * (when File Updated is watched), as a widened scope treats the files it recorded.
+ * Held-back changes of files leaving the scope are kept aside with them (heldAside, stored with the held changes,
+ * marked, within HELD_CHANGES with those watched), and come back when a later scope of the bucket watches the file.
  */
 
 /**
@@ -38,14 +40,32 @@ export function keptAside(previous: WatchState, next: WatchState): Map<string, n
 	return aside.size > 0 ? aside : undefined;
 }
 
+/** The held changes of a state, sorted by a new scope: those of files it watches, and those of the others (aside). */
+export interface HeldByScope {
+	watched: Map<string, DownloadFailure>;
+	aside: Map<string, DownloadFailure>;
+}
+
+/** Held changes watched or aside before go where the new scope puts their file: none is dropped by a change of scope. */
+export function heldByScope(earlier: WatchState, watches: (key: string) => boolean): HeldByScope {
+	const sorted: HeldByScope = { watched: new Map(), aside: new Map() };
+	for (const held of [earlier.heldAside, earlier.failures]) {
+		for (const [hash, failure] of held ?? []) {
+			if (failure.held) (watches(failure.held.file.key) ? sorted.watched : sorted.aside).set(hash, failure);
+		}
+	}
+	return sorted;
+}
+
 /**
  * What a pending mark (pendingMark.ts) carries of the state before a change of scope, the new scope having no
  * baseline yet: every record it kept, set aside (the records it watched first, within OUT_OF_SCOPE_RECORDS), and its
- * held-back changes (a change beyond HELD_CHANGES, with no listing kept, cannot be emitted without a record: dropped).
+ * held-back changes, those aside included (the baseline sorts them by its scope: heldCarriedOver).
  */
 export function handOver(earlier: WatchState): WatchState {
 	const handed: WatchState = { files: new Map(), aside: setAside(earlier, new Set()) };
-	const held = [...(earlier.failures ?? [])].filter(([, failure]) => failure.held !== undefined);
-	if (held.length > 0) handed.failures = new Map(held);
+	const { watched, aside } = heldByScope(earlier, () => true);
+	const held = new Map([...aside, ...watched]);
+	if (held.size > 0) handed.failures = held;
 	return handed;
 }

@@ -2,7 +2,8 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { BASELINE_SCANS, completeScan, lostStateItem, recordBaseline } from './baseline';
 import { checkFailed, emitChanges, type Emission } from './emit';
-import { heldChangesGone, withGoneCreations, type HeldGone } from './heldBack';
+import { heldCount } from './attempts';
+import { heldCarriedOver, heldChangesGone, withGoneCreations, type HeldGone } from './heldBack';
 import { keptAside } from './outOfScope';
 import { alone } from './overlap';
 import { startRun, type PollRun } from './run';
@@ -70,7 +71,10 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 		if (!whole) return waitForCompleteScan(run);
 		found = whole;
 		const inScope = (key: string) => watchesKey(run.settings, key);
-		saved.previous = recordsStillListed(saved.previous, found.files, saved.keepKeys, saved.otherScope, inScope);
+		const earlier = saved.previous;
+		saved.previous = recordsStillListed(earlier, found.files, saved.keepKeys, saved.otherScope, inScope);
+		// Held changes of files left out go aside, those of files watched again come back (heldBack.ts).
+		if (saved.otherScope) heldCarriedOver(run.settings, earlier, saved.previous);
 	}
 	const { files, settled, complete } = found;
 	// Changes held back before whose file is gone come first, and take their room of Max Files Per Poll.
@@ -78,13 +82,16 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 	const held = await heldChangesGone(run, before, found);
 	const previous = withGoneCreations(before, held);
 	const watched = diff(previous, files, settled).filter((change) => run.settings.watch.has(change.event));
-	const emission = await emitChanges(withRoomTaken(run, held), { previous, watched });
+	// Held changes kept besides this poll's own count against the bound of them (attempts.ts).
+	const heldBefore = heldCount(held.kept) + (previous.heldAside?.size ?? 0);
+	const emission = await emitChanges(withRoomTaken(run, held), { previous, watched, heldBefore });
 	emission.items.unshift(...held.items);
 	failIfOnlyUncheckable(run, emission);
 	if (saved.lost) emission.items.unshift(lostStateItem(run, saved.lost, true));
 	const state = advance(previous, files, emission.withheld, complete);
 	state.failures = new Map([...held.kept, ...emission.failures]);
 	state.aside = keptAside(previous, state);
+	if (previous.heldAside?.size) state.heldAside = previous.heldAside;
 	saved.save(state);
 	logWarnings(run, emission);
 	return emission.items.length > 0 ? [emission.items] : null;

@@ -63,6 +63,8 @@ export interface WatchState {
 	failures?: Map<string, DownloadFailure>;
 	/** Key hash → fingerprint of files of the bucket out of the watched scope, the latest set aside first (outOfScope.ts). */
 	aside?: Map<string, number>;
+	/** Key hash → held-back change of a file out of the watched scope, kept aside with its record (outOfScope.ts). */
+	heldAside?: Map<string, DownloadFailure>;
 }
 
 export interface Change {

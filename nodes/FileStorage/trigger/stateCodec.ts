@@ -24,7 +24,10 @@ export interface StoredState {
 	keys?: string;
 	/** Key hashes, 8 bytes each, base64. */
 	missing?: string;
-	/** Key hash → [fingerprint, attempts], then the held change when kept: event, key, name, size, content type, date, visibility. */
+	/**
+	 * Key hash → [fingerprint, attempts], then the held change when kept: event, key, name, size, content type, date,
+	 * visibility, and ASIDE_MARK for one kept aside (its file out of the watched scope).
+	 */
 	failures?: Record<string, StoredFailure>;
 	/** The bucket and region (see placeOf): a state of other files there may still name some of them. */
 	place?: string;
@@ -92,10 +95,8 @@ export function encodeState(state: WatchState, scope: string, place?: string): S
 	if (state.aside?.size) stored.aside = encodeRecords([...state.aside.keys()], state.aside);
 	if (state.keys) stored.keys = frontCode(state.keys);
 	if (state.missing?.size) stored.missing = Buffer.from([...state.missing].sort().join(''), 'hex').toString('base64');
-	if (state.failures?.size) {
-		stored.failures = {};
-		for (const [hash, failure] of state.failures) stored.failures[hash] = encodeFailure(failure);
-	}
+	const failures = encodeFailures(state);
+	if (failures) stored.failures = failures;
 	stored.check = checkOf(stored);
 	return stored;
 }
@@ -114,6 +115,23 @@ function decodeMissing(coded: unknown): Set<string> | undefined {
 
 export type StoredFailure = [number, number] | [number, number, ...Array<string | number | null>];
 
+/**
+ * Ends a held change kept aside. Stored among the others, so that the check of earlier releases still holds and they
+ * read it as a count only (a held change they cannot read: dropped by them, as they would drop it).
+ */
+const ASIDE_MARK = 'aside';
+
+/** The held changes and counts of a state, those aside marked; undefined when there are none. */
+function encodeFailures(state: WatchState): Record<string, StoredFailure> | undefined {
+	if (!state.failures?.size && !state.heldAside?.size) return undefined;
+	const stored: Record<string, StoredFailure> = {};
+	for (const [hash, failure] of state.heldAside ?? []) {
+		if (failure.held) stored[hash] = [...encodeFailure(failure), ASIDE_MARK] as StoredFailure;
+	}
+	for (const [hash, failure] of state.failures ?? []) stored[hash] = encodeFailure(failure);
+	return stored;
+}
+
 export function encodeFailure({ fingerprint, attempts, held }: DownloadFailure): StoredFailure {
 	if (!held) return [fingerprint, attempts];
 	const { key, name, size, content_type, last_modified, visibility } = held.file;
@@ -122,8 +140,9 @@ export function encodeFailure({ fingerprint, attempts, held }: DownloadFailure):
 
 /** The held change of a stored failure, when it is there and whole (a damaged one is dropped: the counts still hold). */
 function decodeHeld(value: unknown[]): HeldChange | undefined {
-	const [event, key, name, size, ...words] = value.slice(2);
-	if (value.length !== 9 || (event !== 'created' && event !== 'updated')) return undefined;
+	const [event, key, name, size, ...words] = value.slice(2, 9);
+	const whole = value.length === 9 || (value.length === 10 && value[9] === ASIDE_MARK);
+	if (!whole || (event !== 'created' && event !== 'updated')) return undefined;
 	if (typeof key !== 'string' || typeof name !== 'string' || (size !== null && typeof size !== 'number'))
 		return undefined;
 	if (!words.every((word) => word === null || typeof word === 'string')) return undefined;
@@ -131,18 +150,27 @@ function decodeHeld(value: unknown[]): HeldChange | undefined {
 	return { event, file: { key, name, size, content_type, last_modified, visibility } };
 }
 
-export function decodeFailures(coded: unknown): Map<string, DownloadFailure> | undefined {
-	if (!coded || typeof coded !== 'object') return undefined;
+/** Held changes and counts as stored, those aside apart (`aside`, with their held change only). */
+export function decodeFailureParts(coded: unknown): Pick<WatchState, 'failures' | 'heldAside'> {
+	if (!coded || typeof coded !== 'object') return {};
 	const failures = new Map<string, DownloadFailure>();
+	const aside = new Map<string, DownloadFailure>();
 	for (const [hash, value] of Object.entries(coded)) {
 		if (!Array.isArray(value) || !value.slice(0, 2).every((n) => Number.isInteger(n) && n >= 0)) continue;
 		if (value.length < 2) continue;
 		const failure: DownloadFailure = { fingerprint: value[0] as number, attempts: value[1] as number };
 		const held = decodeHeld(value);
 		if (held) failure.held = held;
-		failures.set(hash, failure);
+		if (held && value.length === 10) aside.set(hash, failure);
+		else failures.set(hash, failure);
 	}
-	return failures;
+	return aside.size > 0 ? { failures, heldAside: aside } : { failures };
+}
+
+/** Held changes and counts, those aside among them (a mark hands them all over: the baseline sorts them). */
+export function decodeFailures(coded: unknown): Map<string, DownloadFailure> | undefined {
+	const { failures, heldAside } = decodeFailureParts(coded);
+	return failures && new Map([...(heldAside ?? []), ...failures]);
 }
 
 /** The records, when `files` is exactly what encodeRecords writes (for `count` files, when given). */
@@ -209,8 +237,9 @@ export function openState(stored: unknown): OpenedState {
 	}
 	const missing = decodeMissing(candidate.missing);
 	if (missing) state.missing = missing;
-	const failures = decodeFailures(candidate.failures);
+	const { failures, heldAside } = decodeFailureParts(candidate.failures);
 	if (failures) state.failures = failures;
+	if (heldAside) state.heldAside = heldAside;
 	return typeof candidate.place === 'string'
 		? { state, scope: candidate.scope, place: candidate.place }
 		: { state, scope: candidate.scope };
