@@ -188,8 +188,8 @@ export function revalidatedByCache(headers: CdnHeaders): string | undefined {
  * 9111 §4 and §5.1; `Age: 0` too, kept less than a second), an `X-Cache` or cache status naming
  * a hit in any spelling (HIT, TCP_HIT, "Hit from cloudfront", STALE, UPDATING, REVALIDATED; MISS,
  * BYPASS, EXPIRED, DYNAMIC name none) or a revalidation (revalidatedByCache), or an X-Varnish with two ids. Whatever else the
- * answer says (a Last-Modified included), such an answer may be an earlier version, so it is never
- * proof of the stored one by itself. The marks of a redirect that led to it count as its own: a
+ * answer says (a Last-Modified included, and a Date and Age, which date the cache's last check with the
+ * origin, not the bytes), such an answer may be an earlier version, so it is never proof of the stored one. The marks of a redirect that led to it count as its own: a
  * redirect a cache kept may point at an earlier version's URL, whose own answer is then unmarked.
  */
 export function keptByCache(headers: CdnHeaders, minAgeSeconds = 0): string | undefined {
@@ -201,7 +201,7 @@ export function keptByCache(headers: CdnHeaders, minAgeSeconds = 0): string | un
  * undefined. Such an answer is never the service's word now: the transport refuses it (see
  * docs/api-choices.md). `Age: 0` alone is not read as kept here: gateways (Varnish, some CDNs)
  * stamp it on every answer they forward, so it would fail every call; a CDN's `Age: 0` still
- * counts (files/proof.ts), as its time is then read from its Date and Age.
+ * counts (files/proof.ts): its answer is no proof of the version.
  */
 export function apiAnswerKept(headers: Record<string, unknown> | undefined): string | undefined {
 	return keptByCache(cdnHeadersOf(headers), 1);
