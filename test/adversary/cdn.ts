@@ -21,6 +21,7 @@ export interface CdnPolicy {
 	skewMs: number;
 	/** What Last-Modified says: the version's own time, the CDN's clock when it fetched it, or nothing. */
 	lastModified: 'file' | 'cdnClock' | 'none';
+	/** Whether it sends Age with what it kept (RFC 9111 §5.1); never with what it fetched for this request. */
 	age: boolean;
 	xCache: boolean;
 	etag: 'md5' | 'opaque' | 'none';
@@ -178,7 +179,9 @@ export class AdversaryCdn {
 		};
 		if (policy.lastModified === 'file') headers['Last-Modified'] = new Date(version.lastModified).toUTCString();
 		if (policy.lastModified === 'cdnClock') headers['Last-Modified'] = new Date(version.keptAt).toUTCString();
-		if (policy.age) headers.Age = String(hit ? Math.max(0, Math.floor((now - version.keptAt) / 1000)) : 0);
+		// Age on what it kept only: a CDN that also sends `Age: 0` on what it fetched now marks every answer, which the
+		// node refuses every time (files/proof.ts), so such schedules would test nothing but that refusal.
+		if (policy.age && hit) headers.Age = String(Math.max(0, Math.floor((now - version.keptAt) / 1000)));
 		if (policy.xCache) headers['X-Cache'] = hit ? 'HIT' : 'MISS';
 		if (marked && !policy.xCache && !(Number(headers.Age) > 0)) headers['X-Cache'] = 'HIT';
 		const md5 = createHash('md5').update(version.body).digest('hex');

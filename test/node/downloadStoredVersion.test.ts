@@ -75,7 +75,7 @@ describe('File → Download of a file replaced by one of the same size', () => {
 		const result = await download(key);
 		expect(result.items).toEqual([]);
 		expect(result.error?.message).toMatch(
-			/^Download of 'dl-kept\/report\.txt' was not kept: the CDN's answer cannot be shown to be the version the service stores \(a cache says it kept the CDN's answer \(Age: 30, X-Cache: HIT\)/,
+			/^Download of 'dl-kept\/report\.txt' was not kept: the CDN's answer cannot be shown to be the version the service stores \(a cache marked the CDN's answer as kept \(Age: 30, X-Cache: HIT\), so its bytes cannot be shown/,
 		);
 		expect(result.error?.description).toMatch(/^Nothing was stored\. .*Run the node again in a few minutes/);
 	});

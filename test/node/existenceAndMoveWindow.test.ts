@@ -5,8 +5,8 @@
  *   JSON 404 makes it say exists: false of a file that exists (the If-node pattern its own
  *   description offers then uploads over it);
  * - Delete (and Move's delete of its source) takes a retry's 404 from a gateway for "done by an earlier attempt";
- * - Move's read-back refuses any answer with an Age, so through a CDN that sends Age: 0 on every origin answer
- *   (and no MD5 ETag) every Move now fails where it used to succeed;
+ * - a CDN that sends Age: 0 with an explicit MISS on every answer it fetched from the origin (and no MD5 ETag):
+ *   Move takes it as an answer no cache kept and moves the file, not refusing every public Move;
  * - Move lists the destination again between the source's last listing and its delete, so a newer
  *   version of the source written during that listing is deleted although the docs say the source
  *   is listed "just before the delete".
@@ -92,10 +92,11 @@ describe("File → Delete reports deleted only on the service's word, never on a
 });
 
 /**
- * A CDN that sends `Age: 0` with every answer it fetched from the origin (Varnish, Fastly do; RFC 9111
- * lets a cache do so) and no MD5 ETag (a multipart copy's ETag is not one), answering from the origin.
+ * A CDN that sends `Age: 0` and a MISS (`X-Cache: MISS`, or RFC 9211's `Cache-Status` miss forward) with
+ * every answer it fetched from the origin (Varnish, Fastly, many CDNs do), and no MD5 ETag (a multipart
+ * copy's ETag is not one), answering from the origin here.
  */
-function ageZeroCdn(): { answered: () => number } {
+function ageZeroCdn(missMark: Record<string, string>): { answered: () => number } {
 	let answered = 0;
 	emulator().adversary.setHooks({
 		before: async (call: HookCall) => {
@@ -115,7 +116,7 @@ function ageZeroCdn(): { answered: () => number } {
 					// The file's own Last-Modified, passed on (an undated answer is never copied).
 					'Last-Modified': new Date(stored.lastModified).toUTCString(),
 					Age: '0',
-					'X-Cache': 'MISS',
+					...missMark,
 				},
 				body: call.method === 'HEAD' ? Buffer.alloc(0) : stored.body,
 			};
@@ -124,23 +125,32 @@ function ageZeroCdn(): { answered: () => number } {
 	return { answered: () => answered };
 }
 
-describe('File → Move through a CDN that sends Age: 0 with every answer from the origin', () => {
-	it('a file written long before is moved (as before the read-back), not refused as a kept answer', async () => {
-		const source = 'age0/report.txt';
-		const destination = 'age0-to/report.txt';
-		await put(source, 'a report written a while ago', 'setup');
-		await new Promise((resolve) => setTimeout(resolve, 6500));
-		const cdn = ageZeroCdn();
-		const result = await runFileStorage(
-			emulator(),
-			{ resource: 'file', operation: 'move', fileKey: byKey(source), destinationKey: destination },
-			{ continueOnFail: true },
-		);
-		emulator().adversary.setHooks(undefined);
-		expect(cdn.answered()).toBeGreaterThan(0);
-		expect(await read(destination)).toBe('a report written a while ago');
-		expect(result.items[0]?.json.error).toBeUndefined();
-		expect(await read(source)).toBeUndefined();
+/** Moves a file written long before through ageZeroCdn(missMark): it must be moved, not refused as kept. */
+async function moveThroughMissCdn(missMark: Record<string, string>, folder: string): Promise<void> {
+	const source = `${folder}/report.txt`;
+	const destination = `${folder}-to/report.txt`;
+	await put(source, 'a report written a while ago', 'setup');
+	await new Promise((resolve) => setTimeout(resolve, 6500));
+	const cdn = ageZeroCdn(missMark);
+	const result = await runFileStorage(
+		emulator(),
+		{ resource: 'file', operation: 'move', fileKey: byKey(source), destinationKey: destination },
+		{ continueOnFail: true },
+	);
+	emulator().adversary.setHooks(undefined);
+	expect(cdn.answered()).toBeGreaterThan(0);
+	expect(result.items[0]?.json.error).toBeUndefined();
+	expect(await read(destination)).toBe('a report written a while ago');
+	expect(await read(source)).toBeUndefined();
+}
+
+describe('File → Move through a CDN that sends Age: 0 and an explicit MISS with every answer from the origin', () => {
+	it('Age: 0 / X-Cache: MISS: a file written long before is moved, not refused as a kept answer', async () => {
+		await moveThroughMissCdn({ 'X-Cache': 'MISS' }, 'age0');
+	}, 30_000);
+
+	it('Age: 0 / Cache-Status fwd=uri-miss, fwd-status=200 (RFC 9211): a file written long before is moved', async () => {
+		await moveThroughMissCdn({ 'Cache-Status': 'ExampleCDN; fwd=uri-miss; fwd-status=200' }, 'age0rfc');
 	}, 30_000);
 });
 

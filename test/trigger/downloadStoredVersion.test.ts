@@ -87,7 +87,7 @@ describe('Download File of a public file replaced by one of the same size', () =
 		expect(item.json).toMatchObject({ event: 'updated', key: 'cdn-kept/report.txt', size: 9 });
 		expect(item.binary).toBeUndefined();
 		expect(String(item.json.error)).toMatch(
-			/^Download of 'cdn-kept\/report\.txt' was not kept: the CDN's answer cannot be shown to be the version the service stores \(a cache says it kept .*\)\. Download it again in a few minutes$/,
+			/^Download of 'cdn-kept\/report\.txt' was not kept: the CDN's answer cannot be shown to be the version the service stores \(a cache marked the CDN's answer as kept \(Age: 30, X-Cache: HIT\), so its bytes .*\)\. Download it again in a few minutes$/,
 		);
 	});
 });

@@ -40,8 +40,59 @@ describe('apiAnswerKept: what a cache says of keeping an answer of the API', () 
 		);
 	});
 
-	it("a CDN's Age: 0 still counts as kept (its time is read from Date and Age instead)", () => {
+	it("a CDN's Age: 0 alone still counts as kept: its answer is no proof of the version", () => {
 		expect(keptByCache(cdnHeadersOf({ Age: '0' }))).toBe('Age: 0');
+	});
+});
+
+describe('keptByCache: Age: 0 with an explicit MISS is an answer fetched from the origin for this request', () => {
+	it('MISS + Age: 0 (X-Cache, a cache status, or RFC 9211 miss forwards with fwd-status=200) is unmarked', () => {
+		for (const headers of [
+			{ 'X-Cache': 'MISS', Age: '0' },
+			{ 'X-Cache': 'Miss from cloudfront', Age: '0' },
+			{ 'CF-Cache-Status': 'MISS', Age: '0' },
+			{ 'X-Cache-Status': 'MISS', 'X-Varnish': '32770', Age: '0' },
+			{ 'Cache-Status': 'ExampleCDN; fwd=uri-miss; fwd-status=200', Age: '0' },
+			{ 'Cache-Status': 'ExampleCDN; fwd=miss; fwd-status=200; stored', Age: '0' },
+			{ 'Cache-Status': 'ExampleCDN; fwd=vary-miss; fwd-status=200', Age: '0' },
+		]) {
+			expect(keptByCache(cdnHeadersOf(headers))).toBeUndefined();
+		}
+	});
+
+	it('MISS with Age over 0 stays kept (contradictory: the safe side); HIT with Age: 0 is kept', () => {
+		expect(keptByCache(cdnHeadersOf({ 'X-Cache': 'MISS', Age: '5' }))).toBe('Age: 5');
+		expect(keptByCache(cdnHeadersOf({ 'Cache-Status': 'ExampleCDN; fwd=miss; fwd-status=200', Age: '5' }))).toBe(
+			'Age: 5',
+		);
+		expect(keptByCache(cdnHeadersOf({ 'X-Cache': 'HIT', Age: '0' }))).toBe('Age: 0, X-Cache: HIT');
+	});
+
+	it('a revalidation, a stale copy or another cache’s hit beside the MISS keeps it kept', () => {
+		expect(keptByCache(cdnHeadersOf({ 'X-Cache': 'TCP_REFRESH_MISS', Age: '0' }))).toBe(
+			'Age: 0, X-Cache: TCP_REFRESH_MISS',
+		);
+		expect(keptByCache(cdnHeadersOf({ 'X-Cache': 'MISS', 'CF-Cache-Status': 'STALE', Age: '0' }))).toBe(
+			'Age: 0, cf-cache-status: STALE',
+		);
+		expect(keptByCache(cdnHeadersOf({ 'X-Cache': 'MISS', 'X-Varnish': '32770 32768', Age: '0' }))).toBe(
+			'Age: 0, X-Varnish: 32770 32768',
+		);
+		// RFC 9211: a miss that revalidated (304), or one with no fwd-status, is no explicit fetch of new bytes.
+		expect(keptByCache(cdnHeadersOf({ 'Cache-Status': 'Edge; fwd=miss; fwd-status=304', Age: '0' }))).toContain(
+			'Age: 0',
+		);
+		expect(keptByCache(cdnHeadersOf({ 'Cache-Status': 'Edge; fwd=uri-miss', Age: '0' }))).toBe('Age: 0');
+		expect(
+			keptByCache(cdnHeadersOf({ 'Cache-Status': 'Edge; fwd=miss; fwd-status=200, Shield; hit', Age: '0' })),
+		).toContain('Shield; hit');
+	});
+
+	it("a redirect's MISS + Age: 0 is unmarked too; its MISS + Age: 3 keeps the answer kept", () => {
+		expect(keptByCache({ redirects: [{ xCache: 'MISS', age: '0' }] })).toBeUndefined();
+		expect(keptByCache({ redirects: [{ xCache: 'MISS', age: '3' }] })).toBe(
+			'a redirect that led to it (hop 1): Age: 3',
+		);
 	});
 });
 

@@ -132,6 +132,16 @@ describe('keptByCache: an answer a cache marks as kept', () => {
 		[{ cacheStatus: ['cf-cache-status: UPDATING'] }, 'cf-cache-status: UPDATING'],
 		[{ cacheStatus: ['cdn-cache: HIT'] }, 'cdn-cache: HIT'],
 		[{ cacheStatus: ['cache-status: ExampleCache; hit; ttl=30'] }, 'cache-status: ExampleCache; hit; ttl=30'],
+		// A MISS with an Age over 0 contradicts itself; a hit with Age: 0 is a hit: both stay kept.
+		[{ age: '5', xCache: 'MISS' }, 'Age: 5'],
+		[{ age: '0, 5', xCache: 'MISS' }, 'Age: 0, 5'],
+		[{ age: '0', xCache: 'HIT' }, 'Age: 0, X-Cache: HIT'],
+		[{ age: '0', xCache: 'MISS, HIT' }, 'Age: 0, X-Cache: MISS, HIT'],
+		[{ age: '0', xCache: 'MISS', xVarnish: '32770 32768' }, 'Age: 0, X-Varnish: 32770 32768'],
+		[{ age: '0', xCache: 'MISS', cacheStatus: ['cf-cache-status: HIT'] }, 'Age: 0, cf-cache-status: HIT'],
+		[{ age: '0', xCache: 'EXPIRED' }, 'Age: 0'],
+		[{ age: '0', cacheStatus: ['cache-status: ExampleCache; fwd=uri-miss'] }, 'Age: 0'],
+		[{ age: '0', cacheStatus: ['cache-status: Edge; fwd=miss; fwd-status=200, Shield; fwd=bypass'] }, 'Age: 0'],
 	])('%j is kept (%s)', (headers, words) => {
 		expect(keptByCache(headers)).toBe(words);
 	});
@@ -147,6 +157,15 @@ describe('keptByCache: an answer a cache marks as kept', () => {
 		[{ age: 'soon' }],
 		[{ cacheStatus: ['cf-cache-status: MISS', 'cdn-cache: EXPIRED'] }],
 		[{ cacheStatus: ['cache-status: ExampleCache; fwd=uri-miss'] }],
+		// Age: 0 with an explicit MISS: fetched from the origin for this request (CDNs and Varnish stamp Age: 0 on it).
+		[{ age: '0', xCache: 'MISS' }],
+		[{ age: '0', xCache: 'TCP_MISS' }],
+		[{ age: '0', xCache: 'Miss from cloudfront' }],
+		[{ age: '0', xCache: 'MISS, MISS' }],
+		[{ age: '0', cacheStatus: ['cf-cache-status: MISS'] }],
+		[{ age: '0', cacheStatus: ['cache-status: ExampleCache; fwd=uri-miss; fwd-status=200'] }],
+		[{ age: '0', cacheStatus: ['cache-status: ExampleCache; fwd=vary-miss; fwd-status=200; stored'] }],
+		[{ age: '0', cacheStatus: ['cache-status: Edge; fwd=miss; fwd-status=200, Shield; fwd=uri-miss; fwd-status=200'] }],
 	])('%j is not marked', (headers) => {
 		expect(keptByCache(headers)).toBeUndefined();
 	});
@@ -178,7 +197,7 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 				{ ...undated, date: at(60) },
 				{ verb: 'Move', isPublic: false },
 			],
-			[{ ...undated, date: at(60), age: '10', xCache: 'HIT' }, { verb: 'Move' }],
+			[{ ...undated, date: at(60), xCache: 'MISS' }, { verb: 'Move' }],
 			[{ ...undated, date: at(60) }, { verb: 'Download' }],
 			[{ ...undated }, { verb: 'Download', isPublic: false }],
 			[{ lastModified: 'not a date', date: at(60) }, { verb: 'Copy' }],
@@ -216,15 +235,20 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 		});
 	});
 
-	it('Copy refuses an answer a cache kept, unless fetched after the listed second plus the margin', () => {
+	it('Copy refuses an answer a cache marks as kept, however long after the listed second its Date − Age is', () => {
 		expect(move({ age: '5', xCache: 'HIT' }, { verb: 'Copy' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
-		// A kept answer says so first, dated or not.
+		// A kept answer says so first, dated or not, naming the header, and says what to do.
 		expect(move({ ...undated, age: '5', xCache: 'HIT' }, { verb: 'Copy' })).toMatchObject({
-			why: expect.stringMatching(/^a cache says it kept/),
+			why: expect.stringMatching(
+				/^a cache marked the CDN's answer as kept \(Age: 5, X-Cache: HIT\), so its bytes cannot be shown to be the version the service stores.*serves the file fresh.*Purge CDN Cache.*bypass that cache/,
+			),
 		});
 		expect(move({ ...undated, date: at(60), age: '10' }, { verb: 'Copy' })).toMatchObject({ action: 'refuse' });
 		expect(move({ date: at(10), xCache: 'HIT' }, { verb: 'Copy' })).toMatchObject({ action: 'refuse' });
-		expect(move({ date: at(60), age: '10' }, { verb: 'Copy' })).toEqual({ action: 'copy' });
+		// Date − (Age + 1 s) is 49 s after the listed second: once taken as proof, now refused (Age may count from a 304).
+		expect(move({ date: at(60), age: '10' }, { verb: 'Copy' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		// The same answer no cache marks is copied.
+		expect(move({ date: at(60) }, { verb: 'Copy' })).toEqual({ action: 'copy' });
 	});
 
 	it('Move: an answer a cache kept is never proof, whatever its Last-Modified says', () => {
@@ -239,10 +263,21 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 		expect(move({ date: at(10), xCache: 'HIT' }, { isPublic: false })).toMatchObject({ action: 'refuse' });
 	});
 
-	it('Move: a kept answer fetched (Date − Age) after the listed second plus the margin is proof', () => {
-		expect(move({ date: at(60), age: '10', xCache: 'HIT' })).toEqual({ action: 'copy' });
-		expect(move({ date: at(60), age: '57', xCache: 'HIT' })).toMatchObject({ action: 'refuse' });
-		expect(move({ date: at(60), xCache: 'HIT' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+	it('Move: a kept answer is no proof even when Date − Age is long after the listed second (Age counts from a revalidation)', () => {
+		for (const headers of [
+			{ date: at(60), age: '10', xCache: 'HIT' },
+			{ date: at(600), age: '1', xCache: 'HIT' },
+			{ date: at(60), age: '57', xCache: 'HIT' },
+			{ date: at(60), xCache: 'HIT' },
+		]) {
+			expect(move(headers)).toEqual({
+				action: 'refuse',
+				proof: 'unproven',
+				why: expect.stringMatching(/^a cache marked the CDN's answer as kept \(.*X-Cache: HIT\)/),
+			});
+		}
+		// The same answer no cache marks is moved.
+		expect(move({ date: at(60) })).toEqual({ action: 'copy' });
 	});
 
 	it('Move: max-age never bounds a kept answer with no Age (a CDN keeps it for its own time, or serves it stale)', () => {
@@ -259,17 +294,24 @@ describe('sourceReadDecision: what Copy and Move do with the answer read for the
 			expect(move(headers)).toMatchObject({ action: 'refuse', proof: 'unproven' });
 			expect(move(headers, { verb: 'Copy' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
 		}
-		// With an Age, the answer says how long it was kept, stale or not.
+		// An Age does not help: it counts from the cache's last check with the origin, not from its bytes.
 		expect(move({ date: at(70), age: '67', cacheStatus: ['cf-cache-status: STALE'] })).toMatchObject({
 			action: 'refuse',
 		});
-		expect(move({ date: at(90), age: '61', cacheStatus: ['cf-cache-status: STALE'] })).toEqual({ action: 'copy' });
+		expect(move({ date: at(90), age: '61', cacheStatus: ['cf-cache-status: STALE'] })).toMatchObject({
+			action: 'refuse',
+			proof: 'unproven',
+		});
 	});
 
-	it('Age is whole seconds rounded down: a kept answer whose Date − Age is exactly listed + 4 s is still refused', () => {
-		// Fetched up to a second before Date − Age: possibly within the margin of the listed second.
-		expect(move({ date: at(17), age: '13', xCache: 'HIT' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
-		expect(move({ date: at(18), age: '13', xCache: 'HIT' })).toEqual({ action: 'copy' });
+	it('a kept answer is refused on either side of listed + 4 s by Date − Age: the Age is of the cache, not of the bytes', () => {
+		for (const verb of ['Copy', 'Move', 'Download'] as const) {
+			expect(move({ date: at(17), age: '13', xCache: 'HIT' }, { verb })).toMatchObject({ proof: 'unproven' });
+			expect(move({ date: at(18), age: '13', xCache: 'HIT' }, { verb })).toMatchObject({ proof: 'unproven' });
+			expect(move({ date: at(18), age: '13', xCache: 'HIT' }, { verb, isPublic: false })).toMatchObject({
+				action: 'refuse',
+			});
+		}
 	});
 
 	it('Move: an answer with no Date is unproven (the host clock is never used)', () => {
@@ -319,7 +361,7 @@ describe('an answer a cache revalidated gives no fetch time: never proof of the 
 				action: 'refuse',
 				proof: 'unproven',
 				why: expect.stringMatching(
-					/^a cache revalidated its copy of the CDN's answer \(.+\), so the answer cannot be dated/,
+					/^a cache revalidated its copy of the CDN's answer \(.+\), so its bytes cannot be shown to be the version the service stores/,
 				),
 			});
 			// A private file's read after a purge is judged the same way.
@@ -331,7 +373,7 @@ describe('an answer a cache revalidated gives no fetch time: never proof of the 
 		const sent = { bytes: 10, md5: 'a'.repeat(32) };
 		for (const mark of marks) {
 			const answer = { size: 10, headers: { date: at(60), age: '0', ...mark }, digest: sent };
-			expect(readBackDecision({ sent, written: T, answer })).toEqual({
+			expect(readBackDecision({ sent, answer })).toEqual({
 				action: 'keep',
 				why: expect.stringMatching(/^read back through its link, a cache revalidated its copy/),
 			});
@@ -348,11 +390,35 @@ describe('an answer a cache revalidated gives no fetch time: never proof of the 
 		expect(move(headers)).toMatchObject({ action: 'refuse', why: expect.stringMatching(/hop 1.*RefreshHit/) });
 	});
 
-	it('Age: 0 with X-Cache: MISS (a CDN stamping what it fetched) is still dated by its Date, and moved', () => {
-		expect(move({ date: at(60), age: '0', xCache: 'MISS' })).toEqual({ action: 'copy' });
-		expect(
-			move({ date: at(60), age: '0', cacheStatus: ['cache-status: ExampleCDN; fwd=uri-miss; fwd-status=200'] }),
-		).toEqual({ action: 'copy' });
+	it('Age: 0 with an explicit MISS is unmarked (fetched from the origin for this request): the unmarked rules apply', () => {
+		for (const headers of [
+			{ date: at(60), age: '0', xCache: 'MISS' },
+			{ date: at(60), age: '0', cacheStatus: ['cache-status: ExampleCDN; fwd=uri-miss; fwd-status=200'] },
+			{ date: at(60), xCache: 'MISS' },
+		]) {
+			expect(fetchedNoEarlierThan(headers)).toBe(Date.parse(T) + 60_000);
+			for (const verb of ['Copy', 'Move', 'Download'] as const) {
+				expect(move(headers, { verb })).toEqual({ action: 'copy' });
+			}
+		}
+		// In the listed second, Move reads again once settled, as for any unmarked answer.
+		expect(move({ date: at(0), age: '0', xCache: 'MISS' })).toEqual({ action: 'read-again', afterMs: 4000 });
+	});
+
+	it('a MISS with an Age over 0, or a hit with Age: 0, stays kept: refused', () => {
+		for (const [headers, mark] of [
+			[{ date: at(60), age: '5', xCache: 'MISS' }, 'Age: 5'],
+			[{ date: at(60), age: '0', xCache: 'HIT' }, 'Age: 0, X-Cache: HIT'],
+		] as const) {
+			expect(fetchedNoEarlierThan(headers)).toBeUndefined();
+			for (const verb of ['Copy', 'Move', 'Download'] as const) {
+				expect(move(headers, { verb })).toEqual({
+					action: 'refuse',
+					proof: 'unproven',
+					why: expect.stringContaining(`a cache marked the CDN's answer as kept (${mark})`),
+				});
+			}
+		}
 	});
 });
 
@@ -494,48 +560,34 @@ describe('readBackDecision: a Move proves its copy by reading it back when the C
 		expect(readBackDecision(answer({}, { bytes: 17, md5: sent.md5 })).action).toBe('keep');
 	});
 
-	it('an answer a cache marks as kept, not saying since when, is no proof, even with the MD5 sent', () => {
-		for (const headers of [{ age: '0' }, { xCache: 'HIT' }, { cacheStatus: ['cf-cache-status: HIT'] }]) {
+	it('an answer a cache marks as kept, dated or not, is no proof, even with the MD5 sent', () => {
+		for (const headers of [
+			{ age: '0' },
+			{ xCache: 'HIT' },
+			{ cacheStatus: ['cf-cache-status: HIT'] },
+			{ date: 'Fri, 20 Mar 2026 10:40:00 GMT', age: '1', xCache: 'HIT' },
+		]) {
 			expect(readBackDecision(answer(headers))).toEqual({
 				action: 'keep',
-				why: expect.stringMatching(/a cache says it kept/),
+				why: expect.stringMatching(/^read back through its link, a cache marked the CDN's answer as kept/),
 			});
 		}
 	});
 
-	it('a kept answer fetched after the copy’s listed second and the clock margin (by the earlier of the CDN’s and the API’s Date) is proof', () => {
-		const written = '2026-03-20T10:30:05Z';
-		const kept = (date: string, age: string, serviceDate?: string) => ({
-			...answer({ date, age }),
-			written,
-			serviceDate,
-		});
-		// Settled at 10:30:05 + 1 s (the listed second) + 3 s (CDN_CLOCK_MARGIN_MS, as for the source's read).
-		expect(readBackDecision(kept('Fri, 20 Mar 2026 10:30:10 GMT', '0'))).toEqual({ action: 'good' });
-		// Fetched after the copy's second but within the clocks' margin (10:30:07): read again at 10:30:09.
-		expect(readBackDecision(kept('Fri, 20 Mar 2026 10:30:08 GMT', '0'))).toEqual({
-			action: 'read-again',
-			afterMs: 2000,
-		});
-		// Fetched in the copy's second (Date − (Age + 1 s) = 10:30:05): too early.
-		expect(readBackDecision(kept('Fri, 20 Mar 2026 10:30:06 GMT', '0'))).toEqual({
-			action: 'read-again',
-			afterMs: 4000,
-		});
-		// The CDN's clock ahead of the API's: the API's Date bounds it.
-		expect(readBackDecision(kept('Fri, 20 Mar 2026 10:30:30 GMT', '0', 'Fri, 20 Mar 2026 10:30:06 GMT')).action).toBe(
-			'read-again',
-		);
-		// A kept answer of another MD5 stays no proof, however late.
-		const other = {
-			...kept('Fri, 20 Mar 2026 10:30:30 GMT', '0'),
-			answer: {
-				...answer({}).answer,
-				headers: { date: 'Fri, 20 Mar 2026 10:30:30 GMT', age: '0' },
-				digest: { bytes: 18, md5: 'b'.repeat(32) },
-			},
-		};
-		expect(readBackDecision(other).action).toBe('keep');
+	it('a kept answer is no proof however late its Date − Age after the copy’s listed second, and is not read again', () => {
+		// Once taken (fetched 10:30:09, after 10:30:05 + 1 s + 3 s) or read again: now kept at once, the MD5 sent or not.
+		for (const [date, age] of [
+			['Fri, 20 Mar 2026 10:30:10 GMT', '0'],
+			['Fri, 20 Mar 2026 10:30:08 GMT', '0'],
+			['Fri, 20 Mar 2026 10:40:00 GMT', '1'],
+		]) {
+			expect(readBackDecision(answer({ date, age }))).toEqual({
+				action: 'keep',
+				why: expect.stringMatching(/a cache marked the CDN's answer as kept \(Age: /),
+			});
+		}
+		// The same answer no cache marks is proof.
+		expect(readBackDecision(answer({ date: 'Fri, 20 Mar 2026 10:30:06 GMT' }))).toEqual({ action: 'good' });
 	});
 
 	it('a read that failed is no proof, and says why', () => {
@@ -547,17 +599,21 @@ describe('readBackDecision: a Move proves its copy by reading it back when the C
 });
 
 describe('fetchedNoEarlierThan', () => {
-	it('is Date for a fresh answer, Date − (Age + 1 s) for a kept one, undefined without a Date', () => {
+	it('is Date for an answer no cache marks, undefined for a kept one whatever its Date and Age, and without a Date', () => {
 		expect(fetchedNoEarlierThan({ date: at(10) })).toBe(Date.parse(T) + 10_000);
-		// Age is whole seconds rounded down: kept up to Age + 1 s.
-		expect(fetchedNoEarlierThan({ date: at(10), age: '4' })).toBe(Date.parse(T) + 5000);
-		expect(fetchedNoEarlierThan({ date: at(10), age: '0' })).toBe(Date.parse(T) + 9000);
+		expect(fetchedNoEarlierThan({ date: at(10), xCache: 'MISS' })).toBe(Date.parse(T) + 10_000);
+		// Age counts from the cache's last check with the origin (RFC 9111 §4.2.3): it dates no bytes.
+		expect(fetchedNoEarlierThan({ date: at(10), age: '4' })).toBeUndefined();
+		expect(fetchedNoEarlierThan({ date: at(10), age: '0' })).toBeUndefined();
+		expect(fetchedNoEarlierThan({ date: at(600), age: '1', xCache: 'HIT' })).toBeUndefined();
+		expect(fetchedNoEarlierThan({ date: at(10), cacheStatus: ['cf-cache-status: HIT'] })).toBeUndefined();
 		expect(fetchedNoEarlierThan({ age: '4' })).toBeUndefined();
+		expect(fetchedNoEarlierThan({})).toBeUndefined();
 	});
 
-	it('an Age sent as a list counts by its first member (RFC 9111 §5.1)', () => {
-		expect(fetchedNoEarlierThan({ date: at(10), age: '4, 9' })).toBe(Date.parse(T) + 5000);
-		expect(fetchedNoEarlierThan({ date: at(10), age: ' 4 ,4' })).toBe(Date.parse(T) + 5000);
+	it('an Age sent as a list marks the answer as kept too (RFC 9111 §5.1): no time', () => {
+		expect(fetchedNoEarlierThan({ date: at(10), age: '4, 9' })).toBeUndefined();
+		expect(fetchedNoEarlierThan({ date: at(10), age: ' 4 ,4' })).toBeUndefined();
 	});
 });
 
@@ -566,10 +622,10 @@ describe("the service's Date before the read bounds the read's time: a CDN clock
 	const withService = (headers: CdnHeaders, service: number, extra: Partial<SourceRead> = {}) =>
 		move(headers, { serviceDate: at(service), ...extra });
 
-	it("fetchedNoEarlierThan takes the earlier of the CDN's Date and the service's, Age counted from it", () => {
+	it("fetchedNoEarlierThan takes the earlier of the CDN's Date and the service's; a kept answer gets no time", () => {
 		expect(fetchedNoEarlierThan({ date: at(10) }, at(0))).toBe(Date.parse(T));
 		expect(fetchedNoEarlierThan({ date: at(0) }, at(10))).toBe(Date.parse(T));
-		expect(fetchedNoEarlierThan({ date: at(10), age: '2' }, at(5))).toBe(Date.parse(T) + 2000);
+		expect(fetchedNoEarlierThan({ date: at(10), age: '2' }, at(5))).toBeUndefined();
 		// No service Date (an API that sends none): the CDN's Date alone, as before.
 		expect(fetchedNoEarlierThan({ date: at(10) }, undefined)).toBe(Date.parse(T) + 10_000);
 		// No CDN Date: still unbounded (the service's Date says nothing of a kept answer's Age without it).
@@ -586,12 +642,13 @@ describe("the service's Date before the read bounds the read's time: a CDN clock
 		expect(withService({ date: at(15) }, 4)).toEqual({ action: 'copy' });
 	});
 
-	it('a kept answer dated by a CDN 10 s ahead is not taken for one fetched after the listed second (Move and Copy)', () => {
+	it('a kept answer is refused whatever the CDN’s and the service’s Dates say (Move and Copy)', () => {
 		const kept = { date: at(12), age: '1', xCache: 'HIT' };
-		expect(move(kept)).toEqual({ action: 'copy' });
-		expect(withService(kept, 2)).toMatchObject({ action: 'refuse', proof: 'unproven' });
-		expect(withService(kept, 2, { verb: 'Copy' })).toMatchObject({ action: 'refuse', proof: 'unproven' });
-		expect(withService(kept, 6)).toEqual({ action: 'copy' });
+		for (const verb of ['Copy', 'Move'] as const) {
+			expect(move(kept, { verb })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+			expect(withService(kept, 2, { verb })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+			expect(withService(kept, 60, { verb })).toMatchObject({ action: 'refuse', proof: 'unproven' });
+		}
 	});
 
 	it('Move: a CDN 10 s behind times the wait as before (its Date is the earlier one)', () => {
@@ -599,7 +656,8 @@ describe("the service's Date before the read bounds the read's time: a CDN clock
 		expect(withService({ date: at(-6) }, 4)).toEqual({ action: 'read-again', afterMs: 10_000 });
 		expect(withService({ date: at(4) }, 14)).toEqual({ action: 'copy' });
 		expect(withService({ date: at(50), age: '47', xCache: 'HIT' }, 60)).toMatchObject({ action: 'refuse' });
-		expect(withService({ date: at(50), age: '10', xCache: 'HIT' }, 60)).toEqual({ action: 'copy' });
+		expect(withService({ date: at(50), age: '10', xCache: 'HIT' }, 60)).toMatchObject({ action: 'refuse' });
+		expect(withService({ date: at(50), xCache: 'MISS' }, 60)).toEqual({ action: 'copy' });
 	});
 });
 
@@ -616,8 +674,11 @@ describe('an answer reached through redirects: every redirect’s cache marks ar
 		expect(keptByCache({ date: at(10), redirects: [{ date: at(9), xCache: 'MISS' }] })).toBeUndefined();
 	});
 
-	it('fetchedNoEarlierThan is the earliest hop’s; a kept hop with no Age leaves no bound', () => {
-		expect(fetchedNoEarlierThan(throughKept({ date: at(10) }))).toBe(Date.parse(T) + (10 - 31) * 1000);
+	it('fetchedNoEarlierThan is the earliest hop’s; any kept hop leaves no bound', () => {
+		expect(fetchedNoEarlierThan(throughKept({ date: at(10) }))).toBeUndefined();
+		expect(fetchedNoEarlierThan({ date: at(10), redirects: [{ date: at(9) }, { date: at(8) }] })).toBe(
+			Date.parse(T) + 8000,
+		);
 		expect(fetchedNoEarlierThan({ date: at(10), redirects: [{ date: at(9) }] })).toBe(Date.parse(T) + 9000);
 		expect(fetchedNoEarlierThan({ date: at(10), redirects: [{ date: at(9), xCache: 'HIT' }] })).toBeUndefined();
 		// An unmarked redirect with no Date came after the service's answer before the read.
@@ -638,18 +699,22 @@ describe('an answer reached through redirects: every redirect’s cache marks ar
 		});
 	});
 
-	it('a kept redirect fetched after the listed second settled still leads to proof (a kept answer’s rule)', () => {
+	it('a kept redirect is no proof however late its Date − Age (a kept answer’s rule)', () => {
 		const late: CdnHeaders = { date: at(40), lastModified: at(0), redirects: [{ date: at(40), age: '30' }] };
-		expect(sourceReadDecision({ verb: 'Move', isPublic: true, size: 10, headers: late, record: listed })).toEqual({
-			action: 'copy',
-		});
+		for (const verb of ['Copy', 'Move', 'Download'] as const) {
+			expect(sourceReadDecision({ verb, isPublic: true, size: 10, headers: late, record: listed })).toEqual({
+				action: 'refuse',
+				proof: 'unproven',
+				why: expect.stringMatching(/as kept \(a redirect that led to it \(hop 1\): Age: 30\)/),
+			});
+		}
 	});
 
-	it('the copy check compares no ETag reached through a kept redirect; the read-back is read again', () => {
+	it('the copy check compares no ETag reached through a kept redirect; the read-back keeps the source', () => {
 		const sent = { bytes: 10, md5: 'a'.repeat(32) };
 		const head = { size: 10, headers: throughKept({ etag: `"${sent.md5}"` }) };
 		expect(copyCheckDecision({ sent, record: listed, head })).toEqual({ action: 'good', checked: ['size'] });
 		const answer = { size: 10, headers: throughKept({ date: at(10) }), digest: sent };
-		expect(readBackDecision({ sent, written: T, answer })).toMatchObject({ action: 'read-again' });
+		expect(readBackDecision({ sent, answer })).toMatchObject({ action: 'keep', why: expect.stringMatching(/hop 2/) });
 	});
 });

@@ -102,8 +102,7 @@ function refused(decision: Extract<SourceReadAction, { action: 'refuse' }>, faul
 /**
  * After the answer's headers, before its body is kept (no request is sent here): the answer must be
  * one the proof rules accept for the record (files/proof.ts, sourceReadDecision, as Copy): not a
- * version older than the record, not one a cache marks as kept from before the listed version may
- * have been written, and dated by a Last-Modified. An answer dated a later second than a listing read
+ * version older than the record, not one a cache marks as kept (whatever its Date and Age), and dated by a Last-Modified. An answer dated a later second than a listing read
  * before it (the trigger's) may be a version stored since: never attached to the listed version's
  * item. One dated later than a public file's record read before the read (File → Download) is judged
  * after the body, by the record listed then (confirmStoredAfterRead). Its size is judged after the

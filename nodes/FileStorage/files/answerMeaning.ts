@@ -1,7 +1,7 @@
 /**
  * What answers show to the decisions of proof.ts, in words: the API's failed answers (only its own
  * 404, its JSON error, shows a file absent or nothing cached; any other failure shows nothing), and
- * a CDN answer a cache kept that gives no time it was fetched at.
+ * why a CDN answer a cache marks as kept is no proof of the version.
  */
 import { isApiNotFoundAnswer } from '../transport/apiAnswer';
 import { revalidatedByCache, type CdnHeaders } from '../transport/cacheMarks';
@@ -29,16 +29,16 @@ export function purgeFailure(answer: { httpCode?: string | null; body?: unknown 
 }
 
 /**
- * Why an answer a cache kept gives no time it was fetched at (proof.ts, fetchedNoEarlierThan), so
- * it is no proof of the version, for a source read, a download and Move's read-back alike. A
- * revalidated copy is named as such: its Date and Age are those of the cache's check (RFC 9111
- * §4.3.4), not of its bytes, and a same-size version written in the kept one's second passes that
- * check. Otherwise its headers lack a Date or an Age.
+ * Why an answer a cache marks as kept (keptByCache: on it or on a redirect that led to it) is no
+ * proof of the version, for a source read, a download and Move's read-back alike, and what to do.
+ * Its Date and Age date the cache's last check with the origin (RFC 9111 §4.2.3, §4.3.4), not the
+ * bytes it kept: after a 304 a cache serves them as a plain hit with a small Age, and a same-size
+ * version written in the kept one's second passes that check (proof.ts, fetchedNoEarlierThan).
  */
-export function undatedKeptAnswer(headers: CdnHeaders, kept: string): string {
+export function keptAnswerUnproven(headers: CdnHeaders, kept: string): string {
 	const revalidated = revalidatedByCache(headers);
-	if (revalidated) {
-		return `a cache revalidated its copy of the CDN's answer (${revalidated}), so the answer cannot be dated: a revalidation dates the cache's check with the origin, not the bytes it kept, which may be an earlier version of the same size`;
-	}
-	return `a cache says it kept the CDN's answer (${kept}), and its headers do not say since when (a Date and an Age)`;
+	const marked = revalidated
+		? `a cache revalidated its copy of the CDN's answer (${revalidated})`
+		: `a cache marked the CDN's answer as kept (${kept})`;
+	return `${marked}, so its bytes cannot be shown to be the version the service stores: a cache's Date and Age date its last check with the origin, not the bytes it kept, which may be an earlier version of the same size. Run the node again once the CDN serves the file fresh (no hit mark, no Age), after clearing the cache that marked it (File → Purge CDN Cache clears the service's CDN; a proxy of your own in front of it needs its own purge), or let reads of the files bypass that cache`;
 }

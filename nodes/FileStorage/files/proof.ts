@@ -5,9 +5,9 @@
  * say what could not be proven. docs/reliability.md ("Destructive steps act on proof") is the
  * table of these functions, row by row, each row with its test; the evidence is spec §3.12.
  */
-import { ageSeconds, keptByCache, ownCacheMarks, ownRevalidationMarks, type CdnHeaders } from '../transport/cacheMarks';
+import { keptByCache, type CdnHeaders } from '../transport/cacheMarks';
 import { etagMd5 } from '../upload/hashedSource';
-import { undatedKeptAnswer } from './answerMeaning';
+import { keptAnswerUnproven } from './answerMeaning';
 import { isoSeconds, timeOf, type StoredRecord } from './storedRecord';
 
 /** The listing dates a version to the whole second (spec §3.1): a write at T.9 is listed as T. */
@@ -37,41 +37,32 @@ export { answerCdnHeaders, cdnHeadersOf, keptByCache, type CdnHeaders } from '..
 const HTTP_DATE_MS = 1000;
 
 /**
- * The earliest time (ms) the answer's bytes can have been fetched from the storage: its Date for an
- * answer no cache marks; Date − (Age + 1 s), as Age is whole seconds rounded down, for one a cache
- * kept. The CDN's clock need not agree with the storage's (spec §3.12): one running ahead would make
- * an early read look late. So when the service answered a call just before the read (`serviceDate`,
- * the Date of the link's or the purge's answer, the service's clock), the earlier of the two Dates
- * counts: that answer came before the read began, so its Date is no later than the read in the
- * service's clock, and a read counts as late only when both clocks say so. Undefined when nothing
- * bounds it (no Date; a kept answer with no Age: its max-age is no bound, as a CDN keeps answers for
- * its own time to live and serves them stale; a revalidated one, whose Date and Age date the check:
- * revalidatedByCache). Never the n8n host's clock.
- *
- * An answer reached through redirects is as old as its oldest hop, each read by this rule: a
- * redirect chose the URL whose bytes came, and one a cache kept since T can lead to the version
- * stored at T. An unmarked redirect with no Date came from its origin after `serviceDate`.
+ * The earliest time (ms) the answer's bytes can have been fetched from the storage: its Date, for an
+ * answer no cache marks on it or on any redirect that led to it. Undefined for one a cache marks as
+ * kept (keptByCache), whatever its Date and Age: Age counts from when the origin last produced OR
+ * validated the answer (RFC 9111 §4.2.3, §4.3.4), and a cache that revalidated its copy (If-Modified-Since
+ * its Last-Modified, answered 304) serves its kept bytes as a plain hit with a small Age and no mark of
+ * that check; the storage dates versions to the second, so a same-size version written in the kept one's
+ * second passes it. Date − Age dates the cache's check, never the bytes. Undefined too with no Date.
+ * The CDN's clock need not agree with the storage's (spec §3.12): one running ahead would make an early
+ * read look late. So when the service answered a call just before the read (`serviceDate`, the Date of
+ * the link's or the purge's answer, the service's clock), the earlier of the two Dates counts: a read
+ * counts as late only when both clocks say so. An answer reached through redirects is as old as its
+ * oldest hop; an unmarked redirect with no Date came from its origin after `serviceDate`. Never the n8n
+ * host's clock.
  */
 export function fetchedNoEarlierThan(headers: CdnHeaders, serviceDate?: string): number | undefined {
-	const redirects = (headers.redirects ?? []).map((redirect) =>
-		ownCacheMarks(redirect).length === 0 && timeOf(redirect.date) === undefined
-			? timeOf(serviceDate)
-			: hopFetchedNoEarlierThan(redirect, serviceDate),
-	);
-	const times = [hopFetchedNoEarlierThan(headers, serviceDate), ...redirects];
-	return times.includes(undefined) ? undefined : Math.min(...(times as number[]));
-}
-
-/** fetchedNoEarlierThan of one answer or one redirect, by its own headers alone. */
-function hopFetchedNoEarlierThan(headers: CdnHeaders, serviceDate?: string): number | undefined {
-	const answered = timeOf(headers.date);
-	if (answered === undefined) return undefined;
+	if (keptByCache(headers) !== undefined) return undefined;
 	const service = timeOf(serviceDate);
-	const date = service === undefined ? answered : Math.min(answered, service);
-	if (ownCacheMarks(headers).length === 0) return date;
-	if (ownRevalidationMarks(headers).length > 0) return undefined;
-	const age = ageSeconds(headers);
-	return age === undefined ? undefined : date - (age + 1) * 1000;
+	const hop = (date: string | undefined, fallback: number | undefined) => {
+		const answered = timeOf(date) ?? fallback;
+		return answered === undefined || service === undefined ? answered : Math.min(answered, service);
+	};
+	const times = [
+		hop(headers.date, undefined),
+		...(headers.redirects ?? []).map((redirect) => hop(redirect.date, service)),
+	];
+	return times.includes(undefined) ? undefined : Math.min(...(times as number[]));
 }
 
 /** The start (ms) of the whole second a listing's time falls in (a listing may give milliseconds). */
@@ -154,15 +145,15 @@ export interface SourceRead {
 
 /**
  * What Copy and Move do with the answer read for the source. Neither copies an answer shown to be
- * another version, nor one a cache says it kept unless its fetch time (by its Date and Age, that Date
- * bounded by the service's: fetchedNoEarlierThan) is after the listed second plus the CDN clock
- * margin: such an answer may be a version the service no longer stores, and the copy (and its
- * success) would be untrue. Copy takes an answer no cache marks: read from the origin, it is a
- * version stored when it was read. Move deletes the source after, so it also waits until the
- * answer's Date (so bounded) is past the listed second plus the margin, as a same-size rewrite in
- * that second would look the same in the listing. Neither takes an answer dated in a later second
- * than the record listed after it (S3-like storage: the listing and Last-Modified name one second),
- * nor one that names no Last-Modified (undatedRead: it may be another bucket's file at the key).
+ * another version, nor one a cache marks as kept, on it or on a redirect that led to it, whatever its
+ * Date and Age (fetchedNoEarlierThan: they date the cache's last check with the origin, not the bytes):
+ * such an answer may be a version the service no longer stores, and the copy (and its success) would be
+ * untrue. Copy takes an answer no cache marks: read from the origin, it is a version stored when it was
+ * read. Move deletes the source after, so it also waits until the answer's Date (bounded by the
+ * service's) is past the listed second plus the margin, as a same-size rewrite in that second would look
+ * the same in the listing. Neither takes an answer dated in a later second than the record listed after
+ * it (S3-like storage: the listing and Last-Modified name one second), nor one that names no
+ * Last-Modified (undatedRead: it may be another bucket's file at the key).
  */
 export function sourceReadDecision(read: SourceRead): SourceReadAction {
 	const { headers, record } = read;
@@ -178,20 +169,14 @@ export function sourceReadDecision(read: SourceRead): SourceReadAction {
 		);
 	}
 	const kept = keptByCache(headers);
+	if (kept) return unproven(keptAnswerUnproven(headers, kept));
 	const recorded = timeOf(record.last_modified);
 	const fetched = fetchedNoEarlierThan(headers, read.serviceDate);
 	const settledAt = settledAfter(record.last_modified);
-	if (kept && !(fetched !== undefined && settledAt !== undefined && fetched >= settledAt)) {
-		return unproven(
-			fetched === undefined
-				? undatedKeptAnswer(headers, kept)
-				: `a cache says it kept the CDN's answer (${kept}), from before the version the service stores may have been written`,
-		);
-	}
 	// Only the answer's Last-Modified second, compared with the record's, ties it to this bucket's file.
 	const undated = undatedRead(headers.lastModified, record);
 	if (undated) return unproven(undated);
-	if (kept || read.verb !== 'Move') return { action: 'copy' };
+	if (read.verb !== 'Move') return { action: 'copy' };
 	// Dated both (undatedRead above): the answer's Last-Modified and the listed time are there.
 	const lastModified = timeOf(headers.lastModified)!;
 	if (read.isPublic && Math.abs(recorded! - lastModified) > HTTP_DATE_MS) {
@@ -300,9 +285,6 @@ export function copyChangedBeforeDelete(proved: StoredRecord, now: StoredRecord 
 export interface ReadBack {
 	/** What was read from the source and sent. */
 	sent: { bytes: number; md5: string };
-	/** The listing's time of the copy (the storage's clock), and the API's Date just before the read. */
-	written?: string;
-	serviceDate?: string;
 	/** The answer's Content-Length, its headers, and what its body hashed to; or why it could not be read. */
 	answer: { size?: number; headers: CdnHeaders; digest: { bytes: number; md5: string } } | { failed: string };
 }
@@ -312,22 +294,14 @@ export interface ReadBack {
  * marks (the origin's version when it was read), of the copy's size, whose MD5 is the MD5 of the
  * bytes sent. Anything else is no proof, and Move keeps its source.
  */
-export function readBackDecision(
-	read: ReadBack,
-): { action: 'good' } | { action: 'keep'; why: string } | { action: 'read-again'; afterMs: number } {
+export function readBackDecision(read: ReadBack): { action: 'good' } | { action: 'keep'; why: string } {
 	const { sent, answer } = read;
 	const keep = (why: string) => ({ action: 'keep' as const, why: `read back through its link, ${why}` });
 	if ('failed' in answer) return keep(`it could not be read: ${answer.failed}`);
+	// A kept answer may be an earlier version of the same size whatever its Date and Age say
+	// (fetchedNoEarlierThan): the copy was purged before this read, so it is no proof, and Move keeps its source.
 	const kept = keptByCache(answer.headers);
-	// A kept answer fetched after the copy's listed second ended (plus the clocks' margin, as for the
-	// source's read) is of the copy or a later version (some CDNs mark every answer, `Age: 0` on a
-	// miss); one fetched before may be an earlier one.
-	const fetched = kept ? fetchedNoEarlierThan(answer.headers, read.serviceDate) : undefined;
-	const settledAt = settledAfter(read.written);
-	if (kept && (fetched === undefined || settledAt === undefined)) {
-		return keep(undatedKeptAnswer(answer.headers, kept));
-	}
-	if (kept && fetched! < settledAt!) return { action: 'read-again', afterMs: settledAt! - fetched! };
+	if (kept) return keep(keptAnswerUnproven(answer.headers, kept));
 	const size = answer.size ?? answer.digest.bytes;
 	if (size !== sent.bytes || answer.digest.bytes !== sent.bytes) {
 		return keep(`it is ${answer.digest.bytes} bytes, but ${sent.bytes} were sent: another writer may have stored it`);

@@ -1,5 +1,3 @@
-import { sleep } from 'n8n-workflow';
-
 import { transportSettings, type Item } from '../item';
 import { datedSignedUrl, purgeFile, type BucketRef } from '../transport/api';
 import { withBodyMemory } from '../transport/pool';
@@ -45,13 +43,12 @@ async function readBackOnce(
 	item: Item,
 	client: FileStorageClient,
 	to: BucketRef & { key: string },
-	facts: Pick<ReadBack, 'sent' | 'written'>,
+	facts: Pick<ReadBack, 'sent'>,
 ): Promise<ReadBack> {
 	const failed = (why: string): ReadBack => ({ ...facts, answer: { failed: why } });
 	let link;
 	try {
-		const dated = await datedSignedUrl(client, to, to.key, LINK_SECONDS);
-		link = { ...dated.link, date: dated.date };
+		link = (await datedSignedUrl(client, to, to.key, LINK_SECONDS)).link;
 	} catch (error) {
 		return failed(`its link could not be had: ${wordsOf(error)}`);
 	}
@@ -63,31 +60,18 @@ async function readBackOnce(
 		const opened = await openUrlSource(item, new URL(link.url), {}, transportSettings(item.options()));
 		const digest = await withBodyMemory(item.pool, CHUNK, async () => await digestWhole(opened, CHUNK));
 		const answer = { size: opened.size, headers: opened.cdnHeaders ?? {}, digest };
-		return { ...facts, serviceDate: link.date, answer };
+		return { ...facts, answer };
 	} catch (error) {
 		return failed(wordsOf(error));
 	}
 }
 
-/** Reads of the copy at most: a kept answer fetched too early is read again once its second has passed. */
-const READS = 3;
-
-/** The read-back's decision (readBackDecision), read again (as its answer's times say) while too early. */
+/** The read-back's decision (readBackDecision): one read, as a kept answer is never proof however long it waits. */
 export async function readBackProof(
 	item: Item,
 	client: FileStorageClient,
 	to: BucketRef & { key: string },
-	facts: Pick<ReadBack, 'sent' | 'written'>,
+	facts: Pick<ReadBack, 'sent'>,
 ): Promise<{ action: 'good' } | { action: 'keep'; why: string }> {
-	for (let read = 1; ; read++) {
-		const decision = readBackDecision(await readBackOnce(item, client, to, facts));
-		if (decision.action !== 'read-again') return decision;
-		if (read === READS) {
-			return {
-				action: 'keep',
-				why: 'read back through its link, a cache kept each answer from before the copy was written',
-			};
-		}
-		await sleep(Math.min(decision.afterMs, 5000));
-	}
+	return readBackDecision(await readBackOnce(item, client, to, facts));
 }

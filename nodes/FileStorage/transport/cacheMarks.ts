@@ -145,18 +145,60 @@ export function ownRevalidationMarks(headers: CdnHeaders): string[] {
 	];
 }
 
-/** The marks of one answer or one redirect, without those of the redirects before it (see keptByCache). */
+/**
+ * Whether an RFC 9211 Cache-Status value says every cache in it fetched the answer anew for this
+ * request: `fwd=uri-miss`, `miss` or `vary-miss` (no copy it could use) with `fwd-status=200`. A
+ * `fwd-status=304` is a revalidation of a stored copy, and any other `fwd` (or none) says no miss.
+ */
+function cacheStatusMissed(value: string): boolean {
+	return splitOutsideQuotes(value, ',').every((entry) => {
+		const parameters = splitOutsideQuotes(entry, ';')
+			.slice(1)
+			.map((parameter) => parameter.toLowerCase().replace(/\s*=\s*/, '='));
+		return parameters.some((parameter) => MISS_FORWARDS.includes(parameter)) && parameters.includes('fwd-status=200');
+	});
+}
+
+/** RFC 9211's `fwd` values of a cache that had no copy it could use (see cacheStatusMissed). */
+const MISS_FORWARDS = ['fwd=uri-miss', 'fwd=miss', 'fwd=vary-miss'];
+
+/** Whether one `Name: value` of CdnHeaders.cacheStatus (or an X-Cache value) names a miss explicitly. */
+function statusMissed(status: string): boolean {
+	const colon = status.indexOf(':');
+	return status.slice(0, colon).trim().toLowerCase() === 'cache-status'
+		? cacheStatusMissed(status.slice(colon + 1))
+		: /miss/i.test(status.slice(colon + 1));
+}
+
+/** Whether the Age is absent or 0 (every member of a list: a second cache's Age counts too). */
+function ageZeroOrAbsent(headers: CdnHeaders): boolean {
+	return headers.age === undefined || headers.age.split(',').every((member) => /^\s*0+\s*$/.test(member));
+}
+
+/**
+ * The marks of one answer or one redirect, without those of the redirects before it (see keptByCache).
+ * An answer whose caches say MISS explicitly (X-Cache: MISS, TCP_MISS, "Miss from cloudfront"; a cache
+ * status MISS; RFC 9211's miss forwards, see cacheStatusMissed), none of them a hit, stale or
+ * revalidated copy, with `Age: 0` (or none) is not kept: many CDNs and Varnish stamp `Age: 0` on what
+ * they fetched from the origin for this request. A MISS with an Age over 0 contradicts itself, so it
+ * stays kept. A cache that marks a revalidation only as MISS with `Age: 0` is not seen (docs/api-choices.md).
+ */
 export function ownCacheMarks(headers: CdnHeaders, minAgeSeconds = 0): string[] {
 	const age = ageSeconds(headers);
 	const served = (value: string) => SERVED_FROM_CACHE.test(value) || REVALIDATED.test(value);
-	return [
-		...(age === undefined || age < minAgeSeconds ? [] : [`Age: ${headers.age ?? ''}`]),
+	const marks = [
 		...(served(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
 		...(headers.cacheStatus ?? []).filter(
 			(status) => SERVED_FROM_CACHE.test(status.replace(/^[^:]*:/, '')) || statusRevalidated(status),
 		),
 		...(VARNISH_HIT.test(headers.xVarnish ?? '') ? [`X-Varnish: ${headers.xVarnish}`] : []),
 	];
+	const statuses = [
+		...(headers.xCache === undefined ? [] : [`x-cache: ${headers.xCache}`]),
+		...(headers.cacheStatus ?? []),
+	];
+	const missed = marks.length === 0 && ageZeroOrAbsent(headers) && statuses.some(statusMissed);
+	return [...(age === undefined || age < minAgeSeconds || missed ? [] : [`Age: ${headers.age ?? ''}`]), ...marks];
 }
 
 /** The marks of an answer and of every redirect that led to it, in words (hop n), or undefined. */
@@ -185,11 +227,12 @@ export function revalidatedByCache(headers: CdnHeaders): string | undefined {
 /**
  * What a cache says of keeping the answer, or undefined when it says nothing: an `Age` of at least
  * `minAgeSeconds` (an HTTP cache MUST send one with every answer it serves from what it kept, RFC
- * 9111 §4 and §5.1; `Age: 0` too, kept less than a second), an `X-Cache` or cache status naming
+ * 9111 §4 and §5.1; `Age: 0` too, kept less than a second, unless its caches say MISS explicitly: see
+ * ownCacheMarks), an `X-Cache` or cache status naming
  * a hit in any spelling (HIT, TCP_HIT, "Hit from cloudfront", STALE, UPDATING, REVALIDATED; MISS,
  * BYPASS, EXPIRED, DYNAMIC name none) or a revalidation (revalidatedByCache), or an X-Varnish with two ids. Whatever else the
- * answer says (a Last-Modified included), such an answer may be an earlier version, so it is never
- * proof of the stored one by itself. The marks of a redirect that led to it count as its own: a
+ * answer says (a Last-Modified included, and a Date and Age, which date the cache's last check with the
+ * origin, not the bytes), such an answer may be an earlier version, so it is never proof of the stored one. The marks of a redirect that led to it count as its own: a
  * redirect a cache kept may point at an earlier version's URL, whose own answer is then unmarked.
  */
 export function keptByCache(headers: CdnHeaders, minAgeSeconds = 0): string | undefined {
@@ -201,7 +244,7 @@ export function keptByCache(headers: CdnHeaders, minAgeSeconds = 0): string | un
  * undefined. Such an answer is never the service's word now: the transport refuses it (see
  * docs/api-choices.md). `Age: 0` alone is not read as kept here: gateways (Varnish, some CDNs)
  * stamp it on every answer they forward, so it would fail every call; a CDN's `Age: 0` still
- * counts (files/proof.ts), as its time is then read from its Date and Age.
+ * counts (files/proof.ts), unless its caches say MISS explicitly (ownCacheMarks): its answer is no proof of the version.
  */
 export function apiAnswerKept(headers: Record<string, unknown> | undefined): string | undefined {
 	return keptByCache(cdnHeadersOf(headers), 1);
