@@ -48,6 +48,16 @@ async function createdThenReplaced(trigger: Poller, key: string, visibility: str
 	await put(api(), key, 'version-2', { visibility });
 }
 
+/** The second the listing gives `key` (in `folder`) as an HTTP date: the Last-Modified a CDN passes on for it. */
+async function listedSecondOf(folder: string, key: string): Promise<string> {
+	const listed = JSON.parse((await api().list({ prefix: `${folder}/` })).body.toString()) as {
+		data: { contents: { children: Array<{ path: string; last_modified: string }> } };
+	};
+	return new Date(
+		Date.parse(listed.data.contents.children.find((entry) => entry.path === key)!.last_modified),
+	).toUTCString();
+}
+
 describe('Download File of a public file replaced by one of the same size', () => {
 	it('the updated item carries the bytes stored now, never the version the CDN kept', async () => {
 		const trigger = await watching('cdn-upd');
@@ -171,12 +181,7 @@ describe('Download File of a public file whose CDN answers with a redirect it ke
 		const trigger = await watching('cdn-redirect');
 		const key = 'cdn-redirect/report.txt';
 		await createdThenReplaced(trigger, key, 'public');
-		const listed = JSON.parse((await api().list({ prefix: 'cdn-redirect/' })).body.toString()) as {
-			data: { contents: { children: Array<{ path: string; last_modified: string }> } };
-		};
-		const listedSecond = new Date(
-			Date.parse(listed.data.contents.children.find((entry) => entry.path === key)!.last_modified),
-		).toUTCString();
+		const listedSecond = await listedSecondOf('cdn-redirect', key);
 		let earlierAsked = 0;
 		// The CDN answers the file's location with a redirect it kept (Age, X-Cache) to an earlier
 		// version's URL, which answers version-1 unmarked, with a Last-Modified in the listed second.
@@ -213,12 +218,7 @@ describe('Download File of a public file whose CDN revalidated the version it ke
 		const trigger = await watching('cdn-revalidated');
 		const key = 'cdn-revalidated/report.txt';
 		await createdThenReplaced(trigger, key, 'public');
-		const listed = JSON.parse((await api().list({ prefix: 'cdn-revalidated/' })).body.toString()) as {
-			data: { contents: { children: Array<{ path: string; last_modified: string }> } };
-		};
-		const listedSecond = new Date(
-			Date.parse(listed.data.contents.children.find((entry) => entry.path === key)!.last_modified),
-		).toUTCString();
+		const listedSecond = await listedSecondOf('cdn-revalidated', key);
 		// Past the listed second and the clocks' margin: by Date − Age alone, the answer would count as read after it.
 		await new Promise((resolve) => setTimeout(resolve, 5500));
 		// The origin answered the cache's If-Modified-Since with 304 (one second for both versions): the

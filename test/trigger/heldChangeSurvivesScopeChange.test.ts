@@ -3,25 +3,10 @@
  * while Emit Existing Files is off (the new scope records a starting point and emits nothing).
  * docs/trigger.md: "A held-back change is never dropped"; "Each change is emitted exactly once".
  */
-import type { HookCall } from '../emulator/history';
-import { apiFor, Poller, put, remove, useEmulator } from './support';
+import { useHeldChangeSetup } from './heldChangeSetup';
+import { Poller, put, remove } from './support';
 
-const emulator = useEmulator();
-const api = () => apiFor(emulator());
-
-beforeEach(() => emulator().adversary.setHooks(undefined));
-
-/** The CDN refuses every download until `open()` is called. */
-function refusingCdn(): { open: () => void } {
-	let refusing = true;
-	emulator().adversary.setHooks({
-		before: async (call: HookCall) =>
-			refusing && call.op === 'cdn'
-				? { status: 403, headers: { 'Content-Type': 'text/plain' }, body: 'Forbidden' }
-				: undefined,
-	});
-	return { open: () => (refusing = false) };
-}
+const { emulator, api, refusingCdn } = useHeldChangeSetup();
 
 describe('Download File: changes held back when the scope changes, Emit Existing Files off', () => {
 	it('a held update and a held creation of files the new scope watches come once, with their bytes', async () => {
