@@ -1,9 +1,9 @@
 /**
  * What the held-change suites share: one emulator for the file, its API, and a CDN that refuses every download until
- * opened, so that a poll's downloads fail and their changes are held back.
+ * opened, so that a poll's downloads fail and their changes are held back; and changes held back that way.
  */
 import type { HookCall } from '../emulator/history';
-import { apiFor, useEmulator } from './support';
+import { apiFor, Poller, put, useEmulator } from './support';
 
 export function useHeldChangeSetup() {
 	const emulator = useEmulator();
@@ -23,5 +23,23 @@ export function useHeldChangeSetup() {
 		return { open: () => (refusing = false) };
 	}
 
-	return { emulator, api, refusingCdn };
+	/**
+	 * A trigger on `folder` (File Created and Updated, Download File) whose update of a.txt and creation of b.txt are
+	 * both held back by one poll (1 of 3) while the CDN refuses them.
+	 */
+	async function heldUpdateAndCreation(folder: string) {
+		const [updated, created] = [`${folder}/a.txt`, `${folder}/b.txt`];
+		const parameters = { folder, watchFor: ['created', 'updated'], options: { downloadFile: true } };
+		const trigger = new Poller(emulator, parameters as never);
+		await put(api(), updated, 'first');
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		const cdn = refusingCdn();
+		await put(api(), updated, 'second version');
+		await put(api(), created, 'new file');
+		// Both downloads fail: held back (1 of 3 polls).
+		expect((await trigger.poll()).returnedNull).toBe(true);
+		return { trigger, cdn, updated, created };
+	}
+
+	return { emulator, api, refusingCdn, heldUpdateAndCreation };
 }

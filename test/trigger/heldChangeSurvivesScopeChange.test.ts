@@ -6,23 +6,11 @@
 import { useHeldChangeSetup } from './heldChangeSetup';
 import { Poller, put, remove } from './support';
 
-const { emulator, api, refusingCdn } = useHeldChangeSetup();
+const { emulator, api, refusingCdn, heldUpdateAndCreation } = useHeldChangeSetup();
 
 describe('Download File: changes held back when the scope changes, Emit Existing Files off', () => {
 	it('a held update and a held creation of files the new scope watches come once, with their bytes', async () => {
-		const [updated, created] = ['held-scope/a.txt', 'held-scope/b.txt'];
-		const trigger = new Poller(emulator, {
-			folder: 'held-scope',
-			watchFor: ['created', 'updated'],
-			options: { downloadFile: true },
-		} as never);
-		await put(api(), updated, 'first');
-		expect((await trigger.poll()).returnedNull).toBe(true);
-		const cdn = refusingCdn();
-		await put(api(), updated, 'second version');
-		await put(api(), created, 'new file');
-		// Both downloads fail: held back (1 of 3 polls).
-		expect((await trigger.poll()).returnedNull).toBe(true);
+		const { trigger, cdn, updated, created } = await heldUpdateAndCreation('held-scope');
 		// A filter that still watches both files: a new scope, whose first poll records a starting point.
 		const narrowed = { parameters: { options: { downloadFile: true, fileNameFilter: '*.txt' } } as never };
 		expect((await trigger.poll(narrowed)).returnedNull).toBe(true);
