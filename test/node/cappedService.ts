@@ -38,7 +38,7 @@ export function capListPages(emulator: Emulator, cap: number, counted?: number):
 }
 
 /** Stores `files` private files f000.txt… under `folder`, file n holding `file n`. */
-export async function seedFolder(emulator: Emulator, folder: string, files: number): Promise<void> {
+async function seedFolder(emulator: Emulator, folder: string, files: number): Promise<void> {
 	await Promise.all(
 		Array.from({ length: files }, async (_, n) =>
 			emulator.adversary.put(HERE, `${folder}${name(n)}`, Buffer.from(`file ${n}`), {
@@ -50,7 +50,7 @@ export async function seedFolder(emulator: Emulator, folder: string, files: numb
 }
 
 /** Runs Folder → `operation` from `from` to `to` (with its summary) through n8n-core's engine. */
-export async function runFolderTransfer(emulator: Emulator, operation: 'copy' | 'move', from: string, to: string) {
+async function runFolderTransfer(emulator: Emulator, operation: 'copy' | 'move', from: string, to: string) {
 	return await runNode({
 		credentials: credentialsFor(emulator),
 		parameters: {
@@ -65,11 +65,27 @@ export async function runFolderTransfer(emulator: Emulator, operation: 'copy' | 
 }
 
 /** How many of the `files` seeded files stand under `to` with their own content. */
-export async function countArrived(emulator: Emulator, to: string, files: number): Promise<number> {
+async function countArrived(emulator: Emulator, to: string, files: number): Promise<number> {
 	let done = 0;
 	for (let n = 0; n < files; n++) {
 		const stored = await emulator.readObject(HERE.name, HERE.region, `${to}${name(n)}`);
 		if (stored?.body.toString() === `file ${n}`) done += 1;
 	}
 	return done;
+}
+
+/**
+ * Seeds `files` files under `from`, caps the list answers (see capListPages), runs Folder → `operation` to `to` and
+ * lifts the cap: how many files arrived with their content, and the run's error.
+ */
+export async function transferOverCappedService(
+	emulator: Emulator,
+	run: { operation: 'copy' | 'move'; from: string; to: string; files: number },
+	service: { cap: number; counted?: number },
+) {
+	await seedFolder(emulator, run.from, run.files);
+	capListPages(emulator, service.cap, service.counted);
+	const result = await runFolderTransfer(emulator, run.operation, run.from, run.to);
+	emulator.adversary.setHooks(undefined);
+	return { done: await countArrived(emulator, run.to, run.files), error: result.error };
 }

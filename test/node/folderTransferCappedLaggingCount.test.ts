@@ -6,7 +6,7 @@
  * listing ends"). The run must not end as a plain success with files it never listed still in the source. Through
  * n8n-core's engine over real HTTP to the emulator.
  */
-import { capListPages, countArrived, runFolderTransfer, seedFolder } from './cappedService';
+import { transferOverCappedService } from './cappedService';
 import { useEmulator } from './support';
 
 const emulator = useEmulator();
@@ -22,13 +22,10 @@ describe('a service that caps its list pages, its count lagging behind its rows'
 		async (operation) => {
 			const from = `lagging-${operation}/`;
 			const to = `lagging-${operation}-to/`;
-			await seedFolder(emulator(), from, FILES);
-			capListPages(emulator(), CAP, COUNTED);
-			const result = await runFolderTransfer(emulator(), operation, from, to);
-			emulator().adversary.setHooks(undefined);
-			const done = await countArrived(emulator(), to, FILES);
+			const run = { operation, from, to, files: FILES };
+			const { done, error } = await transferOverCappedService(emulator(), run, { cap: CAP, counted: COUNTED });
 			// Either every file was handled, or the run says it did not finish.
-			expect({ done, failed: result.error !== undefined }).toEqual(
+			expect({ done, failed: error !== undefined }).toEqual(
 				done === FILES ? { done, failed: false } : { done, failed: true },
 			);
 		},

@@ -5,7 +5,7 @@
  * itself shows that the listing does not end with page 1: the run must not end as a plain success
  * with files it never listed still in the source.
  */
-import { capListPages, countArrived, runFolderTransfer, seedFolder } from './cappedService';
+import { transferOverCappedService } from './cappedService';
 import { useEmulator } from './support';
 
 const emulator = useEmulator();
@@ -19,13 +19,10 @@ describe('a service that caps its list pages and counts pages by the limit asked
 		async (operation) => {
 			const from = `capped-${operation}/`;
 			const to = `capped-${operation}-to/`;
-			await seedFolder(emulator(), from, FILES);
-			capListPages(emulator(), CAP);
-			const result = await runFolderTransfer(emulator(), operation, from, to);
-			emulator().adversary.setHooks(undefined);
-			const done = await countArrived(emulator(), to, FILES);
+			const run = { operation, from, to, files: FILES };
+			const { done, error } = await transferOverCappedService(emulator(), run, { cap: CAP });
 			// Either every file was handled, or the run says it did not finish.
-			expect({ done, failed: result.error !== undefined }).toEqual(
+			expect({ done, failed: error !== undefined }).toEqual(
 				done === FILES ? { done, failed: false } : { done, failed: true },
 			);
 		},

@@ -7,6 +7,7 @@
  * the listed record: files/proof.ts); an answer not shown to be the listed version is never attached.
  */
 import type { HookAnswer, HookCall } from '../emulator/history';
+import type { RunPollResult } from '../harness';
 import { apiFor, nextSecond, Poller, put, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 60 });
@@ -56,6 +57,12 @@ async function listedSecondOf(folder: string, key: string): Promise<string> {
 	return new Date(
 		Date.parse(listed.data.contents.children.find((entry) => entry.path === key)!.last_modified),
 	).toUTCString();
+}
+
+/** The text of every file a poll attached to its items. */
+async function attachedTexts(result: RunPollResult): Promise<string[]> {
+	const withFile = result.items.filter((item) => item.binary);
+	return await Promise.all(withFile.map(async (item) => (await result.readBinary(item)).toString()));
 }
 
 describe('Download File of a public file replaced by one of the same size', () => {
@@ -141,9 +148,7 @@ describe('Download File of a public file whose CDN answers, unmarked, the versio
 		});
 		const updated = await trigger.poll();
 		expect(updated.error).toBeUndefined();
-		const attached = await Promise.all(
-			updated.items.filter((item) => item.binary).map(async (item) => (await updated.readBinary(item)).toString()),
-		);
+		const attached = await attachedTexts(updated);
 		expect(attached).not.toContain('version-1');
 	});
 });
@@ -206,9 +211,7 @@ describe('Download File of a public file whose CDN answers with a redirect it ke
 		const updated = await trigger.poll();
 		expect(updated.error).toBeUndefined();
 		expect(earlierAsked).toBeGreaterThan(0);
-		const attached = await Promise.all(
-			updated.items.filter((item) => item.binary).map(async (item) => (await updated.readBinary(item)).toString()),
-		);
+		const attached = await attachedTexts(updated);
 		expect(attached).not.toContain('version-1');
 	});
 });
