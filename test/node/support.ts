@@ -64,6 +64,12 @@ export async function runFileStorage(
 	});
 }
 
+/** Runs File → Download of `key` chosen by key, without retries (node version 3 unless `extra` says another). */
+export async function downloadByKey(emulator: Emulator, key: string, extra: Partial<RunNodeOptions> = {}) {
+	const parameters = { resource: 'file', operation: 'download', fileKey: byKey(key), options: { maxRetries: 0 } };
+	return await runFileStorage(emulator, parameters, { typeVersion: 3, ...extra });
+}
+
 /** Stores `bytes` under `key` with the node's own Upload (public text by default): a test's starting file. */
 export async function uploadWithNode(
 	emulator: Emulator,
