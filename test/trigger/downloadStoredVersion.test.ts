@@ -49,14 +49,20 @@ async function createdThenReplaced(trigger: Poller, key: string, visibility: str
 	await put(api(), key, 'version-2', { visibility });
 }
 
-/** The second the listing gives `key` (in `folder`) as an HTTP date: the Last-Modified a CDN passes on for it. */
-async function listedSecondOf(folder: string, key: string): Promise<string> {
+/**
+ * A trigger watching `folder` whose public report.txt was emitted as created and then replaced (see
+ * createdThenReplaced), with the second the listing gives the replacement as an HTTP date: the Last-Modified a CDN
+ * passes on for it.
+ */
+async function publicFileReplaced(folder: string): Promise<{ trigger: Poller; listedSecond: string }> {
+	const trigger = await watching(folder);
+	const key = `${folder}/report.txt`;
+	await createdThenReplaced(trigger, key, 'public');
 	const listed = JSON.parse((await api().list({ prefix: `${folder}/` })).body.toString()) as {
 		data: { contents: { children: Array<{ path: string; last_modified: string }> } };
 	};
-	return new Date(
-		Date.parse(listed.data.contents.children.find((entry) => entry.path === key)!.last_modified),
-	).toUTCString();
+	const lastModified = listed.data.contents.children.find((entry) => entry.path === key)!.last_modified;
+	return { trigger, listedSecond: new Date(Date.parse(lastModified)).toUTCString() };
 }
 
 /** The text of every file a poll attached to its items. */
@@ -183,10 +189,7 @@ describe('Download File of a private file whose signed link a cache answers with
 
 describe('Download File of a public file whose CDN answers with a redirect it kept', () => {
 	it('the bytes the kept redirect leads to are never attached, though unmarked and dated in the listed second', async () => {
-		const trigger = await watching('cdn-redirect');
-		const key = 'cdn-redirect/report.txt';
-		await createdThenReplaced(trigger, key, 'public');
-		const listedSecond = await listedSecondOf('cdn-redirect', key);
+		const { trigger, listedSecond } = await publicFileReplaced('cdn-redirect');
 		let earlierAsked = 0;
 		// The CDN answers the file's location with a redirect it kept (Age, X-Cache) to an earlier
 		// version's URL, which answers version-1 unmarked, with a Last-Modified in the listed second.
@@ -218,10 +221,7 @@ describe('Download File of a public file whose CDN answers with a redirect it ke
 
 describe('Download File of a public file whose CDN revalidated the version it kept', () => {
 	it('an answer a cache revalidated (Age: 0, X-Cache: TCP_REFRESH_HIT, the listed Last-Modified) is never attached', async () => {
-		const trigger = await watching('cdn-revalidated');
-		const key = 'cdn-revalidated/report.txt';
-		await createdThenReplaced(trigger, key, 'public');
-		const listedSecond = await listedSecondOf('cdn-revalidated', key);
+		const { trigger, listedSecond } = await publicFileReplaced('cdn-revalidated');
 		// Past the listed second and the clocks' margin: by Date − Age alone, the answer would count as read after it.
 		await new Promise((resolve) => setTimeout(resolve, 5500));
 		// The origin answered the cache's If-Modified-Since with 304 (one second for both versions): the
