@@ -113,3 +113,13 @@ export async function putText(emulator: Emulator, key: string, text: string, wri
 		writer,
 	});
 }
+
+/** Where the bytes `text` are now in the test bucket: at the source key, at the destination key, or nowhere. */
+export async function whereIs(emulator: Emulator, text: string, source: string, destination: string) {
+	const want = sha256(Buffer.from(text));
+	const read = async (key: string) => await emulator.readObject(BUCKET.bucketName, BUCKET.region, key);
+	const [atSource, atDestination] = [await read(source), await read(destination)];
+	if (atSource && sha256(atSource.body) === want) return 'source';
+	if (atDestination && sha256(atDestination.body) === want) return 'destination';
+	return 'lost';
+}
