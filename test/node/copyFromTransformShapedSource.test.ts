@@ -7,8 +7,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { HookCall } from '../emulator/history';
-import { HERE, byKey, randomFile, runFileStorage, sha256, useEmulator } from './support';
+import { HERE, byKey, randomFile, sha256, useEmulator } from './support';
+import { runCounted as runCountedIn, storeInOneSecond as storeFilesInOneSecond } from './transformShaped';
 
 const OTHER = { name: 'other-bucket', region: 'eu-west-1' };
 const emulator = useEmulator({ buckets: [HERE, OTHER] });
@@ -18,39 +18,14 @@ const hash = async (key: string, bucket = HERE) => {
 	return stored && sha256(stored.body);
 };
 
-/** Stores the files as another writer would, all in one second of the storage's clock, then lets it pass. */
+/** Stores the files in one second of the storage's clock, then lets it pass. */
 async function storeInOneSecond(files: Array<[string, Buffer]>): Promise<void> {
-	for (;;) {
-		const seconds = new Set<number>();
-		for (const [key, bytes] of files) {
-			const { lastModified } = await emulator().adversary.put(HERE, key, bytes, {
-				visibility: 'public',
-				contentType: 'application/octet-stream',
-				writer: 'batch upload',
-			});
-			seconds.add(Math.floor(Date.parse(lastModified) / 1000));
-		}
-		if (seconds.size === 1) break;
-	}
+	await storeFilesInOneSecond(emulator(), files);
 	// Past the listed second and the clocks' margin: a read is then taken at once.
 	await new Promise((resolve) => setTimeout(resolve, 5500));
 }
 
-/** Runs the node with Continue On Fail, counting the requests the emulator received (API and CDN alike). */
-async function runCounted(parameters: INodeParameters) {
-	const calls: HookCall[] = [];
-	emulator().adversary.setHooks({
-		before: async (call) => {
-			calls.push(call);
-			return undefined;
-		},
-	});
-	try {
-		return { result: await runFileStorage(emulator(), parameters, { continueOnFail: true }), calls };
-	} finally {
-		emulator().adversary.setHooks(undefined);
-	}
-}
+const runCounted = async (parameters: INodeParameters) => await runCountedIn(emulator(), parameters);
 
 it('File → Copy of a tr-… source that another file of its size and second answers is refused before any request, naming File', async () => {
 	const own = randomFile(1500);

@@ -6,8 +6,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { HookCall } from '../emulator/history';
-import { HERE, byKey, runFileStorage, sha256, useEmulator } from './support';
+import { HERE, byKey, sha256, useEmulator } from './support';
+import { runCounted as runCountedIn } from './transformShaped';
 
 const OTHER = { name: 'other-bucket', region: 'eu-west-1' };
 const emulator = useEmulator({ buckets: [HERE, OTHER] });
@@ -19,19 +19,7 @@ const OPTIONS = { visibility: 'public', contentType: 'text/plain', writer: 'setu
 const mine = Buffer.from('AAAA the only copy');
 const theirs = Buffer.from('BBBB other writer!'); // the same size
 
-/** Runs the node, counting the requests the emulator received (API and CDN alike). */
-async function runCounted(parameters: INodeParameters) {
-	const calls: HookCall[] = [];
-	emulator().adversary.setHooks({
-		before: async (call) => {
-			calls.push(call);
-			return undefined;
-		},
-	});
-	const result = await runFileStorage(emulator(), parameters, { continueOnFail: true });
-	emulator().adversary.setHooks(undefined);
-	return { result, calls };
-}
+const runCounted = async (parameters: INodeParameters) => await runCountedIn(emulator(), parameters);
 
 const hash = async (key: string, bucket = HERE) => {
 	const stored = await read(key, bucket);

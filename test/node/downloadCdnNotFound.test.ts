@@ -7,7 +7,7 @@
  */
 import type { HookCall, HookAnswer } from '../emulator/history';
 import { apiFor, put } from '../trigger/support';
-import { HERE, runFileStorage, useEmulator } from './support';
+import { downloadByKey, HERE, useEmulator } from './support';
 
 const emulator = useEmulator();
 
@@ -19,18 +19,7 @@ const NOT_FOUND_PAGE: HookAnswer = {
 	body: '<html><body><h1>404 Not Found</h1><hr>nginx</body></html>',
 };
 
-async function download(key: string) {
-	return await runFileStorage(
-		emulator(),
-		{
-			resource: 'file',
-			operation: 'download',
-			fileKey: { __rl: true, mode: 'key', value: key },
-			options: { maxRetries: 0 },
-		},
-		{ typeVersion: 3 },
-	);
-}
+const download = async (key: string) => await downloadByKey(emulator(), key);
 
 describe('File → Download: a 404 page that is not the API’s own says nothing of the file', () => {
 	it.each(['private', 'public'] as const)(

@@ -5,7 +5,7 @@
  * emulator's CDN answers a key from the first bucket holding it). A download must give the bytes of
  * the file it names, or fail with nothing stored: never another bucket's file as this one.
  */
-import { runFileStorage, useEmulator, BUCKET } from './support';
+import { downloadByKey, useEmulator, BUCKET } from './support';
 
 const OTHER = { name: 'first-bucket', region: 'eu-west-1' };
 const HERE = { name: BUCKET.bucketName, region: BUCKET.region };
@@ -22,16 +22,7 @@ describe('File → Download of a key another bucket of the account holds too', (
 			await emulator().adversary.put(HERE, key, Buffer.from('mine: AAAA'), options);
 			await sleep(1100);
 			await emulator().adversary.put(OTHER, key, Buffer.from('other BBBB'), { ...options, writer: 'other' });
-			const result = await runFileStorage(
-				emulator(),
-				{
-					resource: 'file',
-					operation: 'download',
-					fileKey: { __rl: true, mode: 'key', value: key },
-					options: { maxRetries: 0 },
-				},
-				{ typeVersion, continueOnFail: true },
-			);
+			const result = await downloadByKey(emulator(), key, { typeVersion, continueOnFail: true });
 			const item = result.items[0];
 			const given = item?.binary ? (await result.readBinary(item)).toString() : undefined;
 			// Either the bytes of the file in the bucket the item names, or no bytes at all.
@@ -46,16 +37,7 @@ describe('File → Download of a key another bucket of the account holds too', (
 		const options = { visibility: 'private' as const, contentType: 'text/plain', writer: 'setup' };
 		await emulator().adversary.put(OTHER, key, Buffer.from('the other bucket, another size'), options);
 		await emulator().adversary.put(HERE, key, Buffer.from('mine: AAAA'), options);
-		const result = await runFileStorage(
-			emulator(),
-			{
-				resource: 'file',
-				operation: 'download',
-				fileKey: { __rl: true, mode: 'key', value: key },
-				options: { maxRetries: 0 },
-			},
-			{ typeVersion: 3, continueOnFail: true },
-		);
+		const result = await downloadByKey(emulator(), key, { continueOnFail: true });
 		const item = result.items[0];
 		const given = item?.binary ? (await result.readBinary(item)).toString() : undefined;
 		if (given !== undefined) expect(given).toBe('mine: AAAA');

@@ -9,7 +9,7 @@
  */
 import type { HookCall } from '../emulator/history';
 import { apiFor, nextSecond, put } from '../trigger/support';
-import { runFileStorage, useEmulator } from './support';
+import { downloadByKey, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 60 });
 
@@ -29,16 +29,7 @@ describe('File → Download of a private file replaced by one of the same size',
 						: undefined,
 				),
 		});
-		const result = await runFileStorage(
-			emulator(),
-			{
-				resource: 'file',
-				operation: 'download',
-				fileKey: { __rl: true, mode: 'key', value: key },
-				options: { maxRetries: 0 },
-			},
-			{ typeVersion: 3 },
-		);
+		const result = await downloadByKey(emulator(), key);
 		const given = result.items[0] ? (await result.readBinary(result.items[0])).toString() : undefined;
 		// Either the stored version, or no file and an error saying why: never the version the cache kept.
 		expect({ given, failed: result.error !== undefined }).toEqual(
@@ -67,16 +58,7 @@ describe('File → Download of a private file whose signed link a cache answers 
 				return await Promise.resolve(call.op === 'cdn' && !purged ? kept : undefined);
 			},
 		});
-		const result = await runFileStorage(
-			emulator(),
-			{
-				resource: 'file',
-				operation: 'download',
-				fileKey: { __rl: true, mode: 'key', value: key },
-				options: { maxRetries: 0 },
-			},
-			{ typeVersion: 3 },
-		);
+		const result = await downloadByKey(emulator(), key);
 		expect(result.error).toBeUndefined();
 		expect((await result.readBinary(result.items[0])).toString()).toBe('version-2');
 		// Only a kept answer costs more: the purge, the record before the second read, and that read (the record

@@ -7,23 +7,13 @@
  */
 import type { HookCall } from '../emulator/history';
 import { apiFor, nextSecond, put } from '../trigger/support';
-import { runFileStorage, useEmulator } from './support';
+import { downloadByKey, runFileStorage, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 60 });
 
 beforeEach(() => emulator().adversary.setHooks(undefined));
 
-const download = async (key: string, typeVersion = 3) =>
-	await runFileStorage(
-		emulator(),
-		{
-			resource: 'file',
-			operation: 'download',
-			fileKey: { __rl: true, mode: 'key', value: key },
-			options: { maxRetries: 0 },
-		},
-		{ typeVersion },
-	);
+const download = async (key: string, typeVersion = 3) => await downloadByKey(emulator(), key, { typeVersion });
 
 /** The API's requests by kind from now on (every request let through). */
 function counting(): Map<string, number> {

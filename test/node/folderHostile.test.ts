@@ -6,7 +6,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { HookCall } from '../emulator/history';
-import { BUCKET, HERE, runFileStorage, sha256, useEmulator } from './support';
+import { BUCKET, HERE, runFileStorage, useEmulator, whereIs as whereBytesAre } from './support';
 
 const emulator = useEmulator();
 const read = (key: string) => emulator().readObject(BUCKET.bucketName, BUCKET.region, key);
@@ -36,14 +36,8 @@ async function folder(operation: 'copy' | 'move', from: string, to: string, para
 const isList = (call: HookCall, prefix: string) => call.op === 'list' && call.query.get('prefix') === prefix;
 const keyOf = (call: HookCall) => call.query.get('key');
 
-/** Where the bytes `text` are now: at the source key, at the destination key, or nowhere. */
-async function whereIs(text: string, source: string, destination: string) {
-	const want = sha256(Buffer.from(text));
-	const [atSource, atDestination] = [await read(source), await read(destination)];
-	if (atSource && sha256(atSource.body) === want) return 'source';
-	if (atDestination && sha256(atDestination.body) === want) return 'destination';
-	return 'lost';
-}
+const whereIs = async (text: string, source: string, destination: string) =>
+	await whereBytesAre(emulator(), text, source, destination);
 
 beforeEach(() => {
 	emulator().setFaults([]);

@@ -5,39 +5,12 @@
  * itself shows that the listing does not end with page 1: the run must not end as a plain success
  * with files it never listed still in the source.
  */
-import type { HookCall } from '../emulator/history';
-import { emulatorClient } from '../emulator/conformance/client';
-import { runNode } from '../harness';
-import { BUCKET, credentialsFor, useEmulator } from './support';
+import { transferOverCappedService } from './cappedService';
+import { useEmulator } from './support';
 
 const emulator = useEmulator();
-const WHERE = { name: BUCKET.bucketName, region: BUCKET.region };
 const FILES = 250;
 const CAP = 100;
-const path = (value: string) => ({ __rl: true, mode: 'path', value });
-const name = (n: number) => `f${String(n).padStart(3, '0')}.txt`;
-const read = async (key: string) => (await emulator().readObject(WHERE.name, WHERE.region, key))?.body.toString();
-
-/** List answers of at most CAP entries (page N starts at (N − 1) × CAP), their page count by the limit asked. */
-function capPages() {
-	const api = emulatorClient(emulator());
-	emulator().adversary.setHooks({
-		after: async (call: HookCall, reply: { status: number; body: unknown }) => {
-			const limit = Number(call.query.get('limit') ?? 20);
-			if (call.op !== 'list' || limit <= CAP) return;
-			const page = Number(call.query.get('page') ?? 1);
-			const capped = await api.list({ prefix: call.query.get('prefix') ?? '', page, limit: CAP });
-			const body = JSON.parse(capped.body.toString()) as { data: { pagination: Record<string, number> } };
-			const total = body.data.pagination.total_items;
-			Object.assign(body.data.pagination, {
-				total_pages: Math.max(1, Math.ceil(total / limit)),
-				items_per_page: limit,
-			});
-			reply.body = body;
-		},
-	});
-}
-
 afterEach(() => emulator().adversary.setHooks(undefined));
 
 describe('a service that caps its list pages and counts pages by the limit asked', () => {
@@ -46,31 +19,10 @@ describe('a service that caps its list pages and counts pages by the limit asked
 		async (operation) => {
 			const from = `capped-${operation}/`;
 			const to = `capped-${operation}-to/`;
-			await Promise.all(
-				Array.from({ length: FILES }, async (_, n) =>
-					emulator().adversary.put(WHERE, `${from}${name(n)}`, Buffer.from(`file ${n}`), {
-						visibility: 'private',
-						writer: 'setup',
-					}),
-				),
-			);
-			capPages();
-			const result = await runNode({
-				credentials: credentialsFor(emulator()),
-				parameters: {
-					...BUCKET,
-					resource: 'folder',
-					operation,
-					folder: path(from),
-					destinationFolder: path(to),
-					options: { summary: true },
-				},
-			});
-			emulator().adversary.setHooks(undefined);
-			let done = 0;
-			for (let n = 0; n < FILES; n++) if ((await read(`${to}${name(n)}`)) === `file ${n}`) done += 1;
+			const run = { operation, from, to, files: FILES };
+			const { done, error } = await transferOverCappedService(emulator(), run, { cap: CAP });
 			// Either every file was handled, or the run says it did not finish.
-			expect({ done, failed: result.error !== undefined }).toEqual(
+			expect({ done, failed: error !== undefined }).toEqual(
 				done === FILES ? { done, failed: false } : { done, failed: true },
 			);
 		},

@@ -8,31 +8,16 @@
  * proof": when it cannot tell two versions apart, keep the file and say why).
  */
 import { randomFile, runFileStorage, useEmulator, HERE, byKey } from './support';
+import { storeInOneSecond } from './transformShaped';
 
 const emulator = useEmulator();
-
-/** Stores both files as another writer would, within one second of the storage's clock. */
-async function storeInOneSecond(files: Array<[string, Buffer]>): Promise<void> {
-	for (;;) {
-		const seconds = new Set<number>();
-		for (const [key, bytes] of files) {
-			const { lastModified } = await emulator().adversary.put(HERE, key, bytes, {
-				visibility: 'public',
-				contentType: 'application/octet-stream',
-				writer: 'batch upload',
-			});
-			seconds.add(Math.floor(Date.parse(lastModified) / 1000));
-		}
-		if (seconds.size === 1) return;
-	}
-}
 
 const stored = async (key: string) => (await emulator().readObject(HERE.name, HERE.region, key))?.body;
 
 it('Move of a tr-… source keeps the source when another file of its size and second answers its link', async () => {
 	const own = randomFile(1500);
 	const other = randomFile(1500);
-	await storeInOneSecond([
+	await storeInOneSecond(emulator(), [
 		['dog.bin', other],
 		['tr-w_300/dog.bin', own],
 	]);

@@ -64,6 +64,12 @@ export async function runFileStorage(
 	});
 }
 
+/** Runs File → Download of `key` chosen by key, without retries (node version 3 unless `extra` says another). */
+export async function downloadByKey(emulator: Emulator, key: string, extra: Partial<RunNodeOptions> = {}) {
+	const parameters = { resource: 'file', operation: 'download', fileKey: byKey(key), options: { maxRetries: 0 } };
+	return await runFileStorage(emulator, parameters, { typeVersion: 3, ...extra });
+}
+
 /** Stores `bytes` under `key` with the node's own Upload (public text by default): a test's starting file. */
 export async function uploadWithNode(
 	emulator: Emulator,
@@ -106,4 +112,14 @@ export async function putText(emulator: Emulator, key: string, text: string, wri
 		contentType: 'text/plain',
 		writer,
 	});
+}
+
+/** Where the bytes `text` are now in the test bucket: at the source key, at the destination key, or nowhere. */
+export async function whereIs(emulator: Emulator, text: string, source: string, destination: string) {
+	const want = sha256(Buffer.from(text));
+	const read = async (key: string) => await emulator.readObject(BUCKET.bucketName, BUCKET.region, key);
+	const [atSource, atDestination] = [await read(source), await read(destination)];
+	if (atSource && sha256(atSource.body) === want) return 'source';
+	if (atDestination && sha256(atDestination.body) === want) return 'destination';
+	return 'lost';
 }

@@ -7,6 +7,7 @@
  * the listed record: files/proof.ts); an answer not shown to be the listed version is never attached.
  */
 import type { HookAnswer, HookCall } from '../emulator/history';
+import type { RunPollResult } from '../harness';
 import { apiFor, nextSecond, Poller, put, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 60 });
@@ -46,6 +47,28 @@ async function createdThenReplaced(trigger: Poller, key: string, visibility: str
 	expect((await created.readBinary(created.items[0])).toString()).toBe('version-1');
 	await nextSecond();
 	await put(api(), key, 'version-2', { visibility });
+}
+
+/**
+ * A trigger watching `folder` whose public report.txt was emitted as created and then replaced (see
+ * createdThenReplaced), with the second the listing gives the replacement as an HTTP date: the Last-Modified a CDN
+ * passes on for it.
+ */
+async function publicFileReplaced(folder: string): Promise<{ trigger: Poller; listedSecond: string }> {
+	const trigger = await watching(folder);
+	const key = `${folder}/report.txt`;
+	await createdThenReplaced(trigger, key, 'public');
+	const listed = JSON.parse((await api().list({ prefix: `${folder}/` })).body.toString()) as {
+		data: { contents: { children: Array<{ path: string; last_modified: string }> } };
+	};
+	const lastModified = listed.data.contents.children.find((entry) => entry.path === key)!.last_modified;
+	return { trigger, listedSecond: new Date(Date.parse(lastModified)).toUTCString() };
+}
+
+/** The text of every file a poll attached to its items. */
+async function attachedTexts(result: RunPollResult): Promise<string[]> {
+	const withFile = result.items.filter((item) => item.binary);
+	return await Promise.all(withFile.map(async (item) => (await result.readBinary(item)).toString()));
 }
 
 describe('Download File of a public file replaced by one of the same size', () => {
@@ -131,9 +154,7 @@ describe('Download File of a public file whose CDN answers, unmarked, the versio
 		});
 		const updated = await trigger.poll();
 		expect(updated.error).toBeUndefined();
-		const attached = await Promise.all(
-			updated.items.filter((item) => item.binary).map(async (item) => (await updated.readBinary(item)).toString()),
-		);
+		const attached = await attachedTexts(updated);
 		expect(attached).not.toContain('version-1');
 	});
 });
@@ -168,15 +189,7 @@ describe('Download File of a private file whose signed link a cache answers with
 
 describe('Download File of a public file whose CDN answers with a redirect it kept', () => {
 	it('the bytes the kept redirect leads to are never attached, though unmarked and dated in the listed second', async () => {
-		const trigger = await watching('cdn-redirect');
-		const key = 'cdn-redirect/report.txt';
-		await createdThenReplaced(trigger, key, 'public');
-		const listed = JSON.parse((await api().list({ prefix: 'cdn-redirect/' })).body.toString()) as {
-			data: { contents: { children: Array<{ path: string; last_modified: string }> } };
-		};
-		const listedSecond = new Date(
-			Date.parse(listed.data.contents.children.find((entry) => entry.path === key)!.last_modified),
-		).toUTCString();
+		const { trigger, listedSecond } = await publicFileReplaced('cdn-redirect');
 		let earlierAsked = 0;
 		// The CDN answers the file's location with a redirect it kept (Age, X-Cache) to an earlier
 		// version's URL, which answers version-1 unmarked, with a Last-Modified in the listed second.
@@ -201,24 +214,14 @@ describe('Download File of a public file whose CDN answers with a redirect it ke
 		const updated = await trigger.poll();
 		expect(updated.error).toBeUndefined();
 		expect(earlierAsked).toBeGreaterThan(0);
-		const attached = await Promise.all(
-			updated.items.filter((item) => item.binary).map(async (item) => (await updated.readBinary(item)).toString()),
-		);
+		const attached = await attachedTexts(updated);
 		expect(attached).not.toContain('version-1');
 	});
 });
 
 describe('Download File of a public file whose CDN revalidated the version it kept', () => {
 	it('an answer a cache revalidated (Age: 0, X-Cache: TCP_REFRESH_HIT, the listed Last-Modified) is never attached', async () => {
-		const trigger = await watching('cdn-revalidated');
-		const key = 'cdn-revalidated/report.txt';
-		await createdThenReplaced(trigger, key, 'public');
-		const listed = JSON.parse((await api().list({ prefix: 'cdn-revalidated/' })).body.toString()) as {
-			data: { contents: { children: Array<{ path: string; last_modified: string }> } };
-		};
-		const listedSecond = new Date(
-			Date.parse(listed.data.contents.children.find((entry) => entry.path === key)!.last_modified),
-		).toUTCString();
+		const { trigger, listedSecond } = await publicFileReplaced('cdn-revalidated');
 		// Past the listed second and the clocks' margin: by Date − Age alone, the answer would count as read after it.
 		await new Promise((resolve) => setTimeout(resolve, 5500));
 		// The origin answered the cache's If-Modified-Since with 304 (one second for both versions): the

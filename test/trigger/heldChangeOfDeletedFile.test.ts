@@ -2,25 +2,10 @@
  * Download File: a change held back (its download failed) whose file is deleted before the next poll.
  * docs/trigger.md: "A held-back change is never dropped"; "Each change is emitted exactly once".
  */
-import type { HookCall } from '../emulator/history';
-import { apiFor, Poller, put, remove, useEmulator } from './support';
+import { useHeldChangeSetup } from './heldChangeSetup';
+import { Poller, put, remove } from './support';
 
-const emulator = useEmulator();
-const api = () => apiFor(emulator());
-
-beforeEach(() => emulator().adversary.setHooks(undefined));
-
-/** The CDN refuses every download until `open()` is called. */
-function refusingCdn(): { open: () => void } {
-	let refusing = true;
-	emulator().adversary.setHooks({
-		before: async (call: HookCall) =>
-			refusing && call.op === 'cdn'
-				? { status: 403, headers: { 'Content-Type': 'text/plain' }, body: 'Forbidden' }
-				: undefined,
-	});
-	return { open: () => (refusing = false) };
-}
+const { emulator, api, refusingCdn } = useHeldChangeSetup();
 
 async function pollsOf(trigger: Poller, count: number) {
 	const items = [];

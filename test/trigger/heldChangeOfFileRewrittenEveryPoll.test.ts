@@ -38,6 +38,16 @@ async function listedDate(prefix: string, key: string): Promise<string> {
 	return listed.data.contents.children.find((entry) => entry.path === key)!.last_modified;
 }
 
+/** A trigger watching `folder` for updates whose first poll recorded `key` at status-0, then `key` stored at status-1. */
+async function updatedAfterFirstPoll(folder: string, key: string): Promise<Poller> {
+	await put(api(), key, 'status-0', { visibility: 'private' });
+	const trigger = new Poller(emulator, { folder, watchFor: ['updated'], options: { downloadFile: true } } as never);
+	expect((await trigger.poll()).returnedNull).toBe(true);
+	await nextSecond();
+	await put(api(), key, 'status-1', { visibility: 'private' });
+	return trigger;
+}
+
 describe('Download File of a file rewritten after each poll lists it', () => {
 	it('its creation is still emitted within 3 polls (without its file), not held back for ever', async () => {
 		const key = 'churn-status/status.txt';
@@ -60,27 +70,16 @@ describe('Download File of a file rewritten after each poll lists it', () => {
 				return undefined;
 			},
 		});
-		const emitted: Array<[unknown, unknown]> = [];
-		for (let poll = 0; poll < 4; poll++) {
-			const result = await trigger.poll();
-			expect(result.error).toBeUndefined();
-			emitted.push(...result.items.map((item): [unknown, unknown] => [item.json.event, item.json.key]));
-		}
+		// Four polls, each of which must succeed (changes() throws a poll's error).
+		const emitted: Array<[string, string]> = [];
+		for (let poll = 0; poll < 4; poll++) emitted.push(...(await trigger.changes()));
 		// The file was created and listed by every poll: its creation must come out, at the latest without its file.
 		expect(emitted).toContainEqual(['created', key]);
 	});
 
 	it('its update comes once, by the 3rd poll, as the version that poll listed, without its file and saying why', async () => {
 		const key = 'churn-update/status.txt';
-		await put(api(), key, 'status-0', { visibility: 'private' });
-		const trigger = new Poller(emulator, {
-			folder: 'churn-update',
-			watchFor: ['updated'],
-			options: { downloadFile: true },
-		} as never);
-		expect((await trigger.poll()).returnedNull).toBe(true);
-		await nextSecond();
-		await put(api(), key, 'status-1', { visibility: 'private' });
+		const trigger = await updatedAfterFirstPoll('churn-update', key);
 		let writing = true;
 		rewriteAtEachDownload(key, () => writing);
 		const perPoll: Array<Array<{ last_modified: unknown; error: unknown; binary: boolean }>> = [];
@@ -114,15 +113,7 @@ describe('Download File of a file rewritten after each poll lists it', () => {
 
 	it('a count an earlier release saved for an older version goes on: no lost state, no item before the 3rd failed poll', async () => {
 		const key = 'churn-earlier/status.txt';
-		await put(api(), key, 'status-0', { visibility: 'private' });
-		const trigger = new Poller(emulator, {
-			folder: 'churn-earlier',
-			watchFor: ['updated'],
-			options: { downloadFile: true },
-		} as never);
-		expect((await trigger.poll()).returnedNull).toBe(true);
-		await nextSecond();
-		await put(api(), key, 'status-1', { visibility: 'private' });
+		const trigger = await updatedAfterFirstPoll('churn-earlier', key);
 		rewriteAtEachDownload(key, () => true);
 		// One failed poll, saved as earlier releases saved it: [fingerprint of the version that failed, attempts], their check.
 		expect((await trigger.poll()).items).toEqual([]);

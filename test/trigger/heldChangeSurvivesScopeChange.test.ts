@@ -3,41 +3,14 @@
  * while Emit Existing Files is off (the new scope records a starting point and emits nothing).
  * docs/trigger.md: "A held-back change is never dropped"; "Each change is emitted exactly once".
  */
-import type { HookCall } from '../emulator/history';
-import { apiFor, Poller, put, remove, useEmulator } from './support';
+import { useHeldChangeSetup } from './heldChangeSetup';
+import { Poller, put, remove } from './support';
 
-const emulator = useEmulator();
-const api = () => apiFor(emulator());
-
-beforeEach(() => emulator().adversary.setHooks(undefined));
-
-/** The CDN refuses every download until `open()` is called. */
-function refusingCdn(): { open: () => void } {
-	let refusing = true;
-	emulator().adversary.setHooks({
-		before: async (call: HookCall) =>
-			refusing && call.op === 'cdn'
-				? { status: 403, headers: { 'Content-Type': 'text/plain' }, body: 'Forbidden' }
-				: undefined,
-	});
-	return { open: () => (refusing = false) };
-}
+const { emulator, api, refusingCdn, heldUpdateAndCreation } = useHeldChangeSetup();
 
 describe('Download File: changes held back when the scope changes, Emit Existing Files off', () => {
 	it('a held update and a held creation of files the new scope watches come once, with their bytes', async () => {
-		const [updated, created] = ['held-scope/a.txt', 'held-scope/b.txt'];
-		const trigger = new Poller(emulator, {
-			folder: 'held-scope',
-			watchFor: ['created', 'updated'],
-			options: { downloadFile: true },
-		} as never);
-		await put(api(), updated, 'first');
-		expect((await trigger.poll()).returnedNull).toBe(true);
-		const cdn = refusingCdn();
-		await put(api(), updated, 'second version');
-		await put(api(), created, 'new file');
-		// Both downloads fail: held back (1 of 3 polls).
-		expect((await trigger.poll()).returnedNull).toBe(true);
+		const { trigger, cdn, updated, created } = await heldUpdateAndCreation('held-scope');
 		// A filter that still watches both files: a new scope, whose first poll records a starting point.
 		const narrowed = { parameters: { options: { downloadFile: true, fileNameFilter: '*.txt' } } as never };
 		expect((await trigger.poll(narrowed)).returnedNull).toBe(true);

@@ -4,49 +4,38 @@
  * were watched; records of files left out are kept aside through such a round trip, and so must the held changes be.
  * docs/trigger.md: "A held-back change is never dropped"; "Each change is emitted exactly once".
  */
-import type { HookCall } from '../emulator/history';
-import { apiFor, Poller, put, remove, useEmulator } from './support';
+import type { RunPollOptions, RunPollResult } from '../harness';
+import { useHeldChangeSetup } from './heldChangeSetup';
+import { Poller, put, remove } from './support';
 
-const emulator = useEmulator();
-const api = () => apiFor(emulator());
+const { emulator, api, refusingCdn, heldUpdateAndCreation } = useHeldChangeSetup();
 
-beforeEach(() => emulator().adversary.setHooks(undefined));
+type Item = RunPollResult['items'][number];
 
-/** The CDN refuses every download until `open()` is called. */
-function refusingCdn(): { open: () => void } {
-	let refusing = true;
-	emulator().adversary.setHooks({
-		before: async (call: HookCall) =>
-			refusing && call.op === 'cdn'
-				? { status: 403, headers: { 'Content-Type': 'text/plain' }, body: 'Forbidden' }
-				: undefined,
-	});
-	return { open: () => (refusing = false) };
+/** What 3 polls with the restored scope emit, one row per item; none of them fails. */
+async function emittedOver3Polls(trigger: Poller, restored: Partial<RunPollOptions>, row: (item: Item) => unknown[]) {
+	const emitted: unknown[][] = [];
+	for (let poll = 0; poll < 3; poll++) {
+		const result = await trigger.poll(restored);
+		expect(result.error).toBeUndefined();
+		emitted.push(...result.items.map(row));
+	}
+	return emitted;
 }
 
 describe('Download File: held changes when the scope leaves their files out and comes back, Emit Existing Files off', () => {
 	it('a held update and a held creation come once, with their bytes, after the filter is narrowed and restored', async () => {
-		const [updated, created] = ['held-trip/a.txt', 'held-trip/b.txt'];
-		const parameters = { folder: 'held-trip', watchFor: ['created', 'updated'], options: { downloadFile: true } };
-		const trigger = new Poller(emulator, parameters as never);
-		await put(api(), updated, 'first');
-		expect((await trigger.poll()).returnedNull).toBe(true);
-		const cdn = refusingCdn();
-		await put(api(), updated, 'second version');
-		await put(api(), created, 'new file');
-		// Both downloads fail: held back (1 of 3 polls).
-		expect((await trigger.poll()).returnedNull).toBe(true);
+		const { trigger, cdn, updated, created } = await heldUpdateAndCreation('held-trip');
 		// A filter that leaves both files out for one poll, then the filter removed again (the first scope).
 		const narrowed = { parameters: { options: { downloadFile: true, fileNameFilter: '*.csv' } } as never };
 		expect((await trigger.poll(narrowed)).returnedNull).toBe(true);
 		cdn.open();
 		const restored = { parameters: { options: { downloadFile: true } } as never };
-		const emitted: unknown[][] = [];
-		for (let poll = 0; poll < 3; poll++) {
-			const result = await trigger.poll(restored);
-			expect(result.error).toBeUndefined();
-			emitted.push(...result.items.map((item) => [item.json.event, item.json.key, item.binary !== undefined]));
-		}
+		const emitted = await emittedOver3Polls(trigger, restored, (item) => [
+			item.json.event,
+			item.json.key,
+			item.binary !== undefined,
+		]);
 		// Both changes were listed while their files were watched, and are watched again: each comes once.
 		expect(emitted.sort()).toEqual([
 			['created', created, true],
@@ -72,12 +61,11 @@ describe('Download File: held changes when the scope leaves their files out and 
 		await remove(api(), key);
 		cdn.open();
 		const restored = { parameters: { options: { downloadFile: true } } as never };
-		const emitted: unknown[][] = [];
-		for (let poll = 0; poll < 3; poll++) {
-			const result = await trigger.poll(restored);
-			expect(result.error).toBeUndefined();
-			emitted.push(...result.items.map((item) => [item.json.event, item.json.key, typeof item.json.error]));
-		}
+		const emitted = await emittedOver3Polls(trigger, restored, (item) => [
+			item.json.event,
+			item.json.key,
+			typeof item.json.error,
+		]);
 		expect(emitted).toEqual([
 			['updated', key, 'string'],
 			['deleted', key, 'undefined'],
@@ -103,19 +91,12 @@ describe('Download File: held changes when the scope leaves their files out and 
 		await remove(api(), gone);
 		cdn.open();
 		const restored = { parameters: { options } as never };
-		const emitted: unknown[][] = [];
-		for (let poll = 0; poll < 3; poll++) {
-			const result = await trigger.poll(restored);
-			expect(result.error).toBeUndefined();
-			emitted.push(
-				...result.items.map((item) => [
-					item.json.event,
-					item.json.key,
-					item.binary !== undefined,
-					typeof item.json.error,
-				]),
-			);
-		}
+		const emitted = await emittedOver3Polls(trigger, restored, (item) => [
+			item.json.event,
+			item.json.key,
+			item.binary !== undefined,
+			typeof item.json.error,
+		]);
 		expect(emitted.sort()).toEqual([
 			['created', created, true, 'undefined'],
 			['deleted', gone, false, 'undefined'],

@@ -3,25 +3,10 @@
  * docs/trigger.md: "Max Files Per Poll: at most that many items per poll"; of held changes whose file is gone, "Such
  * items count against Max Files Per Poll".
  */
-import type { HookCall } from '../emulator/history';
-import { apiFor, Poller, put, remove, useEmulator } from './support';
+import { useHeldChangeSetup } from './heldChangeSetup';
+import { Poller, put, remove } from './support';
 
-const emulator = useEmulator();
-const api = () => apiFor(emulator());
-
-beforeEach(() => emulator().adversary.setHooks(undefined));
-
-/** The CDN refuses every download until `open()` is called. */
-function refusingCdn(): { open: () => void } {
-	let refusing = true;
-	emulator().adversary.setHooks({
-		before: async (call: HookCall) =>
-			refusing && call.op === 'cdn'
-				? { status: 403, headers: { 'Content-Type': 'text/plain' }, body: 'Forbidden' }
-				: undefined,
-	});
-	return { open: () => (refusing = false) };
-}
+const { emulator, api, refusingCdn } = useHeldChangeSetup();
 
 describe('Max Files Per Poll with held-back creations whose files are deleted', () => {
 	it('no poll emits more items than Max Files Per Poll, and each change comes once', async () => {
