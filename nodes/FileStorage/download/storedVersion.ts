@@ -7,6 +7,7 @@ import {
 	sourceReadDecision,
 	type SourceReadAction,
 } from '../files/proof';
+import { transformShapedFolder, transformShapedWords } from '../files/keys';
 import { purgeBeforeRead } from '../files/storedRead';
 import { findStoredRecord, type StoredRecord } from '../files/storedRecord';
 import type { BucketRef, SignedUrl } from '../transport/api';
@@ -85,8 +86,23 @@ export async function readyToReadAgain(read: StoredRead, fault: Fault): Promise<
 	read.record = read.listed ?? (await recordNow(read, fault));
 }
 
+/**
+ * A refusal of a key whose first folder has a CDN transformation's shape names that folder, whichever check refused
+ * it: the CDN most likely read the link as a transformation of another file, dated before or after this one.
+ */
+function namingShape(key: string, fault: Fault): Fault {
+	const folder = transformShapedFolder(key);
+	if (!folder) return fault;
+	return (problem, description) =>
+		fault(
+			`${problem}; its first folder "${folder}" has the shape of a CDN transformation`,
+			`${description} ${transformShapedWords(folder)}`,
+		);
+}
+
 /** Why a read the proof rules refuse (files/proof.ts, sourceReadDecision) gives nothing, in the download's words. */
-function refused(decision: Extract<SourceReadAction, { action: 'refuse' }>, fault: Fault): Error {
+function refused(decision: Extract<SourceReadAction, { action: 'refuse' }>, key: string, onKey: Fault): Error {
+	const fault = namingShape(key, onKey);
 	if (decision.proof === 'unproven') {
 		return fault(
 			`was not kept: the CDN's answer cannot be shown to be the version the service stores (${decision.why}). Download it again in a few minutes`,
@@ -118,7 +134,7 @@ export function judgeStoredRead(
 	const headers = answerCdnHeaders(read.response);
 	const later = laterThanListed(headers.lastModified, record);
 	if (later && read.listed) {
-		throw fault(
+		throw namingShape(read.key, fault)(
 			`got a later version than the one listed: ${later}`,
 			'The file was replaced after it was listed: its bytes are not given as the listed version. The newer version is listed and downloaded next time.',
 		);
@@ -132,7 +148,7 @@ export function judgeStoredRead(
 		record,
 		serviceDate: read.serviceDate,
 	});
-	if (decision.action === 'refuse') throw refused(decision, fault);
+	if (decision.action === 'refuse') throw refused(decision, read.key, fault);
 	return record.size ?? undefined;
 }
 
@@ -173,5 +189,5 @@ export function confirmStoredAfterRead(
 		record: got.record,
 		serviceDate: read.serviceDate,
 	});
-	if (decision.action === 'refuse') throw refused(decision, fault);
+	if (decision.action === 'refuse') throw refused(decision, read.key, fault);
 }
