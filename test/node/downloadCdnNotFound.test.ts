@@ -69,4 +69,28 @@ describe('File → Download: a 404 page that is not the API’s own says nothing
 		expect(result.error?.message).not.toMatch(/was not found in bucket/);
 		expect(`${result.error?.message} ${result.error?.description}`).toMatch(/404/);
 	});
+
+	it('a CDN’s 404 page while the service cannot be asked: the error says the service could not be asked, never that it shows the file', async () => {
+		const key = 'dl-cdn-404/unasked.txt';
+		await put(apiFor(emulator()), key, 'stored', { visibility: 'private' });
+		let links = 0;
+		emulator().adversary.setHooks({
+			before: async (call: HookCall) => {
+				if (call.op === 'cdn') return NOT_FOUND_PAGE;
+				// The link of the read is given; every later request for it (asking the service) fails.
+				if (call.op === 'signedUrl' && ++links > 1) {
+					return { status: 503, headers: { 'Content-Type': 'text/html' }, body: '<html>Service Unavailable</html>' };
+				}
+				return await Promise.resolve(undefined);
+			},
+		});
+		const result = await download(key);
+		expect(links).toBeGreaterThan(1);
+		expect(result.items.filter((item) => item.binary)).toEqual([]);
+		expect(result.error?.message).not.toMatch(/not found in bucket|for a file the service stores/);
+		expect(result.error?.message).toMatch(
+			/CDN answered HTTP 404, and asking the service whether it still stores the file failed/,
+		);
+		expect(result.error?.description).not.toMatch(/service's own answer shows the file/);
+	});
 });

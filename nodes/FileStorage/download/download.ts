@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { transformShapedFolder, transformShapedWords } from '../files/keys';
 import { existenceOf } from '../files/proof';
 import type { StoredRecord } from '../files/storedRecord';
-import { goneByService } from '../listing/stillStored';
+import { askService } from '../listing/stillStored';
 import { datedSignedUrl, type BucketRef } from '../transport/api';
 import { failedAnswer } from '../transport/apiAnswer';
 import { watchBody } from '../transport/bodyWatch';
@@ -86,7 +86,7 @@ function notFoundError({ ctx, where, key, itemIndex }: Download): NodeApiError {
 
 /**
  * The read of a link the service gave failed. A CDN's or proxy's 404 says nothing of the file (only
- * the API's own does): the service is asked, as for Copy's source (goneByService). A file it still
+ * the API's own does): the service is asked, as for Copy's source (askService). A file it still
  * stores is not called "not found": a transformation-shaped first folder may have been read as a
  * transformation of another file, else the CDN (or what is in front of it) answered 404 wrongly.
  */
@@ -103,7 +103,14 @@ async function failedRead(download: Download, error: unknown, fault: Fault): Pro
 		});
 	}
 	if (status !== '404') throw error;
-	if (await goneByService(download.client, download.where, download.key)) throw notFoundError(download);
+	const service = await askService(download.client, download.where, download.key);
+	if (service.says === 'gone') throw notFoundError(download);
+	if (service.says === 'unknown') {
+		throw fault(
+			`failed: the CDN answered HTTP 404, and asking the service whether it still stores the file failed: ${service.why}`,
+			'A CDN or a proxy may answer 404 for a file the service stores, so only the service can say it is gone. Nothing was stored. Run the node again in a few minutes.',
+		);
+	}
 	if (folder) throw fault('failed: the CDN found no file at its link (HTTP 404)', transformShapedWords(folder));
 	throw fault(
 		'failed: the CDN answered HTTP 404 for a file the service stores',

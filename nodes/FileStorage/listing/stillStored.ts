@@ -20,12 +20,25 @@ export async function stillStored(client: FileStorageClient, where: BucketRef, k
 	return await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS).then(() => true, gone);
 }
 
+/** What the service itself says of a file after a read of it failed; `unknown` when it could not be asked. */
+export type ServiceWord = { says: 'stored' } | { says: 'gone' } | { says: 'unknown'; why: string };
+
 /**
- * Whether the service itself says a file is gone (its own 404 of the file's link), asked after a read
- * of it failed: a CDN's or a proxy's 404 page says nothing of the file. A failure to ask says no, so
- * the read's own error stands and nothing is called "not found" that the service did not confirm.
- * The one decision of Copy's and Move's source read, File → Download and the trigger.
+ * Asks the service about a file after a read of it failed: only its own 404 of the file's link says
+ * gone (a CDN's or a proxy's 404 page says nothing of the file); a failure to ask is `unknown`, so
+ * nothing is called "not found", nor "stored", that the service did not confirm.
+ */
+export async function askService(client: FileStorageClient, where: BucketRef, key: string): Promise<ServiceWord> {
+	return await stillStored(client, where, key).then(
+		(stored): ServiceWord => (stored ? { says: 'stored' } : { says: 'gone' }),
+		(error: unknown): ServiceWord => ({ says: 'unknown', why: (error as Error).message }),
+	);
+}
+
+/**
+ * Whether the service itself says a file is gone (askService): a failure to ask says no, so the
+ * read's own error stands. The one decision of Copy's and Move's source read, File → Download and the trigger.
  */
 export async function goneByService(client: FileStorageClient, where: BucketRef, key: string): Promise<boolean> {
-	return !(await stillStored(client, where, key).catch(() => true));
+	return (await askService(client, where, key)).says === 'gone';
 }
