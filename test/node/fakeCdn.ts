@@ -7,6 +7,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import type { Emulator } from '../emulator';
+import { uploadWithNode } from './support';
+
 export interface CdnAnswer {
 	status?: number;
 	headers?: Record<string, string>;
@@ -41,4 +44,24 @@ export function useFakeCdn(): () => FakeCdn {
 	});
 	afterAll(async () => await new Promise<void>((resolve) => server?.close(() => resolve())));
 	return () => cdn;
+}
+
+/**
+ * Stores `text` through the node within one wall-clock second (again, if the upload crossed one), waits `settleMs`
+ * (past the listed second and the clocks' margin, so a Move takes its first read), and gives that second as an
+ * HTTP date: the Last-Modified of an earlier version a scripted CDN serves as this one.
+ */
+export async function storeInOneSecond(
+	emulator: Emulator,
+	key: string,
+	text: string,
+	{ settleMs, visibility = 'public' }: { settleMs: number; visibility?: string },
+): Promise<string> {
+	for (;;) {
+		const before = Math.floor(Date.now() / 1000);
+		await uploadWithNode(emulator, key, text, { visibility });
+		if (Math.floor(Date.now() / 1000) !== before) continue;
+		await new Promise((resolve) => setTimeout(resolve, settleMs));
+		return new Date(before * 1000).toUTCString();
+	}
 }

@@ -7,25 +7,14 @@
  * as kept (X-Cache: HIT), whose Last-Modified is the listed second, is no proof of the stored
  * version whatever its Date and Age say (docs/reliability.md, "Destructive steps act on proof").
  */
-import { useFakeCdn } from './fakeCdn';
-import { byKey, runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
+import { storeInOneSecond, useFakeCdn } from './fakeCdn';
+import { byKey, runFileStorage, storedText, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 600 });
 const cdn = useFakeCdn();
 
 const older = 'STATUS: PENDING';
 const newer = 'STATUS: SUCCESS';
-
-/** Stores `text` publicly within one wall-clock second, waits past it and the clocks' margin, gives it as an HTTP date. */
-async function storeInOneSecond(key: string, text: string): Promise<string> {
-	for (;;) {
-		const before = Math.floor(Date.now() / 1000);
-		await uploadWithNode(emulator(), key, text);
-		if (Math.floor(Date.now() / 1000) !== before) continue;
-		await new Promise((resolve) => setTimeout(resolve, 6500));
-		return new Date(before * 1000).toUTCString();
-	}
-}
 
 /**
  * The source's link reaches the scripted CDN. It kept the earlier version (same size, same second),
@@ -41,7 +30,7 @@ beforeEach(() => emulator().setFaults([]));
 
 it('Move of a public file rewritten at the same size: a cache hit whose Age counts from a revalidation never deletes the newer version', async () => {
 	const key = 'hitAfterRevalidation/move.txt';
-	hitAfterRevalidation(key, await storeInOneSecond(key, newer));
+	hitAfterRevalidation(key, await storeInOneSecond(emulator(), key, newer, { settleMs: 6500 }));
 	const result = await runFileStorage(emulator(), {
 		resource: 'file',
 		operation: 'move',
@@ -58,7 +47,7 @@ it('Move of a public file rewritten at the same size: a cache hit whose Age coun
 
 it('Copy of a public file rewritten at the same size: a cache hit whose Age counts from a revalidation is never copied as the stored version', async () => {
 	const key = 'hitAfterRevalidation/copy.txt';
-	hitAfterRevalidation(key, await storeInOneSecond(key, newer));
+	hitAfterRevalidation(key, await storeInOneSecond(emulator(), key, newer, { settleMs: 6500 }));
 	const result = await runFileStorage(emulator(), {
 		resource: 'file',
 		operation: 'copy',
@@ -73,7 +62,7 @@ it('Copy of a public file rewritten at the same size: a cache hit whose Age coun
 
 it('File → Download of a public file rewritten at the same size: a cache hit whose Age counts from a revalidation gives no bytes', async () => {
 	const key = 'hitAfterRevalidation/download.txt';
-	hitAfterRevalidation(key, await storeInOneSecond(key, newer));
+	hitAfterRevalidation(key, await storeInOneSecond(emulator(), key, newer, { settleMs: 6500 }));
 	const result = await runFileStorage(emulator(), {
 		resource: 'file',
 		operation: 'download',

@@ -6,27 +6,14 @@
  * "Destructive steps act on proof": an answer a cache marks as kept is never proof).
  */
 
-import { useFakeCdn, type CdnAnswer } from './fakeCdn';
-import { byKey, runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
+import { storeInOneSecond, useFakeCdn, type CdnAnswer } from './fakeCdn';
+import { byKey, runFileStorage, storedText, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 600 });
 const cdn = useFakeCdn();
 
 const older = 'STATUS: PENDING';
 const newer = 'STATUS: SUCCESS';
-
-/** Stores `text` publicly, within one wall-clock second, and gives that second as an HTTP date (the listing's). */
-async function storeInOneSecond(key: string, text: string): Promise<string> {
-	for (;;) {
-		const before = Math.floor(Date.now() / 1000);
-		await uploadWithNode(emulator(), key, text);
-		const after = Math.floor(Date.now() / 1000);
-		if (before !== after) continue;
-		// Past the listed second and the clocks' margin: a Move takes its first read (nothing to wait out).
-		await new Promise((resolve) => setTimeout(resolve, 5500));
-		return new Date(before * 1000).toUTCString();
-	}
-}
 
 /**
  * The source's link reaches the scripted CDN, which answers it with a redirect it kept (marked) to
@@ -68,7 +55,7 @@ beforeEach(() => emulator().setFaults([]));
 describe('a redirect a cache kept is no proof of the version it leads to', () => {
 	it('Move of a public file rewritten at the same size: the newer version is never deleted', async () => {
 		const key = 'keptRedirect/move.txt';
-		const lastModified = await storeInOneSecond(key, newer);
+		const lastModified = await storeInOneSecond(emulator(), key, newer, { settleMs: 5500 });
 		keptRedirectToEarlierVersion(key, lastModified);
 		const result = await runFileStorage(emulator(), {
 			resource: 'file',
@@ -88,7 +75,7 @@ describe('a redirect a cache kept is no proof of the version it leads to', () =>
 
 	it('Copy of a public file rewritten at the same size copies nothing the service no longer stores', async () => {
 		const key = 'keptRedirect/copy.txt';
-		const lastModified = await storeInOneSecond(key, newer);
+		const lastModified = await storeInOneSecond(emulator(), key, newer, { settleMs: 5500 });
 		keptRedirectToEarlierVersion(key, lastModified);
 		const result = await runFileStorage(emulator(), {
 			resource: 'file',
@@ -104,7 +91,7 @@ describe('a redirect a cache kept is no proof of the version it leads to', () =>
 
 	it('Download of a public file: the bytes a kept redirect leads to are never given as the file', async () => {
 		const key = 'keptRedirect/download.txt';
-		const lastModified = await storeInOneSecond(key, newer);
+		const lastModified = await storeInOneSecond(emulator(), key, newer, { settleMs: 5500 });
 		keptRedirectToEarlierVersion(key, lastModified);
 		const result = await runFileStorage(emulator(), { resource: 'file', operation: 'download', fileKey: byKey(key) });
 		expect(cdn().requests.some((request) => request.includes('/versions/earlier'))).toBe(true);
@@ -117,7 +104,7 @@ describe('a redirect a cache kept is no proof of the version it leads to', () =>
 
 	it('a redirect no cache marks still leads to proof: Move of a public file moves it', async () => {
 		const key = 'freshRedirect/move.txt';
-		const lastModified = await storeInOneSecond(key, newer);
+		const lastModified = await storeInOneSecond(emulator(), key, newer, { settleMs: 5500 });
 		freshRedirectToStoredVersion(key, lastModified);
 		const result = await runFileStorage(emulator(), {
 			resource: 'file',

@@ -8,8 +8,8 @@
  * then dates the check, not the bytes: it is no proof that they are the stored version
  * (docs/reliability.md, "Destructive steps act on proof").
  */
-import { useFakeCdn } from './fakeCdn';
-import { byKey, runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
+import { storeInOneSecond, useFakeCdn } from './fakeCdn';
+import { byKey, runFileStorage, storedText, useEmulator } from './support';
 
 const emulator = useEmulator({ cdnCacheSeconds: 600 });
 const cdn = useFakeCdn();
@@ -17,22 +17,11 @@ const cdn = useFakeCdn();
 const older = 'STATUS: PENDING';
 const newer = 'STATUS: SUCCESS';
 
-/** Stores `text` (public unless told) within one wall-clock second, waits past it and the clocks' margin, gives it as an HTTP date. */
-async function storeInOneSecond(key: string, text: string, visibility = 'public'): Promise<string> {
-	for (;;) {
-		const before = Math.floor(Date.now() / 1000);
-		await uploadWithNode(emulator(), key, text, { visibility });
-		if (Math.floor(Date.now() / 1000) !== before) continue;
-		await new Promise((resolve) => setTimeout(resolve, 5500));
-		return new Date(before * 1000).toUTCString();
-	}
-}
-
 beforeEach(() => emulator().setFaults([]));
 
 it('Move of a public file rewritten at the same size: an answer the CDN revalidated (Age: 0, REVALIDATED) never deletes the newer version', async () => {
 	const key = 'revalidated/move.txt';
-	const lastModified = await storeInOneSecond(key, newer);
+	const lastModified = await storeInOneSecond(emulator(), key, newer, { settleMs: 5500 });
 	// The source's link reaches the scripted CDN; it kept the earlier version (same size, same second) and revalidated it.
 	emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: cdn().urlOf(key) }, nth: [1] }]);
 	cdn().answer = () => ({
@@ -61,7 +50,9 @@ function revalidatedEarlier(key: string, lastModified: string, marks: Record<str
 
 it("Copy of a public file rewritten at the same size: CloudFront's RefreshHit (Age: 0) is never copied as the stored version", async () => {
 	const key = 'revalidated/copy.txt';
-	revalidatedEarlier(key, await storeInOneSecond(key, newer), { 'X-Cache': 'RefreshHit from cloudfront' });
+	revalidatedEarlier(key, await storeInOneSecond(emulator(), key, newer, { settleMs: 5500 }), {
+		'X-Cache': 'RefreshHit from cloudfront',
+	});
 	const result = await runFileStorage(emulator(), {
 		resource: 'file',
 		operation: 'copy',
@@ -86,7 +77,7 @@ const download = async (key: string) =>
 it('File → Download of a public file: an RFC 9211 Cache-Status revalidation (fwd=stale; fwd-status=304) gives no bytes', async () => {
 	const key = 'revalidated/download.txt';
 	const marks = { 'Cache-Status': 'ExampleCDN; fwd=stale; fwd-status=304; stored' };
-	revalidatedEarlier(key, await storeInOneSecond(key, newer), marks);
+	revalidatedEarlier(key, await storeInOneSecond(emulator(), key, newer, { settleMs: 5500 }), marks);
 	const result = await download(key);
 	expect(cdn().requests.length).toBeGreaterThan(0);
 	expect(result.items).toEqual([]);
@@ -97,7 +88,9 @@ it('File → Download of a public file: an RFC 9211 Cache-Status revalidation (f
 
 it("File → Download of a private file: a revalidated answer (nginx's X-Cache-Status) is read again after a purge, and is no proof then either", async () => {
 	const key = 'revalidated/private.txt';
-	revalidatedEarlier(key, await storeInOneSecond(key, newer, 'private'), { 'X-Cache-Status': 'REVALIDATED' });
+	revalidatedEarlier(key, await storeInOneSecond(emulator(), key, newer, { settleMs: 5500, visibility: 'private' }), {
+		'X-Cache-Status': 'REVALIDATED',
+	});
 	const result = await download(key);
 	// Read, purged, read again: the purge-and-read path of a private file a cache marks.
 	expect(cdn().requests).toHaveLength(2);
