@@ -33,6 +33,33 @@ describe('apiAnswerKept: what a cache says of keeping an answer of the API', () 
 		expect(apiAnswerKept({ 'X-Varnish': '32770', Age: '0' })).toBeUndefined();
 	});
 
+	it("Akamai's Akamai-Cache-Status and Vercel's X-Vercel-Cache name a kept answer; their misses do not", () => {
+		expect(apiAnswerKept({ 'Akamai-Cache-Status': 'Hit from child' })).toBe('akamai-cache-status: Hit from child');
+		expect(apiAnswerKept({ 'X-Vercel-Cache': 'STALE' })).toBe('x-vercel-cache: STALE');
+		expect(keptByCache(cdnHeadersOf({ 'X-Vercel-Cache': 'HIT' }))).toBe('x-vercel-cache: HIT');
+		expect(apiAnswerKept({ 'Akamai-Cache-Status': 'Miss from child, Miss from parent' })).toBeUndefined();
+		expect(apiAnswerKept({ 'X-Vercel-Cache': 'MISS' })).toBeUndefined();
+	});
+
+	it('an Age that is not a valid number (negative, empty, a word) is still a cache’s Age: kept, for the API too', () => {
+		for (const age of ['-1', '', 'soon', '1.5']) {
+			expect(keptByCache(cdnHeadersOf({ Age: age }))).toBe(`Age: ${age}`);
+			expect(apiAnswerKept({ Age: age })).toBe(`Age: ${age}`);
+		}
+		expect(keptByCache(cdnHeadersOf({ Age: '', 'X-Cache': 'MISS' }))).toBe('Age: ');
+	});
+
+	it('an RFC 9211 miss collapsed into another request’s fetch is kept, whatever its Age; collapsed=?0 is not', () => {
+		const collapsed = 'ExampleCDN; fwd=uri-miss; fwd-status=200; collapsed';
+		expect(keptByCache(cdnHeadersOf({ 'Cache-Status': collapsed, Age: '0' }))).toContain(`cache-status: ${collapsed}`);
+		expect(keptByCache(cdnHeadersOf({ 'Cache-Status': collapsed }))).toContain(`cache-status: ${collapsed}`);
+		expect(apiAnswerKept({ 'Cache-Status': 'gw; fwd=miss; collapsed=?1' })).toBe(
+			'cache-status: gw; fwd=miss; collapsed=?1',
+		);
+		const notCollapsed = 'ExampleCDN; fwd=uri-miss; fwd-status=200; collapsed=?0';
+		expect(keptByCache(cdnHeadersOf({ 'Cache-Status': notCollapsed, Age: '0' }))).toBeUndefined();
+	});
+
 	it("Squid's X-Cache-Lookup says what the cache held, not what it sent: its X-Cache decides", () => {
 		expect(apiAnswerKept({ 'X-Cache-Lookup': 'HIT from squid:3128', 'X-Cache': 'MISS from squid' })).toBeUndefined();
 		expect(apiAnswerKept({ 'X-Cache-Lookup': 'HIT from squid:3128', 'X-Cache': 'HIT from squid' })).toBe(

@@ -25,12 +25,21 @@ export interface CdnHeaders {
 
 /**
  * Headers besides X-Cache in which caches say how they served an answer: RFC 9211's Cache-Status,
- * and the CDNs' and gateways' own: Cloudflare's CF-Cache-Status, Bunny's CDN-Cache, and the two
- * names nginx's guides give its `$upstream_cache_status` (X-Cache-Status, X-Proxy-Cache; nginx
- * sends no Age, so without them a kept answer would pass). Squid's X-Cache-Lookup is not read: it
- * says whether the cache held a copy, not whether this answer is that copy (its X-Cache says that).
+ * and the CDNs' and gateways' own: Cloudflare's CF-Cache-Status, Bunny's CDN-Cache, Akamai's
+ * Akamai-Cache-Status, Vercel's X-Vercel-Cache, and the two names nginx's guides give its
+ * `$upstream_cache_status` (X-Cache-Status, X-Proxy-Cache; nginx sends no Age, so without them a
+ * kept answer would pass). Squid's X-Cache-Lookup is not read: it says whether the cache held a
+ * copy, not whether this answer is that copy (its X-Cache says that).
  */
-const CACHE_STATUS = ['cache-status', 'cf-cache-status', 'cdn-cache', 'x-cache-status', 'x-proxy-cache'];
+const CACHE_STATUS = [
+	'cache-status',
+	'cf-cache-status',
+	'cdn-cache',
+	'akamai-cache-status',
+	'x-vercel-cache',
+	'x-cache-status',
+	'x-proxy-cache',
+];
 
 /** Varnish's X-Varnish with two ids: this request's and that of the request whose answer it kept (a hit). */
 const VARNISH_HIT = /^\s*\d+\s+\d+\s*$/;
@@ -74,11 +83,30 @@ function splitOutsideQuotes(value: string, separator: ',' | ';'): string[] {
  * vary-miss, miss, request, partial) forward for a new answer; `hit` forwards nothing.
  */
 function cacheStatusRevalidated(value: string): boolean {
-	return splitOutsideQuotes(value, ',').some((entry) =>
+	return cacheStatusParameters(value).some((parameters) =>
+		parameters.some((parameter) => parameter === 'fwd=stale' || parameter === 'fwd-status=304'),
+	);
+}
+
+/** The parameters of every entry of an RFC 9211 Cache-Status value, lower case, `name=value` without spaces. */
+function cacheStatusParameters(value: string): string[][] {
+	return splitOutsideQuotes(value, ',').map((entry) =>
 		splitOutsideQuotes(entry, ';')
 			.slice(1)
-			.map((parameter) => parameter.toLowerCase().replace(/\s*=\s*/, '='))
-			.some((parameter) => parameter === 'fwd=stale' || parameter === 'fwd-status=304'),
+			.map((parameter) => parameter.toLowerCase().replace(/\s*=\s*/, '=')),
+	);
+}
+
+/**
+ * Whether a `Name: value` of CdnHeaders.cacheStatus is an RFC 9211 Cache-Status with an entry marked
+ * `collapsed`: the cache answered this request with another request's fetch (its miss included), which
+ * may have begun before the file was replaced or its copy purged, so the answer is as good as kept.
+ */
+function statusCollapsed(status: string): boolean {
+	const colon = status.indexOf(':');
+	if (status.slice(0, colon).trim().toLowerCase() !== 'cache-status') return false;
+	return cacheStatusParameters(status.slice(colon + 1)).some((parameters) =>
+		parameters.some((parameter) => parameter === 'collapsed' || parameter === 'collapsed=?1'),
 	);
 }
 
@@ -125,13 +153,13 @@ export function answerCdnHeaders(answer: {
 }
 
 /**
- * The answer's Age in seconds, or undefined when it has none that can be read. Sent as a list (two
- * caches' values joined), its first member counts, as RFC 9111 §5.1 has a cache do.
+ * The answer's Age in seconds, or undefined when it has none that can be read (RFC 9111 §5.1: digits
+ * only). Sent as a list (two caches' values joined), its first member counts, as RFC 9111 §5.1 has a
+ * cache do. An Age that cannot be read is still a cache's (ownCacheMarks): only caches send one.
  */
 export function ageSeconds(headers: CdnHeaders): number | undefined {
 	const first = (headers.age ?? '').split(',')[0].trim();
-	const age = Number(first);
-	return first !== '' && Number.isFinite(age) && age >= 0 ? age : undefined;
+	return /^\d+$/.test(first) ? Number(first) : undefined;
 }
 
 /**
@@ -151,12 +179,10 @@ export function ownRevalidationMarks(headers: CdnHeaders): string[] {
  * `fwd-status=304` is a revalidation of a stored copy, and any other `fwd` (or none) says no miss.
  */
 function cacheStatusMissed(value: string): boolean {
-	return splitOutsideQuotes(value, ',').every((entry) => {
-		const parameters = splitOutsideQuotes(entry, ';')
-			.slice(1)
-			.map((parameter) => parameter.toLowerCase().replace(/\s*=\s*/, '='));
-		return parameters.some((parameter) => MISS_FORWARDS.includes(parameter)) && parameters.includes('fwd-status=200');
-	});
+	return cacheStatusParameters(value).every(
+		(parameters) =>
+			parameters.some((parameter) => MISS_FORWARDS.includes(parameter)) && parameters.includes('fwd-status=200'),
+	);
 }
 
 /** RFC 9211's `fwd` values of a cache that had no copy it could use (see cacheStatusMissed). */
@@ -189,7 +215,8 @@ export function ownCacheMarks(headers: CdnHeaders, minAgeSeconds = 0): string[] 
 	const marks = [
 		...(served(headers.xCache ?? '') ? [`X-Cache: ${headers.xCache}`] : []),
 		...(headers.cacheStatus ?? []).filter(
-			(status) => SERVED_FROM_CACHE.test(status.replace(/^[^:]*:/, '')) || statusRevalidated(status),
+			(status) =>
+				SERVED_FROM_CACHE.test(status.replace(/^[^:]*:/, '')) || statusRevalidated(status) || statusCollapsed(status),
 		),
 		...(VARNISH_HIT.test(headers.xVarnish ?? '') ? [`X-Varnish: ${headers.xVarnish}`] : []),
 	];
@@ -198,7 +225,9 @@ export function ownCacheMarks(headers: CdnHeaders, minAgeSeconds = 0): string[] 
 		...(headers.cacheStatus ?? []),
 	];
 	const missed = marks.length === 0 && ageZeroOrAbsent(headers) && statuses.some(statusMissed);
-	return [...(age === undefined || age < minAgeSeconds || missed ? [] : [`Age: ${headers.age ?? ''}`]), ...marks];
+	// Only caches send Age (RFC 9111 §5.1): one that cannot be read (negative, empty, a word) marks the answer all the same.
+	const ageMarks = headers.age !== undefined && (age === undefined || (age >= minAgeSeconds && !missed));
+	return [...(ageMarks ? [`Age: ${headers.age}`] : []), ...marks];
 }
 
 /** The marks of an answer and of every redirect that led to it, in words (hop n), or undefined. */
