@@ -47,4 +47,32 @@ describe('Folder → Delete, Dry Run, while another writer empties the first lis
 		// Either the list holds every such file, or the run fails saying it could not list the folder whole.
 		expect(result.error === undefined ? left : []).toEqual([]);
 	}, 120_000);
+
+	it('whose pages move under every walk fails saying it could not list the folder whole, and deletes nothing', async () => {
+		const key = (n: number) => `dry-busy/f${String(n).padStart(4, '0')}.txt`;
+		await Promise.all(
+			Array.from({ length: 4100 }, async (_, n) =>
+				emulator().adversary.put(WHERE, key(n), Buffer.from(`file ${n}`), { visibility: 'private', writer: 'setup' }),
+			),
+		);
+		let next = 0;
+		// After every first page, another workflow removes its 1,000 files: no walk can prove its page boundary.
+		emulator().adversary.setHooks({
+			after: async (call) => {
+				if (call.op !== 'list' || call.query.get('prefix') !== 'dry-busy/') return;
+				if ((call.query.get('page') ?? '1') !== '1' || call.query.get('limit') !== '1000') return;
+				for (const end = next + 1000; next < end; next++)
+					await emulator().adversary.remove(WHERE, key(next), 'another');
+			},
+		});
+		const result = await runNode({
+			credentials: credentialsFor(emulator()),
+			parameters: { ...BUCKET, resource: 'folder', operation: 'delete', folder: path('dry-busy/'), dryRun: true },
+		});
+		emulator().adversary.setHooks(undefined);
+		expect(result.error?.message).toMatch(/Dry Run could not list 'dry-busy\/' whole/);
+		expect(result.items).toEqual([]);
+		expect(await emulator().readObject(WHERE.name, WHERE.region, key(4099))).toBeDefined();
+		expect(await emulator().readObject(WHERE.name, WHERE.region, key(next))).toBeDefined();
+	}, 120_000);
 });

@@ -280,6 +280,22 @@ async function leftovers(deletion: Deletion): Promise<INodeExecutionData[]> {
 	);
 }
 
+/**
+ * Dry Run's list: a walk whose pages moved under it (another writer removed or added files) may have
+ * left out files a run deletes, so it is walked again, up to MAX_ROUNDS times, and an unsettled list is
+ * never given as what would go: the run says it could not list the folder whole.
+ */
+async function dryRunList(deletion: Deletion): Promise<INodeExecutionData[]> {
+	for (let round = 1; round <= MAX_ROUNDS; round++) {
+		const { files, settled } = await filesUnder(deletion);
+		if (settled) return files.map((entry) => fileItem(deletion, entry, { deleted: false, dryRun: true }));
+	}
+	throw deletion.item.fail(
+		`Dry Run could not list '${deletion.prefix || '(whole bucket)'}' whole: its listing moved under each of ${MAX_ROUNDS} walks, so files a run would delete may be missing from the list`,
+		'Something keeps changing the folder. Stop what writes there and run the Dry Run again.',
+	);
+}
+
 export async function execute(item: Item): Promise<INodeExecutionData[]> {
 	const where = item.bucket();
 	const prefix = folderPrefix(folderOf(item));
@@ -295,10 +311,7 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 	if (!dryRun) item.refuseUnsettledUnder({ ...where, key: prefix }, recursive);
 	const client = await item.client();
 	const deletion: Deletion = { item, client, where, prefix, recursive, deleted: 0, results: [] };
-	if (dryRun)
-		return (await filesUnder(deletion)).files.map((entry) =>
-			fileItem(deletion, entry, { deleted: false, dryRun: true }),
-		);
+	if (dryRun) return await dryRunList(deletion);
 	for (let round = 1; round <= MAX_ROUNDS; round++) {
 		// A pass that stayed on page 1 everywhere missed nothing. One that left page 1 may have missed
 		// files that slid onto a page it had read (others removed entries before them), whether or not
