@@ -31,3 +31,9 @@ export class Random {
 		return Buffer.from(Array.from({ length }, () => this.int(97, 122)));
 	}
 }
+
+/** One seeded draw after another, uniform in [0, 1): for tests that need no more than that. */
+export function seededDraw(seed: number): () => number {
+	const random = new Random(seed);
+	return () => random.next();
+}

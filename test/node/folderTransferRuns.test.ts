@@ -8,6 +8,7 @@ import { apiFor, put, remove } from '../trigger/support';
 import { runNode } from '../harness';
 import { useProxy, viaProxy, type Exchange } from './proxy';
 import { BUCKET, MIB, credentialsFor, randomFile, runFileStorage, sha256, useEmulator } from './support';
+import { seededDraw } from '../adversary/random';
 
 const emulator = useEmulator();
 const proxy = useProxy(emulator);
@@ -156,18 +157,6 @@ function inDeleteWindow(
 	return write.end >= from && write.start <= (deletion.answeredAt ?? Date.now());
 }
 
-/** A small seeded generator (mulberry32): the same seed draws the same writer. */
-function seeded(seed: number) {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 describe('a writer changing the source folder while it is moved or copied', () => {
 	it.each([
 		['move', 11],
@@ -181,7 +170,7 @@ describe('a writer changing the source folder while it is moved or copied', () =
 			const latest = await folderOf(root, 30);
 			// Settled (a Move waits out a source written moments before), so the Move copies while the writer writes.
 			await sleep(4500);
-			const random = seeded(seed);
+			const random = seededDraw(seed);
 			/** When the writer wrote the last version of each key it wrote. */
 			const written = new Map<string, { start: number; end: number }>();
 			let writing = true;

@@ -9,18 +9,7 @@
  */
 import { Poller } from './support';
 import { ScriptedFolder, startListServer, type ListServer } from '../node/listServer';
-
-/** mulberry32: tiny and seedable. */
-function random(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+import { seededDraw } from '../adversary/random';
 
 interface Truth {
 	/** Name → the size of its version now (sizes are unique per version, so an item names its version). */
@@ -149,7 +138,7 @@ describe('a seeded adversary moves files across page boundaries while the trigge
 	])(
 		'seed %i, Watch For %j: no untouched old file is emitted, no change twice, every later change once',
 		async (seed, watchFor) => {
-			const draw = random(seed);
+			const draw = seededDraw(seed);
 			const folder = new ScriptedFolder('adv/', []);
 			const adversary = new Adversary(folder, draw, 2000 + Math.floor(draw() * 1500));
 			folder.beforeAnswer = adversary.beforeAnswer;

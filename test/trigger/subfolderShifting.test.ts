@@ -6,6 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { seededDraw } from '../adversary/random';
 import { Poller } from './support';
 import {
 	pagesOf,
@@ -15,18 +16,6 @@ import {
 	type ListRequest,
 	type ListServer,
 } from '../node/listServer';
-
-/** mulberry32: tiny and seedable. */
-function random(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 /**
  * A bucket of nested folders listed one level deep as the spec lists it (folders first, then files,
@@ -194,7 +183,7 @@ describe('a seeded adversary changes files and whole sub-folders while the trigg
 	])(
 		'seed %i, Watch For %j: no untouched old file is emitted, no change twice, every later change once',
 		async (seed, watchFor) => {
-			const draw = random(seed);
+			const draw = seededDraw(seed);
 			const tree = new ScriptedTree();
 			const adversary = new TreeAdversary(tree, draw);
 			tree.beforeAnswer = adversary.beforeAnswer;
