@@ -41,7 +41,9 @@ export async function heldChangesGone(run: PollRun, previous: WatchState, found:
 	for (const [hash, failure] of previous.failures) {
 		const held = failure.held;
 		if (!held || listed.has(hash) || !settings.watch.has(held.event) || !watchesKey(settings, held.file.key)) continue;
-		if (out.items.length >= settings.maxFiles || !(await gone(run, found, held.file.key))) {
+		// Past the poll's time a held change waits for the next poll, as one beyond Max Files Per Poll does.
+		const noRoom = out.items.length >= settings.maxFiles || Date.now() > run.deadline;
+		if (noRoom || !(await gone(run, found, held.file.key))) {
 			out.kept.set(hash, failure);
 			continue;
 		}

@@ -70,9 +70,9 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 		const whole = await completeScan(run, found);
 		if (!whole) return waitForCompleteScan(run);
 		found = whole;
-		const inScope = (key: string) => watchesKey(run.settings, key);
 		const earlier = saved.previous;
-		saved.previous = recordsStillListed(earlier, found.files, saved.keepKeys, saved.otherScope, inScope);
+		const watches = (key: string) => watchesKey(run.settings, key);
+		saved.previous = recordsStillListed(earlier, found.files, saved.keepKeys, saved.otherScope, watches);
 		// Held changes of files left out go aside, those of files watched again come back (heldBack.ts).
 		if (saved.otherScope) heldCarriedOver(run.settings, earlier, saved.previous);
 	}
@@ -81,7 +81,8 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 	const before = saved.previous ?? emptyState(saved.keepKeys);
 	const held = await heldChangesGone(run, before, found);
 	const previous = withGoneCreations(before, held);
-	const watched = diff(previous, files, settled).filter((change) => run.settings.watch.has(change.event));
+	const inScope = (key: string) => watchesKey(run.settings, key);
+	const watched = diff(previous, files, settled, inScope).filter((change) => run.settings.watch.has(change.event));
 	// Held changes kept besides this poll's own count against the bound of them (attempts.ts).
 	const heldBefore = heldCount(held.kept) + (previous.heldAside?.size ?? 0);
 	const emission = await emitChanges(withRoomTaken(run, held), { previous, watched, heldBefore });

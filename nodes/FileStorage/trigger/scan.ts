@@ -74,8 +74,9 @@ export async function scan(run: PollRun): Promise<Scan> {
 	});
 	for await (const entry of walk) {
 		if (Date.now() > run.deadline) throw outOfTime(run);
-		// A folder's marker (its own key, e.g. 'reports/') is a folder, not a file to report.
-		if (entry.type !== 'file' || isFolderMarker(entry) || !settings.filter(entry.path)) continue;
+		// A folder's marker (its own key, e.g. 'reports/') is a folder, not a file to report; without Include
+		// Subfolders, a service or gateway that lists deeper files (no delimiter) must not widen the watch.
+		if (entry.type !== 'file' || isFolderMarker(entry) || !watchesKey(settings, entry.path)) continue;
 		files.set(entry.path, listedFile(entry));
 	}
 	return { files: [...files.values()], settled, complete };

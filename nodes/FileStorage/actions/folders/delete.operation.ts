@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
 
 import { folderPrefix } from '../../files/keys';
 import { existenceOf } from '../../files/proof';
@@ -10,6 +10,7 @@ import type { Item } from '../../item';
 import { deleteFile, listContents, type BucketRef, type ListEntry } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import { optionsCollection } from '../common';
+import { failureItem } from '../parallelItems';
 import { folderFields, folderOf } from '../folder';
 import { failedAnswer } from '../../transport/apiAnswer';
 
@@ -99,9 +100,14 @@ function deletable({ prefix, recursive }: Deletion, children: ListEntry[]): List
 	// Without sub-folders only the folder's own files go: a service that lists deeper files
 	// (a flat listing, or one not matching the spec's one level) must not widen the delete.
 	// A folder's marker (its own key, e.g. 'reports/') is a file of the folder too: it goes with it.
-	return children.filter(
-		(entry) => entry.type === 'file' && (recursive || !entry.path.slice(prefix.length).includes('/')),
-	);
+	// A listing that names a file twice on a page gives it once: one delete, one output item.
+	const named = new Set<string>();
+	return children.filter((entry) => {
+		if (entry.type !== 'file' || (!recursive && entry.path.slice(prefix.length).includes('/'))) return false;
+		if (named.has(entry.path)) return false;
+		named.add(entry.path);
+		return true;
+	});
 }
 
 /**
@@ -116,7 +122,12 @@ async function filesUnder(deletion: Deletion): Promise<{ files: ListEntry[]; set
 	let settled = true;
 	const onFolder = (listing: FolderListing) => (settled &&= listing.settled);
 	const walk = { where, prefix, pageSize: MAX_PAGE_SIZE, recursive, onFolder, proveBoundaries: true };
-	for await (const entry of walkEntries(client, walk)) files.push(...deletable(deletion, [entry]));
+	// A file the walk names twice (twice on a page, or again on a later one) is listed once.
+	const named = new Set<string>();
+	for await (const entry of walkEntries(client, walk)) {
+		for (const file of deletable(deletion, [entry]))
+			if (!named.has(file.path) && named.add(file.path)) files.push(file);
+	}
 	return { files, settled };
 }
 
@@ -312,6 +323,16 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 	const client = await item.client();
 	const deletion: Deletion = { item, client, where, prefix, recursive, deleted: 0, results: [] };
 	if (dryRun) return await dryRunList(deletion);
+	return await deleteInRounds(deletion).catch((error: unknown) => withDeletedFiles(deletion, error));
+}
+
+/** With Continue On Fail the files already deleted stay items of the output, the failure after them. */
+function withDeletedFiles({ item, results }: Deletion, error: unknown): INodeExecutionData[] {
+	if (!item.ctx.continueOnFail() || results.length === 0) throw error as NodeOperationError;
+	return [...results, failureItem(item.ctx, error, item.index)];
+}
+
+async function deleteInRounds(deletion: Deletion): Promise<INodeExecutionData[]> {
 	for (let round = 1; round <= MAX_ROUNDS; round++) {
 		// A pass that stayed on page 1 everywhere missed nothing. One that left page 1 may have missed
 		// files that slid onto a page it had read (others removed entries before them), whether or not
