@@ -17,22 +17,34 @@ afterEach(() => emulator().adversary.setHooks(undefined));
 const THEIRS = 'the report another workflow stored at this key';
 const OURS = Buffer.from('the report this item uploads');
 
+/** Who acts while the write waits out its 503: another writer at the key, nobody, or a service whose check of the key fails. */
+type Meanwhile = 'other writer' | 'nobody' | 'check fails';
+
 /**
- * The first request `op` on `key` is answered 503 Retry-After: 1 and not carried out; with `otherWriter`,
- * another writer stores THEIRS at `key` before that answer. `seen` lists the requests naming `key`, in order.
+ * The first request `op` on `key` is answered 503 Retry-After: 1 and not carried out. 'other writer': another writer
+ * stores THEIRS at `key` before that answer; 'check fails': every later signed-link request for `key` (the existence
+ * check) is answered 500. `seen` lists the requests naming `key`, in order.
  */
-function answer503Once(op: string, key: string, otherWriter: boolean) {
+function answer503Once(op: string, key: string, meanwhile: Meanwhile) {
 	const seen: string[] = [];
 	let struck = false;
+	const json = { 'Content-Type': 'application/json' };
 	emulator().adversary.setHooks({
 		before: async (call: HookCall) => {
 			if (call.query.get('key') !== key) return undefined;
 			seen.push(call.op);
+			if (struck && meanwhile === 'check fails' && call.op === 'signedUrl') {
+				return {
+					status: 500,
+					headers: json,
+					body: JSON.stringify({ error: 'Internal Server Error', message: 'down' }),
+				};
+			}
 			if (struck || call.op !== op) return undefined;
 			struck = true;
-			if (otherWriter) await putText(emulator(), key, THEIRS, 'other workflow');
+			if (meanwhile === 'other writer') await putText(emulator(), key, THEIRS, 'other workflow');
 			const body = JSON.stringify({ error: 'Service Unavailable', message: 'Try again shortly' });
-			return { status: 503, headers: { 'Content-Type': 'application/json', 'Retry-After': '1' }, body };
+			return { status: 503, headers: { ...json, 'Retry-After': '1' }, body };
 		},
 	});
 	return seen;
@@ -58,7 +70,7 @@ describe.each([2, 3])(
 	(typeVersion) => {
 		it("Upload with Refuse Existing File, one request: another writer's file stored during the wait is kept, the repeat not sent", async () => {
 			const key = `resend-taken-v${typeVersion}/upload.txt`;
-			const seen = answer503Once('upload', key, true);
+			const seen = answer503Once('upload', key, 'other writer');
 			const result = await runFileStorage(emulator(), upload(key), {
 				items: [fileItem(OURS, 'report.txt', 'text/plain')],
 				typeVersion,
@@ -77,7 +89,7 @@ describe.each([2, 3])(
 
 		it("Multipart Upload with Refuse Existing File, its Complete: another writer's file stored during the wait is kept", async () => {
 			const key = `resend-taken-v${typeVersion}/video.mp4`;
-			const seen = answer503Once('complete', key, true);
+			const seen = answer503Once('complete', key, 'other writer');
 			const result = await runFileStorage(emulator(), multipart(key), {
 				items: [fileItem(randomFile(6 * MIB), 'video.mp4', 'video/mp4')],
 				typeVersion,
@@ -102,7 +114,7 @@ describe.each([2, 3])(
 				await putText(emulator(), source, 'the source report', 'setup');
 				// A Move waits out a source written moments before it is read: let it settle first.
 				if (operation === 'move') await new Promise((resolve) => setTimeout(resolve, 5000));
-				const seen = answer503Once('upload', destination, true);
+				const seen = answer503Once('upload', destination, 'other writer');
 				const result = await runFileStorage(
 					emulator(),
 					{ resource: 'file', operation, fileKey: byKey(source), destinationKey: destination },
@@ -119,6 +131,22 @@ describe.each([2, 3])(
 			60_000,
 		);
 
+		it('Upload with Refuse Existing File: a check of the key that fails before the repeat sends nothing more', async () => {
+			const key = `resend-unchecked-v${typeVersion}/upload.txt`;
+			const seen = answer503Once('upload', key, 'check fails');
+			const result = await runFileStorage(
+				emulator(),
+				{ ...upload(key), options: { refuseExisting: true, maxRetries: 1 } },
+				{ items: [fileItem(OURS, 'report.txt', 'text/plain')], typeVersion, continueOnFail: true },
+			);
+			emulator().adversary.setHooks(undefined);
+			expect(seen.filter((op) => op === 'upload')).toHaveLength(1);
+			expect(seen.filter((op) => op === 'signedUrl').length).toBeGreaterThan(1);
+			expect(await storedText(emulator(), key)).toBeUndefined();
+			const error = String(result.items[0]?.json.error);
+			expect(error).toContain(`'${key}' was not sent again: whether its key is still free could not be checked`);
+		}, 60_000);
+
 		it.each([
 			['upload', 'Upload', upload, OURS],
 			['complete', 'Multipart Upload', multipart, randomFile(6 * MIB)],
@@ -126,7 +154,7 @@ describe.each([2, 3])(
 			'no other writer: the key is checked again, found free, and the repeat of the %s stores the file',
 			async (op, _name, parameters, bytes) => {
 				const key = `resend-free-v${typeVersion}/${op}.bin`;
-				const seen = answer503Once(op, key, false);
+				const seen = answer503Once(op, key, 'nobody');
 				const result = await runFileStorage(emulator(), parameters(key), {
 					items: [fileItem(bytes, 'file.bin')],
 					typeVersion,
