@@ -5,11 +5,17 @@ import { findStoredRecord, type StoredRecord } from './storedRecord';
 
 /**
  * The check before a delete decided on the listing's record `decided` is sent again: the listing
- * still shows that record ('delete'), no file there ('gone'), another version ('keep'). A write of
+ * still shows that record ('send'), no file there ('gone'), another version ('keep'). A write of
  * the same size in the same second cannot be seen: the API has no conditional delete.
  */
 export function versionCheck(where: BucketRef, key: string, decided: StoredRecord): ResendCheck {
-	return async (via) => sourceDeleteDecision(decided, await findStoredRecord(via, where, key));
+	return {
+		guards: 'delete',
+		ask: async (via) => {
+			const decision = sourceDeleteDecision(decided, await findStoredRecord(via, where, key));
+			return decision === 'delete' ? 'send' : decision;
+		},
+	};
 }
 
 /**

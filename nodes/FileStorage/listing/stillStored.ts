@@ -1,5 +1,5 @@
 import { existenceOf } from '../files/proof';
-import { getSignedUrl, type BucketRef } from '../transport/api';
+import { getSignedUrl, type BucketRef, type ResendCheck } from '../transport/api';
 import { failedAnswer } from '../transport/apiAnswer';
 import type { FileStorageClient } from '../transport/request';
 
@@ -18,6 +18,15 @@ export async function stillStored(client: FileStorageClient, where: BucketRef, k
 		throw error;
 	};
 	return await getSignedUrl(client, where, key, LINK_LIFETIME_SECONDS).then(() => true, gone);
+}
+
+/**
+ * The check before a write that must not replace a file (Refuse Existing File on, Replace Existing
+ * File off) is sent again: the key asked again, as before the first send. A file there now (another
+ * writer's, or the earlier attempt's own) is kept: the repeat is not sent (see ResendCheck).
+ */
+export function freeKeyCheck(where: BucketRef, key: string): ResendCheck {
+	return { guards: 'replace', ask: async (via) => ((await stillStored(via, where, key)) ? 'keep' : 'send') };
 }
 
 /** What the service itself says of a file after a read of it failed; `unknown` when it could not be asked. */

@@ -85,7 +85,13 @@ export interface FileToStore {
 	form: FileForm;
 }
 
-export async function uploadFile(client: FileStorageClient, where: BucketRef, file: FileToStore): Promise<StoredFile> {
+/** `resendCheck`: a write that must not replace a file is sent again only onto a key still free (see ResendCheck). */
+export async function uploadFile(
+	client: FileStorageClient,
+	where: BucketRef,
+	file: FileToStore,
+	resendCheck?: ResendCheck,
+): Promise<StoredFile> {
 	const what = `Upload of '${file.key}'`;
 	const data = await answerOf(client, {
 		method: 'PUT',
@@ -100,6 +106,7 @@ export async function uploadFile(client: FileStorageClient, where: BucketRef, fi
 		body: file.form.body,
 		what,
 		retry: 'idempotent',
+		...(resendCheck ? { resendCheck } : {}),
 		// An attempt without a known outcome may still store these bytes later (see ApiCall.writes).
 		writes: { bucket: where.bucket, region: where.region, key: file.key },
 	});

@@ -114,9 +114,10 @@ export interface AttemptPlan<A extends IN8nHttpFullResponse> {
 	statusFailure: (answer: A, facts: StatusFacts) => Error;
 	/**
 	 * Asked right before each attempt after the first goes out (send's `beforeGoing`): it throws to
-	 * send no more (a delete whose key no longer holds what it was decided on, see ApiCall.resendCheck).
+	 * send no more (a delete whose key no longer holds what it was decided on, a write that must not
+	 * replace whose key was taken: see ApiCall.resendCheck).
 	 */
-	beforeResend?: (facts: { attempts: number; earlierMayHaveRun: boolean }) => Promise<void>;
+	beforeResend?: (facts: { attempts: number; earlierMayHaveRun: boolean; outcomeUnknown: boolean }) => Promise<void>;
 	/** True for an answer that is the API's own error body (a 4xx of it says: not carried out, see outcome.ts). */
 	apiRefusal?: (answer: A) => boolean;
 	/** Called each time an attempt ends with its outcome unknown (outcome.ts), before any repeat. */
@@ -146,10 +147,15 @@ export async function runAttempts<A extends IN8nHttpFullResponse>(plan: AttemptP
 	for (let attempt = 0; ; attempt++) {
 		const check = plan.beforeResend;
 		const withheld: { error?: unknown } = {};
+		const facts = {
+			attempts: attempt,
+			earlierMayHaveRun: state.earlierMayHaveRun,
+			outcomeUnknown: state.outcomeUnknown,
+		};
 		const beforeGoing =
 			attempt > 0 && check
 				? async () =>
-						await check({ attempts: attempt, earlierMayHaveRun: state.earlierMayHaveRun }).catch((error) => {
+						await check(facts).catch((error) => {
 							withheld.error = error;
 							throw error;
 						})

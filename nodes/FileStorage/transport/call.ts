@@ -39,7 +39,7 @@ export interface ApiCall {
 	detachedForMs?: number;
 	/** A shorter wait for the answer than the Timeout option, for a call whose answer is only a hint. */
 	timeoutMs?: number;
-	/** For a delete decided on evidence: asked before each repeat (see ResendCheck). */
+	/** For a delete decided on evidence, or a write that must not replace a file: asked before each repeat (see ResendCheck). */
 	resendCheck?: ResendCheck;
 	/**
 	 * The file a write (an upload in one request, a delete) stores or removes. When an attempt of it
@@ -58,14 +58,19 @@ export interface WrittenFile {
 }
 
 /**
- * The evidence a delete was decided on, asked of the service again right before the delete is sent
- * again (an earlier attempt may have been carried out, and the key written since): 'delete' it is
- * unchanged, a repeat is as safe as the first send; 'gone' nothing is left, the work is done;
- * 'keep' another version is there, and nothing more is sent. It throws when it cannot be told.
- * It asks `via`: the client whose requests go in the slot of the run's pool the delete already
- * holds, so that no wait for the pool comes between the check and the delete.
+ * What a call's repeat must not do, asked of the service again right before the call is sent
+ * again (an earlier attempt may have been carried out, and the key written since). `ask` throws
+ * when it cannot be told; it asks `via`: the client whose requests go in the slot of the run's
+ * pool the call already holds, so that no wait for the pool comes between the check and the repeat.
+ * - 'delete', a delete decided on evidence: 'send' the key is unchanged, a repeat is as safe as the
+ *   first send; 'gone' nothing is left, the work is done; 'keep' another version is there.
+ * - 'replace', a write that must not replace a file (Refuse Existing File on, Replace Existing File
+ *   off): 'send' the key is still free; 'keep' a file is there (another writer's, or the earlier
+ *   attempt's own, carried out after all), and nothing more is sent.
  */
-export type ResendCheck = (via: FileStorageClient) => Promise<'delete' | 'gone' | 'keep'>;
+export type ResendCheck =
+	| { guards: 'delete'; ask: (via: FileStorageClient) => Promise<'send' | 'gone' | 'keep'> }
+	| { guards: 'replace'; ask: (via: FileStorageClient) => Promise<'send' | 'keep'> };
 
 export interface TransportSettings {
 	timeoutMs: number;

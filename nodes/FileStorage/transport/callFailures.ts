@@ -113,54 +113,84 @@ export function callKeptFailure(site: CallSite, call: ApiCall, marks: string): N
 	return error;
 }
 
-/** Why a delete was not sent again: what the check before the repeat found (see ApiCall.resendCheck). */
+/** Why a call was not sent again: what the check before the repeat found (see ApiCall.resendCheck). */
 export type WithheldResend = 'gone' | 'keep' | 'unknown';
 
-const WITHHELD_WORDS: Record<WithheldResend, string> = {
-	gone: "the service's listing no longer shows the file",
-	keep: "the service's listing shows another version there now, which was kept",
-	unknown: "the service's listing could not be read to check the file first",
-};
+/** What the attempt loop knew when the check ran (see AttemptPlan.beforeResend). */
+export interface ResendFacts {
+	attempts: number;
+	/** An earlier attempt hints at work done (an answer lost, a 500/502/504). */
+	earlierMayHaveRun: boolean;
+	/** An earlier attempt's outcome is unknown (outcome.ts: any 5xx, no answer in time): it may have been carried out. */
+	outcomeUnknown: boolean;
+}
+
+/** A delete's repeat withheld: why, and what the rule is. */
+function deleteWithheld(found: WithheldResend, facts: ResendFacts) {
+	const earlier = facts.earlierMayHaveRun ? 'may have been carried out (its answer was lost, or a 5xx)' : 'failed';
+	const words: Record<WithheldResend, string> = {
+		gone: "the service's listing no longer shows the file",
+		keep: "the service's listing shows another version there now, which was kept",
+		unknown: "the service's listing could not be read to check the file first",
+	};
+	return {
+		why: words[found],
+		description: `An earlier attempt ${earlier}; a delete is sent again only while the file is the one it was decided on.`,
+	};
+}
+
+/** A write's repeat withheld (it must not replace a file): why, what may be at the key, and what to do. */
+function writeWithheld(found: WithheldResend, facts: ResendFacts) {
+	const why =
+		found === 'keep'
+			? 'a file is at its key now, and it was kept'
+			: 'whether its key is still free could not be checked';
+	const earlier = facts.outcomeUnknown
+		? "An earlier attempt may have been carried out (a 5xx, a gateway's 504 or no answer in time): a file at the key may be this item's own upload, or another writer's."
+		: 'An earlier attempt was not carried out.';
+	return {
+		why,
+		description: `${earlier} This write must not replace a file (Refuse Existing File on, or Replace Existing File off), so it is sent again only onto a key found free just before: nothing was replaced by a repeat. Check the key with File → Get Info before running the node again.`,
+	};
+}
 
 /**
- * A delete that may have been carried out (its answer lost, a 5xx) is sent again only after its
- * caller's check says the key still holds what it was decided on; otherwise this throws, saying why.
- * It runs right before the repeat goes out, its slot of the run's pool taken: `via` asks the
- * service in that slot.
+ * A call whose earlier attempt may have been carried out (its answer lost, a 5xx) is sent again only
+ * after its caller's check says a repeat is safe (a delete: the key still holds what it was decided
+ * on; a write that must not replace: the key is still free); otherwise this throws, saying why in
+ * the words of the call's kind. It runs right before the repeat goes out, its slot of the run's
+ * pool taken: `via` asks the service in that slot.
  */
 export async function checkBeforeResend(
 	site: CallSite,
 	call: ApiCall,
-	facts: { attempts: number; earlierMayHaveRun: boolean },
+	facts: ResendFacts,
 	via: FileStorageClient,
 ): Promise<void> {
-	if (!call.resendCheck) return;
+	const check = call.resendCheck;
+	if (!check) return;
 	let found: WithheldResend;
 	let problem = '';
 	try {
-		const decision = await call.resendCheck(via);
-		if (decision === 'delete') return;
+		const decision = await check.ask(via);
+		if (decision === 'send') return;
 		found = decision;
 	} catch (error) {
 		found = 'unknown';
 		problem = ` (${error instanceof Error ? error.message : String(error)})`;
 	}
-	const earlier = facts.earlierMayHaveRun ? 'may have been carried out (its answer was lost, or a 5xx)' : 'failed';
-	const error = new NodeOperationError(
-		site.node,
-		`${call.what} was not sent again: ${WITHHELD_WORDS[found]}${problem}`,
-		{
-			itemIndex: site.itemIndex,
-			description: `An earlier attempt ${earlier}; a delete is sent again only while the file is the one it was decided on.`,
-		},
-	);
+	const words = check.guards === 'delete' ? deleteWithheld(found, facts) : writeWithheld(found, facts);
+	const error = new NodeOperationError(site.node, `${call.what} was not sent again: ${words.why}${problem}`, {
+		itemIndex: site.itemIndex,
+		description: words.description,
+	});
 	error.context.resendWithheld = found;
 	error.context.earlierAttemptMayHaveRun = facts.earlierMayHaveRun;
 	error.context.attempts = facts.attempts;
 	throw error;
 }
 
-/** What the check before a repeat found, when it is why `error` ended a delete; else undefined. */
+/** What the check before a repeat found, when it is why `error` ended a call; else undefined. */
 export function withheldResend(error: unknown): { found: WithheldResend; earlierMayHaveRun: boolean } | undefined {
 	if (!(error instanceof NodeOperationError)) return undefined;
 	const found = error.context?.resendWithheld as WithheldResend | undefined;

@@ -13,7 +13,7 @@ import {
 } from './answerChecks';
 import type { BucketRef, StartedUpload, StoredFile, UploadedPart, Visibility } from './apiTypes';
 import { familyRoutes } from './pathFamily';
-import type { FileStorageClient } from './request';
+import type { FileStorageClient, ResendCheck } from './request';
 
 /** The multipart upload endpoints of the File Storage API v1 (see api.ts for the order of query parameters). */
 
@@ -121,12 +121,18 @@ export async function uploadPart(
 	return { partNumber: part.partNumber, ETag: data.ETag };
 }
 
+export interface UploadToComplete {
+	uploadId: string;
+	key: string;
+	parts: UploadedPart[];
+	/** A Complete that must not replace a file is sent again only onto a key still free (see ResendCheck). */
+	resendCheck?: ResendCheck;
+}
+
 export async function completeMultipartUpload(
 	client: FileStorageClient,
 	where: BucketRef,
-	uploadId: string,
-	key: string,
-	parts: UploadedPart[],
+	{ uploadId, key, parts, resendCheck }: UploadToComplete,
 ): Promise<StoredFile> {
 	const what = `Completion of the multipart upload of '${key}'`;
 	const data = await answerOf(client, {
@@ -142,6 +148,7 @@ export async function completeMultipartUpload(
 		body: { parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.ETag })) },
 		what,
 		retry: 'idempotent',
+		...(resendCheck ? { resendCheck } : {}),
 	});
 	requireSameKey(client, what, data, key);
 	return data as StoredFile;

@@ -9,7 +9,7 @@ import {
 	uploadPart,
 	type StoredFile,
 } from '../transport/api';
-import { stillStored } from '../listing/stillStored';
+import { freeKeyCheck, stillStored } from '../listing/stillStored';
 import { apiNotFound, failedOnRetryWith } from '../transport/errors';
 import { writeMayStillLand } from '../transport/outcome';
 import { SharedPartBodies, type FileForm } from '../transport/formData';
@@ -54,7 +54,8 @@ export interface MultipartOptions {
 	/**
 	 * The key must still be free when the parts are sent (Refuse Existing File, Replace Existing
 	 * File off): it is checked again just before Complete, and a file found there cancels the
-	 * upload with this error (the check before the parts only covers the time until then).
+	 * upload with this error (the check before the parts only covers the time until then). A
+	 * Complete (or the one request) sent again is sent only onto a key checked free once more.
 	 */
 	refuseIfTaken?: () => Error;
 }
@@ -174,7 +175,8 @@ async function uploadInParts(run: Run, plannedParts: number): Promise<StoredFile
 		if (source.size === undefined) {
 			read = await readAhead(run);
 			if (read.ended && read.ahead.length === 1 && run.options.oneRequestIfOnePart) {
-				return { ...(await uploadWhole(item, target, bodies.form(read.ahead[0]))) };
+				const form = bodies.form(read.ahead[0]);
+				return { ...(await uploadWhole(item, target, form, run.options.refuseIfTaken !== undefined)) };
 			}
 		}
 		uploadId = await start(run, read.totalParts);
@@ -233,21 +235,35 @@ async function sendAll(
 			'The binary data changed or is damaged.',
 		);
 	}
-	if (run.options.refuseIfTaken && (await stillStored(client, target, target.key))) throw run.options.refuseIfTaken();
+	const refuse = run.options.refuseIfTaken;
+	if (refuse && (await stillStored(client, target, target.key))) throw refuse();
 	completing.now = true;
-	const stored = await completeMultipartUpload(client, target, uploadId, target.key, uploaded);
+	const resendCheck = refuse ? freeKeyCheck(target, target.key) : undefined;
+	const stored = await completeMultipartUpload(client, target, {
+		uploadId,
+		key: target.key,
+		parts: uploaded,
+		resendCheck,
+	});
 	return { ...stored, uploadId, partCount: uploaded.length, partSize };
 }
 
 /**
  * One upload in one request. One whose outcome is unknown (no answer in time, a gateway's 504: see
  * outcome.ts) may still be carried out by the service: the transport marks its key (ApiCall.writes),
- * so later items of the run leave it alone.
+ * so later items of the run leave it alone. `mustNotReplace` (Refuse Existing File on, Replace
+ * Existing File off): a repeat goes out only onto a key checked free again (freeKeyCheck).
  */
-export async function uploadWhole(item: Item, target: MultipartTarget, form: FileForm): Promise<StoredFile> {
+export async function uploadWhole(
+	item: Item,
+	target: MultipartTarget,
+	form: FileForm,
+	mustNotReplace = false,
+): Promise<StoredFile> {
 	const client = await item.client();
+	const file = { key: target.key, visibility: target.visibility, form };
 	try {
-		return await uploadFile(client, target, { key: target.key, visibility: target.visibility, form });
+		return await uploadFile(client, target, file, mustNotReplace ? freeKeyCheck(target, target.key) : undefined);
 	} catch (error) {
 		throw asNodeError(item, error);
 	}

@@ -71,13 +71,16 @@ function deletedAlready(error: unknown): boolean {
 function beforeRepeat(copied: Copied, decided: StoredRecord) {
 	const changed = { at: 'source' as 'source' | 'destination' };
 	const source = versionCheck(copied.from, copied.from.key, decided);
-	const check: ResendCheck = async (via) => {
-		const decision = await source(via);
-		if (decision !== 'delete') return decision;
-		const copy = await findStoredRecord(via, copied.to, copied.to.key);
-		if (!copyChangedBeforeDelete(copied.destinationRecord, copy)) return 'delete';
-		changed.at = 'destination';
-		return 'keep';
+	const check: ResendCheck = {
+		guards: 'delete',
+		ask: async (via) => {
+			const decision = await source.ask(via);
+			if (decision !== 'send') return decision;
+			const copy = await findStoredRecord(via, copied.to, copied.to.key);
+			if (!copyChangedBeforeDelete(copied.destinationRecord, copy)) return 'send';
+			changed.at = 'destination';
+			return 'keep';
+		},
 	};
 	return { check, changed };
 }

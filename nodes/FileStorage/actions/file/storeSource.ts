@@ -34,7 +34,8 @@ export function storeSourceOptions(thresholdDescription: string): INodePropertie
 /**
  * Stores a source as Upload does (and Copy after it): up to the Multipart Threshold in one
  * request, larger or of unknown size in parts with the bounded pool of part bodies.
- * `refuseIfTaken`: the key must be free, checked again before an upload in parts completes.
+ * `refuseIfTaken`: the key must be free, checked again before an upload in parts completes, and
+ * before any repeat of the request that stores the file (its Complete, or the one request).
  */
 export async function storeSource(
 	item: Item,
@@ -55,6 +56,6 @@ export async function storeSource(
 	// Version 3: the whole body counts against the run's Upload Memory while it is read and sent.
 	return await withBodyMemory(item.pool, size, async () => {
 		const form = await readWholeAsForm(item, { ...source, size }, formEnvelope(target.key, target.contentType));
-		return await uploadWhole(item, target, form);
+		return await uploadWhole(item, target, form, refuseIfTaken !== undefined);
 	});
 }

@@ -122,7 +122,8 @@ async function complete(
 	// After any other item of the run writing the key, and refused when one's write may still land
 	// on it (a Complete answered 504): it would replace the file this Complete reports stored.
 	await item.takeTurns([{ ...where, key }]);
-	const stored = await completeMultipartUpload(await item.client(), where, uploadId, key, parts).catch((error) => {
+	const client = await item.client();
+	const stored = await completeMultipartUpload(client, where, { uploadId, key, parts }).catch((error) => {
 		// A Complete whose outcome is unknown may still store the file: later items of the run leave the key alone.
 		if (writeMayStillLand(error)) item.writeMayStillLand({ ...where, key });
 		throw error;
