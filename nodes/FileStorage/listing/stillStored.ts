@@ -23,10 +23,11 @@ export async function stillStored(client: FileStorageClient, where: BucketRef, k
 /**
  * The check before a write that must not replace a file (Refuse Existing File on, Replace Existing
  * File off) is sent again: the key asked again, as before the first send. A file there now (another
- * writer's, or the earlier attempt's own) is kept: the repeat is not sent (see ResendCheck).
+ * writer's, or the earlier attempt's own) is kept: the repeat is not sent (see ResendCheck). With
+ * `first`, the first send is checked too, right before it goes out.
  */
-export function freeKeyCheck(where: BucketRef, key: string): ResendCheck {
-	return { guards: 'replace', ask: async (via) => ((await stillStored(via, where, key)) ? 'keep' : 'send') };
+export function freeKeyCheck(where: BucketRef, key: string, first = false): ResendCheck {
+	return { guards: 'replace', first, ask: async (via) => ((await stillStored(via, where, key)) ? 'keep' : 'send') };
 }
 
 /** What the service itself says of a file after a read of it failed; `unknown` when it could not be asked. */

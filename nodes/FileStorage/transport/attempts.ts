@@ -118,6 +118,8 @@ export interface AttemptPlan<A extends IN8nHttpFullResponse> {
 	 * replace whose key was taken: see ApiCall.resendCheck).
 	 */
 	beforeResend?: (facts: { attempts: number; earlierMayHaveRun: boolean; outcomeUnknown: boolean }) => Promise<void>;
+	/** beforeResend is asked before the first attempt too (ResendCheck's `first`). */
+	checkFirst?: boolean;
 	/** True for an answer that is the API's own error body (a 4xx of it says: not carried out, see outcome.ts). */
 	apiRefusal?: (answer: A) => boolean;
 	/** Called each time an attempt ends with its outcome unknown (outcome.ts), before any repeat. */
@@ -153,7 +155,7 @@ export async function runAttempts<A extends IN8nHttpFullResponse>(plan: AttemptP
 			outcomeUnknown: state.outcomeUnknown,
 		};
 		const beforeGoing =
-			attempt > 0 && check
+			(attempt > 0 || plan.checkFirst === true) && check
 				? async () =>
 						await check(facts).catch((error) => {
 							withheld.error = error;

@@ -66,11 +66,13 @@ export interface WrittenFile {
  *   first send; 'gone' nothing is left, the work is done; 'keep' another version is there.
  * - 'replace', a write that must not replace a file (Refuse Existing File on, Replace Existing File
  *   off): 'send' the key is still free; 'keep' a file is there (another writer's, or the earlier
- *   attempt's own, carried out after all), and nothing more is sent.
+ *   attempt's own, carried out after all), and nothing more is sent. `first`: asked before the first
+ *   send too (an upload in one request, whose source was read, and memory and a slot waited for,
+ *   after the caller's own check: a file stored meanwhile would be replaced).
  */
 export type ResendCheck =
 	| { guards: 'delete'; ask: (via: FileStorageClient) => Promise<'send' | 'gone' | 'keep'> }
-	| { guards: 'replace'; ask: (via: FileStorageClient) => Promise<'send' | 'keep'> };
+	| { guards: 'replace'; first?: boolean; ask: (via: FileStorageClient) => Promise<'send' | 'keep'> };
 
 export interface TransportSettings {
 	timeoutMs: number;

@@ -139,8 +139,21 @@ function deleteWithheld(found: WithheldResend, facts: ResendFacts) {
 	};
 }
 
+/** A write withheld before its first send: a file stored at the key after the caller's own check. */
+function firstWriteWithheld(found: WithheldResend) {
+	return {
+		why:
+			found === 'keep'
+				? 'a file was stored at its key after the node checked it was free (while the source was read, or the upload waited), and it was kept'
+				: 'whether its key is still free could not be checked right before the upload',
+		description:
+			'This write must not replace a file (Refuse Existing File on, or Replace Existing File off), so the key is checked again right before it is sent: nothing was sent and nothing replaced. Check the key with File → Get Info; to replace the file, turn the option off, or pick another key.',
+	};
+}
+
 /** A write's repeat withheld (it must not replace a file): why, what may be at the key, and what to do. */
 function writeWithheld(found: WithheldResend, facts: ResendFacts) {
+	if (facts.attempts === 0) return firstWriteWithheld(found);
 	const why =
 		found === 'keep'
 			? 'a file is at its key now, and it was kept'
@@ -180,7 +193,8 @@ export async function checkBeforeResend(
 		problem = ` (${error instanceof Error ? error.message : String(error)})`;
 	}
 	const words = check.guards === 'delete' ? deleteWithheld(found, facts) : writeWithheld(found, facts);
-	const error = new NodeOperationError(site.node, `${call.what} was not sent again: ${words.why}${problem}`, {
+	const again = facts.attempts === 0 ? 'was not sent' : 'was not sent again';
+	const error = new NodeOperationError(site.node, `${call.what} ${again}: ${words.why}${problem}`, {
 		itemIndex: site.itemIndex,
 		description: words.description,
 	});

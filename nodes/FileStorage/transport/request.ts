@@ -315,6 +315,7 @@ export class FileStorageClient {
 				return marks ? this.keptFailure(call, marks) : callStatusFailure(this.site, call, answer, facts);
 			},
 			beforeResend: async (facts) => await checkBeforeResend(this.site, call, facts, this.inHeldSlot()),
+			checkFirst: call.resendCheck?.guards === 'replace' && call.resendCheck.first === true,
 			apiRefusal: (answer) => !call.link && isApiErrorAnswer(answer.body),
 			onOutcomeUnknown: () => {
 				if (call.writes) this.setup.onWriteMayLand?.(call.writes);

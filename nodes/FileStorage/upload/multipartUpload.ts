@@ -263,7 +263,9 @@ export async function uploadWhole(
 	const client = await item.client();
 	const file = { key: target.key, visibility: target.visibility, form };
 	try {
-		return await uploadFile(client, target, file, mustNotReplace ? freeKeyCheck(target, target.key) : undefined);
+		// Checked again right before the first send too: the source was read (and, in version 3, memory and a slot
+		// waited for) after the caller's check, and a file stored meanwhile would be replaced.
+		return await uploadFile(client, target, file, mustNotReplace ? freeKeyCheck(target, target.key, true) : undefined);
 	} catch (error) {
 		throw asNodeError(item, error);
 	}
