@@ -170,8 +170,10 @@ describe('a CDN that ignores the purge, or dates nothing', () => {
 	let age: string | undefined = '30';
 	let server: Server;
 	let cdn = '';
+	let reads = 0;
 	beforeAll(async () => {
 		server = createServer((req, res) => {
+			reads += 1;
 			const dated: Record<string, string> = lastModified ? { 'Last-Modified': lastModified } : {};
 			const kept: Record<string, string> = age ? { Age: age } : {};
 			res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(body.length), ...dated, ...kept });
@@ -246,14 +248,25 @@ describe('a CDN that ignores the purge, or dates nothing', () => {
 		try {
 			await store('undated/dated.txt', 'version-2');
 			lastModified = await storedHttpDate(emulator(), 'undated/dated.txt');
-			// Every read of the source's link (and of the copy's) is this CDN's: a read in the listed second is done again.
-			emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${cdn}undated/dated.txt` } }]);
+			// Every read of the source's link is this CDN's (a read in the listed second is done again); the copy's
+			// read-back goes to the emulator's CDN, which dates it in the copy's own second.
+			emulator().adversary.setHooks({
+				after: async (call, reply) => {
+					if (call.op !== 'signedUrl' || call.query.get('key') !== 'undated/dated.txt') return;
+					const data = (reply.body as { data?: { url?: string } }).data;
+					if (data) data.url = `${cdn}undated/dated.txt`;
+					return await Promise.resolve();
+				},
+			});
+			const readsBefore = reads;
 			const result = await run('move', 'undated/dated.txt', { destinationKey: 'undated/dated.moved' });
+			expect(reads).toBeGreaterThan(readsBefore);
 			expect(result.error).toBeUndefined();
 			expect(await read('undated/dated.moved')).toBe('version-2');
 			expect(await read('undated/dated.txt')).toBeUndefined();
 		} finally {
 			age = '30';
+			emulator().adversary.setHooks(undefined);
 		}
 	}, 30_000);
 

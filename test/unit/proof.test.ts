@@ -375,7 +375,7 @@ describe('an answer a cache revalidated gives no fetch time: never proof of the 
 		const sent = { bytes: 10, md5: 'a'.repeat(32) };
 		for (const mark of marks) {
 			const answer = { size: 10, headers: { date: at(60), age: '0', ...mark }, digest: sent };
-			expect(readBackDecision({ sent, answer })).toEqual({
+			expect(readBackDecision({ sent, record: listed, answer })).toEqual({
 				action: 'keep',
 				why: expect.stringMatching(/^read back through its link, a cache revalidated its copy/),
 			});
@@ -427,7 +427,26 @@ describe('an answer a cache revalidated gives no fetch time: never proof of the 
 describe('copyCheckDecision: the check of a copy', () => {
 	const sent = { bytes: 10, md5: 'a'.repeat(32) };
 	const record = { size: 10, last_modified: T };
-	const head = (headers: CdnHeaders, size: number | null = 10) => ({ size, headers });
+	// Dated in the record's second unless a test says otherwise.
+	const head = (headers: CdnHeaders, size: number | null = 10) => ({
+		size,
+		headers: { lastModified: at(0), ...headers },
+	});
+
+	it('an MD5 ETag of the bytes sent dated another second than the record, or undated, is not compared (another bucket’s file?)', () => {
+		for (const lastModified of [at(-3), at(2), undefined]) {
+			const etag = `"${sent.md5}"`;
+			expect(copyCheckDecision({ sent, record, head: head({ etag, lastModified }) })).toEqual({
+				action: 'good',
+				checked: ['size'],
+			});
+			// Another MD5, whatever its date, still shows the file there cannot be shown to be the copy.
+			const other = `"${'b'.repeat(32)}"`;
+			expect(copyCheckDecision({ sent, record, head: head({ etag: other, lastModified }) }).action).toBe(
+				lastModified === at(-3) ? 'good' : 'keep',
+			);
+		}
+	});
 
 	it('the sizes agree and no comparable ETag: good, checked by size', () => {
 		expect(copyCheckDecision({ sent, record, storedSize: 10 })).toEqual({ action: 'good', checked: ['size'] });
@@ -537,13 +556,16 @@ describe('copyChangedBeforeDelete: Move deletes its source only while the destin
 
 describe('readBackDecision: a Move proves its copy by reading it back when the CDN sends no MD5', () => {
 	const sent = { bytes: 18, md5: 'a'.repeat(32) };
+	const copyRecord = { size: 18, last_modified: T };
+	// Dated in the copy's listed second unless a test says otherwise.
 	const answer = (headers: CdnHeaders, digest = sent, size: number | undefined = digest.bytes) => ({
 		sent,
-		answer: { size, headers, digest },
+		record: copyRecord,
+		answer: { size, headers: { lastModified: at(0), ...headers }, digest },
 	});
 
 	it('an answer no cache marks, of the size and MD5 sent, is proof', () => {
-		expect(readBackDecision(answer({ date: T, xCache: 'MISS' }))).toEqual({ action: 'good' });
+		expect(readBackDecision(answer({ date: at(1), xCache: 'MISS' }))).toEqual({ action: 'good' });
 		// No Content-Length: the bytes hashed are the size.
 		expect(readBackDecision(answer({}, sent, undefined))).toEqual({ action: 'good' });
 	});
@@ -592,8 +614,22 @@ describe('readBackDecision: a Move proves its copy by reading it back when the C
 		expect(readBackDecision(answer({ date: 'Fri, 20 Mar 2026 10:30:06 GMT' }))).toEqual({ action: 'good' });
 	});
 
+	it('an answer of the bytes sent dated another second than the copy’s record, or undated, is no proof (another bucket’s file at the key)', () => {
+		for (const [lastModified, why] of [
+			[at(-5), /the service's listing says/],
+			[at(-1), /the service's listing says/],
+			[at(2), /after the listed one/],
+			[undefined, /names no Last-Modified/],
+		] as const) {
+			expect(readBackDecision(answer({ lastModified }))).toEqual({
+				action: 'keep',
+				why: expect.stringMatching(why),
+			});
+		}
+	});
+
 	it('a read that failed is no proof, and says why', () => {
-		expect(readBackDecision({ sent, answer: { failed: 'HTTP 503' } })).toEqual({
+		expect(readBackDecision({ sent, record: copyRecord, answer: { failed: 'HTTP 503' } })).toEqual({
 			action: 'keep',
 			why: 'read back through its link, it could not be read: HTTP 503',
 		});
@@ -717,6 +753,9 @@ describe('an answer reached through redirects: every redirect’s cache marks ar
 		const head = { size: 10, headers: throughKept({ etag: `"${sent.md5}"` }) };
 		expect(copyCheckDecision({ sent, record: listed, head })).toEqual({ action: 'good', checked: ['size'] });
 		const answer = { size: 10, headers: throughKept({ date: at(10) }), digest: sent };
-		expect(readBackDecision({ sent, answer })).toMatchObject({ action: 'keep', why: expect.stringMatching(/hop 2/) });
+		expect(readBackDecision({ sent, record: listed, answer })).toMatchObject({
+			action: 'keep',
+			why: expect.stringMatching(/hop 2/),
+		});
 	});
 });

@@ -121,7 +121,7 @@ export async function fileInfoAfterCopy(item: Item, client: FileStorageClient, f
 	const checked = { size: facts.digest.bytes, md5: facts.digest.md5, checked: decision.checked, record };
 	if (facts.verb === 'Copy' || decision.checked.includes('etag')) return checked;
 	// Size is no proof (spec §3.12): a Move deletes its source, so the copy is read back and hashed.
-	const readBack = await readBackProof(item, client, to, { sent: facts.digest });
+	const readBack = await readBackProof(item, client, to, { sent: facts.digest, record });
 	if (readBack.action === 'keep') throw inconclusive(item, facts, readBack.why);
 	return { ...checked, checked: [...decision.checked, 'md5'] };
 }

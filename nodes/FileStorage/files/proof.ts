@@ -209,12 +209,20 @@ export type CopyCheckAction =
 	| { action: 'delete-copy'; why: string }
 	| { action: 'keep'; why: string };
 
-/** The MD5 in a HEAD of the destination that can be compared: an answer no cache marks, of the copy's size and not older. */
-function comparableMd5(evidence: CopyEvidence): string | undefined {
+/**
+ * The MD5 in a HEAD of the destination that can be compared: an answer no cache marks, of the copy's size and not
+ * older. `proves`: it is dated in the record's second too, so an MD5 of the bytes sent proves the copy (one CDN
+ * location per key in the account, spec §3.9: an answer of another date, or undated, may be another bucket's file,
+ * whose other MD5 still shows the copy cannot be proven).
+ */
+function comparableMd5(evidence: CopyEvidence): { md5: string; proves: boolean } | undefined {
 	const { head, sent, record } = evidence;
 	if (!head || head.size !== sent.bytes || keptByCache(head.headers) !== undefined) return undefined;
-	if (staleAnswer({ size: head.size, lastModified: head.headers.lastModified }, record) !== undefined) return undefined;
-	return etagMd5(head.headers.etag);
+	const { lastModified } = head.headers;
+	if (staleAnswer({ size: head.size, lastModified }, record) !== undefined) return undefined;
+	const md5 = etagMd5(head.headers.etag);
+	const otherDate = laterThanListed(lastModified, record) ?? undatedRead(lastModified, record);
+	return md5 === undefined ? undefined : { md5, proves: otherDate === undefined };
 }
 
 /**
@@ -248,17 +256,18 @@ export function copyCheckDecision(evidence: CopyEvidence): CopyCheckAction {
 			why: `the service stored ${stored} bytes, but ${sent.bytes} were sent, and its listing shows ${record.size ?? 'an unstated number of'} bytes: the file there cannot be shown to be this copy`,
 		};
 	}
-	const md5 = comparableMd5(evidence);
+	const etag = comparableMd5(evidence);
 	const short = announced !== undefined && announced !== sent.bytes;
 	const readWords = `${sent.bytes} bytes were read from the source, which announced ${announced ?? 0}`;
-	if (md5 !== undefined && md5 !== sent.md5) {
+	if (etag !== undefined && etag.md5 !== sent.md5) {
 		return {
 			action: 'keep',
 			why: `the CDN's ETag ${evidence.head?.headers.etag ?? ''} is not the MD5 of the bytes sent (${sent.md5}): the file there may be another writer's, or the upload stored other bytes`,
 		};
 	}
-	if (short) return md5 === sent.md5 ? { action: 'delete-copy', why: readWords } : { action: 'keep', why: readWords };
-	return { action: 'good', checked: md5 === undefined ? ['size'] : ['size', 'etag'] };
+	const proven = etag?.proves === true;
+	if (short) return proven ? { action: 'delete-copy', why: readWords } : { action: 'keep', why: readWords };
+	return { action: 'good', checked: proven ? ['size', 'etag'] : ['size'] };
 }
 
 // What the API's failed answers show (a file absent, nothing cached) is read in one place beside these.
@@ -285,6 +294,8 @@ export function copyChangedBeforeDelete(proved: StoredRecord, now: StoredRecord 
 export interface ReadBack {
 	/** What was read from the source and sent. */
 	sent: { bytes: number; md5: string };
+	/** The listing's record of the copy, read after its upload (the copy check's). */
+	record: StoredRecord;
 	/** The answer's Content-Length, its headers, and what its body hashed to; or why it could not be read. */
 	answer: { size?: number; headers: CdnHeaders; digest: { bytes: number; md5: string } } | { failed: string };
 }
@@ -311,5 +322,13 @@ export function readBackDecision(read: ReadBack): { action: 'good' } | { action:
 			`its MD5 is ${answer.digest.md5}, not the MD5 of the bytes sent (${sent.md5}): another writer stored it`,
 		);
 	}
+	// One CDN location serves the key of every bucket of the account (spec §3.9): the bytes sent, dated another
+	// second than the copy's record (or undated), may be another bucket's file at the key, not the copy.
+	const { lastModified } = answer.headers;
+	const otherFile =
+		staleAnswer({ lastModified }, read.record) ??
+		laterThanListed(lastModified, read.record) ??
+		undatedRead(lastModified, read.record);
+	if (otherFile) return keep(`${otherFile}: it may be another bucket's file at this key, not the copy`);
 	return { action: 'good' };
 }

@@ -36,14 +36,16 @@ async function purged(client: FileStorageClient, to: BucketRef & { key: string }
  * are the version the listing records, as a same-size rewrite in the listed second looks the same.
  * Here the listing's record is not what is proved: an answer no cache marks is the origin's
  * version when it was fetched, and an MD5 equal to the MD5 of the bytes sent shows the destination
- * held the source's bytes then, whoever wrote them. A write after it is what the listing just
- * before the delete is for (moveSource.ts).
+ * held the source's bytes then, whoever wrote them, provided it is dated in the copy's listed second:
+ * one CDN location serves the key of every bucket of the account (spec §3.9), so an answer of another
+ * date may be another bucket's file. A write after it is what the listing just before the delete is
+ * for (moveSource.ts).
  */
 async function readBackOnce(
 	item: Item,
 	client: FileStorageClient,
 	to: BucketRef & { key: string },
-	facts: Pick<ReadBack, 'sent'>,
+	facts: Pick<ReadBack, 'sent' | 'record'>,
 ): Promise<ReadBack> {
 	const failed = (why: string): ReadBack => ({ ...facts, answer: { failed: why } });
 	let link;
@@ -71,7 +73,7 @@ export async function readBackProof(
 	item: Item,
 	client: FileStorageClient,
 	to: BucketRef & { key: string },
-	facts: Pick<ReadBack, 'sent'>,
+	facts: Pick<ReadBack, 'sent' | 'record'>,
 ): Promise<{ action: 'good' } | { action: 'keep'; why: string }> {
 	return readBackDecision(await readBackOnce(item, client, to, facts));
 }
