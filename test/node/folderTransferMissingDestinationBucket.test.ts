@@ -1,0 +1,40 @@
+/**
+ * Folder → Copy and Move to a destination bucket that does not exist (in that region): the error names the fields
+ * to fix, Destination Bucket Name and Destination Region (the options), not the source's Bucket Name and Region,
+ * which are right (the folder was listed from them). Through n8n-core's engine over real HTTP to the emulator.
+ */
+import { apiFor, put } from '../trigger/support';
+import { BUCKET, runFileStorage, useEmulator } from './support';
+
+const emulator = useEmulator();
+const api = () => apiFor(emulator());
+const read = (key: string) => emulator().readObject(BUCKET.bucketName, BUCKET.region, key);
+const path = (value: string) => ({ __rl: true, mode: 'path', value });
+
+describe('Folder → Copy and Move to a destination bucket that does not exist', () => {
+	it.each([
+		['copy', { destinationBucket: 'no-such-bucket' }],
+		['move', { destinationBucket: 'no-such-bucket' }],
+		['move', { destinationRegion: 'eu-west-1' }],
+	] as const)(
+		'%s with %j: the error names Destination Bucket Name and Destination Region, and the source stays',
+		async (operation, options) => {
+			const key = `nobucket-${operation}-${Object.keys(options)[0]}/a.txt`;
+			await put(api(), key, 'the source', { visibility: 'private' });
+			const folder = key.slice(0, key.indexOf('/') + 1);
+			const result = await runFileStorage(
+				emulator(),
+				{ resource: 'folder', operation, folder: path(folder), destinationFolder: path('archive/'), options },
+				{ continueOnFail: true },
+			);
+			const failed = result.items.find((item) => item.json.status === 'failed');
+			expect(failed).toBeDefined();
+			const words = `${String(failed?.json.error)} ${String(failed?.json.description)}`;
+			expect(words).toMatch(/Destination Bucket Name/);
+			expect(words).toMatch(/Destination Region/);
+			expect(words).not.toMatch(/check Bucket Name and Region/);
+			expect((await read(key))?.body.toString()).toBe('the source');
+		},
+		60_000,
+	);
+});
