@@ -45,6 +45,10 @@ describe('Folder → Copy and Move: the summary item when the listing fails half
 			expect(files.map((item) => item.json.status)).toEqual([operation === 'copy' ? 'copied' : 'moved', 'failed']);
 			expect(failedItems).toBe(1);
 			expect(summary?.failed ?? 0).toBe(failedItems);
+			// The item and its error name the folder whose listing failed, not the top folder asked for.
+			const failed = files[1].json;
+			expect(failed.source).toMatch(new RegExp(`^\\(listing of '${root}sub/' in bucket`));
+			expect(String(failed.error)).toMatch(new RegExp(`^List Contents of '${root}sub/' in 'my-bucket' \\(page 1\\)`));
 		},
 		60_000,
 	);
