@@ -305,7 +305,8 @@ export async function transferFolder(item: Item, verb: Verb): Promise<INodeExecu
 	}
 	if (plan.options.summary === true) {
 		const run = { summary: true, operation: verb.toLowerCase(), dryRun: plan.dryRun, files };
-		output.push(...item.output({ ...run, ...progress.counts, ...(failure ? { listingFailed: true } : {}) }));
+		// `stopped`: files may be left unhandled (the listing failed, or the destination bucket is missing).
+		output.push(...item.output({ ...run, ...progress.counts, ...(failure ? { stopped: true } : {}) }));
 	}
 	return output;
 }
