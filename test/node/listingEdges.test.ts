@@ -79,7 +79,7 @@ describe('List Contents at the edges', () => {
 		});
 		const { result, requests } = await listWith(loop, { returnAll: true, options: { recursive: true } });
 		expect(result.error?.message).toMatch(
-			/^Unexpected answer from the service to List Contents of 'b' \(page 1\): the listing of 'loop\/' names 'loop\/', which is not under 'loop\/'/,
+			/^Unexpected answer from the service to List Contents of 'loop\/' in 'b' \(page 1\): the listing of 'loop\/' names 'loop\/', which is not under 'loop\/'/,
 		);
 		expect(requests.map((request) => request.prefix)).toEqual(['', '', 'loop/']);
 	});
@@ -180,7 +180,7 @@ describe('a listing that names entries outside the folder asked for', () => {
 		});
 	const unexpected = (named: string) =>
 		new RegExp(
-			`^Unexpected answer from the service to List Contents of 'b' \\(page 1\\): the listing of 'reports/' names ${named}, which is not under 'reports/'`,
+			`^Unexpected answer from the service to List Contents of 'reports/' in 'b' \\(page 1\\): the listing of 'reports/' names ${named}, which is not under 'reports/'`,
 		);
 
 	it.each([

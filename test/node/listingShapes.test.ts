@@ -55,7 +55,9 @@ describe('listing entries of the wrong shape', () => {
 		'List Contents: a listing entry that is %s is an unexpected answer naming the entry, not a TypeError',
 		async (_kind, entry, problem) => {
 			const result = await listWith(pageOf([good, entry]), { folder: 'shape' });
-			expect(result.error?.message).toMatch(/^Unexpected answer from the service to List Contents of 'b' \(page 1\): /);
+			expect(result.error?.message).toMatch(
+				/^Unexpected answer from the service to List Contents of 'shape\/' in 'b' \(page 1\): /,
+			);
 			expect(result.error?.message).toContain(problem);
 			expect(result.items).toEqual([]);
 		},

@@ -134,7 +134,7 @@ describe('a tr-… key the review found', () => {
 		emulator().setFaults([{ operation: 'list', status: 500 }]);
 		const result = await download('tr-notes/list.txt', { maxRetries: 0 });
 		expect(result.items).toEqual([]);
-		expect(result.error?.message).toMatch(/List Contents of 'my-bucket' \(page 1\) failed/);
+		expect(result.error?.message).toMatch(/List Contents of 'tr-notes\/list\.txt' in 'my-bucket' \(page 1\) failed/);
 		expect(result.error?.message).not.toMatch(/stated no length/);
 		// Every public file's download reads its record now, so the failure is that read's, for any key.
 		expect(result.error?.description).toMatch(/Nothing was stored/);

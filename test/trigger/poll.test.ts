@@ -276,7 +276,7 @@ describe('a failed scan', () => {
 			emulator().setFaults([{ operation: 'list', nth: [2], ...fault }]);
 			const failed = await trigger.poll();
 			emulator().setFaults([]);
-			expect(failed.error?.message).toMatch(/List Contents of 'my-bucket'/);
+			expect(failed.error?.message).toMatch(/List Contents of '[^']*\/' in 'my-bucket'/);
 			expect(failed.items).toEqual([]);
 			expect(trigger.staticData).toEqual(saved);
 			expect((await trigger.changes()).sort()).toEqual([
@@ -724,7 +724,7 @@ describe('a scan over several pages (a scripted folder of 2,500 files, changed b
 		repeat = true;
 		const result = await trigger.poll();
 		expect(result.error?.message).toMatch(
-			/^Unexpected answer from the service to List Contents of 'my-bucket' \(page 2\): .*repeats 1000 entries already listed/,
+			/^Unexpected answer from the service to List Contents of 'big\/' in 'my-bucket' \(page 2\): .*repeats 1000 entries already listed/,
 		);
 		expect(trigger.staticData).toEqual(saved);
 	});

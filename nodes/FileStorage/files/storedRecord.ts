@@ -12,6 +12,8 @@ export interface StoredRecord {
 	size: number | null;
 	/** As the listing spells it (ISO 8601), or null. */
 	last_modified: string | null;
+	/** The content type the service stores, whole (its parameters too), when the listing gives it. */
+	content_type?: string | null;
 }
 
 function recordOf(entry: ListEntry): StoredRecord {
@@ -19,6 +21,8 @@ function recordOf(entry: ListEntry): StoredRecord {
 	return {
 		size: typeof size === 'number' && Number.isFinite(size) ? size : null,
 		last_modified: typeof entry.last_modified === 'string' ? entry.last_modified : null,
+		content_type:
+			typeof entry.content_type === 'string' && entry.content_type.trim() ? entry.content_type.trim() : null,
 	};
 }
 

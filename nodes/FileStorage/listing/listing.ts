@@ -1,4 +1,4 @@
-import { listContents, type BucketRef, type ListEntry, type ListPage } from '../transport/api';
+import { listContents, listingWhat, type BucketRef, type ListEntry, type ListPage } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
 import { proveBoundary } from './boundary';
 import { countedEntries, entryBound, listingEnds, looksLast, servedSize, totalItems } from './pageEnd';
@@ -51,13 +51,15 @@ export interface Walk {
 	pageSize: number;
 	recursive: boolean;
 	onFolder?: (listing: FolderListing) => void;
+	/** Called as each folder's listing starts: a failure of the walk is of the last one named (a sub-folder's, maybe). */
+	onFolderStart?: (folder: string) => void;
 	/** Check each page boundary (one more small request each) so that `settled` can be true for several pages. */
 	proveBoundaries?: boolean;
 }
 
 export async function* walkEntries(
 	client: FileStorageClient,
-	{ where, prefix, pageSize, recursive, onFolder, proveBoundaries = false }: Walk,
+	{ where, prefix, pageSize, recursive, onFolder, onFolderStart, proveBoundaries = false }: Walk,
 ): AsyncGenerator<ListEntry> {
 	const folders = [prefix];
 	// A folder listed twice (or inside itself) would be walked again and again.
@@ -70,6 +72,7 @@ export async function* walkEntries(
 				folders.push(entry.path);
 			}
 		};
+		onFolderStart?.(folder);
 		const listing = yield* walkFolder(client, { where, folder, pageSize, proveBoundaries }, found);
 		onFolder?.(listing);
 	}
@@ -139,7 +142,7 @@ async function* acrossBoundary(
 	// A window larger than the service serves would be cut short by it, and land elsewhere.
 	for (const position of positions) between ??= await proveBoundary(client, { ...boundary, position }, place.served);
 	for (const entry of between ?? []) {
-		checkUnder(client, `List Contents of '${where.bucket}' (around page ${page})`, folder, entry);
+		checkUnder(client, listingWhat(where, folder, `around page ${page}`), folder, entry);
 		if (place.given.has(entry.path)) continue;
 		place.given.add(entry.path);
 		found(entry);
@@ -204,7 +207,7 @@ async function* walkFolder(
 	for (let page = 1; ; page++) {
 		const answer = await listContents(client, where, folder, page, pageSize);
 		const { pagination } = answer;
-		const what = `List Contents of '${where.bucket}' (page ${page})`;
+		const what = listingWhat(where, folder, `page ${page}`);
 		const children = answer.contents.children ?? [];
 		if (page === 1)
 			Object.assign(first, { pagination, bound: entryBound(countedEntries(pagination, pageSize), pageSize) });

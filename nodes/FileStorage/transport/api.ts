@@ -13,6 +13,7 @@ import {
 	type Removal,
 } from './answerChecks';
 import type { BucketRef, ListEntry, ListPage, StoredFile, Visibility } from './apiTypes';
+import { onBucket } from './call';
 import type { FileForm } from './formData';
 import { familyRoutes } from './pathFamily';
 import type { FileStorageClient, ResendCheck } from './request';
@@ -28,6 +29,16 @@ export * from './multipartApi';
  * order the service's SDK sends them (the signature covers that order).
  */
 
+/**
+ * A listing request in words: the folder it lists (a Folder's walk lists its sub-folders too, and a failure
+ * names the one that failed), in its bucket; the top of the bucket by the bucket alone. `page`: e.g. "page 2".
+ */
+export function listingWhat(where: BucketRef, folder: string, page: string): string {
+	return folder
+		? `List Contents of '${folder}' in '${where.bucket}' (${page})`
+		: `List Contents of '${where.bucket}' (${page})`;
+}
+
 export async function listContents(
 	client: FileStorageClient,
 	where: BucketRef,
@@ -35,16 +46,14 @@ export async function listContents(
 	page: number,
 	limit: number,
 ): Promise<ListPage> {
-	const what = `List Contents of '${where.bucket}' (page ${page})`;
+	const what = listingWhat(where, prefix, `page ${page}`);
 	const data = await answerOf(client, {
 		...inFamily(familyRoutes.list()),
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
+		...onBucket(where, [
 			['prefix', prefix],
 			['page', page],
 			['limit', limit],
-		],
+		]),
 		what,
 		retry: 'idempotent',
 	});
@@ -96,12 +105,10 @@ export async function uploadFile(
 	const data = await answerOf(client, {
 		method: 'PUT',
 		path: `${FILES}/upload`,
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
+		...onBucket(where, [
 			['visibility', file.visibility],
 			['key', file.key],
-		],
+		]),
 		headers: { 'Content-Type': file.form.contentType },
 		body: file.form.body,
 		what,
@@ -124,11 +131,7 @@ export async function deleteFile(
 	return await removal(client, {
 		method: 'DELETE',
 		path: `${FILES}/delete`,
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
-			['key', key],
-		],
+		...onBucket(where, [['key', key]]),
 		what: `Delete of '${key}'`,
 		retry: 'idempotent',
 		...(resendCheck ? { resendCheck } : {}),
@@ -166,12 +169,10 @@ export async function datedSignedUrl(
 	const { data, date } = await datedAnswerOf(client, {
 		method: 'GET',
 		path: `${FILES}/signed-url`,
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
+		...onBucket(where, [
 			['key', key],
 			['expiresIn', expiresIn],
-		],
+		]),
 		what,
 		retry: 'idempotent',
 	});
@@ -215,11 +216,7 @@ export async function datedPurge(
 	const { data, date } = await datedAnswerOf(client, {
 		method: 'POST',
 		path: `${FILES}/purge`,
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
-			['key', key],
-		],
+		...onBucket(where, [['key', key]]),
 		what,
 		retry: 'idempotent',
 	});

@@ -5,6 +5,11 @@ import type { IDataObject } from 'n8n-workflow';
 export interface BucketRef {
 	bucket: string;
 	region: string;
+	/**
+	 * The node's parameters that name this bucket, as the user sees them (e.g. "Destination Bucket Name and
+	 * Destination Region"): a 404 of the bucket says to check these. Unset: Bucket Name and Region.
+	 */
+	fields?: string;
 }
 
 export type Visibility = 'public' | 'private';

@@ -1,5 +1,6 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
+import type { BucketRef } from './apiTypes';
 import type { RetryPolicy } from './attempts';
 import type { CallTarget } from './errors';
 import type { FamilyRoutes } from './pathFamily';
@@ -48,6 +49,17 @@ export interface ApiCall {
 	 * the key alone.
 	 */
 	writes?: WrittenFile;
+	/** The parameters that named the call's bucket, for a 404's words (see BucketRef.fields; set by onBucket). */
+	bucketFields?: string;
+}
+
+/**
+ * A call's query on a bucket: bucket_name and region first (every endpoint's order), then `rest`; and the
+ * parameters that named that bucket, so that a 404 tells the user which fields to check (errors.ts).
+ */
+export function onBucket(where: BucketRef, rest: Array<[string, QueryValue]>): Pick<ApiCall, 'query' | 'bucketFields'> {
+	const query: Array<[string, QueryValue]> = [['bucket_name', where.bucket], ['region', where.region], ...rest];
+	return where.fields ? { query, bucketFields: where.fields } : { query };
 }
 
 /** A file as a write names it: bucket, region and key. */
@@ -178,6 +190,7 @@ export function targetOf(call: ApiCall): CallTarget {
 		key: call.method === 'PUT' || /\/multipart\/start$/.test(call.path) ? undefined : value('key'),
 		// Every multipart step but the start names its upload ID in the path.
 		multipart: paths.some((path) => path.includes('/multipart/') && !path.endsWith('/multipart/start')),
+		...(call.bucketFields ? { fields: call.bucketFields } : {}),
 	};
 }
 

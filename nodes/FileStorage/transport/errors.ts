@@ -62,6 +62,8 @@ export interface CallTarget {
 	key?: string;
 	/** A step of a multipart upload: its upload ID may be what is missing. */
 	multipart?: boolean;
+	/** The parameters that named the bucket (BucketRef.fields); unset: Bucket Name and Region. */
+	fields?: string;
 }
 
 export interface HttpFailure {
@@ -82,14 +84,17 @@ function notFoundHint(target: CallTarget | undefined): string {
 		return 'Check the bucket name and region (a bucket is identified by both) and the path of the file.';
 	}
 	const bucket = `bucket '${target.bucket}' (region ${target.region ?? 'not set'})`;
-	const bucketToo = 'or the bucket does not exist in that region (a bucket is identified by its name and region)';
+	// The words name the fields to fix: a destination bucket is named by its own options, not the source's.
+	const fields = target.fields ?? 'Bucket Name and Region';
+	const check = target.fields ? `check ${target.fields}: ` : '';
+	const bucketToo = `or the bucket does not exist in that region (${check}a bucket is identified by its name and region)`;
 	if (target.multipart) {
 		return `The multipart upload in ${bucket} was not found: its upload ID is wrong, or it was completed, cancelled or expired, ${bucketToo}.`;
 	}
 	if (target.key !== undefined) {
 		return `'${target.key}' was not found in ${bucket}: check the path of the file (it may be gone already), ${bucketToo}.`;
 	}
-	return `The ${bucket} was not found: check Bucket Name and Region (a bucket is identified by both).`;
+	return `The ${bucket} was not found: check ${fields} (a bucket is identified by both).`;
 }
 
 /** A 404 from whatever sits at the Base URL, not from the API (a wrong Base URL). */

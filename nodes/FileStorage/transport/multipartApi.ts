@@ -1,3 +1,4 @@
+import { onBucket } from './call';
 import type { FileForm } from './formData';
 import {
 	answerOf,
@@ -36,14 +37,12 @@ export async function startMultipartUpload(
 	const data = await answerOf(client, {
 		method: 'POST',
 		path: `${FILES}/multipart/start`,
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
+		...onBucket(where, [
 			['key', upload.key],
 			['mimeType', upload.contentType],
 			['visibility', upload.visibility],
 			['totalParts', upload.totalParts],
-		],
+		]),
 		what,
 		retry: 'notProcessed',
 	});
@@ -71,13 +70,11 @@ const FAMILY_LISTING_TIMEOUT_MS = 10_000;
 export async function learnPathFamily(client: FileStorageClient, where: BucketRef, key: string): Promise<void> {
 	await client.learnFamilyWith({
 		...inFamily(familyRoutes.list()),
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
+		...onBucket(where, [
 			['prefix', key],
 			['page', 1],
 			['limit', 1],
-		],
+		]),
 		what: `Learning the API's paths at the Base URL`,
 		// The parts wait for it: a listing that hangs must not hold them for the whole Timeout.
 		// It is only a hint, so it is not retried either; without it part 1 finds out.
@@ -95,13 +92,11 @@ export async function uploadPart(
 	const what = `Upload of part ${part.partNumber} of ${part.totalParts} of '${part.key}'`;
 	const data = await answerOf(client, {
 		...inFamily(familyRoutes.uploadPart(part.uploadId)),
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
+		...onBucket(where, [
 			['partNumber', part.partNumber],
 			['key', part.key],
 			['totalParts', part.totalParts],
-		],
+		]),
 		headers: { 'Content-Type': form.contentType },
 		body: form.body,
 		what,
@@ -138,11 +133,7 @@ export async function completeMultipartUpload(
 	const data = await answerOf(client, {
 		method: 'POST',
 		path: multipartPath(uploadId, 'complete'),
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
-			['key', key],
-		],
+		...onBucket(where, [['key', key]]),
 		headers: { 'Content-Type': 'application/json' },
 		// The completion request spells it `PartNumber`, unlike the part result.
 		body: { parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.ETag })) },
@@ -163,11 +154,7 @@ export async function cancelMultipartUpload(
 ): Promise<Removal> {
 	return await removal(client, {
 		...inFamily(familyRoutes.cancel(uploadId)),
-		query: [
-			['bucket_name', where.bucket],
-			['region', where.region],
-			['key', key],
-		],
+		...onBucket(where, [['key', key]]),
 		what: `Cancelling the multipart upload of '${key}'`,
 		retry: 'idempotent',
 		detachedForMs: options.cleanup ? CLEANUP_BOUND_MS : undefined,

@@ -173,7 +173,9 @@ async function openWithRetries(source: OpeningSource): Promise<UploadSource> {
 		forget();
 		throw refusedWithoutLength(item, shown, settings.withoutLengthHint);
 	}
-	const mimeType = (headerValue(response.headers, 'content-type') ?? '').split(';')[0].trim();
+	// Whole, its parameters too: a charset says how the bytes read as text (a copy or upload that kept
+	// only type/subtype would store the bytes under another encoding's name, or none).
+	const mimeType = (headerValue(response.headers, 'content-type') ?? '').trim();
 	const fail = (problem: StreamProblem) => sourceFault(item, shown, problem);
 	const body = response.body;
 	const answer = response;

@@ -1,10 +1,11 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { folderPrefix } from '../../files/keys';
 import { optionsCollection } from '../common';
 import { folderPicker } from '../folder';
 import { fileKeyField } from './fileKey';
 import type { Item } from '../../item';
+import type { BucketRef } from '../../transport/api';
 import { storeSourceOptions } from './storeSource';
 
 /** The folder picker, reading "empty" as "not used" (Destination Path alone) rather than the top of the bucket. */
@@ -52,7 +53,20 @@ function destinationPathFields(verb: string, show: Record<string, string[]>): IN
 	];
 }
 
-/** Source, destination and options of Copy and Move (the same fields, shown for `operation`). */
+/** The options that name another bucket, as destinationOptions shows them: a 404 of that bucket names them. */
+export const DESTINATION_BUCKET_FIELDS = 'Destination Bucket Name and Destination Region';
+
+/**
+ * The destination bucket of File → Copy/Move and Folder → Copy/Move: the options', else the source's. Named by
+ * the options when either is set (a missing bucket's error then names them, not the source's Bucket Name and Region).
+ */
+export function destinationBucketOf(options: IDataObject, source: BucketRef): BucketRef {
+	const bucket = String(options.destinationBucket ?? '').trim();
+	const region = String(options.destinationRegion ?? '').trim();
+	const ref = { bucket: bucket || source.bucket, region: region || source.region };
+	return bucket || region ? { ...ref, fields: DESTINATION_BUCKET_FIELDS } : ref;
+}
+
 /** Copy's and Folder → Copy/Move's other bucket or region, and how the bytes go (`what`: file or files). */
 export function destinationOptions(what: 'file' | 'files'): INodeProperties[] {
 	return [

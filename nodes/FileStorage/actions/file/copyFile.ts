@@ -8,13 +8,13 @@ import type { StoredRecord } from '../../files/storedRecord';
 import { getSignedUrl, type BucketRef, type Visibility } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import type { Item } from '../../item';
-import { readDestinationPath } from './copyFields';
+import { destinationBucketOf, readDestinationPath } from './copyFields';
 import { fileExists } from './existingFile';
 import { fileKeyOf, fileNameOf } from './fileKey';
 import { runCopyAtLocation, runCopyWords } from './runLocation';
 import { storeSource } from './storeSource';
 import type { UploadSource } from '../../upload/uploadSource';
-import { isMissingSource, missingSource, openStoredSource } from './storedSource';
+import { isMissingSource, missingSource, openStoredSource, sourceContentType } from './storedSource';
 import { unreadableLinkRefusal, type DestinationField } from './unreadableLink';
 
 export interface FileRef extends BucketRef {
@@ -30,11 +30,7 @@ function destinationOf(item: Item, from: FileRef, options: IDataObject): FileRef
 		);
 	}
 	const key = typed.endsWith('/') ? joinKey(typed, fileNameOf(from.key)) : typed;
-	return {
-		bucket: String(options.destinationBucket ?? '').trim() || from.bucket,
-		region: String(options.destinationRegion ?? '').trim() || from.region,
-		key: item.validKey(key, 'Destination Path'),
-	};
+	return { ...destinationBucketOf(options, from), key: item.validKey(key, 'Destination Path') };
 }
 
 export function describeRef(ref: FileRef): string {
@@ -307,7 +303,7 @@ export async function copyChecked(item: Item, job: CopyJob, client: FileStorageC
 			: link.is_public
 				? 'public'
 				: 'private';
-	const contentType = String(options.contentType || opened.mimeType || 'application/octet-stream');
+	const contentType = String(options.contentType || sourceContentType({ opened, record }));
 	await refuseTakenSinceCheck(item, client, job, opened);
 	const refuseIfTaken =
 		options.replace === true ? undefined : () => takenDuringCopy(item, job, 'before the copy completed');

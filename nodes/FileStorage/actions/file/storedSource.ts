@@ -37,6 +37,14 @@ export interface StoredSource {
 	record: StoredRecord;
 }
 
+/**
+ * A stored file's content type, whole (a charset included): the service's record of it where the listing gives
+ * one (the CDN may add or drop parameters), else the answer's Content-Type, else application/octet-stream.
+ */
+export function sourceContentType(source: Pick<StoredSource, 'opened' | 'record'>): string {
+	return source.record.content_type || source.opened.mimeType || 'application/octet-stream';
+}
+
 /** The "not found" of a source, marked so that Move says there is no source to keep. */
 export function missingSource(item: Item, from: Ref, more = '') {
 	const missing = fileNotFound(item, from, from.key);

@@ -7,7 +7,7 @@ import { listingEnds, looksLast, readBound } from '../../listing/pageEnd';
 import { stillStored } from '../../listing/stillStored';
 import { TOP_OF_BUCKET_NAME } from '../../methods/listSearch';
 import type { Item } from '../../item';
-import { deleteFile, listContents, type BucketRef, type ListEntry } from '../../transport/api';
+import { deleteFile, listContents, listingWhat, type BucketRef, type ListEntry } from '../../transport/api';
 import type { FileStorageClient } from '../../transport/request';
 import { optionsCollection } from '../common';
 import { failureItem } from '../parallelItems';
@@ -212,8 +212,7 @@ async function emptyFolder(deletion: Deletion, folder: string, found: (folder: s
 	for (;;) {
 		const answer = await listContents(client, where, folder, page, MAX_PAGE_SIZE);
 		const children = answer.contents.children ?? [];
-		for (const entry of children)
-			checkUnder(client, `List Contents of '${where.bucket}' (page ${page})`, folder, entry);
+		for (const entry of children) checkUnder(client, listingWhat(where, folder, `page ${page}`), folder, entry);
 		if (reads++ === 0) most = readBound(answer.pagination, MAX_PAGE_SIZE);
 		for (const entry of children) if (entry.type === 'folder') found(entry.path);
 		const listed = deletable(deletion, children);

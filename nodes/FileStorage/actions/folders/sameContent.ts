@@ -1,13 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { StoredRecord } from '../../files/storedRecord';
+import { sameMediaType } from '../../files/mediaType';
 import type { Item } from '../../item';
 import { withBodyMemory } from '../../transport/pool';
 import type { FileStorageClient } from '../../transport/request';
 import { digestWhole } from '../../upload/hashedSource';
 import { exists, type CopyJob } from '../file/copyFile';
 import { runCopyAtLocation, runCopyWords } from '../file/runLocation';
-import { isMissingSource, openStoredSource, type StoredSource } from '../file/storedSource';
+import { isMissingSource, openStoredSource, sourceContentType, type StoredSource } from '../file/storedSource';
 
 /** The buffer each of the two reads of a comparison hashes through (one per read, reused). */
 const CHUNK = 256 * 1024;
@@ -42,7 +43,7 @@ function wanted(job: CopyJob, source: StoredSource): IDataObject {
 	const { visibility } = job.options;
 	return {
 		public: visibility === 'public' || visibility === 'private' ? visibility === 'public' : source.link.is_public,
-		type: String(job.options.contentType || source.opened.mimeType || 'application/octet-stream'),
+		type: String(job.options.contentType || sourceContentType(source)),
 	};
 }
 
@@ -53,7 +54,11 @@ function differsBeforeReading(job: CopyJob, source: StoredSource, there: StoredS
 		return `the destination is ${there.record.size} bytes, the source ${source.record.size}`;
 	}
 	if (want.public !== there.link.is_public) return `the destination is ${there.link.is_public ? 'public' : 'private'}`;
-	if (want.type !== there.opened.mimeType) return `the destination's content type is ${there.opened.mimeType}`;
+	// As media types: `Text/CSV` is `text/csv`, but another charset is another file to a reader (mediaType.ts).
+	const theirs = sourceContentType(there);
+	if (!sameMediaType(String(want.type), theirs)) {
+		return `the destination's content type is ${theirs}, the copy's would be ${String(want.type)}`;
+	}
 	return undefined;
 }
 

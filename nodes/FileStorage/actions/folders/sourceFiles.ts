@@ -18,6 +18,8 @@ export interface SourceWalk {
 	recursive: boolean;
 	/** Files are deleted while the walk goes on: pages shift, so it is walked again. */
 	moving: boolean;
+	/** Told the folder each listing starts with: a failure is of the last one told (see Walk.onFolderStart). */
+	onFolderStart?: (folder: string) => void;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface SourceWalk {
  * The keys given are kept to skip them on the next walk (keys only, not their entries).
  */
 export async function* sourceFiles(client: FileStorageClient, walk: SourceWalk): AsyncGenerator<ListEntry> {
-	const { where, prefix, recursive, moving } = walk;
+	const { where, prefix, recursive, moving, onFolderStart } = walk;
 	const given = new Set<string>();
 	let fresh = Number.POSITIVE_INFINITY;
 	for (let round = 1; ; round++) {
@@ -42,7 +44,7 @@ export async function* sourceFiles(client: FileStorageClient, walk: SourceWalk):
 		const onFolder = (listing: FolderListing) => (settled &&= listing.settled);
 		const proveBoundaries = !moving || fresh === 0;
 		fresh = 0;
-		const pages = { where, prefix, pageSize: MAX_PAGE_SIZE, recursive, onFolder, proveBoundaries };
+		const pages = { where, prefix, pageSize: MAX_PAGE_SIZE, recursive, onFolder, onFolderStart, proveBoundaries };
 		for await (const entry of walkEntries(client, pages)) {
 			if (entry.type !== 'file') continue;
 			// Without sub-folders only the folder's own files (as Folder → Delete): a service that
@@ -55,6 +57,10 @@ export async function* sourceFiles(client: FileStorageClient, walk: SourceWalk):
 		}
 		if (settled) return;
 		// Never a plain end while a walk may have missed files: the caller reports what it did.
-		if (round === MAX_ROUNDS) throw new Error(notFinished(moving));
+		if (round === MAX_ROUNDS) {
+			// Not one folder's listing that failed: the source folder's walks as a whole.
+			onFolderStart?.(prefix);
+			throw new Error(notFinished(moving));
+		}
 	}
 }

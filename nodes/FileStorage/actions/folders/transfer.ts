@@ -2,7 +2,9 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { folderPrefix, keyProblem } from '../../files/keys';
 import type { Item } from '../../item';
-import type { BucketRef, ListEntry } from '../../transport/api';
+import { listContents, type BucketRef, type ListEntry } from '../../transport/api';
+import { apiNotFound } from '../../transport/errors';
+import { destinationBucketOf } from '../file/copyFields';
 import { keyRefusal, ONE_LOCATION_MOVE_WORDS, type CopyJob } from '../file/copyFile';
 import { refuseUnreadableLinks } from '../file/unreadableLink';
 import { folderOf } from '../folder';
@@ -73,11 +75,7 @@ function planOf(item: Item, verb: Verb): Plan {
 	const plan: Plan = {
 		verb,
 		from: { ...source, prefix: folderPrefix(folderOf(item)) },
-		to: {
-			bucket: String(options.destinationBucket ?? '').trim() || source.bucket,
-			region: String(options.destinationRegion ?? '').trim() || source.region,
-			prefix: folderPrefix(typed),
-		},
+		to: { ...destinationBucketOf(options, source), prefix: folderPrefix(typed) },
 		recursive: item.param('includeSubfolders', true) as boolean,
 		dryRun: item.param('dryRun', false) as boolean,
 		options: { ...options, replace: item.param('replace', false) === true },
@@ -108,14 +106,12 @@ function planOf(item: Item, verb: Verb): Plan {
 
 /** The job of one listed file: the same path below the destination folder. */
 function jobOf(plan: Plan, entry: ListEntry): CopyJob {
+	// The destination's bucket as the plan named it (the fields that name it go with it, for a 404's words).
+	const { prefix, ...destination } = plan.to;
 	return {
 		verb: plan.verb,
 		from: { bucket: plan.from.bucket, region: plan.from.region, key: entry.path },
-		to: {
-			bucket: plan.to.bucket,
-			region: plan.to.region,
-			key: `${plan.to.prefix}${entry.path.slice(plan.from.prefix.length)}`,
-		},
+		to: { ...destination, key: `${prefix}${entry.path.slice(plan.from.prefix.length)}` },
 		field: 'Destination Folder',
 		options: plan.options,
 	};
@@ -210,7 +206,16 @@ async function oneFile(item: Item, plan: Plan, entry: ListEntry, progress: Progr
 async function runFiles(item: Item, plan: Plan, progress: Progress) {
 	const client = await item.client();
 	const { bucket, region, prefix } = plan.from;
-	const walk = { where: { bucket, region }, prefix, recursive: plan.recursive, moving: plan.verb === 'Move' };
+	// The folder whose listing is under way: a failure of the listing names it (a sub-folder's, maybe).
+	let listing = prefix;
+	const onFolderStart = (folder: string) => (listing = folder);
+	const walk = {
+		where: { bucket, region },
+		prefix,
+		recursive: plan.recursive,
+		moving: plan.verb === 'Move',
+		onFolderStart,
+	};
 	const files = sourceFiles(client, walk);
 	const signal = item.ctx.getExecutionCancelSignal?.();
 	const width = item.pool ? item.pool.parallel * 2 : 1;
@@ -227,8 +232,10 @@ async function runFiles(item: Item, plan: Plan, progress: Progress) {
 			try {
 				pulled = await next();
 			} catch (error) {
-				// The listing failed: no further file starts, the ones under way finish (Promise.all waits).
-				progress.failure ??= { key: `(listing of ${where(plan.from)})`, error: error as Error };
+				// The listing failed: no further file starts, the ones under way finish (Promise.all waits). Named
+				// by the folder whose listing failed (a sub-folder's, with Include Subfolders), not the one asked for.
+				const folder = { ...plan.from, prefix: listing };
+				progress.failure ??= { key: `(listing of ${where(folder)})`, error: error as Error };
 				return;
 			}
 			if (pulled.done) return;
@@ -237,6 +244,26 @@ async function runFiles(item: Item, plan: Plan, progress: Progress) {
 		}
 	};
 	await Promise.all(Array.from({ length: width }, worker));
+}
+
+/**
+ * A destination in another bucket or region that does not exist, found before the listing by one request (the
+ * top of that bucket, one entry): the API's own 404 to it can only mean the bucket is missing, the top of a bucket
+ * being always there. Else each file would be read from the source and then refused by its upload, one at a
+ * time, with the same words. Any other failure proves nothing here: each file's own path meets it.
+ */
+async function missingDestination(item: Item, plan: Plan): Promise<Error | undefined> {
+	if (!plan.to.fields) return undefined;
+	const client = await item.client();
+	const found = await listContents(client, plan.to, '', 1, 1).then(
+		() => undefined,
+		(error: unknown) => (apiNotFound(error) ? (error as Error & { description?: string }) : undefined),
+	);
+	if (!found) return undefined;
+	return item.fail(
+		`${plan.verb}: the destination bucket '${plan.to.bucket}' (region ${plan.to.region}) was not found`,
+		`${found.description ?? ''} Nothing was read, ${plan.verb === 'Copy' ? 'copied' : 'moved or deleted'}.`.trim(),
+	);
 }
 
 function tally(progress: Progress): string {
@@ -252,7 +279,11 @@ function tally(progress: Progress): string {
 export async function transferFolder(item: Item, verb: Verb): Promise<INodeExecutionData[]> {
 	const plan = planOf(item, verb);
 	const progress: Progress = { outputs: [], counts: {}, listed: 0 };
-	await runFiles(item, plan, progress);
+	const missing = await missingDestination(item, plan);
+	if (missing && !item.ctx.continueOnFail()) throw missing;
+	if (missing)
+		progress.failure = { key: `(destination bucket '${plan.to.bucket}' (region ${plan.to.region}))`, error: missing };
+	else await runFiles(item, plan, progress);
 	const { failure } = progress;
 	if (failure && !item.ctx.continueOnFail()) {
 		const failed = failure.error as Error & { description?: string };
@@ -263,16 +294,19 @@ export async function transferFolder(item: Item, verb: Verb): Promise<INodeExecu
 	}
 	const output: INodeExecutionData[] = [];
 	for (const items of progress.outputs) for (const one of items ?? []) output.push(one);
+	// The files handled, whatever their status (a failed listing is no file, but it is counted `failed` below).
+	const files = Object.values(progress.counts).reduce((sum, n) => sum + n, 0);
 	if (failure) {
-		// With Continue On Fail only the listing's failure is here (a file's is its own item).
+		// With Continue On Fail only the listing's (or the missing destination bucket's) failure is here (a file's is
+		// its own item). It is a `failed` item, so the summary counts it: a run stopped so must not read as a clean one.
 		const failed = failureItem(item.ctx, failure.error, item.index);
 		output.push({ ...failed, json: { status: 'failed', key: null, source: failure.key, ...failed.json } });
+		count(progress, 'failed');
 	}
 	if (plan.options.summary === true) {
-		const files = Object.values(progress.counts).reduce((sum, n) => sum + n, 0);
-		output.push(
-			...item.output({ summary: true, operation: verb.toLowerCase(), dryRun: plan.dryRun, files, ...progress.counts }),
-		);
+		const run = { summary: true, operation: verb.toLowerCase(), dryRun: plan.dryRun, files };
+		// `stopped`: files may be left unhandled (the listing failed, or the destination bucket is missing).
+		output.push(...item.output({ ...run, ...progress.counts, ...(failure ? { stopped: true } : {}) }));
 	}
 	return output;
 }
