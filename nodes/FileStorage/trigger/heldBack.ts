@@ -107,3 +107,38 @@ export function heldCarriedOver(settings: TriggerSettings, earlier: WatchState, 
 	if (sorted.aside.size > 0) baseline.heldAside = sorted.aside;
 	else delete baseline.heldAside;
 }
+
+/**
+ * A saved state's records and held changes of files the settings do not watch, set aside (outOfScope.ts) before the
+ * state is compared. Only a state of an earlier release has them outside a change of scope: one that, with Include
+ * Subfolders off, recorded deeper files a listing named. Set aside, they are neither reported deleted nor dropped: a
+ * later scope that watches them again (Include Subfolders turned on) takes their records and held changes back.
+ */
+export function setAsideUnwatched(previous: WatchState, settings: TriggerSettings): WatchState {
+	const watches = (key: string) => watchesKey(settings, key);
+	const keysOut = previous.keys?.filter((key) => !watches(key)) ?? [];
+	const heldOut = [...(previous.failures ?? [])].filter(
+		([, failure]) => failure.held && !watches(failure.held.file.key),
+	);
+	if (keysOut.length === 0 && heldOut.length === 0) return previous;
+	const files = new Map(previous.files);
+	const aside = new Map(previous.aside ?? []);
+	for (const key of keysOut) {
+		const hash = keyHash(key);
+		const known = files.get(hash);
+		if (known !== undefined) aside.set(hash, known);
+		files.delete(hash);
+	}
+	const failures = new Map(previous.failures ?? []);
+	const heldAside = new Map(previous.heldAside ?? []);
+	for (const [hash, failure] of heldOut) {
+		failures.delete(hash);
+		heldAside.set(hash, failure);
+		// Its record goes aside with it (a state without keys names no other file), as a change of scope sets it.
+		const known = files.get(hash);
+		if (known !== undefined) aside.set(hash, known);
+		files.delete(hash);
+	}
+	const keys = previous.keys?.filter(watches);
+	return { ...previous, files, ...(keys ? { keys } : {}), aside, failures, heldAside };
+}

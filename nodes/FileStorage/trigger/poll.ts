@@ -3,7 +3,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { BASELINE_SCANS, completeScan, lostStateItem, recordBaseline } from './baseline';
 import { checkFailed, emitChanges, type Emission } from './emit';
 import { heldCount } from './attempts';
-import { heldCarriedOver, heldChangesGone, withGoneCreations, type HeldGone } from './heldBack';
+import { heldCarriedOver, heldChangesGone, setAsideUnwatched, withGoneCreations, type HeldGone } from './heldBack';
 import { keptAside } from './outOfScope';
 import { alone } from './overlap';
 import { startRun, type PollRun } from './run';
@@ -78,7 +78,7 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 	}
 	const { files, settled, complete } = found;
 	// Changes held back before whose file is gone come first, and take their room of Max Files Per Poll.
-	const before = saved.previous ?? emptyState(saved.keepKeys);
+	const before = setAsideUnwatched(saved.previous ?? emptyState(saved.keepKeys), run.settings);
 	const held = await heldChangesGone(run, before, found);
 	const previous = withGoneCreations(before, held);
 	const inScope = (key: string) => watchesKey(run.settings, key);
