@@ -31,7 +31,10 @@ describe('sameMediaType: content types compared as media types', () => {
 	it('reads a quoted value with an escaped quote and a ; inside it', () => {
 		expect(parseMediaType('application/x; name="a\\"b;c"; charset=UTF-8')).toEqual({
 			essence: 'application/x',
-			parameters: ['charset=utf-8', 'name=a"b;c'],
+			parameters: [
+				['charset', 'utf-8'],
+				['name', 'a"b;c'],
+			],
 		});
 	});
 });

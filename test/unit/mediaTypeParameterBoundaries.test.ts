@@ -12,8 +12,8 @@ describe('sameMediaType keeps parameters apart', () => {
 	});
 
 	it('a charset given twice in another order is not the same type (a reader takes the first)', () => {
-		expect(sameMediaType('text/csv; charset=utf-8; charset=iso-8859-1', 'text/csv; charset=iso-8859-1; charset=utf-8')).toBe(
-			false,
-		);
+		expect(
+			sameMediaType('text/csv; charset=utf-8; charset=iso-8859-1', 'text/csv; charset=iso-8859-1; charset=utf-8'),
+		).toBe(false);
 	});
 });

@@ -4,10 +4,14 @@
  * already at the destination for the copy only when its content type is the same media type as the copy's would be.
  */
 
-/** A media type read for comparison: its type/subtype lower-cased, its parameters as name=value, sorted. */
+/**
+ * A media type read for comparison: its type/subtype lower-cased, its parameters as [name, value] pairs, sorted by
+ * name when no name is given twice (a repeated parameter is an error, RFC 6838 §4.3: a reader may take either, so
+ * their order is kept and counts).
+ */
 interface MediaType {
 	essence: string;
-	parameters: string[];
+	parameters: Array<[string, string]>;
 }
 
 /** Parameters whose values are case-insensitive too: a charset names one character encoding (RFC 9110 §8.3.2). */
@@ -44,13 +48,14 @@ export function parseMediaType(text: string): MediaType | undefined {
 	const semicolon = text.indexOf(';');
 	const essence = (semicolon < 0 ? text : text.slice(0, semicolon)).trim().toLowerCase();
 	if (!/^[^\s/]+\/[^\s/]+$/.test(essence)) return undefined;
-	const parameters: string[] = [];
+	const parameters: Array<[string, string]> = [];
 	for (let at = semicolon; at >= 0 && at < text.length;) {
 		const { name, value, end } = parameterAt(text, at + 1);
-		if (name) parameters.push(`${name}=${CASE_INSENSITIVE_VALUES.has(name) ? value.toLowerCase() : value}`);
+		if (name) parameters.push([name, CASE_INSENSITIVE_VALUES.has(name) ? value.toLowerCase() : value]);
 		at = end;
 	}
-	return { essence, parameters: parameters.sort() };
+	const unique = new Set(parameters.map(([name]) => name)).size === parameters.length;
+	return { essence, parameters: unique ? parameters.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : parameters };
 }
 
 /**
@@ -63,5 +68,6 @@ export function parseMediaType(text: string): MediaType | undefined {
 export function sameMediaType(a: string, b: string): boolean {
 	const [first, second] = [parseMediaType(a), parseMediaType(b)];
 	if (!first || !second) return a.trim() === b.trim();
-	return first.essence === second.essence && first.parameters.join(';') === second.parameters.join(';');
+	// Compared as pairs, never joined: a quoted value may hold ';' or '='.
+	return first.essence === second.essence && JSON.stringify(first.parameters) === JSON.stringify(second.parameters);
 }
