@@ -63,7 +63,8 @@ export function globToRegExpSource(pattern: string): string {
 export function keyFilter(pattern: string): KeyFilter {
 	const trimmed = pattern.trim();
 	if (!trimmed) return () => true;
-	const regExp = new RegExp(`^${globToRegExpSource(trimmed)}$`, 'u');
+	// 's': `**` is any run of characters, line breaks included (a key may hold them: files/keys.ts).
+	const regExp = new RegExp(`^${globToRegExpSource(trimmed)}$`, 'su');
 	if (trimmed.includes('/')) return (key) => regExp.test(key);
 	return (key) => regExp.test(key.slice(key.lastIndexOf('/') + 1));
 }

@@ -10,7 +10,7 @@ import { startRun, type PollRun } from './run';
 import { sampleItem } from './sample';
 import { savedState } from './saved';
 import { scan, watchesKey } from './scan';
-import { advance, diff, emptyState, recordsStillListed } from './state';
+import { advance, diff, emptyState, keyHash, recordsStillListed, type Change } from './state';
 
 /**
  * Nothing came of this poll but a deletion it could not check, and there is no failure count to
@@ -82,14 +82,18 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 	const held = await heldChangesGone(run, before, found);
 	const previous = withGoneCreations(before, held);
 	const inScope = (key: string) => watchesKey(run.settings, key);
-	const watched = diff(previous, files, settled, inScope).filter((change) => run.settings.watch.has(change.event));
+	const changes = diff(previous, files, settled, inScope).filter((change) => run.settings.watch.has(change.event));
+	// A file whose held change waits for a later poll (no room, or out of time): its deletion waits with it, so the
+	// held change comes first and the deletion after it (heldBack.ts).
+	const waiting = (change: Change) => change.event === 'deleted' && held.kept.has(keyHash(change.key));
+	const watched = changes.filter((change) => !waiting(change));
 	// Held changes kept besides this poll's own count against the bound of them (attempts.ts).
 	const heldBefore = heldCount(held.kept) + (previous.heldAside?.size ?? 0);
 	const emission = await emitChanges(withRoomTaken(run, held), { previous, watched, heldBefore });
 	emission.items.unshift(...held.items);
 	failIfOnlyUncheckable(run, emission);
 	if (saved.lost) emission.items.unshift(lostStateItem(run, saved.lost, true));
-	const state = advance(previous, files, emission.withheld, complete);
+	const state = advance(previous, files, [...emission.withheld, ...changes.filter(waiting)], complete);
 	state.failures = new Map([...held.kept, ...emission.failures]);
 	state.aside = keptAside(previous, state);
 	if (previous.heldAside?.size) state.heldAside = previous.heldAside;

@@ -1,9 +1,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { folderPrefix, keyProblem } from '../../files/keys';
+import { existenceOf } from '../../files/proof';
 import type { Item } from '../../item';
 import { listContents, type BucketRef, type ListEntry } from '../../transport/api';
-import { apiNotFound } from '../../transport/errors';
+import { failedAnswer } from '../../transport/apiAnswer';
 import { destinationBucketOf } from '../file/copyFields';
 import { keyRefusal, ONE_LOCATION_MOVE_WORDS, type CopyJob } from '../file/copyFile';
 import { refuseUnreadableLinks } from '../file/unreadableLink';
@@ -257,7 +258,9 @@ async function missingDestination(item: Item, plan: Plan): Promise<Error | undef
 	const client = await item.client();
 	const found = await listContents(client, plan.to, '', 1, 1).then(
 		() => undefined,
-		(error: unknown) => (apiNotFound(error) ? (error as Error & { description?: string }) : undefined),
+		// Only the API's own "not found" body (existenceOf): a gateway's JSON 404 (no route) shows nothing of the bucket.
+		(error: unknown) =>
+			existenceOf(failedAnswer(error)) === 'absent' ? (error as Error & { description?: string }) : undefined,
 	);
 	if (!found) return undefined;
 	return item.fail(
