@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
 import { jsonParse } from 'n8n-workflow';
 
 import { Item } from '../../item';
@@ -6,6 +6,7 @@ import { MAX_PARTS } from '../../upload/parts';
 import { completeMultipartUpload, type UploadedPart } from '../../transport/api';
 import { writeMayStillLand } from '../../transport/outcome';
 import { optionsCollection } from '../common';
+import { failureItem } from '../parallelItems';
 import { keyField, readKey, readUploadId, showFor, uploadIdField } from './fields';
 
 export const description: INodeProperties[] = [
@@ -144,8 +145,8 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 			itemIndexes.length === item.ctx.getInputData().length
 				? 'the input items'
 				: `input items ${itemIndexes.map((i) => i + 1).join(', ')}`;
-		const checked = collectParts(first, parts, where);
 		try {
+			const checked = collectParts(first, parts, where);
 			results.push(
 				await complete(
 					first,
@@ -153,6 +154,14 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 					itemIndexes.map((index) => ({ item: index })),
 				),
 			);
+		} catch (error) {
+			// With Continue On Fail one upload's failure is its own items' output, and the other uploads go on.
+			if (!item.ctx.continueOnFail()) throw error as NodeOperationError;
+			const failed = failureItem(item.ctx, error, itemIndexes[0]);
+			results.push({
+				...failed,
+				pairedItem: itemIndexes.length === 1 ? failed.pairedItem : itemIndexes.map((i) => ({ item: i })),
+			});
 		} finally {
 			// Each upload's turn is given back before the next one's (the router finishes `item` only).
 			first.finish();
