@@ -63,8 +63,9 @@ export function globToRegExpSource(pattern: string): string {
 export function keyFilter(pattern: string): KeyFilter {
 	const trimmed = pattern.trim();
 	if (!trimmed) return () => true;
-	// 's': `**` is any run of characters, line breaks included (a key may hold them: files/keys.ts).
-	const regExp = new RegExp(`^${globToRegExpSource(trimmed)}$`, 'su');
+	// No 's' flag: `**` does not cross a line break in a key (files/keys.ts allows them). Saved triggers were set up
+	// with that meaning; widening it would emit files their filter never matched as created (docs/trigger.md, Limits).
+	const regExp = new RegExp(`^${globToRegExpSource(trimmed)}$`, 'u');
 	if (trimmed.includes('/')) return (key) => regExp.test(key);
 	return (key) => regExp.test(key.slice(key.lastIndexOf('/') + 1));
 }
