@@ -206,10 +206,16 @@ describe('the copy is checked against an MD5 ETag where the CDN gives one', () =
 	beforeAll(async () => {
 		server = createServer((req, res) => {
 			seenHeaders.push(req.headers);
-			const stamp = lastModified === 'now' ? new Date().toUTCString() : lastModified;
-			const dated: Record<string, string> = stamp ? { 'Last-Modified': stamp } : {};
-			res.writeHead(200, { 'Content-Length': '4', 'Content-Type': 'text/plain', ETag: etag, ...dated });
-			res.end(req.method === 'HEAD' ? undefined : 'copy');
+			// 'copy': the copy's own Last-Modified, as the storage dates it (an ETag of another date proves no copy).
+			const dating =
+				lastModified === 'copy'
+					? storedHttpDate(emulator(), 'etag/copy.txt')
+					: Promise.resolve(lastModified === 'now' ? new Date().toUTCString() : lastModified);
+			void dating.then((stamp) => {
+				const dated: Record<string, string> = stamp ? { 'Last-Modified': stamp } : {};
+				res.writeHead(200, { 'Content-Length': '4', 'Content-Type': 'text/plain', ETag: etag, ...dated });
+				res.end(req.method === 'HEAD' ? undefined : 'copy');
+			});
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		cdn = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f/emulator/etag/copy.txt`;
@@ -226,9 +232,14 @@ describe('the copy is checked against an MD5 ETag where the CDN gives one', () =
 	};
 
 	it('a matching MD5 ETag is reported as checked', async () => {
-		const result = await copyWithEtag(`"${createHash('md5').update('copy').digest('hex')}"`);
-		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ checked: ['size', 'etag'], sourceDeleted: true });
+		lastModified = 'copy';
+		try {
+			const result = await copyWithEtag(`"${createHash('md5').update('copy').digest('hex')}"`);
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json).toMatchObject({ checked: ['size', 'etag'], sourceDeleted: true });
+		} finally {
+			lastModified = undefined;
+		}
 	});
 
 	it('the CDN gets neither the credential nor a signature of the node: the source link is fetched as it is', async () => {
