@@ -99,30 +99,35 @@ export class KeyTurns {
 
 	/**
 	 * Waits for the turn on every key, then holds them until the returned release. All the keys an
-	 * item needs are asked at once and taken in one order (sorted), so two items needing the same
-	 * two keys (a Move of a to b beside one of b to a) cannot each hold one and wait for the other.
+	 * item needs take their place in every key's queue at once (no wait between them), so items go in
+	 * the order they ask on each key they share (a Move of a to b before a Move of c to a: the first
+	 * moves a away before the second writes there), and two items needing the same two keys (a Move of
+	 * a to b beside one of b to a) cannot each hold one and wait for the other.
 	 */
 	async take(refs: KeyRef[]): Promise<() => void> {
 		// Per key, whatever the bucket: one CDN location (see above).
 		const names = [...new Set(refs.map((ref) => ref.key))].sort();
-		const releases: Array<() => void> = [];
-		for (const name of names) releases.push(await this.takeOne(name));
+		const places = names.map((name) => this.queue(name));
+		await Promise.all(places.map((place) => place.ready));
 		return () => {
-			for (const release of releases) release();
+			for (const place of places) place.release();
 		};
 	}
 
-	private async takeOne(name: string): Promise<() => void> {
+	/** A place in the key's queue: `ready` once every item before it gave the key back. */
+	private queue(name: string): { ready: Promise<void>; release: () => void } {
 		const before = this.tails.get(name) ?? Promise.resolve();
 		let release: () => void = () => undefined;
 		const mine = new Promise<void>((resolve) => (release = resolve));
 		const tail = before.then(async () => await mine);
 		this.tails.set(name, tail);
-		await before;
-		return () => {
-			release();
-			// Only the last in the queue forgets the key: items still queued keep their order.
-			if (this.tails.get(name) === tail) this.tails.delete(name);
+		return {
+			ready: before,
+			release: () => {
+				release();
+				// Only the last in the queue forgets the key: items still queued keep their order.
+				if (this.tails.get(name) === tail) this.tails.delete(name);
+			},
 		};
 	}
 }
