@@ -61,6 +61,8 @@ export class Adversary {
 	/** Each request's number in the run, counting every kind. */
 	private readonly numbers = new WeakMap<HookCall, number>();
 	readonly stop?: StopPoint;
+	/** Acts of other writers still under way: a run again starts only once they are done ("nothing else acting"). */
+	actsUnderWay = 0;
 
 	constructor(
 		private readonly emulator: Emulator,
@@ -105,14 +107,19 @@ export class Adversary {
 
 	private async fire(call: HookCall, phase: 'before' | 'after', reply?: { body: unknown }): Promise<void> {
 		const nth = this.counts.get(call.op) ?? 0;
-		for (const trigger of this.schedule.triggers) {
-			if (trigger.op !== call.op || trigger.nth !== nth || trigger.phase !== phase) continue;
-			if (trigger.action === 'shortStore') {
-				const key = this.shortStoreKey(call);
-				if (key) await this.act('shortStore', key, call, reply);
-				continue;
+		this.actsUnderWay += 1;
+		try {
+			for (const trigger of this.schedule.triggers) {
+				if (trigger.op !== call.op || trigger.nth !== nth || trigger.phase !== phase) continue;
+				if (trigger.action === 'shortStore') {
+					const key = this.shortStoreKey(call);
+					if (key) await this.act('shortStore', key, call, reply);
+					continue;
+				}
+				await this.act(trigger.action, this.keys[trigger.role], call, reply);
 			}
-			await this.act(trigger.action, this.keys[trigger.role], call, reply);
+		} finally {
+			this.actsUnderWay -= 1;
 		}
 	}
 

@@ -117,12 +117,16 @@ async function setUp(
 	await sleep(0);
 }
 
-/** Waits until the stopped run has sent nothing for a while (its node may still be unwinding), at most 5 s. */
+/**
+ * Waits until the stopped run has sent nothing for a while (its node may still be unwinding), at most 5 s, and until
+ * the other writers' acts begun at its requests are done (on a busy machine one may outlast the stop), at most 20 s.
+ */
 async function quiet(adversary: Adversary): Promise<void> {
 	const since = Date.now();
 	while (adversary.stop && Date.now() - adversary.stop.lastRequestAt < 400 && Date.now() - since < 5000) {
 		await sleep(50);
 	}
+	while (adversary.actsUnderWay > 0 && Date.now() - since < 20_000) await sleep(50);
 }
 
 interface OneRun {
