@@ -1,7 +1,7 @@
 import type { IBinaryData, IExecuteFunctions, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { transformShapedFolder, transformShapedWords } from '../files/keys';
+import { transformShapedFolder, transformShapedNote, transformShapedWords } from '../files/keys';
 import { existenceOf } from '../files/proof';
 import type { StoredRecord } from '../files/storedRecord';
 import { askService } from '../listing/stillStored';
@@ -177,10 +177,8 @@ async function withListedSize(
 		const expected = await listedSize(client, where, key);
 		return expected === undefined ? facts : { ...facts, expected };
 	} catch (error) {
-		const why =
-			received === facts.announced
-				? `its first folder "${folder}" has the shape of a CDN transformation`
-				: 'the CDN stated no length';
+		// Asked for a whole answer only when the key's first folder has a transformation's shape (above).
+		const why = received === facts.announced && folder ? transformShapedNote(folder) : 'the CDN stated no length';
 		throw fault(
 			`could not be checked: ${why}, and asking the listing for the file's size failed: ${(error as Error).message}`,
 			folder ? `Run the node again. ${transformShapedWords(folder)}` : 'Run the node again.',
@@ -270,7 +268,7 @@ export async function downloadToBinary(download: Download): Promise<DownloadedFi
 		// link was read as a transformation of another file (the message is all the trigger keeps).
 		if (!download.link && size === facts.announced) {
 			throw fault(
-				`got another file's bytes: the CDN answered ${size} bytes in full, the listing gives ${judged.expected} for it; its first folder "${folder}" has the shape of a CDN transformation`,
+				`got another file's bytes: the CDN answered ${size} bytes in full, the listing gives ${judged.expected} for it; ${transformShapedNote(folder)}`,
 				transformShapedWords(folder),
 			);
 		}

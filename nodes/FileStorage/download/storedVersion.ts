@@ -7,7 +7,7 @@ import {
 	sourceReadDecision,
 	type SourceReadAction,
 } from '../files/proof';
-import { transformShapedFolder, transformShapedWords } from '../files/keys';
+import { transformShapedFolder, transformShapedNote, transformShapedWords } from '../files/keys';
 import { purgeBeforeRead } from '../files/storedRead';
 import { findStoredRecord, type StoredRecord } from '../files/storedRecord';
 import type { BucketRef, SignedUrl } from '../transport/api';
@@ -94,10 +94,7 @@ function namingShape(key: string, fault: Fault): Fault {
 	const folder = transformShapedFolder(key);
 	if (!folder) return fault;
 	return (problem, description) =>
-		fault(
-			`${problem}; its first folder "${folder}" has the shape of a CDN transformation`,
-			`${description} ${transformShapedWords(folder)}`,
-		);
+		fault(`${problem}; ${transformShapedNote(folder)}`, `${description} ${transformShapedWords(folder)}`);
 }
 
 /** Why a read the proof rules refuse (files/proof.ts, sourceReadDecision) gives nothing, in the download's words. */

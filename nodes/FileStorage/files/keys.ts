@@ -101,6 +101,11 @@ export function transformShapedDestination(keyOrFolder: string): string | undefi
 	return transformShapedFolder(keyOrFolder.endsWith('/') ? `${keyOrFolder}_` : keyOrFolder);
 }
 
+/** The words that name such a folder in an error's message (the message is all a trigger's item keeps). */
+export function transformShapedNote(folder: string): string {
+	return `its first folder "${folder}" has the shape of a CDN transformation`;
+}
+
 /** Why a download of such a key failed its check against the listing, and what to do. */
 export function transformShapedWords(folder: string): string {
 	return (

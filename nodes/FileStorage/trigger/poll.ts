@@ -81,8 +81,7 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 	const before = setAsideUnwatched(saved.previous ?? emptyState(saved.keepKeys), run.settings);
 	const held = await heldChangesGone(run, before, found);
 	const previous = withGoneCreations(before, held);
-	const inScope = (key: string) => watchesKey(run.settings, key);
-	const changes = diff(previous, files, settled, inScope).filter((change) => run.settings.watch.has(change.event));
+	const changes = diff(previous, files, settled).filter((change) => run.settings.watch.has(change.event));
 	// A file whose held change waits for a later poll (no room, or out of time): its deletion waits with it, so the
 	// held change comes first and the deletion after it (heldBack.ts).
 	const waiting = (change: Change) => change.event === 'deleted' && held.kept.has(keyHash(change.key));

@@ -225,12 +225,7 @@ function timeOfFile(file: ListedFile | undefined): number {
  * went away) by key. Deletions can only be named when the previous state kept keys; those of a
  * scan that was not a snapshot are marked `unconfirmed`, for the caller to check.
  */
-export function diff(
-	previous: WatchState,
-	current: ListedFile[],
-	settled = true,
-	watches: (key: string) => boolean = () => true,
-): Change[] {
+export function diff(previous: WatchState, current: ListedFile[], settled = true): Change[] {
 	const changes: Change[] = [];
 	for (const file of current) {
 		const known = previous.files.get(keyHash(file.key));
@@ -241,9 +236,8 @@ export function diff(
 	if (previous.keys) {
 		const present = new Set(current.map((file) => file.key));
 		for (const key of previous.keys) {
-			// A key the scan could not list (outside the folder, or deeper without Include Subfolders: recorded by an
-			// earlier release from a listing that named deeper files) was never watched: it is forgotten, never deleted.
-			if (present.has(key) || !watches(key)) continue;
+			// Keys the settings do not watch were set aside before (heldBack.ts setAsideUnwatched): never deleted here.
+			if (present.has(key)) continue;
 			changes.push(settled ? { event: 'deleted', key } : { event: 'deleted', key, unconfirmed: true });
 		}
 	}
