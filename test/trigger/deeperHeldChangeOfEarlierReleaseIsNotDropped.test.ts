@@ -6,17 +6,8 @@
  * Turning Include Subfolders on after the upgrade must emit that held update once.
  */
 import { ScriptedFolder, startListServer, type ListServer } from '../node/listServer';
-import { BUCKET } from '../node/support';
-import {
-	fingerprint,
-	keyHash,
-	placeOf,
-	scopeOf,
-	stateOf,
-	type ListedFile,
-	type WatchState,
-} from '../../nodes/FileStorage/trigger/state';
-import { encodeState } from '../../nodes/FileStorage/trigger/stateCodec';
+import { fingerprint, keyHash, stateOf, type WatchState } from '../../nodes/FileStorage/trigger/state';
+import { listed, savedForFlatInbox } from './flatInboxState';
 import { Poller } from './support';
 
 let server: ListServer | undefined;
@@ -25,31 +16,16 @@ afterEach(async () => await server?.stop());
 const DEEPER = 'inbox/archive/old.txt';
 const NEW_BYTES = 'new bytes';
 
-/** A file as the scripted folder lists it. */
-function listed(key: string, size = 5): ListedFile {
-	const name = key.slice(key.lastIndexOf('/') + 1);
-	const file = { key, name, size, content_type: 'text/plain', last_modified: '2026-01-01T00:00:00Z' };
-	return { ...file, visibility: 'private' };
-}
-
 /**
  * The state the earlier release saved (File Created and File Updated): both files recorded as they were, and the
  * update of the deeper one (to NEW_BYTES) held back after one failed download.
  */
 function earlierReleaseState() {
-	const scope = scopeOf({
-		bucket: BUCKET.bucketName,
-		region: BUCKET.region,
-		prefix: 'inbox/',
-		recursive: false,
-		filter: '',
-		keepKeys: false,
-	});
 	const state: WatchState = stateOf([listed('inbox/a.txt'), listed(DEEPER)], false);
 	const update = listed(DEEPER, NEW_BYTES.length);
 	const held = { event: 'updated' as const, file: update };
 	state.failures = new Map([[keyHash(DEEPER), { fingerprint: fingerprint(update), attempts: 1, held }]]);
-	return encodeState(state, scope, placeOf(BUCKET.bucketName, BUCKET.region));
+	return savedForFlatInbox(state, false);
 }
 
 describe('a held change of a deeper file an earlier release watched with Include Subfolders off', () => {

@@ -7,33 +7,22 @@
  * record: it is not emitted again". Turning Include Subfolders on must not emit the deeper file a second time.
  */
 import { ScriptedFolder, startListServer, type ListServer } from '../node/listServer';
-import { BUCKET } from '../node/support';
-import { placeOf, scopeOf, stateOf, type ListedFile } from '../../nodes/FileStorage/trigger/state';
-import { encodeState } from '../../nodes/FileStorage/trigger/stateCodec';
+import { stateOf } from '../../nodes/FileStorage/trigger/state';
+import { listed, savedForFlatInbox } from './flatInboxState';
 import { Poller } from './support';
 
 let server: ListServer | undefined;
 afterEach(async () => await server?.stop());
 
-/** A file as the scripted folder lists it. */
-function listed(key: string): ListedFile {
-	const name = key.slice(key.lastIndexOf('/') + 1);
-	const file = { key, name, size: 5, content_type: 'text/plain', last_modified: '2026-01-01T00:00:00Z' };
-	return { ...file, visibility: 'private' };
-}
-
 /** The state the earlier release saved: both files the flat listing named, recorded and keyed (File Deleted). */
-function earlierReleaseState(keys: string[]) {
-	const scope = scopeOf({
-		bucket: BUCKET.bucketName,
-		region: BUCKET.region,
-		prefix: 'inbox/',
-		recursive: false,
-		filter: '',
-		keepKeys: true,
-	});
-	return encodeState(stateOf(keys.map(listed), true), scope, placeOf(BUCKET.bucketName, BUCKET.region));
-}
+const earlierReleaseState = (keys: string[]) =>
+	savedForFlatInbox(
+		stateOf(
+			keys.map((key) => listed(key)),
+			true,
+		),
+		true,
+	);
 
 describe('deeper files an earlier release recorded with Include Subfolders off', () => {
 	it('are not reported deleted, nor emitted again as created when Include Subfolders is turned on', async () => {
