@@ -9,6 +9,7 @@ import { runNode } from '../harness';
 import {
 	pagesOf,
 	ScriptedFolder,
+	deleteFolderAt,
 	startListServer,
 	type ListAnswer,
 	type ListRequest,
@@ -158,18 +159,7 @@ class FoldersThenFiles {
 describe('Folder → Delete of a folder whose sub-folders fill more than a page (Include Subfolders off)', () => {
 	async function run(folder: FoldersThenFiles) {
 		server = await startListServer(folder.answer, undefined, folder.exists, folder.deleteKey);
-		return await runNode({
-			credentials: { fileStorageApi: { accessKey: 'key', secretKey: 'secret', baseUrl: server.url } },
-			typeVersion: 3,
-			parameters: {
-				bucketName: 'b',
-				region: 'r',
-				resource: 'folder',
-				operation: 'delete',
-				folder: { __rl: true, mode: 'path', value: folder.prefix },
-				includeSubfolders: false,
-			},
-		});
+		return await deleteFolderAt(server, folder.prefix, { includeSubfolders: false });
 	}
 	const subfolders = (folder: FoldersThenFiles, from: number, count: number) => {
 		for (let i = from; i < from + count; i++) folder.folders.add(`${folder.prefix}s${String(i).padStart(5, '0')}/`);

@@ -8,8 +8,7 @@
  * 500 (saying so in `items_per_page`) while its count says one page: page 1, all folders, is as full
  * as its pages go, so it is no end either.
  */
-import { runNode } from '../harness';
-import { pagesOf, startListServer, type ListServer, type ListRequest } from './listServer';
+import { deleteFolderAt, pagesOf, startListServer, type ListServer, type ListRequest } from './listServer';
 
 let server: ListServer | undefined;
 afterEach(async () => await server?.stop());
@@ -90,18 +89,7 @@ async function deletesOwnFiles(counted: number | undefined, cap?: number): Promi
 		(key) => tree.keys.has(key),
 		(key) => tree.keys.delete(key),
 	);
-	const result = await runNode({
-		credentials: { fileStorageApi: { accessKey: 'key', secretKey: 'secret', baseUrl: server.url } },
-		typeVersion: 3,
-		parameters: {
-			bucketName: 'b',
-			region: 'r',
-			resource: 'folder',
-			operation: 'delete',
-			folder: { __rl: true, mode: 'path', value: 'wide/' },
-			includeSubfolders: false,
-		},
-	});
+	const result = await deleteFolderAt(server, 'wide/', { includeSubfolders: false });
 	// The folder's own files are gone and the run says so; the sub-folders' files stay (Include
 	// Subfolders is off).
 	expect({ left: own.filter((key) => tree.keys.has(key)), error: result.error?.message }).toEqual({

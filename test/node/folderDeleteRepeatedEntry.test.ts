@@ -3,8 +3,7 @@
  * gateway that repeats a row). docs/operations.md: "One output item per file"; a delete's count says how
  * many files were deleted. A repeated row is one file: one item, counted once, in a run and in a Dry Run.
  */
-import { runNode } from '../harness';
-import { ScriptedFolder, startListServer, type ListAnswer, type ListServer } from './listServer';
+import { deleteFolderAt, ScriptedFolder, startListServer, type ListAnswer, type ListServer } from './listServer';
 
 let server: ListServer | undefined;
 afterEach(async () => await server?.stop());
@@ -20,18 +19,7 @@ function repeatingFirst(folder: ScriptedFolder): ListAnswer {
 
 async function deleteFolder(folder: ScriptedFolder, dryRun: boolean) {
 	server = await startListServer(repeatingFirst(folder), undefined, folder.exists, folder.deleteKey);
-	return await runNode({
-		credentials: { fileStorageApi: { accessKey: 'key', secretKey: 'secret', baseUrl: server.url } },
-		typeVersion: 3,
-		parameters: {
-			bucketName: 'b',
-			region: 'r',
-			resource: 'folder',
-			operation: 'delete',
-			dryRun,
-			folder: { __rl: true, mode: 'path', value: folder.prefix },
-		},
-	});
+	return await deleteFolderAt(server, folder.prefix, { dryRun });
 }
 
 describe('a listing that names one file twice on a page', () => {

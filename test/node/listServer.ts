@@ -8,6 +8,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import type { INodeParameters } from 'n8n-workflow';
+
+import { runNode } from '../harness';
+
 export interface ListRequest {
 	prefix: string;
 	page: number;
@@ -194,4 +198,20 @@ export async function startListServer(
 		maxDownloadsInFlight: () => maxDownloading,
 		stop: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};
+}
+
+/** Folder → Delete of `folder` (version 3) through n8n-core's engine against `server`, with more `parameters`. */
+export async function deleteFolderAt(server: ListServer, folder: string, parameters: INodeParameters = {}) {
+	return await runNode({
+		credentials: { fileStorageApi: { accessKey: 'key', secretKey: 'secret', baseUrl: server.url } },
+		typeVersion: 3,
+		parameters: {
+			bucketName: 'b',
+			region: 'r',
+			resource: 'folder',
+			operation: 'delete',
+			folder: { __rl: true, mode: 'path', value: folder },
+			...parameters,
+		},
+	});
 }
