@@ -1,7 +1,14 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
-import { pagesOf, ScriptedFolder, startListServer, type ListAnswer, type ListServer } from './listServer';
+import {
+	deleteFolderAt,
+	pagesOf,
+	ScriptedFolder,
+	startListServer,
+	type ListAnswer,
+	type ListServer,
+} from './listServer';
 import { runFileStorage, storedText, uploadWithNode, useEmulator } from './support';
 
 /** For the walks the emulator serves (its listing rewritten by a fault): a real Folder → Delete. */
@@ -191,19 +198,7 @@ describe('a listing that names entries outside the folder asked for', () => {
 		async (_case, answer, named) => {
 			const server = await startListServer(answer);
 			try {
-				const result = await runNode({
-					credentials: credentials(server),
-					typeVersion: 3,
-					parameters: {
-						bucketName: 'b',
-						region: 'r',
-						resource: 'folder',
-						operation: 'delete',
-						folder: { __rl: true, mode: 'path', value: 'reports/' },
-						includeSubfolders: true,
-						dryRun: true,
-					},
-				});
+				const result = await deleteFolderAt(server, 'reports/', { includeSubfolders: true, dryRun: true });
 				expect(result.error?.message).toMatch(unexpected(named));
 				expect(result.items.map((item) => String(item.json.key)).filter((key) => !key.startsWith('reports/'))).toEqual(
 					[],
