@@ -15,7 +15,7 @@ const EDITOR = 'the final cut, stored by the editor';
 
 afterEach(() => emulator().adversary.setHooks(undefined));
 
-const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 describe('Upload in parts with Refuse Existing File (node version 3)', () => {
 	it("keeps a file another writer stored while the Complete waited for the run's paused pool", async () => {
