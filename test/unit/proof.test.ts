@@ -539,6 +539,16 @@ describe('sourceDeleteDecision: Move deletes only the version it copied', () => 
 		expect(sourceDeleteDecision(listed, { size: 10, last_modified: '2026-03-20T10:30:06Z' })).toBe('keep');
 		expect(sourceDeleteDecision(listed, undefined)).toBe('gone');
 	});
+	it('records without a size or a readable time cannot be told apart: keep', () => {
+		const undated = { size: 10, last_modified: undefined } as unknown as typeof listed;
+		const sizeless = { size: undefined, last_modified: listed.last_modified } as unknown as typeof listed;
+		expect(sourceDeleteDecision(undated, { ...undated })).toBe('keep');
+		expect(sourceDeleteDecision(sizeless, { ...sizeless })).toBe('keep');
+		expect(
+			sourceDeleteDecision({ ...listed, last_modified: 'yesterday' }, { ...listed, last_modified: 'yesterday' }),
+		).toBe('keep');
+		expect(copyChangedBeforeDelete(undated, { ...undated })).toBeDefined();
+	});
 });
 
 describe('copyChangedBeforeDelete: Move deletes its source only while the destination is the copy proved', () => {

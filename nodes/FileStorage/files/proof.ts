@@ -118,9 +118,13 @@ export function undatedRead(lastModified: string | undefined, record: StoredReco
 	return `the answer names no Last-Modified, so it cannot be told from another bucket's file at this key (one CDN location serves the key of every bucket of the account): let Last-Modified through the CDN or proxy, or keep one key in one bucket of the account`;
 }
 
-/** Whether two records of one key are of the same version, as far as the listing tells. */
+/**
+ * Whether two records of one key are of the same version, as far as the listing tells. A record without
+ * a size or a readable time tells nothing, so it is never the same version (its file is kept).
+ */
 export function sameVersion(a: StoredRecord, b: StoredRecord): boolean {
-	return a.size === b.size && timeOf(a.last_modified) === timeOf(b.last_modified);
+	const time = timeOf(a.last_modified);
+	return typeof a.size === 'number' && a.size === b.size && time !== undefined && time === timeOf(b.last_modified);
 }
 
 export type SourceReadAction =
