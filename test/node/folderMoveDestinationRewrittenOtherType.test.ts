@@ -2,7 +2,7 @@
  * Folder → Move (and File → Move) delete the source only while the destination, listed again just
  * before the delete, is still the copy that was proven. The listing gives each file's size, second
  * and content type: another writer's file stored there after the proof, of the same size and in the
- * copy's second but of another content type, is shown by that listing not to be the copy. The
+ * copy's second but of another content type (or visibility), is shown by that listing not to be the copy. The
  * source must then stay: its bytes are nowhere else.
  *
  * Through n8n-core's engine over real HTTP to the emulator. The storage's clock is held still from
@@ -24,7 +24,10 @@ afterEach(() => {
 });
 
 /** The other writer stores `destination` right before the source is listed for its delete, in the copy's second. */
-function writerAtDestination(source: string, destination: string) {
+type Other = { visibility: 'public' | 'private'; contentType: string };
+const OTHER_TYPE: Other = { visibility: 'private', contentType: 'application/x-other-writer' };
+
+function writerAtDestination(source: string, destination: string, other: Other = OTHER_TYPE) {
 	let uploaded = false;
 	let written = false;
 	emulator().adversary.setHooks({
@@ -35,12 +38,8 @@ function writerAtDestination(source: string, destination: string) {
 			}
 			if (call.op !== 'list' || !uploaded || written || call.query.get('prefix') !== source) return undefined;
 			written = true;
-			// The same size as the copy, another content type: the listing shows it is not the copy.
-			await emulator().adversary.put(HERE, destination, Buffer.from('XXXX'), {
-				visibility: 'private',
-				contentType: 'application/x-other-writer',
-				writer: 'other',
-			});
+			// The same size as the copy, another content type or visibility: the listing shows it is not the copy.
+			await emulator().adversary.put(HERE, destination, Buffer.from('XXXX'), { ...other, writer: 'other' });
 			heldAt = undefined;
 			return undefined;
 		},
@@ -73,6 +72,27 @@ describe('Move: another writer’s file of another content type at the destinati
 		},
 		60_000,
 	);
+
+	it('Folder → Move, version 3, a public file of the same type: the source is kept, never deleted for a file the listing shows is not the copy', async () => {
+		const root = 'republic/';
+		await emulator().adversary.put(HERE, `${root}src/a.txt`, Buffer.from('AAAA'), {
+			visibility: 'private',
+			contentType: 'text/plain',
+			writer: 'setup',
+		});
+		await sleep(5000);
+		const other: Other = { visibility: 'public', contentType: 'text/plain' };
+		const written = writerAtDestination(`${root}src/a.txt`, `${root}dst/a.txt`, other);
+		const result = await runFileStorage(
+			emulator(),
+			{ resource: 'folder', operation: 'move', folder: path(`${root}src/`), destinationFolder: path(`${root}dst/`) },
+			{ typeVersion: 3, continueOnFail: true },
+		);
+		expect(written()).toBe(true);
+		const stored = { source: await text(`${root}src/a.txt`), destination: await text(`${root}dst/a.txt`) };
+		expect(Object.values(stored)).toContain('AAAA');
+		expect(result.items.map((item) => item.json.status)).not.toContain('moved');
+	}, 60_000);
 
 	it('File → Move: the source is kept, never deleted for a file the listing shows is not the copy', async () => {
 		await emulator().adversary.put(HERE, 'retyped-file/a.txt', Buffer.from('AAAA'), {
