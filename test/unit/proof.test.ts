@@ -101,6 +101,12 @@ describe('sameVersion', () => {
 		expect(sameVersion(record, { size: 11, last_modified: record.last_modified })).toBe(false);
 		expect(sameVersion(record, { size: 10, last_modified: '2026-03-20T10:30:06Z' })).toBe(false);
 	});
+	it('another content type or visibility in the same size and second is another version', () => {
+		const typed = { ...record, content_type: 'text/plain', visibility: 'private' };
+		expect(sameVersion(typed, { ...typed })).toBe(true);
+		expect(sameVersion(typed, { ...typed, content_type: 'application/x-other' })).toBe(false);
+		expect(sameVersion(typed, { ...typed, visibility: 'public' })).toBe(false);
+	});
 });
 
 const T = '2026-03-20T10:30:05Z';

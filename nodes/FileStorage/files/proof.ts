@@ -119,12 +119,21 @@ export function undatedRead(lastModified: string | undefined, record: StoredReco
 }
 
 /**
- * Whether two records of one key are of the same version, as far as the listing tells. A record without
- * a size or a readable time tells nothing, so it is never the same version (its file is kept).
+ * Whether two records of one key are of the same version, as far as the listing tells: size, second,
+ * content type and visibility (another writer's file may differ in any one). A record without a size
+ * or a readable time tells nothing, so it is never the same version (its file is kept).
  */
 export function sameVersion(a: StoredRecord, b: StoredRecord): boolean {
 	const time = timeOf(a.last_modified);
-	return typeof a.size === 'number' && a.size === b.size && time !== undefined && time === timeOf(b.last_modified);
+	const sameKind =
+		(a.content_type ?? null) === (b.content_type ?? null) && (a.visibility ?? null) === (b.visibility ?? null);
+	return (
+		typeof a.size === 'number' &&
+		a.size === b.size &&
+		time !== undefined &&
+		time === timeOf(b.last_modified) &&
+		sameKind
+	);
 }
 
 export type SourceReadAction =

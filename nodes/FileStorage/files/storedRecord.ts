@@ -14,6 +14,8 @@ export interface StoredRecord {
 	last_modified: string | null;
 	/** The content type the service stores, whole (its parameters too), when the listing gives it. */
 	content_type?: string | null;
+	/** `public` or `private`, when the listing gives it: another writer's file may differ only in it. */
+	visibility?: string | null;
 }
 
 function recordOf(entry: ListEntry): StoredRecord {
@@ -23,6 +25,7 @@ function recordOf(entry: ListEntry): StoredRecord {
 		last_modified: typeof entry.last_modified === 'string' ? entry.last_modified : null,
 		content_type:
 			typeof entry.content_type === 'string' && entry.content_type.trim() ? entry.content_type.trim() : null,
+		visibility: typeof entry.visibility === 'string' ? entry.visibility : null,
 	};
 }
 
