@@ -238,6 +238,7 @@ async function sendAll(
 	const refuse = run.options.refuseIfTaken;
 	if (refuse && (await stillStored(client, target, target.key))) throw refuse();
 	completing.now = true;
+	// Asked again in Complete's slot when Complete had to wait for it (the run's pool paused, or busy), and before a repeat.
 	const resendCheck = refuse ? freeKeyCheck(target, target.key) : undefined;
 	const stored = await completeMultipartUpload(client, target, {
 		uploadId,
