@@ -38,20 +38,28 @@ describe.each([
 	['Upload in parts', 'upload', 11 * MIB, 'complete'],
 	['Multipart Upload', 'multipartUpload', 11 * MIB, 'complete'],
 ] as const)('%s whose answer says fewer bytes were stored than sent', (_name, operation, size, op) => {
-	it.each([2, 3])('is not reported stored (node version %i)', async (typeVersion) => {
-		const key = `short-${operation}-${op}-v${typeVersion}/report.bin`;
-		const state = keepShort(key, op);
-		const result = await runFileStorage(
-			emulator(),
-			{ resource: 'file', operation, key, partSize: 5, options: { multipartThreshold: 5, partSize: 5 } },
-			{ items: [fileItem(randomFile(size), 'report.bin', 'application/octet-stream')], typeVersion, continueOnFail: true },
-		);
-		emulator().adversary.setHooks(undefined);
-		expect(state.struck).toBe(true);
-		const stored = await emulator().readObject(BUCKET.bucketName, BUCKET.region, key);
-		expect(stored?.body.length).toBe(size - 3);
-		const json = result.items[0]?.json ?? {};
-		// The answer itself said size - 3: an item without an error reports a file that is not the input.
-		expect({ error: json.error !== undefined, size: json.size }).toEqual({ error: true, size: undefined });
-	}, 60_000);
+	it.each([2, 3])(
+		'is not reported stored (node version %i)',
+		async (typeVersion) => {
+			const key = `short-${operation}-${op}-v${typeVersion}/report.bin`;
+			const state = keepShort(key, op);
+			const result = await runFileStorage(
+				emulator(),
+				{ resource: 'file', operation, key, partSize: 5, options: { multipartThreshold: 5, partSize: 5 } },
+				{
+					items: [fileItem(randomFile(size), 'report.bin', 'application/octet-stream')],
+					typeVersion,
+					continueOnFail: true,
+				},
+			);
+			emulator().adversary.setHooks(undefined);
+			expect(state.struck).toBe(true);
+			const stored = await emulator().readObject(BUCKET.bucketName, BUCKET.region, key);
+			expect(stored?.body.length).toBe(size - 3);
+			const json = result.items[0]?.json ?? {};
+			// The answer itself said size - 3: an item without an error reports a file that is not the input.
+			expect({ error: json.error !== undefined, size: json.size }).toEqual({ error: true, size: undefined });
+		},
+		60_000,
+	);
 });

@@ -74,12 +74,16 @@ async function deleteFaultyCopy(
 		throw inconclusive(item, facts, `${why}, and the file there changed before it could be deleted`);
 	}
 	let after = `The faulty copy '${to.key}' was deleted.`;
-	// Sent again only while the listing shows the copy judged: another writer's file there is kept.
+	// Sent again, or sent after a wait for its slot of the run's pool, only while the listing (asked in
+	// that slot) shows the copy judged: another writer's file there is kept.
 	await deleteDecidedVersion(client, to, to.key, now).catch((error: Error) => {
-		const found = withheldResend(error)?.found;
+		const withheld = withheldResend(error);
+		const found = withheld?.found;
 		after =
 			found === 'keep'
-				? `The faulty copy's delete got no answer and was not sent again: another version is at '${to.key}' now (another writer's), and it was kept.`
+				? withheld?.first === true
+					? `The faulty copy was not deleted: its delete waited for its turn in the run's request pool, and meanwhile another version was stored at '${to.key}' (another writer's): it was kept.`
+					: `The faulty copy's delete got no answer and was not sent again: another version is at '${to.key}' now (another writer's), and it was kept.`
 				: found === 'gone'
 					? `The faulty copy '${to.key}' is no longer there.`
 					: `Deleting the faulty copy '${to.key}' failed as well (${error.message}): delete it yourself.`;

@@ -20,8 +20,9 @@ export function versionCheck(where: BucketRef, key: string, decided: StoredRecor
 
 /**
  * Deletes the version of `key` the listing showed as `decided`. A repeat of the delete (its answer
- * lost, a 5xx, a wait the service asked for) goes out only while the listing still shows it: a
- * version another writer stored meanwhile is kept (docs/reliability.md, "Destructive steps act on proof").
+ * lost, a 5xx, a wait the service asked for), and its first send when that waited for its slot of the
+ * run's pool, go out only while the listing, asked in that slot, still shows it: a version another
+ * writer stored meanwhile is kept (docs/reliability.md, "Destructive steps act on proof").
  */
 export async function deleteDecidedVersion(
 	client: FileStorageClient,

@@ -23,8 +23,8 @@ export async function stillStored(client: FileStorageClient, where: BucketRef, k
 /**
  * The check before a write that must not replace a file (Refuse Existing File on, Replace Existing
  * File off) is sent again: the key asked again, as before the first send. A file there now (another
- * writer's, or the earlier attempt's own) is kept: the repeat is not sent (see ResendCheck). With
- * `first`, the first send is checked too, right before it goes out.
+ * writer's, or the earlier attempt's own) is kept: the repeat is not sent (see ResendCheck). The first
+ * send is checked too when it waited for its slot of the run's pool; with `first`, always.
  */
 export function freeKeyCheck(where: BucketRef, key: string, first = false): ResendCheck {
 	return { guards: 'replace', first, ask: async (via) => ((await stillStored(via, where, key)) ? 'keep' : 'send') };

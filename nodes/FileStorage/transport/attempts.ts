@@ -99,9 +99,10 @@ export interface AttemptPlan<A extends IN8nHttpFullResponse> {
 	/**
 	 * One attempt: a request built afresh (authentication signs each one anew). `beforeGoing`, when
 	 * given, runs right before the request goes out, after every wait (the pool's slot and pause):
-	 * what it checks is then still true when the request leaves.
+	 * what it checks is then still true when the request leaves. `waited`: the attempt had to wait
+	 * for its slot (a pause of the pool, or no slot free), see checkFirst.
 	 */
-	send: (beforeGoing?: () => Promise<void>) => Promise<A>;
+	send: (beforeGoing?: (waited: boolean) => Promise<void>) => Promise<A>;
 	/** True once the execution was stopped: no attempt follows. */
 	stopped?: () => boolean;
 	/** The run's pool: a 429/503 pauses every request of the run, so items do not burst retries. */
@@ -118,8 +119,16 @@ export interface AttemptPlan<A extends IN8nHttpFullResponse> {
 	 * replace whose key was taken: see ApiCall.resendCheck).
 	 */
 	beforeResend?: (facts: { attempts: number; earlierMayHaveRun: boolean; outcomeUnknown: boolean }) => Promise<void>;
-	/** beforeResend is asked before the first attempt too (ResendCheck's `first`). */
-	checkFirst?: boolean;
+	/**
+	 * When beforeResend is asked before the first attempt too. 'always' (ResendCheck's `first`: an
+	 * upload in one request, whose source was read and memory waited for after its caller's check).
+	 * 'afterWait': only when the attempt had to wait for its slot of the run's pool (a pause another
+	 * item's 429/503 asked for, or every slot busy). A caller's check answered just before is stale by
+	 * that wait, seconds; without a wait, by the moment between its answer and the send, which a check
+	 * in the slot would not shorten (its own answer comes as late). So the first send costs one more
+	 * request only when it waited: nothing in a run without pauses or queues.
+	 */
+	checkFirst?: 'always' | 'afterWait';
 	/** True for an answer that is the API's own error body (a 4xx of it says: not carried out, see outcome.ts). */
 	apiRefusal?: (answer: A) => boolean;
 	/** Called each time an attempt ends with its outcome unknown (outcome.ts), before any repeat. */
@@ -154,14 +163,15 @@ export async function runAttempts<A extends IN8nHttpFullResponse>(plan: AttemptP
 			earlierMayHaveRun: state.earlierMayHaveRun,
 			outcomeUnknown: state.outcomeUnknown,
 		};
-		const beforeGoing =
-			(attempt > 0 || plan.checkFirst === true) && check
-				? async () =>
-						await check(facts).catch((error) => {
-							withheld.error = error;
-							throw error;
-						})
-				: undefined;
+		const beforeGoing = check
+			? async (waited: boolean) => {
+					if (!mustCheck(plan, attempt, waited)) return;
+					await check(facts).catch((error) => {
+						withheld.error = error;
+						throw error;
+					});
+				}
+			: undefined;
 		let answer: A;
 		try {
 			answer = await plan.send(beforeGoing);
@@ -174,6 +184,12 @@ export async function runAttempts<A extends IN8nHttpFullResponse>(plan: AttemptP
 		const step = await judgeAnswer(plan, attempt, answer, state);
 		if ('answer' in step) return step.answer;
 	}
+}
+
+/** Whether beforeResend is asked before this attempt goes out (see checkFirst). */
+function mustCheck<A extends IN8nHttpFullResponse>(plan: AttemptPlan<A>, attempt: number, waited: boolean): boolean {
+	if (attempt > 0) return true;
+	return plan.checkFirst === 'always' || (plan.checkFirst === 'afterWait' && waited);
 }
 
 async function retryAfterNetworkFailure<A extends IN8nHttpFullResponse>(
@@ -236,13 +252,13 @@ function outcomeUnknown<A extends IN8nHttpFullResponse>(plan: AttemptPlan<A>, st
  */
 export async function inPoolSlot(
 	pool: RunPool,
-	attempt: () => Promise<IN8nHttpFullResponse>,
+	attempt: (waited: boolean) => Promise<IN8nHttpFullResponse>,
 	bodyless: boolean,
 ): Promise<IN8nHttpFullResponse> {
-	const giveBack = await pool.slot();
+	const { giveBack, waited } = await pool.takeSlot();
 	let response: IN8nHttpFullResponse | undefined;
 	try {
-		response = await attempt();
+		response = await attempt(waited);
 	} finally {
 		if (!response) giveBack();
 	}

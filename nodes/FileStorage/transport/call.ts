@@ -40,7 +40,7 @@ export interface ApiCall {
 	detachedForMs?: number;
 	/** A shorter wait for the answer than the Timeout option, for a call whose answer is only a hint. */
 	timeoutMs?: number;
-	/** For a delete decided on evidence, or a write that must not replace a file: asked before each repeat (see ResendCheck). */
+	/** For a delete decided on evidence, or a write that must not replace a file: asked before each repeat, and before a first send that waited (see ResendCheck). */
 	resendCheck?: ResendCheck;
 	/**
 	 * The file a write (an upload in one request, a delete) stores or removes. When an attempt of it
@@ -71,7 +71,10 @@ export interface WrittenFile {
 
 /**
  * What a call's repeat must not do, asked of the service again right before the call is sent
- * again (an earlier attempt may have been carried out, and the key written since). `ask` throws
+ * again (an earlier attempt may have been carried out, and the key written since), and before its
+ * first send too when that send had to wait for its slot of the run's pool (a pause another item's
+ * 429/503 asked for, or every slot busy): the caller's own check, made before that wait, is then
+ * seconds old (AttemptPlan.checkFirst says why not always). `ask` throws
  * when it cannot be told; it asks `via`: the client whose requests go in the slot of the run's
  * pool the call already holds, so that no wait for the pool comes between the check and the repeat.
  * - 'delete', a delete decided on evidence: 'send' the key is unchanged, a repeat is as safe as the

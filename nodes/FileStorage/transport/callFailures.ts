@@ -125,7 +125,7 @@ export interface ResendFacts {
 	outcomeUnknown: boolean;
 }
 
-/** A delete's repeat withheld: why, and what the rule is. */
+/** A delete withheld (its repeat, or its first send after a wait for the pool): why, and what the rule is. */
 function deleteWithheld(found: WithheldResend, facts: ResendFacts) {
 	const earlier = facts.earlierMayHaveRun ? 'may have been carried out (its answer was lost, or a 5xx)' : 'failed';
 	const words: Record<WithheldResend, string> = {
@@ -133,9 +133,13 @@ function deleteWithheld(found: WithheldResend, facts: ResendFacts) {
 		keep: "the service's listing shows another version there now, which was kept",
 		unknown: "the service's listing could not be read to check the file first",
 	};
+	const rule =
+		facts.attempts === 0
+			? "The delete waited for its turn in the run's request pool (the service asked the run to wait, or every slot was busy), so the file was listed again in its slot first"
+			: `An earlier attempt ${earlier}`;
 	return {
 		why: words[found],
-		description: `An earlier attempt ${earlier}; a delete is sent again only while the file is the one it was decided on.`,
+		description: `${rule}; a delete is sent only while the file is the one it was decided on.`,
 	};
 }
 
@@ -144,8 +148,8 @@ function firstWriteWithheld(found: WithheldResend) {
 	return {
 		why:
 			found === 'keep'
-				? 'a file was stored at its key after the node checked it was free (while the source was read, or the upload waited), and it was kept'
-				: 'whether its key is still free could not be checked right before the upload',
+				? 'a file was stored at its key after the node checked it was free (while the source was read, or the upload waited for its turn), and it was kept'
+				: 'whether its key is still free could not be checked right before it was sent',
 		description:
 			'This write must not replace a file (Refuse Existing File on, or Replace Existing File off), so the key is checked again right before it is sent: nothing was sent and nothing replaced. Check the key with File → Get Info; to replace the file, turn the option off, or pick another key.',
 	};
@@ -204,10 +208,19 @@ export async function checkBeforeResend(
 	throw error;
 }
 
-/** What the check before a repeat found, when it is why `error` ended a call; else undefined. */
-export function withheldResend(error: unknown): { found: WithheldResend; earlierMayHaveRun: boolean } | undefined {
+/**
+ * What the check before a send found, when it is why `error` ended a call; else undefined. `first`:
+ * the call was never sent (its first send waited for the pool, and was checked in its slot).
+ */
+export function withheldResend(
+	error: unknown,
+): { found: WithheldResend; earlierMayHaveRun: boolean; first: boolean } | undefined {
 	if (!(error instanceof NodeOperationError)) return undefined;
 	const found = error.context?.resendWithheld as WithheldResend | undefined;
 	if (found === undefined) return undefined;
-	return { found, earlierMayHaveRun: error.context.earlierAttemptMayHaveRun === true };
+	return {
+		found,
+		earlierMayHaveRun: error.context.earlierAttemptMayHaveRun === true,
+		first: error.context.attempts === 0,
+	};
 }

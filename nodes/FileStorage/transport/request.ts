@@ -90,8 +90,11 @@ export class FileStorageClient {
 	}
 
 	/** One attempt in a slot of the run's pool, when there is one and none is held (see inPoolSlot). */
-	private async inSlot(attempt: () => Promise<IN8nHttpFullResponse>, bodyless = false): Promise<IN8nHttpFullResponse> {
-		if (!this.setup.pool || this.setup.slotHeld) return await attempt();
+	private async inSlot(
+		attempt: (waited: boolean) => Promise<IN8nHttpFullResponse>,
+		bodyless = false,
+	): Promise<IN8nHttpFullResponse> {
+		if (!this.setup.pool || this.setup.slotHeld) return await attempt(false);
 		return await inPoolSlot(this.setup.pool, attempt, bodyless);
 	}
 
@@ -194,7 +197,7 @@ export class FileStorageClient {
 			return await this.attempts(
 				call,
 				async (beforeGoing) => {
-					await beforeGoing?.();
+					await beforeGoing?.(false);
 					return await this.sendDetached({ ...options }, Math.max(deadline - Date.now(), 1));
 				},
 				missingPathIsAnswer,
@@ -204,8 +207,8 @@ export class FileStorageClient {
 		return await this.attempts(
 			call,
 			async (beforeGoing) =>
-				await this.inSlot(async () => {
-					await beforeGoing?.();
+				await this.inSlot(async (waited) => {
+					await beforeGoing?.(waited);
 					return (await this.ctx.helpers.httpRequestWithAuthentication.call(
 						this.ctx,
 						CREDENTIAL_TYPE,
@@ -287,7 +290,7 @@ export class FileStorageClient {
 	 */
 	private async attempts(
 		call: ApiCall,
-		send: (beforeGoing?: () => Promise<void>) => Promise<IN8nHttpFullResponse>,
+		send: (beforeGoing?: (waited: boolean) => Promise<void>) => Promise<IN8nHttpFullResponse>,
 		missingPathIsAnswer = false,
 	): Promise<IN8nHttpFullResponse> {
 		const detached = call.detachedForMs !== undefined;
@@ -315,7 +318,8 @@ export class FileStorageClient {
 				return marks ? this.keptFailure(call, marks) : callStatusFailure(this.site, call, answer, facts);
 			},
 			beforeResend: async (facts) => await checkBeforeResend(this.site, call, facts, this.inHeldSlot()),
-			checkFirst: call.resendCheck?.guards === 'replace' && call.resendCheck.first === true,
+			// Every check of a destructive call is asked before its first send too once that send waited for its slot.
+			checkFirst: call.resendCheck?.guards === 'replace' && call.resendCheck.first === true ? 'always' : 'afterWait',
 			apiRefusal: (answer) => !call.link && isApiErrorAnswer(answer.body),
 			onOutcomeUnknown: () => {
 				if (call.writes) this.setup.onWriteMayLand?.(call.writes);

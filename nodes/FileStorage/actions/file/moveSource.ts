@@ -85,11 +85,16 @@ function beforeRepeat(copied: Copied, decided: StoredRecord) {
 	return { check, changed };
 }
 
-/** A delete of the source that may have been carried out, and was not sent again: why, and what is where. */
+/**
+ * A delete of the source withheld by the check in its slot: a repeat (the first may have been carried
+ * out), or the first send after it waited for the run's pool (nothing was sent). Why, and what is where.
+ */
 function notSentAgain(item: Item, copied: Copied, error: unknown, changedAt: 'source' | 'destination') {
 	const { from, to } = copied;
-	const found = withheldResend(error)?.found;
+	const withheld = withheldResend(error);
+	const found = withheld?.found;
 	if (found === 'gone') return sourceGone(item, copied);
+	if (withheld?.first === true) return notSentAfterWait(item, copied, error, changedAt);
 	if (found === 'keep' && changedAt === 'source') {
 		return item.fail(
 			`Move: the source ${describeRef(from)} changed while its delete was retried: a newer version is kept there`,
@@ -106,11 +111,31 @@ function notSentAgain(item: Item, copied: Copied, error: unknown, changedAt: 'so
 	);
 }
 
+/** The source's delete waited for the run's pool, and the check in its slot withheld it: nothing was deleted. */
+function notSentAfterWait(item: Item, copied: Copied, error: unknown, changedAt: 'source' | 'destination') {
+	const { from, to } = copied;
+	const found = withheldResend(error)?.found;
+	const why =
+		found !== 'keep'
+			? `whether the source and the copy were unchanged could not be checked: ${wordsOf(error)}`
+			: changedAt === 'source'
+				? 'a newer version of the source was stored while the delete waited, and it is kept'
+				: `the destination ${describeRef(to)} changed while the delete waited (another writer stored a file there)`;
+	return bothExist(
+		item,
+		copied,
+		`Move: the source ${describeRef(from)} was not deleted: ${why}`,
+		" The delete waited for its turn in the run's request pool (the service asked the run to wait, or every slot was busy), so both were listed again in its slot first.",
+		' Check the source and the destination (File → Get Info), then run the Move again (with Replace Existing File on) to move the source.',
+	);
+}
+
 /**
  * Move's last step: the source goes only after a checked copy, only while the service still
  * records the version that was copied (a file replaced during the copy is a newer version, which
  * the copy does not hold), and only while the destination is still the copy that was checked.
- * A delete sent again (its answer lost, a 5xx) goes out only while both still hold (beforeRepeat).
+ * A delete sent again (its answer lost, a 5xx), or sent after a wait for its slot of the run's pool,
+ * goes out only while both still hold (beforeRepeat, asked in that slot).
  * A failed delete says both exist; a source already gone (the API's own 404) says so.
  */
 export async function deleteSourceAfterCopy(item: Item, copied: Copied) {
