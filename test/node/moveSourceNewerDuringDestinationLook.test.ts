@@ -1,11 +1,12 @@
 /**
- * Folder → Move and File → Move, version 3: before the source's delete, the source is listed (still the version
+ * Folder → Move and File → Move: before the source's delete, the source is listed (still the version
  * copied), then the destination (still the copy proven), then the delete goes out. docs/api-choices.md ("A write at
  * the destination between a Move's last look and its delete") says the window in which a newer source version is
  * deleted unseen is "never a wait of the pool: milliseconds plus one request's way to the service, not the seconds of
  * a Retry-After". Here the run's pool is paused (another file's request answered 503 with Retry-After) right after the
  * source's listing: the destination's listing waits in the pool for seconds, another writer stores a newer version of
  * the source meanwhile, and the delete, which then finds its slot free, must not delete that newer version unseen.
+ * The same in version 2, where the destination's listing is itself answered 503 and retried after its Retry-After.
  * Through n8n-core's engine over real HTTP to the emulator; the 503 and the other writer come from its hooks.
  */
 import type { INodeParameters } from 'n8n-workflow';
@@ -80,7 +81,7 @@ async function expectNewerKept(source: string, events: string[]) {
 	expect(left?.equals(NEWER) ? 'the newer version kept' : 'the newer version deleted').toBe('the newer version kept');
 }
 
-describe("Move's source delete after a paused destination look (node version 3)", () => {
+describe("Move's source delete after a destination look that waited (version 3 unless named)", () => {
 	it("Folder → Move never deletes a newer source version stored while the destination's last look waited for the paused pool", async () => {
 		const source = 'fm-look/ledger.txt';
 		const destination = 'fm-look-to/ledger.txt';
@@ -120,5 +121,52 @@ describe("Move's source delete after a paused destination look (node version 3)"
 			},
 		);
 		await expectNewerKept(source, events);
+	}, 90_000);
+	it("Folder → Move (version 2) never deletes a newer source version stored while the destination's last look was retried after a 503", async () => {
+		const source = 'fm2-look/ledger.txt';
+		const destination = 'fm2-look-to/ledger.txt';
+		await put(source, randomFile(1000), 'setup');
+		await sleep(4500);
+		const events: string[] = [];
+		let uploaded = false;
+		emulator().adversary.setHooks({
+			before: async (call: HookCall) => {
+				const key = keyOf(call);
+				if (call.op === 'upload' && key === destination) uploaded = true;
+				if (call.op === 'delete' && key === source) events.push('source delete');
+				if (call.op !== 'list' || !events.includes('source listed after copy') || key !== destination) return undefined;
+				if (events.includes('destination answered 503')) {
+					events.push('destination listed');
+					return undefined;
+				}
+				events.push('destination answered 503');
+				// The accountant stores a newer version while the listing's retry waits.
+				setTimeout(() => void put(source, NEWER, 'accountant').then(() => events.push('newer source stored')), 500);
+				return {
+					status: 503,
+					headers: { 'Content-Type': 'application/json', 'Retry-After': '2' },
+					body: JSON.stringify({ error: 'Service unavailable' }),
+				};
+			},
+			after: async (call: HookCall) => {
+				if (call.op === 'list' && uploaded && keyOf(call) === source && !events.includes('source listed after copy')) {
+					events.push('source listed after copy');
+				}
+				return undefined;
+			},
+		});
+		const parameters: INodeParameters = {
+			resource: 'folder',
+			operation: 'move',
+			folder: { __rl: true, mode: 'path', value: 'fm2-look/' },
+			destinationFolder: { __rl: true, mode: 'path', value: 'fm2-look-to/' },
+		};
+		await runFileStorage(emulator(), parameters, { typeVersion: 2, continueOnFail: true });
+		emulator().adversary.setHooks(undefined);
+		const at = (event: string) => events.indexOf(event);
+		expect(at('destination listed')).toBeGreaterThan(at('newer source stored'));
+		expect(at('newer source stored')).toBeGreaterThan(at('source listed after copy'));
+		const left = (await emulator().readObject(BUCKET.bucketName, BUCKET.region, source))?.body;
+		expect(left?.equals(NEWER) ? 'the newer version kept' : 'the newer version deleted').toBe('the newer version kept');
 	}, 90_000);
 });
