@@ -72,11 +72,12 @@ export interface WrittenFile {
 /**
  * What a call's repeat must not do, asked of the service again right before the call is sent
  * again (an earlier attempt may have been carried out, and the key written since), and before its
- * first send too when that send had to wait for its slot of the run's pool (a pause another item's
- * 429/503 asked for, or every slot busy): the caller's own check, made before that wait, is then
- * seconds old (AttemptPlan.checkFirst says why not always). `ask` throws
- * when it cannot be told; it asks `via`: the client whose requests go in the slot of the run's
- * pool the call already holds, so that no wait for the pool comes between the check and the repeat.
+ * first send too when anything waited since the caller's look (`lookedAt`, its client's waits.mark() when
+ * the look began: a Retry-After, a retry, a pause of the run's pool or a wait for its slot, see
+ * looks.ts): the caller's look is then seconds old. `ask` throws when it cannot be told; it asks
+ * `via`: the client whose requests go in the slot of the run's pool the call already holds, so that
+ * no wait for the pool comes between the check and the send. A check during which anything waited
+ * is asked again (checkVerdict).
  * - 'delete', a delete decided on evidence: 'send' the key is unchanged, a repeat is as safe as the
  *   first send; 'gone' nothing is left, the work is done; 'keep' another version is there.
  * - 'replace', a write that must not replace a file (Refuse Existing File on, Replace Existing File
@@ -85,9 +86,10 @@ export interface WrittenFile {
  *   send too (an upload in one request, whose source was read, and memory and a slot waited for,
  *   after the caller's own check: a file stored meanwhile would be replaced).
  */
-export type ResendCheck =
+export type ResendCheck = { lookedAt: number } & (
 	| { guards: 'delete'; ask: (via: FileStorageClient) => Promise<'send' | 'gone' | 'keep'> }
-	| { guards: 'replace'; first?: boolean; ask: (via: FileStorageClient) => Promise<'send' | 'keep'> };
+	| { guards: 'replace'; first?: boolean; ask: (via: FileStorageClient) => Promise<'send' | 'keep'> }
+);
 
 export interface TransportSettings {
 	timeoutMs: number;

@@ -248,12 +248,16 @@ async function sendAll(
 		);
 	}
 	const refuse = run.options.refuseIfTaken;
-	if (refuse && (await stillStored(client, target, target.key))) throw refuse();
+	// The check and the Complete acting on it go through one client counting their waits (transport/looks.ts).
+	const looking = client.forLook();
+	const lookedAt = looking.waits.mark();
+	if (refuse && (await stillStored(looking, target, target.key))) throw refuse();
 	completing.now = true;
 	completing.sent = bytesRead;
-	// Asked again in Complete's slot when Complete had to wait for it (the run's pool paused, or busy), and before a repeat.
-	const resendCheck = refuse ? freeKeyCheck(target, target.key) : undefined;
-	const stored = await completeMultipartUpload(client, target, {
+	// Asked again in Complete's slot when anything waited since that check began (its slot, a pause of the pool, a
+	// retry), and before a repeat.
+	const resendCheck = refuse ? freeKeyCheck(target, target.key, lookedAt) : undefined;
+	const stored = await completeMultipartUpload(looking, target, {
 		uploadId,
 		key: target.key,
 		parts: uploaded,
@@ -275,7 +279,8 @@ export async function uploadWhole(
 	form: FileForm,
 	{ mustNotReplace = false, sent }: { mustNotReplace?: boolean; sent?: number } = {},
 ): Promise<StoredFile> {
-	const client = await item.client();
+	// Its waits counted apart from the item's other requests: the check in its slot is held to them (transport/looks.ts).
+	const client = (await item.client()).forLook();
 	const file = { key: target.key, visibility: target.visibility, form };
 	let stored: StoredFile;
 	try {
@@ -285,7 +290,7 @@ export async function uploadWhole(
 			client,
 			target,
 			file,
-			mustNotReplace ? freeKeyCheck(target, target.key, true) : undefined,
+			mustNotReplace ? freeKeyCheck(target, target.key, client.waits.mark(), true) : undefined,
 		);
 	} catch (error) {
 		throw asNodeError(item, error);
