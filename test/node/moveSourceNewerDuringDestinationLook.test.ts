@@ -76,7 +76,8 @@ async function expectNewerKept(source: string, events: string[]) {
 	expect(at('other file 503')).toBeGreaterThan(-1);
 	expect(at('newer source stored')).toBeGreaterThan(at('source listed after copy'));
 	expect(at('destination listed')).toBeGreaterThan(at('newer source stored'));
-	expect(at('source delete')).toBeGreaterThan(at('destination listed'));
+	// A delete, if one goes out at all (the check in its slot withholds it), comes after the destination's look.
+	if (at('source delete') > -1) expect(at('source delete')).toBeGreaterThan(at('destination listed'));
 	const left = (await emulator().readObject(BUCKET.bucketName, BUCKET.region, source))?.body;
 	expect(left?.equals(NEWER) ? 'the newer version kept' : 'the newer version deleted').toBe('the newer version kept');
 }
