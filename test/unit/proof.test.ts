@@ -475,6 +475,10 @@ describe('copyCheckDecision: the check of a copy', () => {
 		});
 	});
 
+	it('a stored size spelled as a string of digits counts as that number', () => {
+		expect(copyCheckDecision({ sent, record, storedSize: '7' })).toMatchObject({ action: 'keep' });
+	});
+
 	it('a size that is neither the bytes sent nor what the upload stored: another writer’s, kept', () => {
 		const decision = copyCheckDecision({ sent, record: { size: 37, last_modified: T }, storedSize: 10 });
 		expect(decision).toMatchObject({ action: 'keep' });

@@ -8,7 +8,7 @@
 import { keptByCache, type CdnHeaders } from '../transport/cacheMarks';
 import { etagMd5 } from '../upload/hashedSource';
 import { keptAnswerUnproven } from './answerMeaning';
-import { isoSeconds, timeOf, type StoredRecord } from './storedRecord';
+import { isoSeconds, sizeOf, timeOf, type StoredRecord } from './storedRecord';
 
 /** The listing dates a version to the whole second (spec §3.1): a write at T.9 is listed as T. */
 export const LISTING_SECOND_MS = 1000;
@@ -248,7 +248,7 @@ function comparableMd5(evidence: CopyEvidence): { md5: string; proves: boolean }
  */
 export function copyCheckDecision(evidence: CopyEvidence): CopyCheckAction {
 	const { sent, record, storedSize, announced } = evidence;
-	const stored = typeof storedSize === 'number' ? storedSize : undefined;
+	const stored = sizeOf(storedSize) ?? undefined;
 	if (record.size !== null && record.size !== sent.bytes) {
 		if (stored === record.size) {
 			// Most likely this item's faulty copy, but the listing (no hash, whole seconds) cannot tell
