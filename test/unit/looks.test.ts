@@ -7,7 +7,13 @@
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { inPoolSlot, runAttempts, type AttemptPlan } from '../../nodes/FileStorage/transport/attempts';
-import { checkVerdict, MOST_CHECKS, mustCheckBeforeSend, WaitCount } from '../../nodes/FileStorage/transport/looks';
+import {
+	checkVerdict,
+	FRESH_LOOK_MS,
+	MOST_CHECKS,
+	mustCheckBeforeSend,
+	WaitCount,
+} from '../../nodes/FileStorage/transport/looks';
 import { RunPool } from '../../nodes/FileStorage/transport/pool';
 
 const OK: IN8nHttpFullResponse = { statusCode: 200, headers: {}, body: {} };
@@ -53,6 +59,13 @@ describe('a look and the destructive send acting on it', () => {
 		// Withholding the send is safe whatever waited: it stands.
 		expect(checkVerdict('keep', true, 1)).toBe('keep');
 		expect(checkVerdict('gone', true, 1)).toBe('gone');
+	});
+
+	it('a look older than FRESH_LOOK_MS is stale though nothing was counted (a gateway held its request or answer)', () => {
+		const waits = new WaitCount();
+		const mark = waits.mark();
+		expect(waits.since(mark)).toBe(false);
+		expect(waits.since({ ...mark, at: mark.at - FRESH_LOOK_MS - 1 })).toBe(true);
 	});
 
 	it('counts a retry after a Retry-After, and none when the answer came at once', async () => {

@@ -2,6 +2,7 @@ import { deleteFile, type BucketRef, type Removal, type ResendCheck } from '../t
 import type { FileStorageClient } from '../transport/request';
 import { sourceDeleteDecision } from './proof';
 import { findStoredRecord, type StoredRecord } from './storedRecord';
+import type { LookMark } from '../transport/looks';
 
 /**
  * The check before a delete decided on the listing's record `decided` is sent again: the listing
@@ -9,7 +10,7 @@ import { findStoredRecord, type StoredRecord } from './storedRecord';
  * the same size in the same second cannot be seen: the API has no conditional delete. `lookedAt`:
  * the client's waits.mark() when the listing that decided began (ResendCheck).
  */
-export function versionCheck(where: BucketRef, key: string, decided: StoredRecord, lookedAt: number): ResendCheck {
+export function versionCheck(where: BucketRef, key: string, decided: StoredRecord, lookedAt: LookMark): ResendCheck {
 	return {
 		guards: 'delete',
 		lookedAt,
@@ -32,7 +33,7 @@ export async function deleteDecidedVersion(
 	where: BucketRef,
 	key: string,
 	decided: StoredRecord,
-	lookedAt: number,
+	lookedAt: LookMark,
 ): Promise<Removal> {
 	return await deleteFile(client, where, key, versionCheck(where, key, decided, lookedAt));
 }

@@ -2,6 +2,7 @@ import { existenceOf } from '../files/proof';
 import { getSignedUrl, type BucketRef, type ResendCheck } from '../transport/api';
 import { failedAnswer } from '../transport/apiAnswer';
 import type { FileStorageClient } from '../transport/request';
+import type { LookMark } from '../transport/looks';
 
 /** The link is never used: the answer itself is what counts. */
 const LINK_LIFETIME_SECONDS = 60;
@@ -27,7 +28,7 @@ export async function stillStored(client: FileStorageClient, where: BucketRef, k
  * send is checked too when anything waited since the caller's check began (`lookedAt`, its client's
  * waits.mark() then); with `first`, always.
  */
-export function freeKeyCheck(where: BucketRef, key: string, lookedAt: number, first = false): ResendCheck {
+export function freeKeyCheck(where: BucketRef, key: string, lookedAt: LookMark, first = false): ResendCheck {
 	const ask = async (via: FileStorageClient) => ((await stillStored(via, where, key)) ? 'keep' : 'send');
 	return { guards: 'replace', first, lookedAt, ask };
 }

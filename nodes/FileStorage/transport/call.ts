@@ -6,6 +6,7 @@ import type { CallTarget } from './errors';
 import type { FamilyRoutes } from './pathFamily';
 import type { FileStorageClient } from './request';
 import type { QueryValue } from './signing';
+import type { LookMark } from './looks';
 
 /** What one request to the service (or to a link it handed out) is, and how n8n is asked to send it. */
 
@@ -86,7 +87,7 @@ export interface WrittenFile {
  *   send too (an upload in one request, whose source was read, and memory and a slot waited for,
  *   after the caller's own check: a file stored meanwhile would be replaced).
  */
-export type ResendCheck = { lookedAt: number } & (
+export type ResendCheck = { lookedAt: LookMark } & (
 	| { guards: 'delete'; ask: (via: FileStorageClient) => Promise<'send' | 'gone' | 'keep'> }
 	| { guards: 'replace'; first?: boolean; ask: (via: FileStorageClient) => Promise<'send' | 'keep'> }
 );

@@ -6,11 +6,28 @@
  * a pause of the run's pool or a wait for a slot of it. Each of those can last seconds, in which another
  * writer's file lands unseen.
  *
- * So every client (one per item) counts each wait its requests make: a look notes the count when it
- * starts (FileStorageClient.waits.mark(), kept as ResendCheck.lookedAt), and a send whose look is older
+ * So every client (one per item) counts each wait its requests make: a look notes the count (and the
+ * time: a wait the node cannot see, LookMark) when it starts (FileStorageClient.waits.mark(), kept as ResendCheck.lookedAt), and a send whose look is older
  * than a wait is checked again in its slot, right before it goes (AttemptPlan.checkFirst). That check
  * is a look too: one during which anything waited is no proof, and is asked again (checkVerdict).
  */
+
+/**
+ * A look's start: the wait count and the time then. Time counts too: a wait the node cannot see (a
+ * gateway or rate limiter that holds a request or its answer without a 429/503, the event loop busy
+ * with other items) is as long a window for another writer as a Retry-After.
+ */
+export interface LookMark {
+	count: number;
+	at: number;
+}
+
+/**
+ * A look older than this when its destructive request is about to go, or a check that took longer, is
+ * stale: asked again. Above two listings' way to a service near n8n, under the 3 s a slow gateway or a
+ * short Retry-After holds a request; each check is held to it again (MOST_CHECKS).
+ */
+export const FRESH_LOOK_MS = 2000;
 
 /** The waits of one client's requests (an item's): a count only compared, never reset. */
 export class WaitCount {
@@ -21,14 +38,14 @@ export class WaitCount {
 		this.count += 1;
 	}
 
-	/** The count now: taken when a look starts, compared when its request is about to go. */
-	mark(): number {
-		return this.count;
+	/** The count and the time now: taken when a look starts, compared when its request is about to go. */
+	mark(): LookMark {
+		return { count: this.count, at: Date.now() };
 	}
 
-	/** Whether anything waited since `mark`. */
-	since(mark: number): boolean {
-		return this.count !== mark;
+	/** Whether anything waited since `mark`, or it is older than FRESH_LOOK_MS. */
+	since(mark: LookMark): boolean {
+		return this.count !== mark.count || Date.now() - mark.at > FRESH_LOOK_MS;
 	}
 }
 
@@ -63,4 +80,4 @@ export function checkVerdict<D extends string>(
 }
 
 /** Why a check stayed unsettled, in words for its error. */
-export const UNSETTLED_WORDS = `the service asked the node to wait (or a request was repeated) during each of ${MOST_CHECKS} checks in a row, so none showed the file as it is when the request would go`;
+export const UNSETTLED_WORDS = `the node had to wait (the service asked it to, a request was repeated, or the answers took over ${FRESH_LOOK_MS / 1000} s) during each of ${MOST_CHECKS} checks in a row, so none showed the file as it is when the request would go`;

@@ -5,7 +5,7 @@ import type { Item } from '../../item';
 import { deleteFile, withheldResend, type ResendCheck } from '../../transport/api';
 import { describeRef, type Copied } from './copyFile';
 import { failedAnswer } from '../../transport/apiAnswer';
-import { MOST_CHECKS } from '../../transport/looks';
+import { FRESH_LOOK_MS, MOST_CHECKS, type LookMark } from '../../transport/looks';
 
 function wordsOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
@@ -70,7 +70,7 @@ function deletedAlready(error: unknown): boolean {
  * delete was decided on, and the destination still the copy that was checked. `changed` names which
  * one was not, for the last time it was asked.
  */
-function beforeRepeat(copied: Copied, decided: StoredRecord, lookedAt: number) {
+function beforeRepeat(copied: Copied, decided: StoredRecord, lookedAt: LookMark) {
 	const changed = { at: 'source' as 'source' | 'destination' };
 	const source = versionCheck(copied.from, copied.from.key, decided, lookedAt);
 	const check: ResendCheck = {
@@ -123,7 +123,7 @@ function keptWhileWaiting(item: Item, copied: Copied, earlierMayHaveRun: boolean
 		? 'An earlier attempt of the delete may have been carried out (its answer was lost, or a 5xx).'
 		: `Both files exist now: the source ${describeRef(from)} and the copy ${describeRef(to)}.`;
 	return item.fail(
-		`Move: the source ${describeRef(from)} was not deleted: the service asked the node to wait during each of ${MOST_CHECKS} checks of the source and the copy right before the delete, so none showed them as they are when it would go`,
+		`Move: the source ${describeRef(from)} was not deleted: the node had to wait (the service asked it to, or its answers took over ${FRESH_LOOK_MS / 1000} s) during each of ${MOST_CHECKS} checks of the source and the copy right before the delete, so none showed them as they are when it would go`,
 		`${where} Once the service is less busy, check the source and the destination (File → Get Info), then delete the source with File → Delete, or run the Move again (with Replace Existing File on).`,
 	);
 }
