@@ -81,9 +81,14 @@ describe('Upload in parts with Refuse Existing File (node version 3)', () => {
 			},
 		);
 		emulator().adversary.setHooks(undefined);
-		// The scenario happened: the key was free at both checks, the editor stored after the last one and before the Complete.
+		// The scenario happened: the key was free at both checks before the Complete's wait, the editor stored after the
+		// last one and before the Complete (a check in the Complete's slot, after the wait, may follow: it finds the file).
 		const at = (event: string) => events.indexOf(event);
-		expect(events.filter((event) => event.startsWith('big check'))).toEqual(['big check 404', 'big check 404']);
+		expect(events.filter((event) => event.startsWith('big check')).slice(0, 2)).toEqual([
+			'big check 404',
+			'big check 404',
+		]);
+		expect(events.filter((event) => event === 'big check 404')).toHaveLength(2);
 		expect(at('small 503')).toBeGreaterThan(-1);
 		expect(at('editor stored')).toBeGreaterThan(events.lastIndexOf('big check 404'));
 		expect(at('big complete') === -1 || at('big complete') > at('editor stored')).toBe(true);

@@ -69,17 +69,24 @@ async function deleteFaultyCopy(
 	why: string,
 ): Promise<never> {
 	const { to } = facts;
-	const now = await findStoredRecord(client, to, to.key).catch(() => undefined);
+	// The look the delete acts on, its waits counted apart (transport/looks.ts).
+	const looking = client.forLook();
+	const lookedAt = looking.waits.mark();
+	const now = await findStoredRecord(looking, to, to.key).catch(() => undefined);
 	if (!now || !sameVersion(now, judged)) {
 		throw inconclusive(item, facts, `${why}, and the file there changed before it could be deleted`);
 	}
 	let after = `The faulty copy '${to.key}' was deleted.`;
-	// Sent again only while the listing shows the copy judged: another writer's file there is kept.
-	await deleteDecidedVersion(client, to, to.key, now).catch((error: Error) => {
-		const found = withheldResend(error)?.found;
+	// Sent again, or sent after anything waited since that listing began, only while the listing (asked
+	// in the delete's slot) shows the copy judged: another writer's file there is kept.
+	await deleteDecidedVersion(looking, to, to.key, now, lookedAt).catch((error: Error) => {
+		const withheld = withheldResend(error);
+		const found = withheld?.found;
 		after =
 			found === 'keep'
-				? `The faulty copy's delete got no answer and was not sent again: another version is at '${to.key}' now (another writer's), and it was kept.`
+				? withheld?.first === true
+					? `The faulty copy was not deleted: the node had to wait after it listed the copy (the service asked it to, or the run's request pool was busy), and meanwhile another version was stored at '${to.key}' (another writer's): it was kept.`
+					: `The faulty copy's delete got no answer and was not sent again: another version is at '${to.key}' now (another writer's), and it was kept.`
 				: found === 'gone'
 					? `The faulty copy '${to.key}' is no longer there.`
 					: `Deleting the faulty copy '${to.key}' failed as well (${error.message}): delete it yourself.`;

@@ -18,10 +18,18 @@ export interface StoredRecord {
 	visibility?: string | null;
 }
 
+/**
+ * A size as the service spells it (a listing entry's, an upload's answer): a number, or a string of
+ * digits (some gateways send numbers as strings); anything else is no size. The one reading of both.
+ */
+export function sizeOf(value: unknown): number | null {
+	const size = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+	return typeof size === 'number' && Number.isFinite(size) ? size : null;
+}
+
 function recordOf(entry: ListEntry): StoredRecord {
-	const size = typeof entry.size === 'string' && /^\d+$/.test(entry.size) ? Number(entry.size) : entry.size;
 	return {
-		size: typeof size === 'number' && Number.isFinite(size) ? size : null,
+		size: sizeOf(entry.size),
 		last_modified: typeof entry.last_modified === 'string' ? entry.last_modified : null,
 		content_type:
 			typeof entry.content_type === 'string' && entry.content_type.trim() ? entry.content_type.trim() : null,

@@ -23,11 +23,13 @@ export async function stillStored(client: FileStorageClient, where: BucketRef, k
 /**
  * The check before a write that must not replace a file (Refuse Existing File on, Replace Existing
  * File off) is sent again: the key asked again, as before the first send. A file there now (another
- * writer's, or the earlier attempt's own) is kept: the repeat is not sent (see ResendCheck). With
- * `first`, the first send is checked too, right before it goes out.
+ * writer's, or the earlier attempt's own) is kept: the repeat is not sent (see ResendCheck). The first
+ * send is checked too when anything waited since the caller's check began (`lookedAt`, its client's
+ * waits.mark() then); with `first`, always.
  */
-export function freeKeyCheck(where: BucketRef, key: string, first = false): ResendCheck {
-	return { guards: 'replace', first, ask: async (via) => ((await stillStored(via, where, key)) ? 'keep' : 'send') };
+export function freeKeyCheck(where: BucketRef, key: string, lookedAt: number, first = false): ResendCheck {
+	const ask = async (via: FileStorageClient) => ((await stillStored(via, where, key)) ? 'keep' : 'send');
+	return { guards: 'replace', first, lookedAt, ask };
 }
 
 /** What the service itself says of a file after a read of it failed; `unknown` when it could not be asked. */

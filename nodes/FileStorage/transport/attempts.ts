@@ -8,6 +8,7 @@ import {
 	NEVER_SENT_NETWORK_CODES,
 	type NetworkProblem,
 } from './networkErrors';
+import { mustCheckBeforeSend } from './looks';
 import { answeredOutcome, networkOutcome } from './outcome';
 import { releaseWithBody, type RunPool } from './pool';
 
@@ -99,9 +100,10 @@ export interface AttemptPlan<A extends IN8nHttpFullResponse> {
 	/**
 	 * One attempt: a request built afresh (authentication signs each one anew). `beforeGoing`, when
 	 * given, runs right before the request goes out, after every wait (the pool's slot and pause):
-	 * what it checks is then still true when the request leaves.
+	 * what it checks is then still true when the request leaves. `waited`: the attempt had to wait
+	 * for its slot (a pause of the pool, or no slot free), see checkFirst.
 	 */
-	send: (beforeGoing?: () => Promise<void>) => Promise<A>;
+	send: (beforeGoing?: (waited: boolean) => Promise<void>) => Promise<A>;
 	/** True once the execution was stopped: no attempt follows. */
 	stopped?: () => boolean;
 	/** The run's pool: a 429/503 pauses every request of the run, so items do not burst retries. */
@@ -118,8 +120,20 @@ export interface AttemptPlan<A extends IN8nHttpFullResponse> {
 	 * replace whose key was taken: see ApiCall.resendCheck).
 	 */
 	beforeResend?: (facts: { attempts: number; earlierMayHaveRun: boolean; outcomeUnknown: boolean }) => Promise<void>;
-	/** beforeResend is asked before the first attempt too (ResendCheck's `first`). */
-	checkFirst?: boolean;
+	/**
+	 * When beforeResend is asked before the first attempt too (looks.ts). 'always' (ResendCheck's
+	 * `first`: an upload in one request, whose source was read and memory waited for after its
+	 * caller's check). 'afterWait': only when something waited since the caller's look
+	 * (`waitedSinceLook`), or, without one, when the attempt had to wait for its slot of the run's pool.
+	 * Without a wait the caller's check was answered a moment before the send, which a check in the
+	 * slot would not shorten (its own answer comes as late): the first send costs one more request
+	 * only when something waited, nothing in a run without pauses, queues or retries.
+	 */
+	checkFirst?: 'always' | 'afterWait';
+	/** Whether any request of the caller waited since its look (looks.ts; WaitCount.since). */
+	waitedSinceLook?: () => boolean;
+	/** Called for every wait: before a retry (its sleep, or the pool's pause), and a wait for the slot. */
+	onWait?: () => void;
 	/** True for an answer that is the API's own error body (a 4xx of it says: not carried out, see outcome.ts). */
 	apiRefusal?: (answer: A) => boolean;
 	/** Called each time an attempt ends with its outcome unknown (outcome.ts), before any repeat. */
@@ -154,14 +168,14 @@ export async function runAttempts<A extends IN8nHttpFullResponse>(plan: AttemptP
 			earlierMayHaveRun: state.earlierMayHaveRun,
 			outcomeUnknown: state.outcomeUnknown,
 		};
-		const beforeGoing =
-			(attempt > 0 || plan.checkFirst === true) && check
-				? async () =>
-						await check(facts).catch((error) => {
-							withheld.error = error;
-							throw error;
-						})
-				: undefined;
+		const beforeGoing = async (waited: boolean) => {
+			if (waited) plan.onWait?.();
+			if (!check || !mustCheck(plan, attempt, waited)) return;
+			await check(facts).catch((error) => {
+				withheld.error = error;
+				throw error;
+			});
+		};
 		let answer: A;
 		try {
 			answer = await plan.send(beforeGoing);
@@ -174,6 +188,16 @@ export async function runAttempts<A extends IN8nHttpFullResponse>(plan: AttemptP
 		const step = await judgeAnswer(plan, attempt, answer, state);
 		if ('answer' in step) return step.answer;
 	}
+}
+
+/** Whether beforeResend is asked before this attempt goes out (see checkFirst). */
+function mustCheck<A extends IN8nHttpFullResponse>(plan: AttemptPlan<A>, attempt: number, waited: boolean): boolean {
+	const afterWait = plan.checkFirst === 'afterWait';
+	return mustCheckBeforeSend({
+		attempt,
+		always: plan.checkFirst === 'always',
+		waitedSinceLook: afterWait && (waited || plan.waitedSinceLook?.() === true),
+	});
 }
 
 async function retryAfterNetworkFailure<A extends IN8nHttpFullResponse>(
@@ -191,6 +215,7 @@ async function retryAfterNetworkFailure<A extends IN8nHttpFullResponse>(
 		throw plan.networkFailure(problem, { attempts: attempt + 1, stopped, error, outcomeUnknown: state.outcomeUnknown });
 	}
 	state.earlierMayHaveRun ||= !NEVER_SENT_NETWORK_CODES.has(problem.code);
+	plan.onWait?.();
 	await sleep(backoffMs(attempt));
 }
 
@@ -211,6 +236,7 @@ async function judgeAnswer<A extends IN8nHttpFullResponse>(
 	const mayRetry = attempt < plan.maxRetries && mayRetryStatus(plan.policy, status) && plan.stopped?.() !== true;
 	if (mayRetry && waitMs <= MAX_RETRY_AFTER_MS) {
 		state.earlierMayHaveRun ||= !NOT_PROCESSED_STATUSES.has(status);
+		plan.onWait?.();
 		// With the pool paused, the next attempt waits in the pool, in its turn.
 		if (!pauseAll || plan.outsidePool === true) await sleep(waitMs);
 		return { again: true };
@@ -236,13 +262,13 @@ function outcomeUnknown<A extends IN8nHttpFullResponse>(plan: AttemptPlan<A>, st
  */
 export async function inPoolSlot(
 	pool: RunPool,
-	attempt: () => Promise<IN8nHttpFullResponse>,
+	attempt: (waited: boolean) => Promise<IN8nHttpFullResponse>,
 	bodyless: boolean,
 ): Promise<IN8nHttpFullResponse> {
-	const giveBack = await pool.slot();
+	const { giveBack, waited } = await pool.takeSlot();
 	let response: IN8nHttpFullResponse | undefined;
 	try {
-		response = await attempt();
+		response = await attempt(waited);
 	} finally {
 		if (!response) giveBack();
 	}

@@ -40,7 +40,7 @@ export interface ApiCall {
 	detachedForMs?: number;
 	/** A shorter wait for the answer than the Timeout option, for a call whose answer is only a hint. */
 	timeoutMs?: number;
-	/** For a delete decided on evidence, or a write that must not replace a file: asked before each repeat (see ResendCheck). */
+	/** For a delete decided on evidence, or a write that must not replace a file: asked before each repeat, and before a first send that waited (see ResendCheck). */
 	resendCheck?: ResendCheck;
 	/**
 	 * The file a write (an upload in one request, a delete) stores or removes. When an attempt of it
@@ -71,9 +71,13 @@ export interface WrittenFile {
 
 /**
  * What a call's repeat must not do, asked of the service again right before the call is sent
- * again (an earlier attempt may have been carried out, and the key written since). `ask` throws
- * when it cannot be told; it asks `via`: the client whose requests go in the slot of the run's
- * pool the call already holds, so that no wait for the pool comes between the check and the repeat.
+ * again (an earlier attempt may have been carried out, and the key written since), and before its
+ * first send too when anything waited since the caller's look (`lookedAt`, its client's waits.mark() when
+ * the look began: a Retry-After, a retry, a pause of the run's pool or a wait for its slot, see
+ * looks.ts): the caller's look is then seconds old. `ask` throws when it cannot be told; it asks
+ * `via`: the client whose requests go in the slot of the run's pool the call already holds, so that
+ * no wait for the pool comes between the check and the send. A check during which anything waited
+ * is asked again (checkVerdict).
  * - 'delete', a delete decided on evidence: 'send' the key is unchanged, a repeat is as safe as the
  *   first send; 'gone' nothing is left, the work is done; 'keep' another version is there.
  * - 'replace', a write that must not replace a file (Refuse Existing File on, Replace Existing File
@@ -82,9 +86,10 @@ export interface WrittenFile {
  *   send too (an upload in one request, whose source was read, and memory and a slot waited for,
  *   after the caller's own check: a file stored meanwhile would be replaced).
  */
-export type ResendCheck =
+export type ResendCheck = { lookedAt: number } & (
 	| { guards: 'delete'; ask: (via: FileStorageClient) => Promise<'send' | 'gone' | 'keep'> }
-	| { guards: 'replace'; first?: boolean; ask: (via: FileStorageClient) => Promise<'send' | 'keep'> };
+	| { guards: 'replace'; first?: boolean; ask: (via: FileStorageClient) => Promise<'send' | 'keep'> }
+);
 
 export interface TransportSettings {
 	timeoutMs: number;

@@ -5,6 +5,7 @@ import { waitTooLongHint, type NetworkFacts, type StatusFacts } from './attempts
 import { targetOf, timeoutHint, type ApiCall, type TransportSettings } from './call';
 import { httpError, networkError } from './errors';
 import { serviceNetworkReason, type NetworkProblem } from './networkErrors';
+import { checkVerdict, UNSETTLED_WORDS } from './looks';
 import type { FileStorageClient } from './request';
 import { RedirectRefused } from './redirects';
 
@@ -113,8 +114,11 @@ export function callKeptFailure(site: CallSite, call: ApiCall, marks: string): N
 	return error;
 }
 
-/** Why a call was not sent again: what the check before the repeat found (see ApiCall.resendCheck). */
-export type WithheldResend = 'gone' | 'keep' | 'unknown';
+/**
+ * Why a call was not sent again: what the check before the repeat found (see ApiCall.resendCheck);
+ * 'unsettled': something waited during each of its checks (looks.ts).
+ */
+export type WithheldResend = 'gone' | 'keep' | 'unknown' | 'unsettled';
 
 /** What the attempt loop knew when the check ran (see AttemptPlan.beforeResend). */
 export interface ResendFacts {
@@ -125,17 +129,26 @@ export interface ResendFacts {
 	outcomeUnknown: boolean;
 }
 
-/** A delete's repeat withheld: why, and what the rule is. */
+/** A delete withheld (its repeat, or its first send after a wait for the pool): why, and what the rule is. */
 function deleteWithheld(found: WithheldResend, facts: ResendFacts) {
 	const earlier = facts.earlierMayHaveRun ? 'may have been carried out (its answer was lost, or a 5xx)' : 'failed';
 	const words: Record<WithheldResend, string> = {
 		gone: "the service's listing no longer shows the file",
 		keep: "the service's listing shows another version there now, which was kept",
 		unknown: "the service's listing could not be read to check the file first",
+		unsettled: UNSETTLED_WORDS,
 	};
+	const rule =
+		facts.attempts === 0
+			? "The node had to wait after it listed the file (the service asked it to wait, a request was repeated, or every slot of the run's request pool was busy), so the file was listed again right before the delete"
+			: `An earlier attempt ${earlier}`;
+	const byHand =
+		found === 'unsettled'
+			? ' Nothing was deleted: check the file (File → Get Info) and delete it with File → Delete once the service is less busy.'
+			: '';
 	return {
 		why: words[found],
-		description: `An earlier attempt ${earlier}; a delete is sent again only while the file is the one it was decided on.`,
+		description: `${rule}; a delete is sent only while the file is the one it was decided on.${byHand}`,
 	};
 }
 
@@ -144,8 +157,10 @@ function firstWriteWithheld(found: WithheldResend) {
 	return {
 		why:
 			found === 'keep'
-				? 'a file was stored at its key after the node checked it was free (while the source was read, or the upload waited), and it was kept'
-				: 'whether its key is still free could not be checked right before the upload',
+				? 'a file was stored at its key after the node checked it was free (while the source was read, or the upload waited for its turn), and it was kept'
+				: found === 'unsettled'
+					? `whether its key is still free could not be shown right before it was sent: ${UNSETTLED_WORDS}`
+					: 'whether its key is still free could not be checked right before it was sent',
 		description:
 			'This write must not replace a file (Refuse Existing File on, or Replace Existing File off), so the key is checked again right before it is sent: nothing was sent and nothing replaced. Check the key with File → Get Info; to replace the file, turn the option off, or pick another key.',
 	};
@@ -157,7 +172,9 @@ function writeWithheld(found: WithheldResend, facts: ResendFacts) {
 	const why =
 		found === 'keep'
 			? 'a file is at its key now, and it was kept'
-			: 'whether its key is still free could not be checked';
+			: found === 'unsettled'
+				? `whether its key is still free could not be shown: ${UNSETTLED_WORDS}`
+				: 'whether its key is still free could not be checked';
 	const earlier = facts.outcomeUnknown
 		? "An earlier attempt may have been carried out (a 5xx, a gateway's 504 or no answer in time): a file at the key may be this item's own upload, or another writer's."
 		: 'An earlier attempt was not carried out.';
@@ -168,11 +185,23 @@ function writeWithheld(found: WithheldResend, facts: ResendFacts) {
 }
 
 /**
+ * The check's finding, asked again while anything waited during it (a 'send' is proof only then:
+ * checkVerdict); 'unsettled' after MOST_CHECKS such asks. `via`'s waits are its item's (looks.ts).
+ */
+async function settledFinding(check: NonNullable<ApiCall['resendCheck']>, via: FileStorageClient) {
+	for (let asked = 1; ; asked++) {
+		const mark = via.waits.mark();
+		const verdict = checkVerdict(await check.ask(via), via.waits.since(mark), asked);
+		if (verdict !== 'again') return verdict;
+	}
+}
+
+/**
  * A call whose earlier attempt may have been carried out (its answer lost, a 5xx) is sent again only
  * after its caller's check says a repeat is safe (a delete: the key still holds what it was decided
  * on; a write that must not replace: the key is still free); otherwise this throws, saying why in
  * the words of the call's kind. It runs right before the repeat goes out, its slot of the run's
- * pool taken: `via` asks the service in that slot.
+ * pool taken: `via` asks the service in that slot, and nothing waits between its last answer and the send.
  */
 export async function checkBeforeResend(
 	site: CallSite,
@@ -185,9 +214,9 @@ export async function checkBeforeResend(
 	let found: WithheldResend;
 	let problem = '';
 	try {
-		const decision = await check.ask(via);
-		if (decision === 'send') return;
-		found = decision;
+		const finding = await settledFinding(check, via);
+		if (finding === 'send') return;
+		found = finding;
 	} catch (error) {
 		found = 'unknown';
 		problem = ` (${error instanceof Error ? error.message : String(error)})`;
@@ -204,10 +233,19 @@ export async function checkBeforeResend(
 	throw error;
 }
 
-/** What the check before a repeat found, when it is why `error` ended a call; else undefined. */
-export function withheldResend(error: unknown): { found: WithheldResend; earlierMayHaveRun: boolean } | undefined {
+/**
+ * What the check before a send found, when it is why `error` ended a call; else undefined. `first`:
+ * the call was never sent (its first send waited for the pool, and was checked in its slot).
+ */
+export function withheldResend(
+	error: unknown,
+): { found: WithheldResend; earlierMayHaveRun: boolean; first: boolean } | undefined {
 	if (!(error instanceof NodeOperationError)) return undefined;
 	const found = error.context?.resendWithheld as WithheldResend | undefined;
 	if (found === undefined) return undefined;
-	return { found, earlierMayHaveRun: error.context.earlierAttemptMayHaveRun === true };
+	return {
+		found,
+		earlierMayHaveRun: error.context.earlierAttemptMayHaveRun === true,
+		first: error.context.attempts === 0,
+	};
 }

@@ -2,11 +2,16 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
 	IExecuteFunctions,
+	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
+
 import type { TransportSettings, WrittenFile } from './call';
+import type { WaitCount } from './looks';
 import type { ApiPathsSetting } from './pathFamily';
 import type { RunPool } from './pool';
 
@@ -45,9 +50,36 @@ export interface ClientSetup extends ClientRun {
 	itemIndex: number;
 	credentials: ICredentialsDecrypted;
 	apiPaths: ApiPathsSetting;
+	/** Every wait of this item's requests, shared with its client in a held slot (looks.ts). */
+	waits: WaitCount;
 	/**
 	 * The requests go in a slot of the pool one of this item's requests already holds (the check
 	 * right before a delete is sent again, see ResendCheck): one at a time, taking no other.
 	 */
 	slotHeld?: boolean;
+}
+
+/** One request signed by the credential (n8n's authenticated helper), with the item's decrypted credential. */
+export async function sendSigned(setup: ClientSetup, options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
+	const { ctx, credentials } = setup;
+	return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
+		credentialsDecrypted: { ...credentials, data: { ...credentials.data } },
+	})) as IN8nHttpFullResponse;
+}
+
+/**
+ * Signed by the credential's own `authenticate`, sent by n8n's plain request helper, which
+ * (unlike the authenticated one) keeps the signal it is given instead of the execution's.
+ */
+export async function sendDetached(
+	setup: ClientSetup,
+	options: IHttpRequestOptions,
+	boundMs: number,
+): Promise<IN8nHttpFullResponse> {
+	const signed = await new FileStorageApi().authenticate({ ...setup.credentials.data }, options);
+	return (await setup.ctx.helpers.httpRequest({
+		...signed,
+		timeout: Math.min(signed.timeout ?? boundMs, boundMs),
+		abortSignal: AbortSignal.timeout(boundMs),
+	})) as IN8nHttpFullResponse;
 }

@@ -53,12 +53,27 @@ export class RunPool {
 
 	/** Waits until the service's pause is over and a slot is free; call the answer to give it back. */
 	async slot(): Promise<() => void> {
-		await this.pauseOver();
+		return (await this.takeSlot()).giveBack;
+	}
+
+	/**
+	 * As `slot`, saying whether the request had to wait (a pause, or no free slot): a check made
+	 * before that wait may be stale by seconds once the request goes (see AttemptPlan.checkFirst).
+	 */
+	async takeSlot(): Promise<{ giveBack: () => void; waited: boolean }> {
+		let waited = await this.pauseOver();
 		if (this.active < this.parallel) this.active += 1;
-		else await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+		else {
+			waited = true;
+			await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+		}
 		this.peakActive = Math.max(this.peakActive, this.active);
 		// A 429 may have come while this request queued: it waits, holding its place.
-		await this.pauseOver();
+		if (await this.pauseOver()) waited = true;
+		return { giveBack: this.giveBackOnce(), waited };
+	}
+
+	private giveBackOnce(): () => void {
 		let given = false;
 		return () => {
 			if (given) return;
@@ -75,10 +90,11 @@ export class RunPool {
 		this.pauseUntil = Math.max(this.pauseUntil, Date.now() + ms);
 	}
 
-	private async pauseOver(): Promise<void> {
-		for (;;) {
+	/** True when it had to wait. */
+	private async pauseOver(): Promise<boolean> {
+		for (let waited = false; ; waited = true) {
 			const left = this.pauseUntil - Date.now();
-			if (left <= 0 || this.stopped()) return;
+			if (left <= 0 || this.stopped()) return waited;
 			await sleep(Math.min(left, WAIT_STEP_MS));
 		}
 	}

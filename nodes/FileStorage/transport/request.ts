@@ -7,7 +7,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { FileStorageApi } from '../../../credentials/FileStorageApi.credentials';
 import { linkRewritesKey, rewrittenLinkWords } from '../files/keys';
 import { inPoolSlot, runAttempts } from './attempts';
 import {
@@ -20,7 +19,15 @@ import {
 } from './call';
 import { apiAnswerKept } from './cacheMarks';
 import { followRedirects, type FollowedAnswer } from './redirects';
-import { CREDENTIAL_TYPE, decryptedOnce, type ClientRun, type ClientSetup, type Context } from './clientSetup';
+import {
+	CREDENTIAL_TYPE,
+	decryptedOnce,
+	sendDetached,
+	sendSigned,
+	type ClientRun,
+	type ClientSetup,
+	type Context,
+} from './clientSetup';
 import {
 	callKeptFailure,
 	callNetworkFailure,
@@ -31,6 +38,7 @@ import {
 import { isApiErrorAnswer } from './apiAnswer';
 import { httpError, linkSecrets, unexpectedAnswerError, withoutSecrets } from './errors';
 import { FamilyRouter } from './familyRouter';
+import { WaitCount } from './looks';
 import { apiPathsSetting, isMissingPath, type FamilyRoutes, type Route } from './pathFamily';
 import { buildTarget, checkBaseUrl, querySignedTarget, type QueryValue } from './signing';
 
@@ -50,15 +58,9 @@ export class FileStorageClient {
 	private readonly router: FamilyRouter;
 
 	private readonly ctx: Context;
-	private readonly origin: string;
-	private readonly settings: TransportSettings;
-	private readonly itemIndex: number;
 
 	private constructor(private readonly setup: ClientSetup) {
 		this.ctx = setup.ctx;
-		this.origin = setup.origin;
-		this.settings = setup.settings;
-		this.itemIndex = setup.itemIndex;
 		this.router = new FamilyRouter({
 			origin: setup.origin,
 			apiPaths: setup.apiPaths,
@@ -84,15 +86,24 @@ export class FileStorageClient {
 			settings: { ...DEFAULT_SETTINGS, ...settings },
 			itemIndex,
 			credentials: decryptedOnce(ctx, credentials),
+			waits: new WaitCount(),
 			...run,
 			apiPaths: apiPathsSetting(credentials.apiPaths),
 		});
 	}
 
-	/** One attempt in a slot of the run's pool, when there is one and none is held (see inPoolSlot). */
-	private async inSlot(attempt: () => Promise<IN8nHttpFullResponse>, bodyless = false): Promise<IN8nHttpFullResponse> {
-		if (!this.setup.pool || this.setup.slotHeld) return await attempt();
-		return await inPoolSlot(this.setup.pool, attempt, bodyless);
+	/** One attempt in a slot of the run's pool, when there is one and none is held (inPoolSlot); then `beforeGoing`. */
+	private async inSlot(
+		beforeGoing: ((waited: boolean) => Promise<void>) | undefined,
+		attempt: () => Promise<IN8nHttpFullResponse>,
+		bodyless = false,
+	): Promise<IN8nHttpFullResponse> {
+		const going = async (waited: boolean) => {
+			await beforeGoing?.(waited);
+			return await attempt();
+		};
+		if (!this.setup.pool || this.setup.slotHeld) return await going(false);
+		return await inPoolSlot(this.setup.pool, going, bodyless);
 	}
 
 	/** This client for requests sent in a slot one of its requests holds (ClientSetup.slotHeld). */
@@ -100,14 +111,27 @@ export class FileStorageClient {
 		return this.setup.pool && !this.setup.slotHeld ? new FileStorageClient({ ...this.setup, slotHeld: true }) : this;
 	}
 
+	/**
+	 * This client with a count of waits of its own (looks.ts): a look and the send that acts on it go
+	 * through it, so that only their waits count, not those of the item's requests beside them.
+	 */
+	forLook(): FileStorageClient {
+		return new FileStorageClient({ ...this.setup, waits: new WaitCount() });
+	}
+
+	/** Its requests' waits: a look notes `mark()` when it begins (ResendCheck.lookedAt, looks.ts). */
+	get waits(): WaitCount {
+		return this.setup.waits;
+	}
+
 	/** The Timeout option in ms: how long the service may take to answer or to send the next bytes. */
 	get idleTimeoutMs(): number {
-		return this.settings.timeoutMs;
+		return this.setup.settings.timeoutMs;
 	}
 
 	/** The error for a 2xx answer that lacks what the node relies on; `problem` names the field. */
 	unexpectedAnswer(what: string, problem: string) {
-		return unexpectedAnswerError(this.ctx.getNode(), what, problem, this.itemIndex);
+		return unexpectedAnswerError(this.ctx.getNode(), what, problem, this.setup.itemIndex);
 	}
 
 	/** The execution's stop signal; load-options calls have none. */
@@ -118,7 +142,7 @@ export class FileStorageClient {
 
 	/** Absolute URL of an API call; the credential signs its path and query as they stand. */
 	private urlFor(path: string, query: Array<[string, QueryValue]> = []): string {
-		return `${this.origin}${buildTarget(path, query)}`;
+		return `${this.setup.origin}${buildTarget(path, query)}`;
 	}
 
 	/**
@@ -128,7 +152,7 @@ export class FileStorageClient {
 	querySignedUrl(method: string, path: string, query: Array<[string, QueryValue]>, timestamp: string): string {
 		const { accessKey, secretKey } = this.setup.credentials.data ?? {};
 		const target = buildTarget(path, query);
-		return `${this.origin}${querySignedTarget(String(accessKey ?? ''), String(secretKey ?? ''), method, target, timestamp)}`;
+		return `${this.setup.origin}${querySignedTarget(String(accessKey ?? ''), String(secretKey ?? ''), method, target, timestamp)}`;
 	}
 
 	async send<T = IDataObject>(call: ApiCall): Promise<T> {
@@ -153,7 +177,7 @@ export class FileStorageClient {
 				this.ctx.getNode(),
 				call.what,
 				{ status: response.statusCode, body: 'the response has no "data" object', attempts: 1 },
-				this.itemIndex,
+				this.setup.itemIndex,
 			);
 		}
 		return body.data as T;
@@ -185,7 +209,7 @@ export class FileStorageClient {
 		const options = requestOptions(
 			this.urlFor(route.path, call.query),
 			{ ...call, method: route.method },
-			this.settings,
+			this.setup.settings,
 		);
 		// A fresh copy each attempt: authentication rewrites url and headers, and every
 		// attempt must be signed anew with the current time. `beforeGoing` runs once every wait is over.
@@ -194,40 +218,14 @@ export class FileStorageClient {
 			return await this.attempts(
 				call,
 				async (beforeGoing) => {
-					await beforeGoing?.();
-					return await this.sendDetached({ ...options }, Math.max(deadline - Date.now(), 1));
+					await beforeGoing?.(false);
+					return await sendDetached(this.setup, { ...options }, Math.max(deadline - Date.now(), 1));
 				},
 				missingPathIsAnswer,
 			);
 		}
-		const { credentials } = this.setup;
-		return await this.attempts(
-			call,
-			async (beforeGoing) =>
-				await this.inSlot(async () => {
-					await beforeGoing?.();
-					return (await this.ctx.helpers.httpRequestWithAuthentication.call(
-						this.ctx,
-						CREDENTIAL_TYPE,
-						{ ...options },
-						{ credentialsDecrypted: { ...credentials, data: { ...credentials.data } } },
-					)) as IN8nHttpFullResponse;
-				}),
-			missingPathIsAnswer,
-		);
-	}
-
-	/**
-	 * Signed by the credential's own `authenticate`, sent by n8n's plain request helper, which
-	 * (unlike the authenticated one) keeps the signal it is given instead of the execution's.
-	 */
-	private async sendDetached(options: IHttpRequestOptions, boundMs: number): Promise<IN8nHttpFullResponse> {
-		const signed = await new FileStorageApi().authenticate({ ...this.setup.credentials.data }, options);
-		return (await this.ctx.helpers.httpRequest({
-			...signed,
-			timeout: Math.min(signed.timeout ?? boundMs, boundMs),
-			abortSignal: AbortSignal.timeout(boundMs),
-		})) as IN8nHttpFullResponse;
+		const signed = async () => await sendSigned(this.setup, { ...options });
+		return await this.attempts(call, async (go) => await this.inSlot(go, signed), missingPathIsAnswer);
 	}
 
 	/**
@@ -244,7 +242,7 @@ export class FileStorageClient {
 		if (rewrite) {
 			const words = rewrittenLinkWords(what, rewrite);
 			throw new NodeOperationError(this.ctx.getNode(), words.message, {
-				itemIndex: this.itemIndex,
+				itemIndex: this.setup.itemIndex,
 				description: words.description,
 			});
 		}
@@ -258,7 +256,10 @@ export class FileStorageClient {
 			link: true,
 			secrets: linkSecrets(url),
 		};
-		const options: IHttpRequestOptions = { ...requestOptions(url, call, this.settings), disableFollowRedirect: true };
+		const options: IHttpRequestOptions = {
+			...requestOptions(url, call, this.setup.settings),
+			disableFollowRedirect: true,
+		};
 		const execution = this.executionSignal();
 		const attempt = async (): Promise<FollowedAnswer> => {
 			// Its own signal, so a body that stalls can be ended at its socket (FollowedAnswer.closeConnection).
@@ -270,7 +271,7 @@ export class FileStorageClient {
 			const answer = await followRedirects(new URL(url), sendHop);
 			return { ...answer, closeConnection: () => connection.abort() };
 		};
-		return await this.attempts(call, async () => await this.inSlot(attempt, method === 'HEAD'));
+		return await this.attempts(call, async (go) => await this.inSlot(go, attempt, method === 'HEAD'));
 	}
 
 	private stopped(call: ApiCall): boolean {
@@ -278,7 +279,12 @@ export class FileStorageClient {
 	}
 
 	private get site(): CallSite {
-		return { node: this.ctx.getNode(), itemIndex: this.itemIndex, origin: this.origin, settings: this.settings };
+		return {
+			node: this.ctx.getNode(),
+			itemIndex: this.setup.itemIndex,
+			origin: this.setup.origin,
+			settings: this.setup.settings,
+		};
 	}
 
 	/**
@@ -287,7 +293,7 @@ export class FileStorageClient {
 	 */
 	private async attempts(
 		call: ApiCall,
-		send: (beforeGoing?: () => Promise<void>) => Promise<IN8nHttpFullResponse>,
+		send: (beforeGoing?: (waited: boolean) => Promise<void>) => Promise<IN8nHttpFullResponse>,
 		missingPathIsAnswer = false,
 	): Promise<IN8nHttpFullResponse> {
 		const detached = call.detachedForMs !== undefined;
@@ -295,7 +301,7 @@ export class FileStorageClient {
 		const kept = (answer: IN8nHttpFullResponse) => (call.link ? undefined : apiAnswerKept(answer.headers));
 		const response = await runAttempts({
 			policy: call.retry,
-			maxRetries: detached ? Math.max(this.settings.maxRetries, CLEANUP_RETRIES) : this.settings.maxRetries,
+			maxRetries: detached ? Math.max(this.setup.settings.maxRetries, CLEANUP_RETRIES) : this.setup.settings.maxRetries,
 			send,
 			stopped: () => this.stopped(call),
 			pool: this.setup.pool,
@@ -315,7 +321,10 @@ export class FileStorageClient {
 				return marks ? this.keptFailure(call, marks) : callStatusFailure(this.site, call, answer, facts);
 			},
 			beforeResend: async (facts) => await checkBeforeResend(this.site, call, facts, this.inHeldSlot()),
-			checkFirst: call.resendCheck?.guards === 'replace' && call.resendCheck.first === true,
+			// Every check of a destructive call is asked before its first send too once anything waited since its look.
+			checkFirst: call.resendCheck?.guards === 'replace' && call.resendCheck.first === true ? 'always' : 'afterWait',
+			waitedSinceLook: () => call.resendCheck !== undefined && this.waits.since(call.resendCheck.lookedAt),
+			onWait: () => this.setup.waits.note(),
 			apiRefusal: (answer) => !call.link && isApiErrorAnswer(answer.body),
 			onOutcomeUnknown: () => {
 				if (call.writes) this.setup.onWriteMayLand?.(call.writes);

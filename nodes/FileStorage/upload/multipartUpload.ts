@@ -28,6 +28,7 @@ import {
 	type MultipartTarget,
 	type PartBodies,
 } from './parts';
+import { requireStoredAll } from './storedAll';
 import { atStart, type UploadSource } from './uploadSource';
 
 /**
@@ -58,6 +59,11 @@ export interface MultipartOptions {
 	 * Complete (or the one request) sent again is sent only onto a key checked free once more.
 	 */
 	refuseIfTaken?: () => Error;
+	/**
+	 * Upload and Multipart Upload: the answer must say every byte sent was stored (requireStoredAll).
+	 * Copy and Move leave it to their check of the copy, which lists the file too (files/copyCheck.ts).
+	 */
+	storedAll?: boolean;
 }
 
 /** An upload in parts under way: the plan, the bodies, and the reader of the source. */
@@ -176,7 +182,9 @@ async function uploadInParts(run: Run, plannedParts: number): Promise<StoredFile
 			read = await readAhead(run);
 			if (read.ended && read.ahead.length === 1 && run.options.oneRequestIfOnePart) {
 				const form = bodies.form(read.ahead[0]);
-				return { ...(await uploadWhole(item, target, form, run.options.refuseIfTaken !== undefined)) };
+				const { refuseIfTaken, storedAll } = run.options;
+				const sent = storedAll ? read.ahead[0].length : undefined;
+				return { ...(await uploadWhole(item, target, form, { mustNotReplace: refuseIfTaken !== undefined, sent })) };
 			}
 		}
 		uploadId = await start(run, read.totalParts);
@@ -184,9 +192,10 @@ async function uploadInParts(run: Run, plannedParts: number): Promise<StoredFile
 		await abandon(run);
 		throw asNodeError(item, error);
 	}
-	const completing = { now: false };
+	const completing = { now: false, sent: 0 };
+	let stored: StoredFile & MultipartResult;
 	try {
-		return await sendAll(run, { uploadId, ...read }, completing);
+		stored = await sendAll(run, { uploadId, ...read }, completing);
 	} catch (error) {
 		const failure = asNodeError(item, error);
 		if (completing.now && failedOnRetryWith(error, 404)) {
@@ -204,13 +213,16 @@ async function uploadInParts(run: Run, plannedParts: number): Promise<StoredFile
 		if (completing.now && !cancelled) item.writeMayStillLand(target);
 		throw failure;
 	}
+	// Completed: a short file is not cancelled (it is stored), only reported.
+	if (run.options.storedAll) requireStoredAll(item, target, stored, completing.sent);
+	return stored;
 }
 
-/** Every part sent, then Complete; `completing.now` says whether Complete was sent. */
+/** Every part sent, then Complete; `completing.now` says whether Complete was sent, `sent` how many bytes its parts hold. */
 async function sendAll(
 	run: Run,
 	{ uploadId, ahead, totalParts }: Ahead & { uploadId: string },
-	completing: { now: boolean },
+	completing: { now: boolean; sent: number },
 ): Promise<StoredFile & MultipartResult> {
 	const { item, client, target, source, bodies, partSize } = run;
 	const known = source.size;
@@ -236,10 +248,16 @@ async function sendAll(
 		);
 	}
 	const refuse = run.options.refuseIfTaken;
-	if (refuse && (await stillStored(client, target, target.key))) throw refuse();
+	// The check and the Complete acting on it go through one client counting their waits (transport/looks.ts).
+	const looking = client.forLook();
+	const lookedAt = looking.waits.mark();
+	if (refuse && (await stillStored(looking, target, target.key))) throw refuse();
 	completing.now = true;
-	const resendCheck = refuse ? freeKeyCheck(target, target.key) : undefined;
-	const stored = await completeMultipartUpload(client, target, {
+	completing.sent = bytesRead;
+	// Asked again in Complete's slot when anything waited since that check began (its slot, a pause of the pool, a
+	// retry), and before a repeat.
+	const resendCheck = refuse ? freeKeyCheck(target, target.key, lookedAt) : undefined;
+	const stored = await completeMultipartUpload(looking, target, {
 		uploadId,
 		key: target.key,
 		parts: uploaded,
@@ -252,23 +270,33 @@ async function sendAll(
  * One upload in one request. One whose outcome is unknown (no answer in time, a gateway's 504: see
  * outcome.ts) may still be carried out by the service: the transport marks its key (ApiCall.writes),
  * so later items of the run leave it alone. `mustNotReplace` (Refuse Existing File on, Replace
- * Existing File off): a repeat goes out only onto a key checked free again (freeKeyCheck).
+ * Existing File off): a repeat goes out only onto a key checked free again (freeKeyCheck). `sent`:
+ * the file's bytes, when the answer must say all of them were stored (MultipartOptions.storedAll).
  */
 export async function uploadWhole(
 	item: Item,
 	target: MultipartTarget,
 	form: FileForm,
-	mustNotReplace = false,
+	{ mustNotReplace = false, sent }: { mustNotReplace?: boolean; sent?: number } = {},
 ): Promise<StoredFile> {
-	const client = await item.client();
+	// Its waits counted apart from the item's other requests: the check in its slot is held to them (transport/looks.ts).
+	const client = (await item.client()).forLook();
 	const file = { key: target.key, visibility: target.visibility, form };
+	let stored: StoredFile;
 	try {
 		// Checked again right before the first send too: the source was read (and, in version 3, memory and a slot
 		// waited for) after the caller's check, and a file stored meanwhile would be replaced.
-		return await uploadFile(client, target, file, mustNotReplace ? freeKeyCheck(target, target.key, true) : undefined);
+		stored = await uploadFile(
+			client,
+			target,
+			file,
+			mustNotReplace ? freeKeyCheck(target, target.key, client.waits.mark(), true) : undefined,
+		);
 	} catch (error) {
 		throw asNodeError(item, error);
 	}
+	if (sent !== undefined) requireStoredAll(item, target, stored, sent);
+	return stored;
 }
 
 /**

@@ -307,7 +307,8 @@ export async function copyChecked(item: Item, job: CopyJob, client: FileStorageC
 	await refuseTakenSinceCheck(item, client, job, opened);
 	const refuseIfTaken =
 		options.replace === true ? undefined : () => takenDuringCopy(item, job, 'before the copy completed');
-	const stored = await storeSource(item, { ...to, visibility, contentType }, source, refuseIfTaken);
+	// A short answer is judged by the copy's check, with the listing (fileInfoAfterCopy).
+	const stored = await storeSource(item, { ...to, visibility, contentType }, source, { refuseIfTaken });
 	const check: CopyCheck = await fileInfoAfterCopy(item, client, {
 		to,
 		visibility,

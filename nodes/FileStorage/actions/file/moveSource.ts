@@ -5,6 +5,7 @@ import type { Item } from '../../item';
 import { deleteFile, withheldResend, type ResendCheck } from '../../transport/api';
 import { describeRef, type Copied } from './copyFile';
 import { failedAnswer } from '../../transport/apiAnswer';
+import { MOST_CHECKS } from '../../transport/looks';
 
 function wordsOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
@@ -64,16 +65,19 @@ function deletedAlready(error: unknown): boolean {
 }
 
 /**
- * What a repeat of the source's delete acts on, asked again before each repeat: the source still
- * the version the delete was decided on, and the destination still the copy that was checked.
- * `changed` names which one was not.
+ * What a repeat of the source's delete acts on, asked again before each repeat (and before its first
+ * send when anything waited since the source was listed, `lookedAt`): the source still the version the
+ * delete was decided on, and the destination still the copy that was checked. `changed` names which
+ * one was not, for the last time it was asked.
  */
-function beforeRepeat(copied: Copied, decided: StoredRecord) {
+function beforeRepeat(copied: Copied, decided: StoredRecord, lookedAt: number) {
 	const changed = { at: 'source' as 'source' | 'destination' };
-	const source = versionCheck(copied.from, copied.from.key, decided);
+	const source = versionCheck(copied.from, copied.from.key, decided, lookedAt);
 	const check: ResendCheck = {
 		guards: 'delete',
+		lookedAt,
 		ask: async (via) => {
+			changed.at = 'source';
 			const decision = await source.ask(via);
 			if (decision !== 'send') return decision;
 			const copy = await findStoredRecord(via, copied.to, copied.to.key);
@@ -85,11 +89,17 @@ function beforeRepeat(copied: Copied, decided: StoredRecord) {
 	return { check, changed };
 }
 
-/** A delete of the source that may have been carried out, and was not sent again: why, and what is where. */
+/**
+ * A delete of the source withheld by the check in its slot: a repeat (the first may have been carried
+ * out), or the first send after it waited for the run's pool (nothing was sent). Why, and what is where.
+ */
 function notSentAgain(item: Item, copied: Copied, error: unknown, changedAt: 'source' | 'destination') {
 	const { from, to } = copied;
-	const found = withheldResend(error)?.found;
+	const withheld = withheldResend(error);
+	const found = withheld?.found;
 	if (found === 'gone') return sourceGone(item, copied);
+	if (found === 'unsettled') return keptWhileWaiting(item, copied, withheld?.earlierMayHaveRun === true);
+	if (withheld?.first === true) return notSentAfterWait(item, copied, error, changedAt);
 	if (found === 'keep' && changedAt === 'source') {
 		return item.fail(
 			`Move: the source ${describeRef(from)} changed while its delete was retried: a newer version is kept there`,
@@ -106,15 +116,52 @@ function notSentAgain(item: Item, copied: Copied, error: unknown, changedAt: 'so
 	);
 }
 
+/** Each check before the delete waited (transport/looks.ts): none proves the source and the copy unchanged. */
+function keptWhileWaiting(item: Item, copied: Copied, earlierMayHaveRun: boolean) {
+	const { from, to } = copied;
+	const where = earlierMayHaveRun
+		? 'An earlier attempt of the delete may have been carried out (its answer was lost, or a 5xx).'
+		: `Both files exist now: the source ${describeRef(from)} and the copy ${describeRef(to)}.`;
+	return item.fail(
+		`Move: the source ${describeRef(from)} was not deleted: the service asked the node to wait during each of ${MOST_CHECKS} checks of the source and the copy right before the delete, so none showed them as they are when it would go`,
+		`${where} Once the service is less busy, check the source and the destination (File → Get Info), then delete the source with File → Delete, or run the Move again (with Replace Existing File on).`,
+	);
+}
+
+/** Something waited since the source was listed, and the check in the delete's slot withheld it: nothing was deleted. */
+function notSentAfterWait(item: Item, copied: Copied, error: unknown, changedAt: 'source' | 'destination') {
+	const { from, to } = copied;
+	const found = withheldResend(error)?.found;
+	const why =
+		found !== 'keep'
+			? `whether the source and the copy were unchanged could not be checked: ${wordsOf(error)}`
+			: changedAt === 'source'
+				? 'a newer version of the source was stored while the node waited, and it is kept'
+				: `the destination ${describeRef(to)} changed while the node waited (another writer stored a file there)`;
+	return bothExist(
+		item,
+		copied,
+		`Move: the source ${describeRef(from)} was not deleted: ${why}`,
+		" The node had to wait after it listed the source (the service asked it to wait, a request was repeated, or every slot of the run's request pool was busy), so both were listed again right before the delete.",
+		' Check the source and the destination (File → Get Info), then run the Move again (with Replace Existing File on) to move the source.',
+	);
+}
+
 /**
  * Move's last step: the source goes only after a checked copy, only while the service still
  * records the version that was copied (a file replaced during the copy is a newer version, which
  * the copy does not hold), and only while the destination is still the copy that was checked.
- * A delete sent again (its answer lost, a 5xx) goes out only while both still hold (beforeRepeat).
+ * A delete sent again (its answer lost, a 5xx), or sent after anything waited since the source was
+ * listed (the destination's listing waiting out a Retry-After, the delete's wait for its slot of the
+ * run's pool: transport/looks.ts), goes out only while both still hold (beforeRepeat, asked in its slot).
  * A failed delete says both exist; a source already gone (the API's own 404) says so.
  */
-export async function deleteSourceAfterCopy(item: Item, copied: Copied) {
+export async function deleteSourceAfterCopy(item: Item, made: Copied) {
+	// The last look begins here: a wait of any of its requests or the delete's (the destination's listing
+	// too) is checked for, counted apart from the item's other requests (a Folder → Move's other files).
+	const copied = { ...made, client: made.client.forLook() };
 	const { from } = copied;
+	const lookedAt = copied.client.waits.mark();
 	const now = await recordNow(item, copied, from, 'whether the source is still the version copied');
 	const decision = sourceDeleteDecision(copied.sourceRecord, now);
 	if (decision === 'gone' || !now) throw sourceGone(item, copied);
@@ -127,7 +174,7 @@ export async function deleteSourceAfterCopy(item: Item, copied: Copied) {
 		);
 	}
 	await refuseChangedCopy(item, copied);
-	const repeat = beforeRepeat(copied, now);
+	const repeat = beforeRepeat(copied, now, lookedAt);
 	try {
 		return await deleteFile(copied.client, from, from.key, repeat.check);
 	} catch (error) {

@@ -78,6 +78,9 @@ export async function execute(item: Item): Promise<INodeExecutionData[]> {
 		},
 		row,
 	);
-	const stored = await multipartUpload({ item, target: { ...where, ...inputs }, source, settings }, { refuseIfTaken });
+	const stored = await multipartUpload(
+		{ item, target: { ...where, ...inputs }, source, settings },
+		{ refuseIfTaken, storedAll: true },
+	);
 	return item.output({ ...stored, ...source.output });
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { Item } from '../../item';
-import { multipartUpload, uploadWhole } from '../../upload/multipartUpload';
+import { multipartUpload, uploadWhole, type MultipartOptions } from '../../upload/multipartUpload';
 import { MIB, type MultipartTarget } from '../../upload/parts';
 import { readWholeAsForm, type UploadSource } from '../../upload/uploadSource';
 import type { StoredFile } from '../../transport/api';
@@ -36,12 +36,13 @@ export function storeSourceOptions(thresholdDescription: string): INodePropertie
  * request, larger or of unknown size in parts with the bounded pool of part bodies.
  * `refuseIfTaken`: the key must be free, checked again before an upload in parts completes, and
  * before any repeat of the request that stores the file (its Complete, or the one request).
+ * `storedAll`: the answer must say every byte was stored (Upload; see MultipartOptions.storedAll).
  */
 export async function storeSource(
 	item: Item,
 	target: MultipartTarget,
 	source: UploadSource,
-	refuseIfTaken?: () => Error,
+	{ refuseIfTaken, storedAll = false }: Pick<MultipartOptions, 'refuseIfTaken' | 'storedAll'> = {},
 ): Promise<StoredFile & IDataObject> {
 	// Before the first byte: a read of this key in another bucket may be answered with this file.
 	item.run.turns.wroteAt(target);
@@ -51,11 +52,17 @@ export async function storeSource(
 	const { size } = source;
 	if (size === undefined || size > thresholdBytes) {
 		const settings = partSettings(options, row);
-		return await multipartUpload({ item, target, source, settings }, { oneRequestIfOnePart: true, refuseIfTaken });
+		return await multipartUpload(
+			{ item, target, source, settings },
+			{ oneRequestIfOnePart: true, refuseIfTaken, storedAll },
+		);
 	}
 	// Version 3: the whole body counts against the run's Upload Memory while it is read and sent.
 	return await withBodyMemory(item.pool, size, async () => {
 		const form = await readWholeAsForm(item, { ...source, size }, formEnvelope(target.key, target.contentType));
-		return await uploadWhole(item, target, form, refuseIfTaken !== undefined);
+		return await uploadWhole(item, target, form, {
+			mustNotReplace: refuseIfTaken !== undefined,
+			sent: storedAll ? size : undefined,
+		});
 	});
 }

@@ -28,7 +28,10 @@ export const description: INodeProperties[] = [
 
 export async function execute(item: Item): Promise<INodeExecutionData[]> {
 	const { where, source, inputs, refuseIfTaken } = await prepareUpload(item);
-	let stored: IDataObject = await storeSource(item, { ...where, ...inputs }, source, refuseIfTaken);
+	let stored: IDataObject = await storeSource(item, { ...where, ...inputs }, source, {
+		refuseIfTaken,
+		storedAll: true,
+	});
 	if (item.options().purgeCdnCache === true) {
 		const purged = await purgeFile(
 			await item.client(),
