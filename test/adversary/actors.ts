@@ -7,6 +7,7 @@
 import type { Emulator } from '../emulator';
 import type { HookAnswer, HookCall } from '../emulator/history';
 import type { AdversaryCdn } from './cdn';
+import { PausePoint } from './pauses';
 import type { Random } from './random';
 import { BUCKET, SIZE, type Action, type NodeRequest, type Role, type Schedule, type Stop } from './schedule';
 
@@ -63,16 +64,22 @@ export class Adversary {
 	readonly stop?: StopPoint;
 	/** Acts of other writers still under way: a run again starts only once they are done ("nothing else acting"). */
 	actsUnderWay = 0;
+	/** The 503 that pauses the run's pool, and the writer acting during the pause. */
+	readonly pause?: PausePoint;
 
 	constructor(
 		private readonly emulator: Emulator,
-		private readonly schedule: Pick<Schedule, 'triggers' | 'stop'>,
+		private readonly schedule: Pick<Schedule, 'triggers' | 'stop' | 'pause'>,
 		private readonly keys: Record<Role, string>,
 		readonly cdn: AdversaryCdn,
 		private readonly random: Random,
 		readonly log: string[],
 	) {
 		if (schedule.stop) this.stop = new StopPoint(schedule.stop);
+		if (schedule.pause) {
+			const act = async (action: Action, key: string) => await this.act(action, key);
+			this.pause = new PausePoint(schedule.pause, emulator, keys, act, log);
+		}
 	}
 
 	async act(action: Action, key: string, call?: HookCall, reply?: { body: unknown }): Promise<void> {
@@ -94,14 +101,33 @@ export class Adversary {
 			if (data) data.size = body.length;
 			return;
 		}
-		const size = action === 'rewriteSame' ? (current?.size ?? SIZE) : (current?.size ?? SIZE) + 5;
+		const size = action === 'rewriteOther' ? (current?.size ?? SIZE) + 5 : (current?.size ?? SIZE);
+		if (action === 'rewriteSameOtherKind') {
+			// The same size, but what the listing shows besides differs: the content type, the visibility, or both.
+			const kind = this.random.pick(['type', 'visibility', 'both'] as const);
+			const other = visibility === 'public' ? 'private' : 'public';
+			await adversary.put(BUCKET, key, this.random.bytes(size), {
+				visibility: kind === 'type' ? visibility : other,
+				contentType: kind === 'visibility' ? current?.contentType : 'image/png',
+				writer: 'other',
+			});
+			return;
+		}
 		await adversary.put(BUCKET, key, this.random.bytes(size), { visibility, writer: 'other' });
 	}
 
 	/** A short store acts on the upload's own key, when that is a destination of the schedule. */
 	private shortStoreKey(call: HookCall): string | undefined {
 		const subject = subjectOf(call, this.emulator.accessId);
-		const destinations = [this.keys.dst, this.keys.ta, this.keys.tb, this.keys.tc, this.keys.td];
+		const destinations = [
+			this.keys.dst,
+			this.keys.dst2,
+			this.keys.dst3,
+			this.keys.ta,
+			this.keys.tb,
+			this.keys.tc,
+			this.keys.td,
+		];
 		return destinations.includes(subject) ? subject : undefined;
 	}
 
@@ -135,8 +161,14 @@ export class Adversary {
 			}
 		}
 		this.counts.set(call.op, (this.counts.get(call.op) ?? 0) + 1);
-		await this.fire(call, 'before');
 		const subject = subjectOf(call, this.emulator.accessId);
+		if (this.pause?.takes(call, subject)) {
+			const paused = this.pause.answer(call, subject);
+			// Not carried out: no look at its key (invariants.ts `observes` knows no such op).
+			this.requests.push({ seq: this.emulator.adversary.tick(), op: `${call.op} 503`, method: call.method, subject });
+			return paused;
+		}
+		await this.fire(call, 'before');
 		let answer: HookAnswer | undefined;
 		if (call.op === 'cdn') {
 			this.record(call, subject);
@@ -148,6 +180,7 @@ export class Adversary {
 			this.record(call, subject);
 			await this.fire(call, 'after');
 		}
+		if (answer) await this.pause?.looked(call, subject);
 		if (answer) await this.holdAnswer(call, n);
 		return answer;
 	}
@@ -160,6 +193,7 @@ export class Adversary {
 			request.listed = (children ?? []).filter((c) => c.type === 'file').map((c) => c.path);
 		}
 		await this.fire(call, 'after', reply);
+		await this.pause?.looked(call, request.subject);
 		await this.holdAnswer(call, this.numbers.get(call) ?? 0);
 	}
 

@@ -18,7 +18,7 @@ import { OPEN_FOLDER_SEEDS, OPEN_SEEDS } from './openSeeds';
 import type { Outcome } from './schedule';
 
 const FIRST_SEED = 1;
-const SEED_COUNT = 240;
+const SEED_COUNT = 260;
 const FOLDER_SEED_COUNT = 200;
 
 const chosenSeeds = (name: string) => process.env[name]?.split(',').filter(Boolean).map(Number);
@@ -40,7 +40,10 @@ describe('the seeded adversary', () => {
 			onResult: (_seed, example) => void example,
 			onOutcome: (outcome) => {
 				for (const line of outcome.log) {
-					const kind = /HIT|proxy page|lingers|rewriteSame|rewriteOther|delete \w+$|shortStore|view/.exec(line)?.[0];
+					const kind =
+						/HIT|proxy page|lingers|rewriteSameOtherKind|rewriteSame|rewriteOther|delete \w+$|shortStore|view|pause: 503|in the pause/.exec(
+							line,
+						)?.[0];
 					if (kind) acts.set(kind, (acts.get(kind) ?? 0) + 1);
 				}
 				const failed = outcome.items.filter((item) => !item.ok).length;
@@ -55,16 +58,19 @@ describe('the seeded adversary', () => {
 		expect(found.map(described)).toEqual([]);
 	});
 
-	it('really acts in those schedules: kept answers after purges, proxy pages, rewrites, deletes, short stores', () => {
+	it('really acts in those schedules: kept answers after purges, proxy pages, rewrites, deletes, short stores, pauses', () => {
 		if (anyChosen) return;
 		for (const kind of [
 			'HIT',
 			'lingers',
 			'proxy page',
 			'rewriteSame',
+			'rewriteSameOtherKind',
 			'rewriteOther',
 			'shortStore',
 			'view',
+			'pause: 503',
+			'in the pause',
 			'item failed',
 			'item succeeded',
 		]) {

@@ -190,3 +190,15 @@ export class AdversaryCdn {
 		return { status: 200, headers, body: version.body };
 	}
 }
+
+/** The CDN of a run again: keeps nothing after a purge, no proxy in front. */
+export const QUIET_CDN: CdnPolicy = {
+	skewMs: 0,
+	lastModified: 'file',
+	age: false,
+	xCache: false,
+	etag: 'md5',
+	keepAfterPurgeMs: 0,
+	proxyPage: { purge: 0, exists: 0, head: 0 },
+	pageStatus: 404,
+};

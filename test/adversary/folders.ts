@@ -27,17 +27,7 @@ import {
 export const FROM = 'from/';
 export const TO = 'to/';
 
-/** The CDN of a run again: keeps nothing after a purge, no proxy in front. */
-export const QUIET_CDN: CdnPolicy = {
-	skewMs: 0,
-	lastModified: 'file',
-	age: false,
-	xCache: false,
-	etag: 'md5',
-	keepAfterPurgeMs: 0,
-	proxyPage: { purge: 0, exists: 0, head: 0 },
-	pageStatus: 404,
-};
+export { QUIET_CDN } from './cdn';
 
 const SOURCES = { fa: 'ta', fb: 'tb', fc: 'tc', fd: 'td', fnew: 'tnew' } as const;
 type SourceRole = keyof typeof SOURCES;

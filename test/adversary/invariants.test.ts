@@ -255,3 +255,63 @@ describe('Folder → Copy and Move', () => {
 		]);
 	});
 });
+
+describe('a write while the run’s pool was paused by a 503 the adversary answered', () => {
+	const pausedAround = (o: Outcome, from: number, to: number) => ({ ...o, pauses: [{ fromSeq: from, toSeq: to }] });
+
+	it('a source rewritten after the last look, in the pause, then deleted by the Move, is a loss', () => {
+		const events = [put(keys.src1, 'setup', 'A', 1)];
+		const requests = [look('cdn', keys.src1)];
+		events.push(put(keys.dst, 'client', 'A'));
+		requests.push(look('list', keys.src1));
+		events.push(put(keys.src1, 'other', 'B', 20), del(keys.src1, 'client', 30));
+		const move = outcome({ version: 3 }, events, requests, [{ ok: true, json: { md5: 'md5-A' } }]);
+		expect(invariantsOf(move)).toEqual([]);
+		expect(invariantsOf(pausedAround(move, 19, 25))).toEqual(['no stored version is lost']);
+	});
+
+	it('Refuse Existing File: a file stored in the pause after the check, replaced by the upload, is flagged', () => {
+		const events = [put(keys.dst, 'other', 'O', 20), put(keys.dst, 'client', 'X', 30)];
+		const upload = outcome(
+			{ operation: 'upload', version: 3, items: [['dst']] },
+			events,
+			[look('signedUrl', keys.dst)],
+			[],
+		);
+		expect(invariantsOf(upload)).toEqual([]);
+		expect(invariantsOf(pausedAround(upload, 19, 25))).toEqual([
+			'no stored version is lost',
+			'Replace off / Refuse Existing File never replaces',
+		]);
+	});
+});
+
+it('a Move whose copy another writer replaced, seen by its listing, with a same-size file of another content type loses the source', () => {
+	const events = [put(keys.src1, 'setup', 'A', 1)];
+	const requests = [look('cdn', keys.src1)];
+	events.push({ ...put(keys.dst, 'client', 'A'), contentType: 'text/plain' });
+	const other = { ...put(keys.dst, 'other', 'O'), contentType: 'image/png' };
+	events.push(other);
+	requests.push(look('list', keys.src1), look('list', keys.dst));
+	events.push(del(keys.src1, 'client'));
+	const move = outcome({}, events, requests, [{ ok: true, json: { md5: 'md5-A' } }]);
+	expect(invariantsOf(move)).toEqual(['no stored version is lost']);
+	// Of the copy's size, second, content type and visibility, the listing cannot tell it from the copy (spec §3.12).
+	other.contentType = 'text/plain';
+	expect(invariantsOf(move)).toEqual([]);
+});
+
+it('an Upload reported stored, whose bytes the storage kept short and said so, is flagged', () => {
+	const events = [put(keys.dst, 'client', 'AAAA'), put(keys.dst, 'client-short', 'AAA')];
+	const upload = outcome({ operation: 'upload', items: [['dst']] }, events, [look('signedUrl', keys.dst)], []);
+	upload.inputs = ['md5-AAAA'];
+	upload.items = [{ ok: true, json: {} }];
+	expect(invariantsOf(upload)).toEqual(['a faulty copy is not kept unreported', 'a reported success is true']);
+	upload.items = [
+		{
+			ok: false,
+			json: { error: 'the service says it stored 3 bytes, but 4 were sent', description: 'its faulty write' },
+		},
+	];
+	expect(invariantsOf(upload)).toEqual([]);
+});

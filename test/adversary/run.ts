@@ -4,6 +4,7 @@
  * request and run again with no other writer and a CDN that keeps nothing. The outcome is the
  * emulator's history of the schedule's keys, the node's requests and its items.
  */
+import { createHash } from 'node:crypto';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { start, type Emulator } from '../emulator';
@@ -42,6 +43,8 @@ export async function startAdversaryEnv(): Promise<AdversaryEnv> {
 }
 
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+const PART = 5 * 1024 * 1024;
+const md5 = (data: Buffer) => createHash('md5').update(data).digest('hex');
 
 /** The node's parameters and input items for the scenario. */
 function nodeRun(scenario: Scenario, keys: Record<Role, string>, folder: string, random: Random) {
@@ -64,16 +67,19 @@ function nodeRun(scenario: Scenario, keys: Record<Role, string>, folder: string,
 		return { parameters, items: [{ json: {} }] as HarnessItem[] };
 	}
 	if (scenario.operation === 'upload') {
+		// In parts: 5 MiB and 16 bytes, two parts; the bytes past the first 16 are zeros (drawing them would take long).
+		const size = scenario.inParts ? PART + SIZE : SIZE;
 		const items: HarnessItem[] = scenario.items.map(([role]) => {
-			const data = random.bytes(SIZE);
+			const data = Buffer.concat([random.bytes(SIZE), Buffer.alloc(size - SIZE)]);
 			return { json: { key: keys[role] }, binary: { data: { data, fileName: 'u.txt', mimeType: 'text/plain' } } };
 		});
+		const parts = scenario.inParts ? { multipartThreshold: 5, partSize: 5 } : {};
 		const parameters: INodeParameters = {
 			resource: 'file',
 			operation: 'upload',
 			key: '={{ $json.key }}',
 			visibility: 'public',
-			options: { ...options, refuseExisting: !scenario.replace },
+			options: { ...options, ...parts, refuseExisting: !scenario.replace },
 		};
 		return { parameters, items };
 	}
@@ -166,6 +172,8 @@ async function runOnce(env: AdversaryEnv, schedule: Schedule, run: OneRun): Prom
 		await quiet(adversary);
 	} finally {
 		adversary.stop?.release();
+		// The writer of a pause acts on a timer: the run's span ends once it has acted and the pause is over.
+		await adversary.pause?.settled();
 		emulator.adversary.setHooks(undefined);
 	}
 	return { startSeq, endSeq: emulator.adversary.tick(), items, stopped };
@@ -201,5 +209,9 @@ export async function runSchedule(env: AdversaryEnv, schedule: Schedule): Promis
 		items: runs.flatMap((run) => run.items),
 		log,
 		...(schedule.stop ? { runs } : {}),
+		...(schedule.scenario.operation === 'upload'
+			? { inputs: (items as HarnessItem[]).map((item) => md5(item.binary?.data.data ?? Buffer.alloc(0))) }
+			: {}),
+		...(adversary.pause ? { pauses: adversary.pause.spans } : {}),
 	};
 }

@@ -8,7 +8,8 @@
  * the invariants (invariants.ts) are checked against. run.ts runs a schedule.
  */
 import type { HistoryEvent } from '../emulator/history';
-import { drawCdnPolicy, type CdnPolicy } from './cdn';
+import { drawCdnPolicy, QUIET_CDN, type CdnPolicy } from './cdn';
+import { drawPause, type Pause, type PauseSpan } from './pauses';
 import { Random } from './random';
 
 export const BUCKET = { name: 'my-bucket', region: 'us-east-1' };
@@ -17,12 +18,14 @@ export const SIZE = 16;
 export type Operation = 'copy' | 'move' | 'upload' | 'folderDelete' | 'folderCopy' | 'folderMove';
 /** Folder → Copy and Move (folders.ts): `f…` are files of the source folder `from/` (`fc` in its sub-folder), `t…` the same paths below `to/`. */
 export type FolderRole = 'fa' | 'fb' | 'fc' | 'fd' | 'fnew' | 'ta' | 'tb' | 'tc' | 'td' | 'tnew';
-export type Role = 'src1' | 'src2' | 'src3' | 'dst' | 'dirA' | 'dirB' | 'dirSub' | 'outside' | 'dirNew' | FolderRole;
-export type Action = 'rewriteSame' | 'rewriteOther' | 'delete' | 'view' | 'shortStore';
+export type Role =
+	'src1' | 'src2' | 'src3' | 'dst' | 'dst2' | 'dst3' | 'dirA' | 'dirB' | 'dirSub' | 'outside' | 'dirNew' | FolderRole;
+/** rewriteSameOtherKind: the same size, another content type or visibility (the listing shows the difference). */
+export type Action = 'rewriteSame' | 'rewriteSameOtherKind' | 'rewriteOther' | 'delete' | 'view' | 'shortStore';
 
 /** Another writer's act, at the `nth` request of the node of kind `op`, before or after it is handled. */
 export interface Trigger {
-	op: 'signedUrl' | 'purge' | 'cdn' | 'list' | 'upload' | 'delete';
+	op: 'signedUrl' | 'purge' | 'cdn' | 'list' | 'upload' | 'complete' | 'delete';
 	nth: number;
 	phase: 'before' | 'after';
 	action: Action;
@@ -58,6 +61,8 @@ export interface Scenario {
 	setup: SetupFile[];
 	/** Version 3's Parallel Requests, when not its default: with 1, two items run at once and a third starts as one ends. */
 	parallelRequests?: number;
+	/** Upload: files of 5 MiB and 16 bytes, sent in two parts (Multipart Threshold and Part Size 5 MiB). */
+	inParts?: boolean;
 }
 
 export interface Schedule {
@@ -69,6 +74,8 @@ export interface Schedule {
 	triggers: Trigger[];
 	/** A stop of the run, then a run again with no other writer and a CDN that keeps nothing (folders.ts). */
 	stop?: Stop;
+	/** Version 3: a 503 with Retry-After pausing the run's pool, and another writer acting during it (pauses.ts). */
+	pause?: Pause;
 }
 
 /**
@@ -103,13 +110,17 @@ function drawScenario(random: Random): Scenario {
 	const count = random.pick([1, 1, 2, 2, 3]);
 	const version = count > 1 ? 3 : random.pick([2, 3] as const);
 	const dstExists = random.chance(0.45);
+	// Several items: one destination (they take turns), or one each.
+	const destinations: Role[] = random.chance(0.5) ? ['dst', 'dst', 'dst'] : ['dst', 'dst2', 'dst3'];
 	if (operation === 'upload') {
-		const items = Array.from({ length: count }, (): Role[] => ['dst']);
-		return { ...base, version, items, replace: random.chance(0.2), setup: dstExists ? [file('dst')] : [] };
+		const items = Array.from({ length: count }, (_, i): Role[] => [destinations[i]]);
+		const inParts = random.chance(0.4);
+		const setup = dstExists ? [file('dst')] : [];
+		return { ...base, version, items, replace: random.chance(0.2), setup, ...(inParts ? { inParts } : {}) };
 	}
 	const sources: Role[] = ['src1', 'src2', 'src3'];
 	const sameSource = count > 1 && random.chance(0.15);
-	const items = Array.from({ length: count }, (_, i): Role[] => [sameSource ? 'src1' : sources[i], 'dst']);
+	const items = Array.from({ length: count }, (_, i): Role[] => [sameSource ? 'src1' : sources[i], destinations[i]]);
 	const setup = [...new Set(items.map(([source]) => source))].map(file);
 	if (operation === 'move' && random.chance(0.3)) setup[0].fresh = true;
 	if (dstExists) setup.push(file('dst'));
@@ -119,7 +130,7 @@ function drawScenario(random: Random): Scenario {
 function drawTriggers(random: Random, scenario: Scenario): Trigger[] {
 	const roles = [...new Set([...scenario.items.flat(), ...scenario.setup.map((f) => f.role)])];
 	if (scenario.operation === 'folderDelete') roles.push('dirNew');
-	const actions: Action[] = ['rewriteSame', 'rewriteSame', 'rewriteOther', 'delete', 'view'];
+	const actions: Action[] = ['rewriteSame', 'rewriteSame', 'rewriteSameOtherKind', 'rewriteOther', 'delete', 'view'];
 	const triggers: Trigger[] = [];
 	const fresh = scenario.setup.find((file) => file.fresh);
 	if (fresh && random.chance(0.6)) {
@@ -127,12 +138,21 @@ function drawTriggers(random: Random, scenario: Scenario): Trigger[] {
 		const op = random.pick(['cdn', 'list'] as const);
 		triggers.push({ op, nth: random.int(1, 2), phase: 'after', action: 'rewriteSame', role: fresh.role });
 	}
+	const [first] = scenario.items;
+	if ((scenario.operation === 'copy' || scenario.operation === 'move') && random.chance(0.25)) {
+		// A same-size file of another content type or visibility at the destination once the copy was checked, in its
+		// second: only the listing before a Move's delete shows it is not the copy.
+		const op = random.pick(['cdn', 'list'] as const);
+		triggers.push({ op, nth: random.int(2, 4), phase: 'after', action: 'rewriteSameOtherKind', role: first[1] });
+	}
 	return triggers.concat(
 		Array.from({ length: random.int(0, 4) }, (): Trigger => {
-			const op = random.pick(['signedUrl', 'purge', 'cdn', 'cdn', 'list', 'list', 'upload', 'delete'] as const);
-			const copying = scenario.operation === 'copy' || scenario.operation === 'move';
-			// The storage keeping fewer bytes than the node sent: at a Copy's or Move's upload.
-			const short = copying && op === 'upload' && random.chance(0.3);
+			const drawn = random.pick(['signedUrl', 'purge', 'cdn', 'cdn', 'list', 'list', 'upload', 'delete'] as const);
+			// An upload in parts is stored by its Complete.
+			const op = drawn === 'upload' && scenario.inParts && random.chance(0.7) ? 'complete' : drawn;
+			const storing = scenario.operation !== 'folderDelete';
+			// The storage keeping fewer bytes than the node sent (and saying so): at an upload of Copy, Move or Upload.
+			const short = storing && (op === 'upload' || op === 'complete') && random.chance(0.3);
 			return {
 				op,
 				nth: random.int(1, 3),
@@ -156,13 +176,21 @@ export function drawSchedule(seed: number): Schedule {
 	const random = new Random(seed);
 	const scenario = drawScenario(random);
 	if (scenario.items.length > 2 && random.chance(0.5)) scenario.parallelRequests = 1;
-	return {
+	const schedule: Schedule = {
 		seed,
 		storageSkewMs: hostSkew(random.next()),
 		scenario,
 		cdn: drawCdnPolicy(random),
 		triggers: drawTriggers(random, scenario),
 	};
+	// Drawn last, so that the schedules drawn before pauses existed stay as they were but for it.
+	const roles = [...new Set(scenario.items.flat())];
+	if (scenario.version === 3 && scenario.items.length > 1 && random.chance(0.6)) {
+		schedule.pause = drawPause(random, roles);
+		// Behind a CDN that keeps nothing, so that Copy and Move items reach their last looks (the CDN's tricks stay drawn without pauses).
+		if (scenario.operation !== 'upload') schedule.cdn = QUIET_CDN;
+	}
+	return schedule;
 }
 
 /** A node request as the emulator saw it; `seq` orders it with the history's changes. */
@@ -193,6 +221,10 @@ export interface Outcome {
 	log: string[];
 	/** With a stop: the stopped run, then the run again (each with its items and its span of seqs). */
 	runs?: RunOutcome[];
+	/** Upload: the MD5 of each item's input. */
+	inputs?: string[];
+	/** When the run's pool was paused by a 503 the adversary answered (pauses.ts). */
+	pauses?: PauseSpan[];
 }
 
 export interface RunOutcome {
@@ -210,6 +242,8 @@ export function keysFor(folder: string): Record<Role, string> {
 		src2: `${folder}src2.txt`,
 		src3: `${folder}src3.txt`,
 		dst: `${folder}dst.txt`,
+		dst2: `${folder}dst2.txt`,
+		dst3: `${folder}dst3.txt`,
 		dirA: `${folder}dir/a.txt`,
 		dirB: `${folder}dir/b.txt`,
 		dirSub: `${folder}dir/sub/c.txt`,

@@ -25,6 +25,8 @@ export interface HistoryEvent {
 	md5?: string;
 	size?: number;
 	visibility?: 'public' | 'private';
+	/** Its content type (put only): the listing shows it, so a same-size file of another type can be told apart. */
+	contentType?: string;
 	/** The listing's last_modified of the version (put only), ISO with milliseconds. */
 	lastModified?: string;
 }

@@ -227,7 +227,7 @@ export class ObjectStore {
 			const previous = state.objects.get(key);
 			state.objects.set(key, meta);
 			state.version++;
-			const { size, visibility, lastModified } = meta;
+			const { size, visibility, lastModified, contentType } = meta;
 			this.history.record({
 				kind: 'put',
 				bucket,
@@ -238,6 +238,7 @@ export class ObjectStore {
 				...hashes,
 				size,
 				visibility,
+				contentType,
 				lastModified,
 			});
 			if (previous) {
