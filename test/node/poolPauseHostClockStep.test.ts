@@ -41,7 +41,11 @@ it('ends a pause of the run after the second the service asked for, when the hos
 	const result = await runFileStorage(
 		emulator(),
 		{ resource: 'file', operation: 'upload', key },
-		{ items: [fileItem(Buffer.from('quarterly report'), 'report.txt', 'text/plain')], typeVersion: 3, timeoutMs: 30_000 },
+		{
+			items: [fileItem(Buffer.from('quarterly report'), 'report.txt', 'text/plain')],
+			typeVersion: 3,
+			timeoutMs: 30_000,
+		},
 	).catch((error: Error) => ({ error, items: undefined }));
 	const tookS = Math.round((realNow() - started) / 1000);
 	expect(answered503).toBe(true);

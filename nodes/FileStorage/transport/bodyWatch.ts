@@ -1,4 +1,5 @@
 import { sleep } from 'n8n-workflow';
+import { steadyMs } from './clock';
 
 /** The part of a Node.js readable stream the watch needs (no `stream` import in community nodes). */
 interface ReadableBody {
@@ -44,18 +45,18 @@ export function watchBody(body: unknown, idleMs: number, closeConnection?: () =>
 	let received = 0;
 	let stalled = false;
 	let stopped = false;
-	let lastProgressAt = Date.now();
+	let lastProgressAt = steadyMs();
 	const push = stream.push.bind(stream);
 	stream.push = (chunk: unknown, encoding?: string) => {
 		received += sizeOf(chunk);
-		lastProgressAt = Date.now();
+		lastProgressAt = steadyMs();
 		return push(chunk, encoding);
 	};
 	const checkEveryMs = Math.min(LONGEST_CHECK_INTERVAL_MS, Math.max(50, Math.floor(idleMs / 5)));
 	void (async () => {
 		while (!stopped) {
 			await sleep(checkEveryMs);
-			if (!stopped && Date.now() - lastProgressAt >= idleMs) {
+			if (!stopped && steadyMs() - lastProgressAt >= idleMs) {
 				stalled = true;
 				stopped = true;
 				stream.destroy(new Error(`no data for ${Math.round(idleMs / 1000)} s`));
@@ -72,7 +73,7 @@ export function watchBody(body: unknown, idleMs: number, closeConnection?: () =>
 			return stalled;
 		},
 		get silentForIdleTime() {
-			return stalled || Date.now() - lastProgressAt >= idleMs - checkEveryMs;
+			return stalled || steadyMs() - lastProgressAt >= idleMs - checkEveryMs;
 		},
 		stop() {
 			stopped = true;

@@ -12,6 +12,8 @@
  * is a look too: one during which anything waited is no proof, and is asked again (checkVerdict).
  */
 
+import { steadyMs } from './clock';
+
 /**
  * A look's start: the wait count and the time then. Time counts too: a wait the node cannot see (a
  * gateway or rate limiter that holds a request or its answer without a 429/503, the event loop busy
@@ -40,12 +42,12 @@ export class WaitCount {
 
 	/** The count and the time now: taken when a look starts, compared when its request is about to go. */
 	mark(): LookMark {
-		return { count: this.count, at: Date.now() };
+		return { count: this.count, at: steadyMs() };
 	}
 
 	/** Whether anything waited since `mark`, or it is older than FRESH_LOOK_MS. */
 	since(mark: LookMark): boolean {
-		return this.count !== mark.count || Date.now() - mark.at > FRESH_LOOK_MS;
+		return this.count !== mark.count || steadyMs() - mark.at > FRESH_LOOK_MS;
 	}
 }
 

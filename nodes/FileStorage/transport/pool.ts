@@ -1,4 +1,5 @@
 import { sleep } from 'n8n-workflow';
+import { steadyMs } from './clock';
 
 /**
  * One per node run (version 3): every request of every item takes a slot, every request body
@@ -87,13 +88,13 @@ export class RunPool {
 
 	/** The service asked to wait (429, 503): no request of this run goes out before then. */
 	pause(ms: number): void {
-		this.pauseUntil = Math.max(this.pauseUntil, Date.now() + ms);
+		this.pauseUntil = Math.max(this.pauseUntil, steadyMs() + ms);
 	}
 
 	/** True when it had to wait. */
 	private async pauseOver(): Promise<boolean> {
 		for (let waited = false; ; waited = true) {
-			const left = this.pauseUntil - Date.now();
+			const left = this.pauseUntil - steadyMs();
 			if (left <= 0 || this.stopped()) return waited;
 			await sleep(Math.min(left, WAIT_STEP_MS));
 		}

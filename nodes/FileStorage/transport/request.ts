@@ -41,6 +41,7 @@ import { FamilyRouter } from './familyRouter';
 import { WaitCount } from './looks';
 import { apiPathsSetting, isMissingPath, type FamilyRoutes, type Route } from './pathFamily';
 import { buildTarget, checkBaseUrl, querySignedTarget, type QueryValue } from './signing';
+import { steadyMs } from './clock';
 
 export { DEFAULT_SETTINGS, SLOWEST_SEND_BYTES_PER_SECOND } from './call';
 export type { ApiCall, ResendCheck, RetryPolicy, TransportSettings, WrittenFile } from './call';
@@ -214,12 +215,12 @@ export class FileStorageClient {
 		// A fresh copy each attempt: authentication rewrites url and headers, and every
 		// attempt must be signed anew with the current time. `beforeGoing` runs once every wait is over.
 		if (call.detachedForMs !== undefined) {
-			const deadline = Date.now() + call.detachedForMs;
+			const deadline = steadyMs() + call.detachedForMs;
 			return await this.attempts(
 				call,
 				async (beforeGoing) => {
 					await beforeGoing?.(false);
-					return await sendDetached(this.setup, { ...options }, Math.max(deadline - Date.now(), 1));
+					return await sendDetached(this.setup, { ...options }, Math.max(deadline - steadyMs(), 1));
 				},
 				missingPathIsAnswer,
 			);

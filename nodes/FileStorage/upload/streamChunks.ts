@@ -1,6 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { isFileReadStream, releaseReadBuffer } from './binaryInput';
+import { steadyMs } from '../transport/clock';
 
 /** What went wrong with a source stream, in words the caller turns into its own error. */
 export type StreamProblem =
@@ -96,12 +97,12 @@ export async function* checkedChunks(stream: unknown, rules: ChunkRules): AsyncG
 	// watchdog may: a failure after that long a wait is the stall too.
 	const silentForIdleTime = () =>
 		stalled ||
-		(idleMs !== undefined && waitingSince !== undefined && Date.now() - waitingSince >= idleMs - checkEveryMs);
+		(idleMs !== undefined && waitingSince !== undefined && steadyMs() - waitingSince >= idleMs - checkEveryMs);
 	if (idleMs !== undefined) {
 		void (async () => {
 			while (!finished) {
 				await sleep(checkEveryMs);
-				if (!finished && waitingSince !== undefined && Date.now() - waitingSince >= idleMs) {
+				if (!finished && waitingSince !== undefined && steadyMs() - waitingSince >= idleMs) {
 					stalled = true;
 					if (rules.stop) rules.stop(new Error('no data'));
 					else (stream as Destroyable).destroy?.(new Error('no data'));
@@ -112,7 +113,7 @@ export async function* checkedChunks(stream: unknown, rules: ChunkRules): AsyncG
 	}
 	try {
 		for (;;) {
-			waitingSince = Date.now();
+			waitingSince = steadyMs();
 			let step: IteratorResult<Buffer>;
 			try {
 				step = await iterator.next();
