@@ -19,8 +19,8 @@ export interface CopyFacts {
 	storedSize?: unknown;
 	verb: 'Copy' | 'Move';
 	/**
-	 * The destination has the source's CDN location (the same key in another bucket, spec §3.9):
-	 * an answer at it may be the source's, so none is evidence of the copy (size only).
+	 * The destination has the CDN location of another file (the source, or a file this run wrote at its key
+	 * in another bucket, spec §3.9): an answer at it may be that file's, so none is evidence (size only).
 	 */
 	sharesSourceLocation?: boolean;
 }

@@ -236,11 +236,21 @@ async function refuseAppearedAtOneLocation(item: Item, client: FileStorageClient
 	);
 }
 
-/** A file this run wrote at the source's key in another bucket: the source's read could be answered with it. */
-async function refuseRunCopyAtSource(item: Item, client: FileStorageClient, job: CopyJob): Promise<void> {
-	const { verb, from } = job;
+/**
+ * A file this run wrote at the source's key in another bucket: the source's read could be answered with it. At the
+ * destination's: the copy's check could (HEAD, read-back), so a Move is refused, a Copy checked by its listing (true).
+ */
+async function refuseRunCopyAtLocations(item: Item, client: FileStorageClient, job: CopyJob): Promise<boolean> {
+	const { verb, from, to } = job;
+	const atDestination = await runCopyAtLocation(item, client, to);
+	if (atDestination && verb === 'Move') {
+		throw item.fail(
+			`Move: the copy at ${describeRef(to)} could not be checked apart from a file this run wrote`,
+			`${runCopyWords(to, atDestination)}. Nothing was copied or deleted. Move to another path, or Copy it, check the copy, and delete the source with File → Delete.`,
+		);
+	}
 	const there = await runCopyAtLocation(item, client, from);
-	if (!there) return;
+	if (!there) return atDestination !== undefined;
 	throw item.fail(
 		`${verb}: the source ${describeRef(from)} cannot be read apart from a file this run wrote`,
 		`${runCopyWords(from, there)}. Nothing was copied${verb === 'Move' ? ' or deleted' : ''}: both files stay. While both exist, a read of either may be answered with the other: check them (File → Download) before moving either. In one run, do not write a file at the key another item reads in another bucket.`,
@@ -293,7 +303,7 @@ async function copyHeld(item: Item, job: CopyJob): Promise<Copied> {
  */
 export async function copyChecked(item: Item, job: CopyJob, client: FileStorageClient): Promise<Copied> {
 	const { verb, from, to, options } = job;
-	await refuseRunCopyAtSource(item, client, job);
+	const runCopyAtDestination = await refuseRunCopyAtLocations(item, client, job);
 	const { link, opened, record } = await openStoredSource(item, client, from, verb);
 	await refuseAppearedAtOneLocation(item, client, job, opened);
 	const source = hashedSource({ ...opened, label: `the source file '${from.key}'` });
@@ -316,7 +326,7 @@ export async function copyChecked(item: Item, job: CopyJob, client: FileStorageC
 		digest: source.digest(),
 		storedSize: stored.size,
 		verb,
-		sharesSourceLocation: sharesLocation(job),
+		sharesSourceLocation: sharesLocation(job) || runCopyAtDestination,
 	});
 	return {
 		from,
