@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { keyFromLocation } from '../files/keys';
+
 import {
 	answerOf,
 	checkEntry,
@@ -178,6 +180,11 @@ export async function datedSignedUrl(
 	});
 	if (!isHttpUrl(data.url)) {
 		throw client.unexpectedAnswer(what, `"url" is ${describe(data.url)}, not an http(s) URL`);
+	}
+	// A link to another file would be read as this one (every read of a stored version goes through one).
+	const named = keyFromLocation(data.url as string);
+	if (named !== undefined && named !== key) {
+		throw client.unexpectedAnswer(what, `the link names the file '${named}', not '${key}'`);
 	}
 	return { link: data as SignedUrl, ...(date === undefined ? {} : { date }) };
 }

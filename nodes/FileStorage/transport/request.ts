@@ -215,12 +215,13 @@ export class FileStorageClient {
 		// A fresh copy each attempt: authentication rewrites url and headers, and every
 		// attempt must be signed anew with the current time. `beforeGoing` runs once every wait is over.
 		if (call.detachedForMs !== undefined) {
+			// Whole milliseconds: AbortSignal.timeout takes integers only, and the steady clock has fractions.
 			const deadline = steadyMs() + call.detachedForMs;
 			return await this.attempts(
 				call,
 				async (beforeGoing) => {
 					await beforeGoing?.(false);
-					return await sendDetached(this.setup, { ...options }, Math.max(deadline - steadyMs(), 1));
+					return await sendDetached(this.setup, { ...options }, Math.max(Math.ceil(deadline - steadyMs()), 1));
 				},
 				missingPathIsAnswer,
 			);
