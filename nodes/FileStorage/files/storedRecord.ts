@@ -5,7 +5,7 @@ import type { FileStorageClient } from '../transport/request';
 import { MAX_PAGE_SIZE, walkEntries } from '../listing/listing';
 import { countedEntries, entryBound, listingEnds } from '../listing/pageEnd';
 import { stillStored } from '../listing/stillStored';
-import { timeOf } from '../listing/listingTime';
+import { namesSecond, timeOf } from '../listing/listingTime';
 
 /** The service's own record of a file: its listing entry (the API's answer, never the CDN's). */
 export interface StoredRecord {
@@ -30,7 +30,9 @@ export function sizeOf(value: unknown): number | null {
 function recordOf(entry: ListEntry): StoredRecord {
 	return {
 		size: sizeOf(entry.size),
-		last_modified: typeof entry.last_modified === 'string' ? entry.last_modified : null,
+		// A date to the minute or the day dates no version: kept as none, so nothing is proven by it.
+		last_modified:
+			typeof entry.last_modified === 'string' && namesSecond(entry.last_modified) ? entry.last_modified : null,
 		content_type:
 			typeof entry.content_type === 'string' && entry.content_type.trim() ? entry.content_type.trim() : null,
 		visibility: typeof entry.visibility === 'string' ? entry.visibility : null,
@@ -59,7 +61,13 @@ async function byKeyPrefix(client: FileStorageClient, where: BucketRef, key: str
 		const children = answer?.contents.children ?? [];
 		// Found: reading on cannot change what the record is (the one exception to reading to an empty page).
 		const found = children.find((entry) => isFile(entry, key));
-		if (found) return found;
+		if (found)
+			return oneRecord(
+				client,
+				where,
+				key,
+				children.filter((entry) => isFile(entry, key)),
+			);
 		// The one end rule of every walk (pageEnd.ts): only an empty page ends it (a short page may be a silent cap).
 		if (!answer || listingEnds(children.length)) return undefined;
 		// Entries that do not start with the key: the prefix is not matched as a string; stop here.
@@ -75,8 +83,30 @@ async function byKeyPrefix(client: FileStorageClient, where: BucketRef, key: str
 async function byFolder(client: FileStorageClient, where: BucketRef, key: string) {
 	const prefix = folderOf(key);
 	const walk = { where, prefix, pageSize: MAX_PAGE_SIZE, recursive: false };
-	for await (const entry of walkEntries(client, walk)) if (isFile(entry, key)) return entry;
-	return undefined;
+	const named: ListEntry[] = [];
+	for await (const entry of walkEntries(client, walk)) {
+		if (isFile(entry, key)) named.push(entry);
+		// Entries come in key order: the key's entries are side by side, and the next key ends them.
+		else if (named.length > 0) break;
+	}
+	return named.length > 0 ? oneRecord(client, where, key, named) : undefined;
+}
+
+/**
+ * The one entry of `key`, when its listing names it more than once: only while every entry is of one version. Entries
+ * of two versions contradict each other, and neither is the service's word on the file: refused.
+ */
+function oneRecord(client: FileStorageClient, where: BucketRef, key: string, named: ListEntry[]): ListEntry {
+	const [first, ...others] = named;
+	const same = (entry: ListEntry) =>
+		entry.size === first.size &&
+		entry.last_modified === first.last_modified &&
+		entry.content_type === first.content_type;
+	if (others.every(same)) return first;
+	throw client.unexpectedAnswer(
+		`List Contents of '${where.bucket}'`,
+		`the listing names '${key}' ${named.length} times, as different files, so which one is stored cannot be told`,
+	);
 }
 
 function folderOf(key: string): string {

@@ -109,3 +109,14 @@ export function timeOf(date: unknown, now: number = Date.now()): number | undefi
 	const fields = isoFields(text) ?? httpFields(text, now);
 	return fields === undefined ? undefined : instantOf(fields);
 }
+
+/**
+ * Whether a date names its second (ISO 8601 "…T10:30:05Z", an HTTP date's "10:30:05"). A date to the
+ * minute or the day ("2026-11-29T21:59Z", "2026-11-29") reads as an instant, but it is no evidence that
+ * two versions are one: within its minute another could have been stored (files/storedRecord.ts).
+ */
+export function namesSecond(date: unknown): boolean {
+	if (typeof date !== 'string') return false;
+	const iso = ISO.exec(date.trim());
+	return iso ? iso[6] !== undefined : /\d{2}:\d{2}:\d{2}/.test(date);
+}
