@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-import { timeOf } from '../../nodes/FileStorage/listing/listingTime';
+import { namesSecond, timeOf } from '../../nodes/FileStorage/listing/listingTime';
 
 const UTC_INSTANT = Date.UTC(2026, 0, 2, 10, 30, 0);
 const MODULE = join(__dirname, '../../nodes/FileStorage/listing/listingTime.ts');
@@ -46,5 +46,17 @@ describe("timeOf: the service's dates read the same in every host time zone", ()
 	it('nothing that is not a date has a time', () => {
 		for (const value of ['', '  ', 'yesterday', null, undefined, 1767349800000]) expect(timeOf(value)).toBeUndefined();
 		expect(timeOf('2026-01-02T10:30:00')).toBe(UTC_INSTANT);
+	});
+});
+
+describe('namesSecond: only a date to the second dates a version', () => {
+	it('an ISO or HTTP date with its seconds does; one to the minute or the day does not', () => {
+		expect(namesSecond('2026-11-29T21:59:07Z')).toBe(true);
+		expect(namesSecond('2026-11-29T21:59:07.120Z')).toBe(true);
+		expect(namesSecond('Sun, 29 Nov 2026 21:59:07 GMT')).toBe(true);
+		expect(namesSecond('2026-11-29T21:59Z')).toBe(false);
+		expect(namesSecond('2026-11-29')).toBe(false);
+		expect(namesSecond('Sun, 29 Nov 2026 21:59 GMT')).toBe(false);
+		expect(namesSecond(undefined)).toBe(false);
 	});
 });
