@@ -7,6 +7,7 @@
 import type { Emulator } from '../emulator';
 import type { HookAnswer, HookCall } from '../emulator/history';
 import type { AdversaryCdn } from './cdn';
+import { HoldPoint } from './holds';
 import { PausePoint } from './pauses';
 import type { Random } from './random';
 import { BUCKET, SIZE, type Action, type NodeRequest, type Role, type Schedule, type Stop } from './schedule';
@@ -66,10 +67,12 @@ export class Adversary {
 	actsUnderWay = 0;
 	/** The 503 that pauses the run's pool, and the writer acting during the pause. */
 	readonly pause?: PausePoint;
+	/** A look of the node held 2.5–3.5 s without a 503, and the writer acting during the hold (holds.ts). */
+	private readonly hold?: HoldPoint;
 
 	constructor(
 		private readonly emulator: Emulator,
-		private readonly schedule: Pick<Schedule, 'triggers' | 'stop' | 'pause'>,
+		private readonly schedule: Pick<Schedule, 'triggers' | 'stop' | 'pause' | 'hold'>,
 		private readonly keys: Record<Role, string>,
 		readonly cdn: AdversaryCdn,
 		private readonly random: Random,
@@ -79,6 +82,10 @@ export class Adversary {
 		if (schedule.pause) {
 			const act = async (action: Action, key: string) => await this.act(action, key);
 			this.pause = new PausePoint(schedule.pause, emulator, keys, act, log);
+		}
+		if (schedule.hold) {
+			const act = async (action: Action, key: string) => await this.act(action, key);
+			this.hold = new HoldPoint(schedule.hold, emulator, keys, act, log);
 		}
 	}
 
@@ -168,6 +175,7 @@ export class Adversary {
 			this.requests.push({ seq: this.emulator.adversary.tick(), op: `${call.op} 503`, method: call.method, subject });
 			return paused;
 		}
+		await this.hold?.beforeHandled(call, subject);
 		await this.fire(call, 'before');
 		let answer: HookAnswer | undefined;
 		if (call.op === 'cdn') {
@@ -177,8 +185,9 @@ export class Adversary {
 		} else if (call.op === 'purge') answer = this.cdn.purge(subject);
 		else if (call.op === 'signedUrl') answer = this.cdn.signedUrl(subject);
 		if (answer && call.op !== 'cdn') {
-			this.record(call, subject);
+			const request = this.record(call, subject);
 			await this.fire(call, 'after');
+			await this.hold?.answering(call, request);
 		}
 		if (answer) await this.pause?.looked(call, subject);
 		if (answer) await this.holdAnswer(call, n);
@@ -193,6 +202,7 @@ export class Adversary {
 			request.listed = (children ?? []).filter((c) => c.type === 'file').map((c) => c.path);
 		}
 		await this.fire(call, 'after', reply);
+		await this.hold?.answering(call, request);
 		await this.pause?.looked(call, request.subject);
 		await this.holdAnswer(call, this.numbers.get(call) ?? 0);
 	}

@@ -35,13 +35,14 @@ describe('the seeded adversary', () => {
 	const acts = new Map<string, number>();
 
 	beforeAll(async () => {
+		// Six at once: a schedule mostly waits (a held look's 2.5–3.5 s, a pause's Retry-After).
 		found = await explore(seeds, {
-			concurrency: 4,
+			concurrency: 6,
 			onResult: (_seed, example) => void example,
 			onOutcome: (outcome) => {
 				for (const line of outcome.log) {
 					const kind =
-						/HIT|proxy page|lingers|rewriteSameOtherKind|rewriteSame|rewriteOther|delete \w+$|shortStore|view|pause: 503|in the pause/.exec(
+						/HIT|proxy page|lingers|rewriteSameOtherKind|rewriteSame|rewriteOther|delete \w+$|shortStore|view|pause: 503|in the pause|hold: request|hold: answer|in the hold/.exec(
 							line,
 						)?.[0];
 					if (kind) acts.set(kind, (acts.get(kind) ?? 0) + 1);
@@ -58,7 +59,7 @@ describe('the seeded adversary', () => {
 		expect(found.map(described)).toEqual([]);
 	});
 
-	it('really acts in those schedules: kept answers after purges, proxy pages, rewrites, deletes, short stores, pauses', () => {
+	it('really acts in those schedules: kept answers after purges, proxy pages, rewrites, deletes, short stores, pauses, held looks', () => {
 		if (anyChosen) return;
 		for (const kind of [
 			'HIT',
@@ -71,6 +72,9 @@ describe('the seeded adversary', () => {
 			'view',
 			'pause: 503',
 			'in the pause',
+			'hold: request',
+			'hold: answer',
+			'in the hold',
 			'item failed',
 			'item succeeded',
 		]) {

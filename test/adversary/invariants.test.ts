@@ -286,6 +286,19 @@ describe('a write while the run’s pool was paused by a 503 the adversary answe
 	});
 });
 
+it('a source rewritten while the answer of the listing of it was held, then deleted by the Move, is a loss', () => {
+	const events = [put(keys.src1, 'setup', 'A', 1)];
+	const requests = [look('cdn', keys.src1)];
+	events.push(put(keys.dst, 'client', 'A'));
+	const held: NodeRequest = look('list', keys.src1);
+	requests.push(held);
+	events.push(put(keys.src1, 'other', 'B', held.seq + 5), del(keys.src1, 'client', held.seq + 20));
+	const move = outcome({ version: 2 }, events, requests, [{ ok: true, json: { md5: 'md5-A' } }]);
+	expect(invariantsOf(move)).toEqual([]);
+	held.heldUntilSeq = held.seq + 10;
+	expect(invariantsOf(move)).toEqual(['no stored version is lost']);
+});
+
 it('a Move whose copy another writer replaced, seen by its listing, with a same-size file of another content type loses the source', () => {
 	const events = [put(keys.src1, 'setup', 'A', 1)];
 	const requests = [look('cdn', keys.src1)];

@@ -1,10 +1,8 @@
 /**
- * What must hold after every schedule, checked against the emulator's full history of stored
- * versions (see schedule.ts for what a schedule is). A version is one stored put; it ends at the
- * next change of its key. "The node" is every change made by its requests (writer 'client');
- * 'client-short' is its upload as a faulty storage kept it (fewer bytes). The node cannot see a
- * change made after its last request that looked at the key (the API has no conditional call,
- * spec §3.12): such races are not held against it.
+ * What must hold after every schedule, checked against the emulator's full history of stored versions (see schedule.ts).
+ * A version is one stored put; it ends at the next change of its key. "The node" is every change made by its requests
+ * (writer 'client'); 'client-short' is its upload as a faulty storage kept it (fewer bytes). The node cannot see a change
+ * made after its last look at the key (the API has no conditional call, spec §3.12): such races are not held against it.
  */
 import type { HistoryEvent } from '../emulator/history';
 import { checkFolderTransfer } from './folderInvariants';
@@ -104,29 +102,33 @@ export class Judge {
 	}
 
 	/**
-	 * A version the node could not have seen before the change that ended it. Never one written while the run's
-	 * pool was paused by a 503 the adversary answered (pauses.ts): the node's next request waited seconds in its
-	 * slot after its last look, and what it decided on that look must be checked again there.
+	 * A version the node could not have seen before the change that ended it. Never one written in a pause of the run's
+	 * pool (pauses.ts) or while the answer of a look at its key was held (holds.ts: the look ends when its answer
+	 * reaches the node): what the node decided on that look must be checked again before its destructive request goes.
 	 */
 	unseen(version: Version): boolean {
-		if (this.inPause(version.put.seq)) return false;
-		return version.end !== undefined && version.put.seq > this.lastLook(version.put.key, version.end.seq);
+		if (!version.end || this.waitedThrough(version.put.key, version.put.seq, version.end.seq)) return false;
+		return version.put.seq > this.lastLook(version.put.key, version.end.seq);
 	}
 
-	/** Whether `seq` falls in a pause of the run's pool. */
-	inPause(seq: number): boolean {
-		return (this.outcome.pauses ?? []).some((span) => seq > span.fromSeq && seq < span.toSeq);
+	/** Whether a change of `key` at `seq` came in a pause, or while a look at `key` was held (its answer left before `until`). */
+	waitedThrough(key: string, seq: number, until: number): boolean {
+		const held = (r: NodeRequest) =>
+			r.heldUntilSeq !== undefined && observes(r, key) && r.seq < seq && seq < r.heldUntilSeq && r.heldUntilSeq < until;
+		const paused = (this.outcome.pauses ?? []).some((p) => seq > p.fromSeq && seq < p.toSeq);
+		return paused || this.outcome.requests.some(held);
 	}
 
 	/**
 	 * Whether the node's copy `copy` (of a Move's source) still stood, as far as the node could tell, when it deleted the
-	 * source at `seq`: there, or replaced after its last look (not in a pause), or by a file its listing cannot tell
-	 * from it (the same size, second, content type and visibility: api-choices.md, "A write at the destination").
+	 * source at `seq`: there, or replaced after its last look (not while it waited: `waitedThrough`), or by a file its
+	 * listing cannot tell from it (the same size, second, content type and visibility: api-choices.md, "A write at the
+	 * destination").
 	 */
 	copyStood(copy: Version, seq: number): boolean {
 		const { end } = copy;
 		if (!end || end.seq > seq) return true;
-		if (!this.inPause(end.seq) && end.seq > this.lastLook(copy.put.key, seq)) return true;
+		if (!this.waitedThrough(copy.put.key, end.seq, seq) && end.seq > this.lastLook(copy.put.key, seq)) return true;
 		const next = this.versions.find((v) => v.put === end)?.put;
 		const second = (iso?: string) => iso?.slice(0, 19);
 		return (

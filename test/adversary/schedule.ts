@@ -9,6 +9,7 @@
  */
 import type { HistoryEvent } from '../emulator/history';
 import { drawCdnPolicy, QUIET_CDN, type CdnPolicy } from './cdn';
+import { drawHold, type Hold } from './holds';
 import { drawPause, type Pause, type PauseSpan } from './pauses';
 import { Random } from './random';
 
@@ -76,6 +77,8 @@ export interface Schedule {
 	stop?: Stop;
 	/** Version 3: a 503 with Retry-After pausing the run's pool, and another writer acting during it (pauses.ts). */
 	pause?: Pause;
+	/** A look of the node held 2.5–3.5 s without a 503, another writer acting during the hold (holds.ts). */
+	hold?: Hold;
 }
 
 /**
@@ -86,6 +89,9 @@ export interface Stop {
 	nth: number;
 	phase: 'before' | 'after';
 }
+
+/** The share of schedules with a held look (holds.ts): each costs its hold's seconds. */
+const HELD_LOOKS = 0.3;
 
 function drawScenario(random: Random): Scenario {
 	const operation = random.pick(['copy', 'move', 'move', 'upload', 'folderDelete'] as const);
@@ -190,6 +196,8 @@ export function drawSchedule(seed: number): Schedule {
 		// Behind a CDN that keeps nothing, so that Copy and Move items reach their last looks (the CDN's tricks stay drawn without pauses).
 		if (scenario.operation !== 'upload') schedule.cdn = QUIET_CDN;
 	}
+	// After the pause, for the same reason.
+	if (random.chance(HELD_LOOKS)) schedule.hold = drawHold(random, scenario);
 	return schedule;
 }
 
@@ -202,6 +210,8 @@ export interface NodeRequest {
 	subject: string;
 	/** A listing's answer: the files it showed. */
 	listed?: string[];
+	/** Its answer held (holds.ts): the seq when it left for the node, which saw nothing of the key after `seq`. */
+	heldUntilSeq?: number;
 }
 
 export interface ItemOutcome {
