@@ -246,7 +246,13 @@ describe('the copy is checked against an MD5 ETag where the CDN gives one', () =
 		seenHeaders.length = 0;
 		etag = '';
 		await store('etag/plain.txt', Buffer.from('copy'), 'private', 'text/plain');
-		emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `${cdn}?expires=1&signature=given` }, nth: [1] }]);
+		emulator().setFaults([
+			{
+				operation: 'signedUrl',
+				rewrite: { url: `${cdn.replace('etag/copy.txt', 'etag/plain.txt')}?expires=1&signature=given` },
+				nth: [1],
+			},
+		]);
 		// The source's own Last-Modified, passed on (an undated answer is never copied).
 		lastModified = await storedHttpDate(emulator(), 'etag/plain.txt');
 		const result = await run('copy', 'etag/plain.txt', {

@@ -3,7 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { listContents, type BucketRef, type ListEntry } from '../transport/api';
 import type { FileStorageClient } from '../transport/request';
 import { MAX_PAGE_SIZE, walkEntries } from '../listing/listing';
-import { countedEntries, entryBound, listingEnds } from '../listing/pageEnd';
+import { countedEntries, entryBound, listingEnds, looksLast } from '../listing/pageEnd';
 import { stillStored } from '../listing/stillStored';
 import { namesSecond, timeOf } from '../listing/listingTime';
 
@@ -51,7 +51,10 @@ function isFile(entry: ListEntry, key: string): boolean {
  */
 async function byKeyPrefix(client: FileStorageClient, where: BucketRef, key: string) {
 	let received = 0;
+	let largest = 0;
 	let bound = Number.POSITIVE_INFINITY;
+	const named: ListEntry[] = [];
+	const found = () => (named.length > 0 ? oneRecord(client, where, key, named) : undefined);
 	for (let page = 1; ; page++) {
 		const answer = await listContents(client, where, key, page, MAX_PAGE_SIZE).catch((error: unknown) => {
 			// A service that refuses a prefix that is not a folder: the folder listing asks again.
@@ -59,23 +62,28 @@ async function byKeyPrefix(client: FileStorageClient, where: BucketRef, key: str
 			throw error;
 		});
 		const children = answer?.contents.children ?? [];
-		// Found: reading on cannot change what the record is (the one exception to reading to an empty page).
-		const found = children.find((entry) => isFile(entry, key));
-		if (found)
-			return oneRecord(
-				client,
-				where,
-				key,
-				children.filter((entry) => isFile(entry, key)),
-			);
+		named.push(...children.filter((entry) => isFile(entry, key)));
+		// Found, and the page goes on past the key: entries come in key order, so no later page adds one of it. A page
+		// that ends on the key, where more is counted or it is full, may go on with the key on the next: read too.
+		const endsOnKey = children.length > 0 && isFile(children[children.length - 1], key);
+		const read = {
+			page,
+			entries: children.length,
+			asked: MAX_PAGE_SIZE,
+			receivedBefore: received,
+			largestEarlier: largest,
+		};
+		if (named.length > 0 && (!endsOnKey || !answer || looksLast({ ...read, pagination: answer.pagination })))
+			return found();
 		// The one end rule of every walk (pageEnd.ts): only an empty page ends it (a short page may be a silent cap).
-		if (!answer || listingEnds(children.length)) return undefined;
+		if (!answer || listingEnds(children.length)) return found();
 		// Entries that do not start with the key: the prefix is not matched as a string; stop here.
-		if (children.some((entry) => !entry.path.startsWith(key))) return undefined;
+		if (children.some((entry) => !entry.path.startsWith(key))) return found();
 		// Pages that never end past what page 1 counted: the folder's walk decides (and stops a runaway).
 		if (page === 1) bound = entryBound(countedEntries(answer.pagination, MAX_PAGE_SIZE), MAX_PAGE_SIZE);
-		if (received + children.length >= bound) return undefined;
+		if (received + children.length >= bound) return found();
 		received += children.length;
+		largest = Math.max(largest, children.length);
 	}
 }
 
@@ -101,7 +109,8 @@ function oneRecord(client: FileStorageClient, where: BucketRef, key: string, nam
 	const same = (entry: ListEntry) =>
 		entry.size === first.size &&
 		entry.last_modified === first.last_modified &&
-		entry.content_type === first.content_type;
+		entry.content_type === first.content_type &&
+		entry.visibility === first.visibility;
 	if (others.every(same)) return first;
 	throw client.unexpectedAnswer(
 		`List Contents of '${where.bucket}'`,
