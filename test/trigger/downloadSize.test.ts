@@ -51,7 +51,9 @@ async function pollWithCdnSending(folder: string, bytes: number) {
 	lastModified = await storedHttpDate(emulator(), `${folder}/big.bin`);
 	sendBytes = bytes;
 	const { port } = cdn.address() as AddressInfo;
-	emulator().setFaults([{ operation: 'signedUrl', rewrite: { url: `http://127.0.0.1:${port}/f/x/big.bin` } }]);
+	emulator().setFaults([
+		{ operation: 'signedUrl', rewrite: { url: `http://127.0.0.1:${port}/f/x/${folder}/big.bin` } },
+	]);
 	return await trigger.poll();
 }
 
