@@ -9,14 +9,11 @@
  * the copy's upload until the other writer has stored its file, so both land in one second.
  */
 import type { HookCall } from '../emulator/history';
-import { BUCKET, HERE, byKey, runFileStorage, useEmulator } from './support';
+import { moveOfSettledSource } from './moveOfSettledSource';
+import { HERE, useEmulator } from './support';
 
 let heldAt: number | undefined;
 const emulator = useEmulator({ now: () => heldAt ?? Date.now() });
-const path = (value: string) => ({ __rl: true, mode: 'path', value });
-const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
-const text = async (key: string) =>
-	(await emulator().readObject(BUCKET.bucketName, BUCKET.region, key))?.body.toString();
 
 afterEach(() => {
 	emulator().adversary.setHooks(undefined);
@@ -52,20 +49,13 @@ describe('Move: another writer’s file of another content type at the destinati
 		'Folder → Move, version %s: the source is kept (its bytes are nowhere else), never deleted for a file the listing shows is not the copy',
 		async (typeVersion) => {
 			const root = `retyped-v${typeVersion}/`;
-			await emulator().adversary.put(HERE, `${root}src/a.txt`, Buffer.from('AAAA'), {
-				visibility: 'private',
-				contentType: 'text/plain',
-				writer: 'setup',
+			const folders = { from: `${root}src/`, to: `${root}dst/` };
+			const move = { source: `${root}src/a.txt`, destination: `${root}dst/a.txt`, typeVersion, folders };
+			let written = () => false;
+			const { result, stored } = await moveOfSettledSource(emulator(), move, () => {
+				written = writerAtDestination(move.source, move.destination);
 			});
-			await sleep(5000);
-			const written = writerAtDestination(`${root}src/a.txt`, `${root}dst/a.txt`);
-			const result = await runFileStorage(
-				emulator(),
-				{ resource: 'folder', operation: 'move', folder: path(`${root}src/`), destinationFolder: path(`${root}dst/`) },
-				{ typeVersion, continueOnFail: true },
-			);
 			expect(written()).toBe(true);
-			const stored = { source: await text(`${root}src/a.txt`), destination: await text(`${root}dst/a.txt`) };
 			// The source's bytes are still somewhere.
 			expect(Object.values(stored)).toContain('AAAA');
 			expect(result.items.map((item) => item.json.status)).not.toContain('moved');
@@ -75,45 +65,25 @@ describe('Move: another writer’s file of another content type at the destinati
 
 	it('Folder → Move, version 3, a public file of the same type: the source is kept, never deleted for a file the listing shows is not the copy', async () => {
 		const root = 'republic/';
-		await emulator().adversary.put(HERE, `${root}src/a.txt`, Buffer.from('AAAA'), {
-			visibility: 'private',
-			contentType: 'text/plain',
-			writer: 'setup',
-		});
-		await sleep(5000);
+		const folders = { from: `${root}src/`, to: `${root}dst/` };
+		const move = { source: `${root}src/a.txt`, destination: `${root}dst/a.txt`, typeVersion: 3, folders };
 		const other: Other = { visibility: 'public', contentType: 'text/plain' };
-		const written = writerAtDestination(`${root}src/a.txt`, `${root}dst/a.txt`, other);
-		const result = await runFileStorage(
-			emulator(),
-			{ resource: 'folder', operation: 'move', folder: path(`${root}src/`), destinationFolder: path(`${root}dst/`) },
-			{ typeVersion: 3, continueOnFail: true },
-		);
+		let written = () => false;
+		const { result, stored } = await moveOfSettledSource(emulator(), move, () => {
+			written = writerAtDestination(move.source, move.destination, other);
+		});
 		expect(written()).toBe(true);
-		const stored = { source: await text(`${root}src/a.txt`), destination: await text(`${root}dst/a.txt`) };
 		expect(Object.values(stored)).toContain('AAAA');
 		expect(result.items.map((item) => item.json.status)).not.toContain('moved');
 	}, 60_000);
 
 	it('File → Move: the source is kept, never deleted for a file the listing shows is not the copy', async () => {
-		await emulator().adversary.put(HERE, 'retyped-file/a.txt', Buffer.from('AAAA'), {
-			visibility: 'private',
-			contentType: 'text/plain',
-			writer: 'setup',
+		const move = { source: 'retyped-file/a.txt', destination: 'retyped-file-to/a.txt', typeVersion: 3 };
+		let written = () => false;
+		const { result, stored } = await moveOfSettledSource(emulator(), move, () => {
+			written = writerAtDestination(move.source, move.destination);
 		});
-		await sleep(5000);
-		const written = writerAtDestination('retyped-file/a.txt', 'retyped-file-to/a.txt');
-		const result = await runFileStorage(
-			emulator(),
-			{
-				resource: 'file',
-				operation: 'move',
-				fileKey: byKey('retyped-file/a.txt'),
-				destinationKey: 'retyped-file-to/a.txt',
-			},
-			{ typeVersion: 3, continueOnFail: true },
-		);
 		expect(written()).toBe(true);
-		const stored = { source: await text('retyped-file/a.txt'), destination: await text('retyped-file-to/a.txt') };
 		expect(Object.values(stored)).toContain('AAAA');
 		expect(result.items[0]?.json.sourceDeleted).not.toBe(true);
 	}, 60_000);

@@ -15,14 +15,11 @@
  * writer has stored its file, so both land in one second.
  */
 import type { HookCall } from '../emulator/history';
-import { BUCKET, HERE, byKey, runFileStorage, useEmulator } from './support';
+import { moveOfSettledSource } from './moveOfSettledSource';
+import { HERE, useEmulator } from './support';
 
 let heldAt: number | undefined;
 const emulator = useEmulator({ now: () => heldAt ?? Date.now() });
-const path = (value: string) => ({ __rl: true, mode: 'path', value });
-const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
-const text = async (key: string) =>
-	(await emulator().readObject(BUCKET.bucketName, BUCKET.region, key))?.body.toString();
 
 type Entry = { path: string };
 type Listing = { data?: { contents?: { children?: Entry[] }; pagination?: Record<string, number> } };
@@ -90,22 +87,12 @@ function writerAndEntryOnTwoPages(source: string, destination: string) {
 
 describe('Move: a destination listed twice across a page boundary, the copy beside another writer’s file', () => {
 	it('File → Move: the source is kept, never deleted on a listing whose pages contradict each other', async () => {
-		const source = 'two-pages/a.txt';
-		const destination = 'two-pages-to/a.txt';
-		await emulator().adversary.put(HERE, source, Buffer.from('AAAA'), {
-			visibility: 'private',
-			contentType: 'text/plain',
-			writer: 'setup',
+		const move = { source: 'two-pages/a.txt', destination: 'two-pages-to/a.txt', typeVersion: 3 };
+		let seen = () => ({ written: false, split: false });
+		const { result, stored } = await moveOfSettledSource(emulator(), move, () => {
+			seen = writerAndEntryOnTwoPages(move.source, move.destination);
 		});
-		await sleep(5000);
-		const seen = writerAndEntryOnTwoPages(source, destination);
-		const result = await runFileStorage(
-			emulator(),
-			{ resource: 'file', operation: 'move', fileKey: byKey(source), destinationKey: destination },
-			{ typeVersion: 3, continueOnFail: true },
-		);
 		expect(seen()).toEqual({ written: true, split: true });
-		const stored = { source: await text(source), destination: await text(destination) };
 		// The source's bytes are still somewhere.
 		expect(Object.values(stored)).toContain('AAAA');
 		expect(result.items[0]?.json.sourceDeleted).not.toBe(true);
@@ -113,20 +100,13 @@ describe('Move: a destination listed twice across a page boundary, the copy besi
 
 	it('Folder → Move, version 3: the source is kept, never deleted on a listing whose pages contradict each other', async () => {
 		const root = 'two-pages-v3/';
-		await emulator().adversary.put(HERE, `${root}src/a.txt`, Buffer.from('AAAA'), {
-			visibility: 'private',
-			contentType: 'text/plain',
-			writer: 'setup',
+		const folders = { from: `${root}src/`, to: `${root}dst/` };
+		const move = { source: `${root}src/a.txt`, destination: `${root}dst/a.txt`, typeVersion: 3, folders };
+		let seen = () => ({ written: false, split: false });
+		const { result, stored } = await moveOfSettledSource(emulator(), move, () => {
+			seen = writerAndEntryOnTwoPages(move.source, move.destination);
 		});
-		await sleep(5000);
-		const seen = writerAndEntryOnTwoPages(`${root}src/a.txt`, `${root}dst/a.txt`);
-		const result = await runFileStorage(
-			emulator(),
-			{ resource: 'folder', operation: 'move', folder: path(`${root}src/`), destinationFolder: path(`${root}dst/`) },
-			{ typeVersion: 3, continueOnFail: true },
-		);
 		expect(seen()).toEqual({ written: true, split: true });
-		const stored = { source: await text(`${root}src/a.txt`), destination: await text(`${root}dst/a.txt`) };
 		expect(Object.values(stored)).toContain('AAAA');
 		expect(result.items.map((item) => item.json.status)).not.toContain('moved');
 	}, 60_000);

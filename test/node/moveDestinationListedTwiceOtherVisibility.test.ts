@@ -14,14 +14,11 @@
  * from the copy's upload until the other writer has stored its file, so both land in one second.
  */
 import type { HookCall } from '../emulator/history';
-import { BUCKET, HERE, byKey, runFileStorage, useEmulator } from './support';
+import { moveOfSettledSource } from './moveOfSettledSource';
+import { HERE, useEmulator } from './support';
 
 let heldAt: number | undefined;
 const emulator = useEmulator({ now: () => heldAt ?? Date.now() });
-const path = (value: string) => ({ __rl: true, mode: 'path', value });
-const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
-const text = async (key: string) =>
-	(await emulator().readObject(BUCKET.bucketName, BUCKET.region, key))?.body.toString();
 
 type Listing = { data?: { contents?: { children?: Array<{ path?: string }> } } };
 
@@ -76,22 +73,12 @@ function writerAndRepeatedEntry(source: string, destination: string) {
 
 describe('Move: a destination listed twice, the copy beside another writer’s file that differs only in visibility', () => {
 	it('File → Move: the source is kept, never deleted on a listing that contradicts itself', async () => {
-		const source = 'twice-vis/a.txt';
-		const destination = 'twice-vis-to/a.txt';
-		await emulator().adversary.put(HERE, source, Buffer.from('AAAA'), {
-			visibility: 'private',
-			contentType: 'text/plain',
-			writer: 'setup',
+		const move = { source: 'twice-vis/a.txt', destination: 'twice-vis-to/a.txt', typeVersion: 3 };
+		let seen = () => ({ written: false, repeated: false });
+		const { result, stored } = await moveOfSettledSource(emulator(), move, () => {
+			seen = writerAndRepeatedEntry(move.source, move.destination);
 		});
-		await sleep(5000);
-		const seen = writerAndRepeatedEntry(source, destination);
-		const result = await runFileStorage(
-			emulator(),
-			{ resource: 'file', operation: 'move', fileKey: byKey(source), destinationKey: destination },
-			{ typeVersion: 3, continueOnFail: true },
-		);
 		expect(seen()).toEqual({ written: true, repeated: true });
-		const stored = { source: await text(source), destination: await text(destination) };
 		// The source's bytes are still somewhere.
 		expect(Object.values(stored)).toContain('AAAA');
 		expect(result.items[0]?.json.sourceDeleted).not.toBe(true);
@@ -101,20 +88,13 @@ describe('Move: a destination listed twice, the copy beside another writer’s f
 		'Folder → Move, version %s: the source is kept, never deleted on a listing that contradicts itself',
 		async (typeVersion) => {
 			const root = `twice-vis-v${typeVersion}/`;
-			await emulator().adversary.put(HERE, `${root}src/a.txt`, Buffer.from('AAAA'), {
-				visibility: 'private',
-				contentType: 'text/plain',
-				writer: 'setup',
+			const folders = { from: `${root}src/`, to: `${root}dst/` };
+			const move = { source: `${root}src/a.txt`, destination: `${root}dst/a.txt`, typeVersion, folders };
+			let seen = () => ({ written: false, repeated: false });
+			const { result, stored } = await moveOfSettledSource(emulator(), move, () => {
+				seen = writerAndRepeatedEntry(move.source, move.destination);
 			});
-			await sleep(5000);
-			const seen = writerAndRepeatedEntry(`${root}src/a.txt`, `${root}dst/a.txt`);
-			const result = await runFileStorage(
-				emulator(),
-				{ resource: 'folder', operation: 'move', folder: path(`${root}src/`), destinationFolder: path(`${root}dst/`) },
-				{ typeVersion, continueOnFail: true },
-			);
 			expect(seen()).toEqual({ written: true, repeated: true });
-			const stored = { source: await text(`${root}src/a.txt`), destination: await text(`${root}dst/a.txt`) };
 			expect(Object.values(stored)).toContain('AAAA');
 			expect(result.items.map((item) => item.json.status)).not.toContain('moved');
 		},
